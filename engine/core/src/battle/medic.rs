@@ -1,0 +1,213 @@
+//! Medics (R4.8): which Medic absorbs which attack on which unit, with chains (R4.8.7), mutual
+//! Medics (R4.8.8), a Medic hit in the same phase (R4.8.6) and the player's choices (R4.8.3-R4.8.5).
+
+use super::view::View;
+use super::{Hit, ask};
+use crate::battlefield::Battlefield;
+use crate::decision::{Choice, Decider, Question};
+use crate::event::{Event, EventSink};
+use crate::shape::{MAX_CELLS, bits};
+use crate::tile::Catalog;
+
+/// What the assignment needs to know about the phase.
+pub(super) struct Phase<'a> {
+    pub field: &'a Battlefield,
+    pub catalog: &'a Catalog,
+    pub view: &'a View,
+    /// Wounds each cell would take this phase before any Medic.
+    pub incoming: &'a [u16; MAX_CELLS],
+    /// Tiles already certain to leave the board (exploded).
+    pub doomed: u64,
+}
+
+/// Assigns Medics to wounded units and marks the absorbed hits. Returns the Medics used.
+pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
+    ph: &Phase<'_>,
+    hits: &mut [Hit],
+    decider: &mut D,
+    sink: &mut S,
+    options: &mut Vec<Choice>,
+) -> u64 {
+    let field = ph.field;
+    let mut wounded = 0u64;
+    for h in hits.iter() {
+        if h.wounds > 0 {
+            wounded |= h.target.bit();
+        }
+    }
+    let mut medics = 0u64;
+    for w in bits(wounded) {
+        medics |= ph.view.medics[w];
+    }
+    if medics == 0 {
+        return 0;
+    }
+    // Medics that work now: connected Medics are only listed when not netted; a Medic that this
+    // phase's wounds destroy is destroyed first and saves nobody (R4.8.6).
+    let mut avail = 0u64;
+    for m in all_medics(ph) {
+        let c = field.shape().cell_from_index(m);
+        let Some(p) = field.at(c) else { continue };
+        let hp = ph.catalog.get(p.tile).hit_points() as u16;
+        if ph.doomed & (1 << m) == 0 && (p.wounds as u16 + ph.incoming[m]) < hp {
+            avail |= 1 << m;
+        }
+    }
+    let mut used = 0u64;
+    let mut saved = 0u64;
+    let mut order: Vec<usize> = bits(wounded).collect();
+    let mut i = 0;
+    while i < order.len() {
+        let t = order[i];
+        let opts = options_for(ph.view, t, avail & !used);
+        if opts == 0 || saved & (1 << t) != 0 {
+            i += 1;
+            continue;
+        }
+        let cell_t = field.shape().cell_from_index(t);
+        let medic = if opts.count_ones() > 1 {
+            options.clear();
+            options.extend(bits(opts).map(|m| Choice::Medic {
+                medic: field.shape().cell_from_index(m),
+            }));
+            let pick = ask(decider, field, Question::Medic, cell_t, options);
+            match options[pick] {
+                Choice::Medic { medic } => medic.index(),
+                _ => unreachable!("medic options"),
+            }
+        } else {
+            opts.trailing_zeros() as usize
+        };
+        // R4.8.4: a Medic that could save several wounded units is assigned by its controller.
+        let mut candidates: Vec<usize> = bits(wounded & !saved)
+            .filter(|u| options_for(ph.view, *u, avail & !used) & (1 << medic) != 0)
+            .collect();
+        let unit = if candidates.len() > 1 {
+            candidates.sort_by_key(|u| (std::cmp::Reverse(ph.incoming[*u]), *u));
+            options.clear();
+            options.extend(candidates.iter().map(|u| Choice::Save {
+                unit: field.shape().cell_from_index(*u),
+            }));
+            let pick = ask(
+                decider,
+                field,
+                Question::Save,
+                field.shape().cell_from_index(medic),
+                options,
+            );
+            match options[pick] {
+                Choice::Save { unit } => unit.index(),
+                _ => unreachable!("save options"),
+            }
+        } else {
+            t
+        };
+        used |= 1 << medic;
+        saved |= 1 << unit;
+        absorb_one(ph, hits, medic, unit, decider, sink, options);
+        if unit == t {
+            i += 1;
+        } else if !order.contains(&unit) {
+            order.push(unit);
+        }
+    }
+    used
+}
+
+fn all_medics(ph: &Phase<'_>) -> impl Iterator<Item = usize> {
+    let mut m = 0u64;
+    for c in 0..MAX_CELLS {
+        m |= ph.view.medics[c];
+    }
+    bits(m)
+}
+
+/// The Medics that may absorb for `unit`: each connected Medic, or the last Medic of the chain
+/// that leads to it (R4.8.7), and both Medics of a mutual pair (R4.8.8).
+fn options_for(view: &View, unit: usize, avail: u64) -> u64 {
+    let mut visited = 1u64 << unit;
+    let mut res = 0u64;
+    for d in bits(view.medics[unit] & avail) {
+        if visited & (1 << d) == 0 {
+            res |= chain_ends(view, avail, d, &mut visited);
+        }
+    }
+    res
+}
+
+fn chain_ends(view: &View, avail: u64, d: usize, visited: &mut u64) -> u64 {
+    *visited |= 1 << d;
+    let up = view.medics[d] & avail & !*visited;
+    let mut one_way = 0u64;
+    let mut mutual = 0u64;
+    for u in bits(up) {
+        if view.medics[u] & (1 << d) != 0 {
+            mutual |= 1 << u;
+        } else {
+            one_way |= 1 << u;
+        }
+    }
+    *visited |= mutual;
+    let mut res = if one_way == 0 { 1 << d } else { 0 };
+    for u in bits(one_way) {
+        if *visited & (1 << u) == 0 {
+            res |= chain_ends(view, avail, u, visited);
+        }
+    }
+    res | mutual
+}
+
+/// The Medic absorbs every wound of one attacker's attack on the unit (R4.8.2, Q21).
+fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
+    ph: &Phase<'_>,
+    hits: &mut [Hit],
+    medic: usize,
+    unit: usize,
+    decider: &mut D,
+    sink: &mut S,
+    options: &mut Vec<Choice>,
+) {
+    let field = ph.field;
+    let mut per_attacker: Vec<(usize, u16)> = Vec::new();
+    for h in hits
+        .iter()
+        .filter(|h| h.target.index() == unit && h.wounds > 0 && !h.absorbed)
+    {
+        match per_attacker.iter_mut().find(|(a, _)| *a == h.from.index()) {
+            Some((_, w)) => *w += h.wounds as u16,
+            None => per_attacker.push((h.from.index(), h.wounds as u16)),
+        }
+    }
+    if per_attacker.is_empty() {
+        return;
+    }
+    per_attacker.sort_by_key(|(a, w)| (std::cmp::Reverse(*w), *a));
+    let medic_cell = field.shape().cell_from_index(medic);
+    let attacker = if per_attacker.len() > 1 {
+        options.clear();
+        options.extend(per_attacker.iter().map(|(a, _)| Choice::Absorb {
+            attacker: field.shape().cell_from_index(*a),
+        }));
+        let pick = ask(decider, field, Question::Absorb, medic_cell, options);
+        match options[pick] {
+            Choice::Absorb { attacker } => attacker.index(),
+            _ => unreachable!("absorb options"),
+        }
+    } else {
+        per_attacker[0].0
+    };
+    let mut wounds = 0u16;
+    for h in hits
+        .iter_mut()
+        .filter(|h| h.target.index() == unit && h.from.index() == attacker && !h.absorbed)
+    {
+        h.absorbed = true;
+        wounds += h.wounds as u16;
+    }
+    sink.push(Event::Absorbed {
+        medic: medic_cell,
+        target: field.shape().cell_from_index(unit),
+        attacker: field.shape().cell_from_index(attacker),
+        wounds: wounds.min(u8::MAX as u16) as u8,
+    });
+}

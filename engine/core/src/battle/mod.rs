@@ -1,0 +1,695 @@
+//! Battle resolution (section 4): initiative phases from the highest down to 0, simultaneous
+//! attacks, Medics, wounds, removal and HQ damage at the end of each phase.
+//!
+//! The algorithm is R4.14 with the slot model of R4.4.7: every printed initiative value is an
+//! attack slot, extra-attack effects add slots just below the last normal one (R4.5.2), a slot is
+//! used in the phase equal to its current value and lost once the phases pass it.
+
+mod medic;
+pub mod nets;
+mod view;
+
+pub use view::View;
+
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Player};
+use crate::decision::{Choice, Decider, Decision, Question};
+use crate::event::{AttackKind, Event, EventSink};
+use crate::hex::{Dir, Edge};
+use crate::hooks::{AbilityHooks, HookContext, PlannedAttack};
+use crate::rules::{ClownExplosion, DestroyedHqRemoval, QuartermasterMode, Rules};
+use crate::shape::{Cell, MAX_CELLS, bits};
+use crate::tile::{Catalog, TileDef};
+
+/// The definitions and rules a battle is fought with.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    pub catalog: &'a Catalog,
+    pub rules: &'a Rules,
+}
+
+/// A summary of a resolved battle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct BattleReport {
+    /// Tiles that left the board.
+    pub removed: u32,
+    /// HP each player's HQ lost.
+    pub hq_damage: [u16; MAX_PLAYERS],
+    /// Number of phases played (highest initiative + 1).
+    pub phases: u8,
+}
+
+/// One attack reaching one target in the current phase.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Hit {
+    from: Cell,
+    target: Cell,
+    wounds: u8,
+    absorbed: bool,
+}
+
+const MAX_NORMAL_SLOTS: usize = 4;
+const MAX_SLOTS: usize = 8;
+
+/// Resolves a whole battle on `field`, sending every event to `sink`.
+pub fn resolve<H, D, S>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    hooks: &mut H,
+    decider: &mut D,
+    sink: &mut S,
+) -> BattleReport
+where
+    H: AbilityHooks + ?Sized,
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let mut r = Resolver {
+        cat: ctx.catalog,
+        rules: ctx.rules,
+        hooks,
+        decider,
+        sink,
+        used: [0; MAX_CELLS],
+        converted: 0,
+        hits: Vec::with_capacity(64),
+        plan: Vec::with_capacity(12),
+        options: Vec::new(),
+        report: BattleReport::default(),
+    };
+    r.run(field);
+    r.report
+}
+
+/// The netted tiles of a battlefield right now (R6.1.9).
+pub fn netted(field: &Battlefield, ctx: Context<'_>) -> u64 {
+    nets::netted(field, ctx.catalog, ctx.rules.net_cycle_rule)
+}
+
+struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
+    cat: &'a Catalog,
+    rules: &'a Rules,
+    hooks: &'a mut H,
+    decider: &'a mut D,
+    sink: &'a mut S,
+    /// Per cell, the slots already used or lost (bits 0-3 printed values, 4-7 extra slots).
+    used: [u8; MAX_CELLS],
+    /// Units that converted an attack this battle (`one_per_unit_per_battle`).
+    converted: u64,
+    hits: Vec<Hit>,
+    plan: Vec<PlannedAttack>,
+    options: Vec<Choice>,
+    report: BattleReport,
+}
+
+impl<H, D, S> Resolver<'_, H, D, S>
+where
+    H: AbilityHooks + ?Sized,
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    fn run(&mut self, field: &mut Battlefield) {
+        let mut view = View::compute(field, self.cat, self.rules);
+        let first = field
+            .tiles()
+            .filter_map(|(c, p)| {
+                let (vals, n) = slot_values(self.cat.get(p.tile), &view, c);
+                vals[..n].iter().flatten().copied().max()
+            })
+            .max()
+            .unwrap_or(0);
+        self.sink.push(Event::BattleStarted { first_phase: first });
+        for c in bits(view.netted) {
+            self.sink.push(Event::Netted {
+                cell: field.shape().cell_from_index(c),
+            });
+        }
+        let scripted = self.scripted(field);
+        for c in bits(scripted) {
+            self.call_hooks(field, field.shape().cell_from_index(c), first, |h, ctx| {
+                h.battle_started(ctx)
+            });
+        }
+        self.report.phases = first + 1;
+        for phase in (0..=first).rev() {
+            let removed = self.phase(field, &view, phase);
+            for c in bits(self.scripted(field)) {
+                self.call_hooks(field, field.shape().cell_from_index(c), phase, |h, ctx| {
+                    h.phase_ended(ctx)
+                });
+            }
+            self.sink.push(Event::PhaseEnded { phase });
+            if removed {
+                let next = View::compute(field, self.cat, self.rules);
+                for c in bits(next.netted & !view.netted) {
+                    self.sink.push(Event::Netted {
+                        cell: field.shape().cell_from_index(c),
+                    });
+                }
+                for c in bits(view.netted & !next.netted & field.occupied()) {
+                    self.sink.push(Event::Freed {
+                        cell: field.shape().cell_from_index(c),
+                    });
+                }
+                view = next;
+            }
+        }
+        self.remove_eliminated(field);
+        self.sink.push(Event::BattleEnded);
+    }
+
+    fn scripted(&self, field: &Battlefield) -> u64 {
+        let mut m = 0;
+        for (c, p) in field.tiles() {
+            if !self.cat.get(p.tile).abilities.is_empty() {
+                m |= 1u64 << c.index();
+            }
+        }
+        m
+    }
+
+    fn call_hooks(
+        &mut self,
+        field: &Battlefield,
+        cell: Cell,
+        phase: u8,
+        f: impl Fn(&mut H, &HookContext<'_>),
+    ) {
+        let Some(def) = field.def(self.cat, cell) else {
+            return;
+        };
+        for ability in &def.abilities {
+            let ctx = HookContext {
+                field,
+                cell,
+                def,
+                ability,
+                phase,
+            };
+            f(self.hooks, &ctx);
+        }
+    }
+
+    /// One initiative phase. Returns whether any tile left the board.
+    fn phase(&mut self, field: &mut Battlefield, view: &View, phase: u8) -> bool {
+        self.sink.push(Event::PhaseStarted { phase });
+        let acting = self.acting_units(field, view, phase);
+        self.hits.clear();
+        let mut doomed = 0u64;
+        let mut exploding = 0u64;
+        for c in bits(acting) {
+            let cell = field.shape().cell_from_index(c);
+            self.sink.push(Event::Acts { cell, phase });
+            let Some(def) = field.def(self.cat, cell) else {
+                continue;
+            };
+            if def.explodes {
+                let opts = [Choice::Attack, Choice::Explode];
+                let pick = ask(self.decider, field, Question::Explode, cell, &opts);
+                if opts[pick] == Choice::Explode {
+                    exploding |= 1 << c;
+                }
+            }
+        }
+        let conversions = self.conversions(field, view, acting & !exploding);
+        for c in bits(acting) {
+            let cell = field.shape().cell_from_index(c);
+            if exploding & (1 << c) != 0 {
+                self.explode(field, cell);
+                doomed |= 1 << c;
+            } else {
+                self.attack(field, view, cell, phase, conversions[c]);
+            }
+        }
+        let mut incoming = [0u16; MAX_CELLS];
+        for h in &self.hits {
+            incoming[h.target.index()] += h.wounds as u16;
+        }
+        let used_medics = {
+            let ph = medic::Phase {
+                field,
+                catalog: self.cat,
+                view,
+                incoming: &incoming,
+                doomed,
+            };
+            medic::absorb(
+                &ph,
+                &mut self.hits,
+                self.decider,
+                self.sink,
+                &mut self.options,
+            )
+        };
+        doomed |= used_medics;
+        let mut total = [0u16; MAX_CELLS];
+        for h in self.hits.iter().filter(|h| !h.absorbed) {
+            total[h.target.index()] += h.wounds as u16;
+        }
+        let mut hq_damage = [0u16; MAX_PLAYERS];
+        for t in 0..field.shape().len() {
+            if total[t] == 0 {
+                continue;
+            }
+            let cell = field.shape().cell_from_index(t);
+            let Some(p) = field.at(cell).copied() else {
+                continue;
+            };
+            let def = self.cat.get(p.tile);
+            if def.is_hq() {
+                hq_damage[p.owner.index()] += total[t];
+                continue;
+            }
+            let added = total[t].min(u8::MAX as u16) as u8;
+            let now = p.wounds.saturating_add(added);
+            let hp = if view.is_netted(cell) && !self.rules.netted_keeps_armor_toughness {
+                1
+            } else {
+                def.hit_points()
+            };
+            let destroyed = now >= hp;
+            if destroyed {
+                doomed |= 1 << t;
+            }
+            self.emit(
+                field,
+                Event::Wounded {
+                    cell,
+                    added,
+                    total: now,
+                    destroyed,
+                },
+            );
+        }
+        let mut removed = false;
+        for t in bits(doomed) {
+            let cell = field.shape().cell_from_index(t);
+            if let Some(p) = field.at(cell).copied() {
+                self.emit(
+                    field,
+                    Event::Removed {
+                        cell,
+                        tile: p.tile,
+                        owner: p.owner,
+                    },
+                );
+                self.report.removed += 1;
+                removed = true;
+            }
+        }
+        removed | self.damage_hqs(field, hq_damage)
+    }
+
+    /// R4.4.7: units with an unused slot at this phase act unless netted; passed slots are lost.
+    fn acting_units(&mut self, field: &Battlefield, view: &View, phase: u8) -> u64 {
+        let mut acting = 0u64;
+        for (cell, p) in field.tiles() {
+            let def = self.cat.get(p.tile);
+            if def.initiative.is_empty() {
+                continue;
+            }
+            let (vals, n) = slot_values(def, view, cell);
+            let used = &mut self.used[cell.index()];
+            let mut now = 0u8;
+            for (s, v) in vals[..n].iter().enumerate() {
+                let bit = 1u8 << s;
+                match v {
+                    Some(v) if *used & bit == 0 && *v > phase => *used |= bit,
+                    Some(v) if *used & bit == 0 && *v == phase => now |= bit,
+                    _ => {}
+                }
+            }
+            if now != 0 && !view.is_netted(cell) {
+                *used |= now;
+                acting |= cell.bit();
+            }
+        }
+        acting
+    }
+
+    /// R7.4.3: modules that may convert an attack ask their owner, in reading order.
+    fn conversions(
+        &mut self,
+        field: &Battlefield,
+        view: &View,
+        acting: u64,
+    ) -> [Option<Edge>; MAX_CELLS] {
+        let mut conv = [None; MAX_CELLS];
+        let mut modules = 0u64;
+        for u in bits(acting) {
+            modules |= view.converters[u];
+        }
+        let per_battle = self.rules.quartermaster_mode == QuartermasterMode::OnePerUnitPerBattle;
+        for q in bits(modules) {
+            let qcell = field.shape().cell_from_index(q);
+            loop {
+                self.options.clear();
+                self.options.push(Choice::NoConversion);
+                for u in bits(acting) {
+                    if view.converters[u] & (1 << q) == 0
+                        || conv[u].is_some()
+                        || (per_battle && self.converted & (1 << u) != 0)
+                    {
+                        continue;
+                    }
+                    let ucell = field.shape().cell_from_index(u);
+                    let Some(def) = field.def(self.cat, ucell) else {
+                        continue;
+                    };
+                    for e in Edge::ALL {
+                        let icons = def.edge(e);
+                        if icons.melee > 0 || icons.ranged > 0 {
+                            self.options.push(Choice::Convert {
+                                unit: ucell,
+                                edge: e,
+                            });
+                        }
+                    }
+                }
+                if self.options.len() == 1 {
+                    break;
+                }
+                let pick = ask(self.decider, field, Question::Convert, qcell, &self.options);
+                let Choice::Convert { unit, edge } = self.options[pick] else {
+                    break;
+                };
+                conv[unit.index()] = Some(edge);
+                self.converted |= unit.bit();
+                let to = match field.def(self.cat, unit) {
+                    Some(d) if d.edge(edge).melee > 0 => AttackKind::Ranged,
+                    _ => AttackKind::Melee,
+                };
+                self.sink.push(Event::Converted {
+                    unit,
+                    edge,
+                    by: qcell,
+                    to,
+                });
+                if !per_battle {
+                    break;
+                }
+            }
+        }
+        conv
+    }
+
+    /// R7.2.4: one unboostable wound on every adjacent unit; HQs per `clown_explosion_mode`.
+    fn explode(&mut self, field: &Battlefield, cell: Cell) {
+        self.sink.push(Event::Exploded { cell });
+        let hits_hqs = self.rules.clown_explosion_mode == ClownExplosion::AdjacentInclHqs;
+        for d in Dir::ALL {
+            let Some(n) = field.shape().neighbour(cell, d) else {
+                continue;
+            };
+            let Some(t) = field.at(n) else { continue };
+            if !hits_hqs && self.cat.get(t.tile).is_hq() {
+                continue;
+            }
+            self.hit(cell, None, AttackKind::Explosion, n, 1, false);
+        }
+    }
+
+    fn attack(
+        &mut self,
+        field: &Battlefield,
+        view: &View,
+        cell: Cell,
+        phase: u8,
+        conversion: Option<Edge>,
+    ) {
+        let Some(p) = field.at(cell).copied() else {
+            return;
+        };
+        let def = self.cat.get(p.tile);
+        let melee_bonus = view.melee[cell.index()];
+        let ranged_bonus = view.ranged[cell.index()];
+        let both = self.rules.quartermaster_mode == QuartermasterMode::OnePerPhaseAnyConnectedUnit;
+        self.plan.clear();
+        for e in Edge::ALL {
+            let icons = def.edge(e);
+            let (mut melee, mut ranged) = (icons.melee, icons.ranged);
+            if conversion == Some(e) {
+                if melee > 0 {
+                    let s = boosted(melee, melee_bonus + if both { ranged_bonus } else { 0 });
+                    self.plan.push(PlannedAttack {
+                        edge: e,
+                        kind: AttackKind::Ranged,
+                        strength: s,
+                    });
+                    melee = 0;
+                } else {
+                    let s = boosted(ranged, ranged_bonus + if both { melee_bonus } else { 0 });
+                    self.plan.push(PlannedAttack {
+                        edge: e,
+                        kind: AttackKind::Melee,
+                        strength: s,
+                    });
+                    ranged = 0;
+                }
+            }
+            if melee > 0 {
+                self.plan.push(PlannedAttack {
+                    edge: e,
+                    kind: AttackKind::Melee,
+                    strength: boosted(melee, melee_bonus),
+                });
+            }
+            if ranged > 0 {
+                self.plan.push(PlannedAttack {
+                    edge: e,
+                    kind: AttackKind::Ranged,
+                    strength: boosted(ranged, ranged_bonus),
+                });
+            }
+            if icons.pierce > 0 {
+                self.plan.push(PlannedAttack {
+                    edge: e,
+                    kind: AttackKind::Pierce,
+                    strength: icons.pierce,
+                });
+            }
+        }
+        if !def.abilities.is_empty() {
+            let mut plan = std::mem::take(&mut self.plan);
+            for ability in &def.abilities {
+                let ctx = HookContext {
+                    field,
+                    cell,
+                    def,
+                    ability,
+                    phase,
+                };
+                self.hooks.plan_attacks(&ctx, &mut plan);
+            }
+            self.plan = plan;
+        }
+        for i in 0..self.plan.len() {
+            let a = self.plan[i];
+            if a.strength > 0 {
+                self.aim(field, view, cell, &p, def, a);
+            }
+        }
+    }
+
+    /// Finds the targets of one planned attack (R3.8, R3.9, R3.10, R7.2.3).
+    fn aim(
+        &mut self,
+        field: &Battlefield,
+        view: &View,
+        cell: Cell,
+        p: &crate::battlefield::Placed,
+        def: &TileDef,
+        a: PlannedAttack,
+    ) {
+        let dir = a.edge.direction(p.facing);
+        let hq_vs_hq = |t: &TileDef| def.is_hq() && t.is_hq() && !self.rules.hq_can_damage_hq;
+        match a.kind {
+            AttackKind::Melee => {
+                let Some(n) = field.shape().neighbour(cell, dir) else {
+                    return;
+                };
+                let Some(t) = field.at(n) else { return };
+                if field.enemies(p.owner, t.owner) && !hq_vs_hq(self.cat.get(t.tile)) {
+                    self.hit(cell, Some(a.edge), a.kind, n, a.strength, false);
+                }
+            }
+            AttackKind::Ranged | AttackKind::Pierce => {
+                let mut cur = cell;
+                while let Some(n) = field.shape().neighbour(cur, dir) {
+                    cur = n;
+                    let Some(t) = field.at(n) else { continue };
+                    if !field.enemies(p.owner, t.owner) {
+                        continue; // shots pass over friendly tiles (R3.9.2)
+                    }
+                    let tdef = self.cat.get(t.tile);
+                    if !hq_vs_hq(tdef) {
+                        let armor_edge = Edge::facing_toward(t.facing, dir.opposite());
+                        let armored = tdef.edge(armor_edge).armor
+                            && (self.rules.netted_keeps_armor_toughness || !view.is_netted(n));
+                        self.hit(cell, Some(a.edge), a.kind, n, a.strength, armored);
+                    } else if a.kind == AttackKind::Pierce {
+                        continue;
+                    }
+                    if a.kind == AttackKind::Ranged {
+                        return;
+                    }
+                }
+            }
+            AttackKind::Explosion => {}
+        }
+    }
+
+    fn hit(
+        &mut self,
+        from: Cell,
+        edge: Option<Edge>,
+        kind: AttackKind,
+        target: Cell,
+        strength: u8,
+        armored: bool,
+    ) {
+        let wounds = if armored {
+            strength.saturating_sub(1)
+        } else {
+            strength
+        };
+        self.sink.push(Event::Attack {
+            from,
+            edge,
+            kind,
+            target,
+            strength,
+            armored,
+            wounds,
+        });
+        if wounds > 0 {
+            self.hits.push(Hit {
+                from,
+                target,
+                wounds,
+                absorbed: false,
+            });
+        }
+    }
+
+    /// R4.7.1: HQ trackers go down at the end of the phase; a destroyed HQ leaves the board now in a
+    /// 2-player game (Q16) or when `destroyed_hq_removal` says so.
+    fn damage_hqs(&mut self, field: &mut Battlefield, damage: [u16; MAX_PLAYERS]) -> bool {
+        let mut removed = false;
+        for p in field.players().collect::<Vec<_>>() {
+            let amount = damage[p.index()];
+            if amount == 0 {
+                continue;
+            }
+            let hp = (field.hq_hp(p) - amount as i32).max(0);
+            self.report.hq_damage[p.index()] += amount;
+            self.emit(
+                field,
+                Event::HqDamaged {
+                    player: p,
+                    amount,
+                    hp,
+                },
+            );
+            let now = field.player_count() == 2
+                || self.rules.destroyed_hq_removal
+                    == DestroyedHqRemoval::HqEndOfPhaseRestAfterBattle;
+            if hp == 0 && now {
+                removed |= self.remove_hq(field, p);
+            }
+        }
+        removed
+    }
+
+    fn remove_hq(&mut self, field: &mut Battlefield, p: Player) -> bool {
+        let Some(cell) = field.hq_cell(p, self.cat) else {
+            return false;
+        };
+        let Some(t) = field.at(cell).copied() else {
+            return false;
+        };
+        self.emit(
+            field,
+            Event::Removed {
+                cell,
+                tile: t.tile,
+                owner: p,
+            },
+        );
+        self.report.removed += 1;
+        true
+    }
+
+    /// R8.2.3: with 3 or more players, an eliminated player's tiles leave after the battle.
+    fn remove_eliminated(&mut self, field: &mut Battlefield) {
+        if field.player_count() <= 2 {
+            return;
+        }
+        let gone: Vec<(Cell, crate::battlefield::Placed)> = field
+            .tiles()
+            .filter(|(_, t)| field.hq_hp(t.owner) <= 0)
+            .map(|(c, t)| (c, *t))
+            .collect();
+        for (cell, t) in gone {
+            self.emit(
+                field,
+                Event::Removed {
+                    cell,
+                    tile: t.tile,
+                    owner: t.owner,
+                },
+            );
+            self.report.removed += 1;
+        }
+    }
+
+    fn emit(&mut self, field: &mut Battlefield, e: Event) {
+        field.apply(&e);
+        self.sink.push(e);
+    }
+}
+
+/// Current values of a unit's slots: printed values plus modifiers (floored at 0, R3.7.4), then
+/// extra slots one phase apart below the lowest printed one (R4.5.2; lost below 0).
+fn slot_values(def: &TileDef, view: &View, cell: Cell) -> ([Option<u8>; MAX_SLOTS], usize) {
+    let mut vals = [None; MAX_SLOTS];
+    let printed = def.initiative.values();
+    if printed.is_empty() {
+        return (vals, 0);
+    }
+    let delta = view.initiative[cell.index()] as i16;
+    let mut lowest = i16::MAX;
+    for (i, v) in printed.iter().enumerate().take(MAX_NORMAL_SLOTS) {
+        let now = (*v as i16 + delta).max(0);
+        lowest = lowest.min(now);
+        vals[i] = Some(now as u8);
+    }
+    let extra = (view.extra[cell.index()] as usize).min(MAX_SLOTS - MAX_NORMAL_SLOTS);
+    for j in 0..extra {
+        let v = lowest - 1 - j as i16;
+        vals[MAX_NORMAL_SLOTS + j] = (v >= 0).then_some(v as u8);
+    }
+    (vals, MAX_NORMAL_SLOTS + extra)
+}
+
+fn boosted(base: u8, bonus: i8) -> u8 {
+    (base as i16 + bonus as i16).clamp(0, u8::MAX as i16) as u8
+}
+
+/// Puts a decision to the player who controls `by`; an out-of-range answer counts as the first option.
+fn ask<D: Decider + ?Sized>(
+    decider: &mut D,
+    field: &Battlefield,
+    question: Question,
+    by: Cell,
+    options: &[Choice],
+) -> usize {
+    let player = field.at(by).map(|p| p.owner).unwrap_or_default();
+    let d = Decision {
+        question,
+        by,
+        player,
+        options,
+    };
+    let pick = decider.decide(field, &d);
+    if pick < options.len() { pick } else { 0 }
+}

@@ -1,0 +1,106 @@
+//! Who is netted: the net graph of R6.1.9 with the ring rules of `net_cycle_rule` (R6.1.5, R6.1.6).
+//!
+//! 1. A net edge joins a netter to the adjacent enemy tile its net icon points at.
+//! 2. Edges on rings the rule frees are void: pairs always; rings of three or of any length by option.
+//! 3. On the rest, a tile is netted when a netter that is not netted points at it. Tiles that stay
+//!    undecided sit on rings the rule does not free, and count as netted (Q19).
+
+use crate::battlefield::Battlefield;
+use crate::hex::Edge;
+use crate::rules::NetCycleRule;
+use crate::shape::{MAX_CELLS, bits};
+use crate::tile::Catalog;
+
+/// The netted tiles of a battlefield, as a cell mask.
+pub fn netted(field: &Battlefield, catalog: &Catalog, rule: NetCycleRule) -> u64 {
+    let shape = field.shape();
+    let mut out = [0u64; MAX_CELLS];
+    let mut netters = 0u64;
+    for (c, p) in field.tiles() {
+        let def = catalog.get(p.tile);
+        for e in Edge::ALL {
+            if !def.edge(e).net {
+                continue;
+            }
+            if let Some(n) = shape.neighbour(c, e.direction(p.facing))
+                && let Some(t) = field.at(n)
+                && field.enemies(p.owner, t.owner)
+            {
+                out[c.index()] |= n.bit();
+                netters |= c.bit();
+            }
+        }
+    }
+    if netters == 0 {
+        return 0;
+    }
+    void_freed_rings(&mut out, netters, rule);
+
+    let mut incoming = [0u64; MAX_CELLS];
+    let mut targets = 0u64;
+    for s in bits(netters) {
+        for t in bits(out[s]) {
+            incoming[t] |= 1 << s;
+            targets |= 1 << t;
+        }
+    }
+    // Netters nobody nets are free; resolve the rest in dependency order.
+    let mut free = netters & !targets;
+    let mut netted = 0u64;
+    let mut open = targets;
+    loop {
+        let mut changed = false;
+        for t in bits(open) {
+            let by = incoming[t];
+            if by & free != 0 {
+                netted |= 1 << t;
+            } else if by & !netted == 0 {
+                free |= 1 << t;
+            } else {
+                continue;
+            }
+            open &= !(1 << t);
+            changed = true;
+        }
+        if !changed {
+            break;
+        }
+    }
+    netted | open
+}
+
+fn void_freed_rings(out: &mut [u64; MAX_CELLS], netters: u64, rule: NetCycleRule) {
+    let original = *out;
+    for a in bits(netters) {
+        for b in bits(original[a]) {
+            let on_ring = match rule {
+                _ if original[b] & (1 << a) != 0 => true,
+                NetCycleRule::PairsOnly => false,
+                NetCycleRule::PairsAnd3Cycles => {
+                    bits(original[b]).any(|c| original[c] & (1 << a) != 0)
+                }
+                NetCycleRule::PairsAndAllCycles => reaches(&original, b, a),
+            };
+            if on_ring {
+                out[a] &= !(1 << b);
+            }
+        }
+    }
+}
+
+fn reaches(out: &[u64; MAX_CELLS], from: usize, to: usize) -> bool {
+    let mut seen = 1u64 << from;
+    let mut frontier = 1u64 << from;
+    while frontier != 0 {
+        let mut next = 0;
+        for v in bits(frontier) {
+            next |= out[v];
+        }
+        if next & (1 << to) != 0 {
+            return true;
+        }
+        frontier = next & !seen;
+        seen |= next;
+    }
+    false
+}

@@ -1,0 +1,413 @@
+//! The battlefield: tiles on hexes, their owners, wounds and the players' HQ hit points.
+//!
+//! An unchecked [`Setup`] becomes a [`Battlefield`] only through [`Battlefield::new`], which checks
+//! every placement. After that the state changes only through [`Battlefield::apply`] with an
+//! engine [`Event`]; its fields are private so no caller can break an invariant.
+
+use crate::event::Event;
+use crate::hex::{Dir, Hex};
+use crate::shape::{BoardShape, Cell, MAX_CELLS, bits};
+use crate::tile::{Catalog, TileDef, TileKind, TileRef};
+use std::fmt;
+use std::sync::Arc;
+
+/// The most players a battlefield holds (R8).
+pub const MAX_PLAYERS: usize = 4;
+
+/// A player seat, in turn order from 0.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+pub struct Player(u8);
+
+impl Player {
+    pub const fn new(i: u8) -> Self {
+        Player(i)
+    }
+
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.0 + 1)
+    }
+}
+
+/// A tile on a hex.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Placed {
+    pub tile: TileRef,
+    pub owner: Player,
+    pub facing: Dir,
+    pub wounds: u8,
+}
+
+/// One player of an unchecked setup.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PlayerSetup {
+    /// Players with the same team number are allies (R0.5).
+    pub team: u8,
+    /// HQ hit points (or score in scored modes) at the start.
+    pub hq_hp: i32,
+}
+
+/// One tile of an unchecked setup.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct TileSetup {
+    pub tile: TileRef,
+    pub owner: Player,
+    pub hex: Hex,
+    pub facing: Dir,
+    pub wounds: u8,
+}
+
+/// A battlefield as a file or a test describes it, not yet checked.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    pub shape: BoardShape,
+    pub players: Vec<PlayerSetup>,
+    pub tiles: Vec<TileSetup>,
+}
+
+/// Why a setup is not a legal battlefield.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    PlayerCount(usize),
+    OffBoard {
+        hex: Hex,
+    },
+    Occupied {
+        hex: Hex,
+    },
+    UnknownOwner {
+        hex: Hex,
+        owner: Player,
+    },
+    NotABoardTile {
+        hex: Hex,
+        tile: String,
+    },
+    SecondHq {
+        hex: Hex,
+        owner: Player,
+    },
+    TooManyWounds {
+        hex: Hex,
+        wounds: u8,
+        hit_points: u8,
+    },
+    WoundsOnHq {
+        hex: Hex,
+    },
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::PlayerCount(n) => {
+                write!(f, "a battle needs 2 to {MAX_PLAYERS} players, not {n}")
+            }
+            SetupError::OffBoard { hex } => write!(f, "hex {hex} is not on the board"),
+            SetupError::Occupied { hex } => write!(f, "hex {hex} already holds a tile"),
+            SetupError::UnknownOwner { hex, owner } => write!(
+                f,
+                "the tile on {hex} belongs to {owner}, who is not playing"
+            ),
+            SetupError::NotABoardTile { hex, tile } => {
+                write!(
+                    f,
+                    "`{tile}` on {hex} is an instant: instants are never placed on the board (R3.16)"
+                )
+            }
+            SetupError::SecondHq { hex, owner } => write!(
+                f,
+                "{owner} already has an HQ on the board; a second one is on {hex}"
+            ),
+            SetupError::TooManyWounds {
+                hex,
+                wounds,
+                hit_points,
+            } => write!(
+                f,
+                "the tile on {hex} has {wounds} wounds but is destroyed at {hit_points}: give it fewer wounds"
+            ),
+            SetupError::WoundsOnHq { hex } => {
+                write!(
+                    f,
+                    "the HQ on {hex} has wounds: HQ damage is given as the player's `hq` hit points (R1.4)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Side {
+    team: u8,
+    hq_hp: i32,
+}
+
+/// A checked battlefield.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Battlefield {
+    shape: Arc<BoardShape>,
+    cells: [Option<Placed>; MAX_CELLS],
+    occupied: u64,
+    sides: [Side; MAX_PLAYERS],
+    players: u8,
+}
+
+impl Battlefield {
+    /// Checks a setup: 2–4 players, every tile a board tile on a free hex of the board, owned by a
+    /// player, at most one HQ per player, wounds below the tile's hit points.
+    pub fn new(setup: Setup, catalog: &Catalog) -> Result<Self, SetupError> {
+        let n = setup.players.len();
+        if !(2..=MAX_PLAYERS).contains(&n) {
+            return Err(SetupError::PlayerCount(n));
+        }
+        let mut sides = [Side::default(); MAX_PLAYERS];
+        for (s, p) in sides.iter_mut().zip(&setup.players) {
+            *s = Side {
+                team: p.team,
+                hq_hp: p.hq_hp,
+            };
+        }
+        let shape = Arc::new(setup.shape);
+        let mut field = Battlefield {
+            shape,
+            cells: [None; MAX_CELLS],
+            occupied: 0,
+            sides,
+            players: n as u8,
+        };
+        for t in setup.tiles {
+            field.place_checked(t, catalog)?;
+        }
+        Ok(field)
+    }
+
+    fn place_checked(&mut self, t: TileSetup, catalog: &Catalog) -> Result<(), SetupError> {
+        let hex = t.hex;
+        let cell = self.shape.cell(hex).ok_or(SetupError::OffBoard { hex })?;
+        if self.cells[cell.index()].is_some() {
+            return Err(SetupError::Occupied { hex });
+        }
+        if t.owner.index() >= self.players as usize {
+            return Err(SetupError::UnknownOwner {
+                hex,
+                owner: t.owner,
+            });
+        }
+        let def = catalog.get(t.tile);
+        if !def.kind.is_board_tile() {
+            return Err(SetupError::NotABoardTile {
+                hex,
+                tile: def.full_id(),
+            });
+        }
+        if def.is_hq() {
+            if self.hq_cell(t.owner, catalog).is_some() {
+                return Err(SetupError::SecondHq {
+                    hex,
+                    owner: t.owner,
+                });
+            }
+            if t.wounds > 0 {
+                return Err(SetupError::WoundsOnHq { hex });
+            }
+        } else if t.wounds >= def.hit_points() {
+            return Err(SetupError::TooManyWounds {
+                hex,
+                wounds: t.wounds,
+                hit_points: def.hit_points(),
+            });
+        }
+        self.cells[cell.index()] = Some(Placed {
+            tile: t.tile,
+            owner: t.owner,
+            facing: t.facing,
+            wounds: t.wounds,
+        });
+        self.occupied |= cell.bit();
+        Ok(())
+    }
+
+    /// Applies an engine event. Events that report without changing state are ignored.
+    pub fn apply(&mut self, event: &Event) {
+        match *event {
+            Event::Wounded { cell, total, .. } => {
+                if let Some(p) = self.cells[cell.index()].as_mut() {
+                    p.wounds = total;
+                }
+            }
+            Event::Removed { cell, .. } => {
+                self.cells[cell.index()] = None;
+                self.occupied &= !cell.bit();
+            }
+            Event::HqDamaged { player, hp, .. } => {
+                self.sides[player.index()].hq_hp = hp;
+            }
+            _ => {}
+        }
+    }
+
+    pub fn shape(&self) -> &BoardShape {
+        &self.shape
+    }
+
+    pub fn player_count(&self) -> usize {
+        self.players as usize
+    }
+
+    pub fn players(&self) -> impl Iterator<Item = Player> + use<> {
+        (0..self.players).map(Player)
+    }
+
+    pub fn team(&self, p: Player) -> u8 {
+        self.sides[p.index()].team
+    }
+
+    /// Own or allied (R0.5).
+    #[inline]
+    pub fn friends(&self, a: Player, b: Player) -> bool {
+        self.sides[a.index()].team == self.sides[b.index()].team
+    }
+
+    #[inline]
+    pub fn enemies(&self, a: Player, b: Player) -> bool {
+        !self.friends(a, b)
+    }
+
+    pub fn hq_hp(&self, p: Player) -> i32 {
+        self.sides[p.index()].hq_hp
+    }
+
+    #[inline]
+    pub fn at(&self, c: Cell) -> Option<&Placed> {
+        self.cells[c.index()].as_ref()
+    }
+
+    pub fn at_hex(&self, h: Hex) -> Option<&Placed> {
+        self.shape.cell(h).and_then(|c| self.at(c))
+    }
+
+    /// Mask of occupied cells.
+    #[inline]
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// Occupied cells in reading order.
+    pub fn tiles(&self) -> impl Iterator<Item = (Cell, &Placed)> + '_ {
+        bits(self.occupied).filter_map(move |i| {
+            let c = self.shape.cell_from_index(i);
+            self.at(c).map(|p| (c, p))
+        })
+    }
+
+    /// The cell of a player's HQ, if it is on the board.
+    pub fn hq_cell(&self, p: Player, catalog: &Catalog) -> Option<Cell> {
+        self.tiles()
+            .find(|(_, t)| t.owner == p && catalog.get(t.tile).kind == TileKind::Hq)
+            .map(|(c, _)| c)
+    }
+
+    /// True when no hex of the main play area is empty (R4.11).
+    pub fn main_area_full(&self) -> bool {
+        self.shape.main_area() & !self.occupied == 0
+    }
+
+    pub(crate) fn def<'c>(&self, catalog: &'c Catalog, c: Cell) -> Option<&'c TileDef> {
+        self.at(c).map(|p| catalog.get(p.tile))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tile::TileDef;
+
+    fn catalog() -> Catalog {
+        let mut c = Catalog::new();
+        let mut soldier = TileDef::new("a", "soldier", TileKind::Soldier);
+        soldier.toughness = 1;
+        c.add_army(
+            "a",
+            "A",
+            35,
+            vec![
+                TileDef::new("a", "hq", TileKind::Hq),
+                soldier,
+                TileDef::new("a", "battle", TileKind::Instant),
+            ],
+        )
+        .expect("catalog");
+        c
+    }
+
+    fn setup(tiles: Vec<TileSetup>) -> Setup {
+        Setup {
+            shape: BoardShape::standard(),
+            players: vec![
+                PlayerSetup { team: 0, hq_hp: 20 },
+                PlayerSetup { team: 1, hq_hp: 20 },
+            ],
+            tiles,
+        }
+    }
+
+    fn tile(c: &Catalog, id: &str, owner: u8, q: i32, r: i32, wounds: u8) -> TileSetup {
+        TileSetup {
+            tile: c.find(id).expect("tile"),
+            owner: Player(owner),
+            hex: Hex::new(q, r),
+            facing: Dir::N,
+            wounds,
+        }
+    }
+
+    #[test]
+    fn a_legal_setup_is_accepted() {
+        let c = catalog();
+        let f = Battlefield::new(
+            setup(vec![
+                tile(&c, "a/hq", 0, 0, 0, 0),
+                tile(&c, "a/soldier", 1, 1, 0, 1),
+            ]),
+            &c,
+        )
+        .expect("legal");
+        assert_eq!(f.tiles().count(), 2);
+        assert!(f.enemies(Player(0), Player(1)));
+        assert_eq!(f.hq_cell(Player(0), &c), f.shape().cell(Hex::ORIGIN));
+    }
+
+    #[test]
+    fn illegal_setups_say_what_is_wrong() {
+        let c = catalog();
+        let cases = [
+            (vec![tile(&c, "a/soldier", 0, 3, 0, 0)], "not on the board"),
+            (
+                vec![
+                    tile(&c, "a/soldier", 0, 0, 0, 0),
+                    tile(&c, "a/soldier", 1, 0, 0, 0),
+                ],
+                "already holds",
+            ),
+            (vec![tile(&c, "a/soldier", 2, 0, 0, 0)], "not playing"),
+            (vec![tile(&c, "a/battle", 0, 0, 0, 0)], "instant"),
+            (
+                vec![tile(&c, "a/hq", 0, 0, 0, 0), tile(&c, "a/hq", 0, 1, 0, 0)],
+                "already has an HQ",
+            ),
+            (vec![tile(&c, "a/soldier", 0, 0, 0, 2)], "fewer wounds"),
+        ];
+        for (tiles, text) in cases {
+            let e = Battlefield::new(setup(tiles), &c).expect_err(text);
+            assert!(e.to_string().contains(text), "{e} should contain {text}");
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Decisions the rules leave to a player during a battle, and who answers them.
+//!
+//! The engine lists the legal options of each decision in a documented order; the
+//! [`DefaultPolicy`] takes the first. The orders put the choice a careful player would usually
+//! make first (see docs/DECISIONS.md).
+
+use crate::battlefield::{Battlefield, Player};
+use crate::hex::Edge;
+use crate::shape::Cell;
+
+/// What is being decided.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Question {
+    /// Explode or attack normally (R7.2.4). Options: `Attack`, `Explode`.
+    Explode,
+    /// Convert one attack of a connected unit (R7.4.3). Options: `NoConversion`, then `Convert`
+    /// for each unit and edge in reading order.
+    Convert,
+    /// Which attack on the protected unit the Medic absorbs (R4.8.3). Options: `Absorb`, most
+    /// wounds first, then attacker in reading order.
+    Absorb,
+    /// Which wounded unit the Medic saves (R4.8.4). Options: `Save`, most wounds taken first,
+    /// then reading order.
+    Save,
+    /// Which of several Medics absorbs for the unit (R4.8.5, R4.8.8). Options: `Medic` in reading order.
+    Medic,
+}
+
+/// One option of a decision.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Choice {
+    Attack,
+    Explode,
+    NoConversion,
+    Convert { unit: Cell, edge: Edge },
+    Absorb { attacker: Cell },
+    Save { unit: Cell },
+    Medic { medic: Cell },
+}
+
+/// A decision put to the player who controls `by`.
+#[derive(Clone, Copy, Debug)]
+pub struct Decision<'a> {
+    pub question: Question,
+    /// The tile whose owner decides (the Medic, the Clown, the Quartermaster, the wounded unit).
+    pub by: Cell,
+    pub player: Player,
+    pub options: &'a [Choice],
+}
+
+/// Answers decisions with the index of an option. An index out of range counts as 0.
+pub trait Decider {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize;
+}
+
+/// Takes the first option of every decision.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DefaultPolicy;
+
+impl Decider for DefaultPolicy {
+    fn decide(&mut self, _field: &Battlefield, _decision: &Decision<'_>) -> usize {
+        0
+    }
+}

@@ -1,0 +1,122 @@
+//! Engine events: what happened during a battle, in order. The CLI, the editor and replays read
+//! them; [`crate::Battlefield::apply`] is the only place they change state.
+
+use crate::battlefield::Player;
+use crate::hex::Edge;
+use crate::shape::Cell;
+use crate::tile::TileRef;
+
+/// How an attack reaches its target.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum AttackKind {
+    Melee,
+    Ranged,
+    /// A ranged shot that hits every enemy on its line and is never boosted (R7.2.3).
+    Pierce,
+    /// A blast on every adjacent unit (R7.2.4).
+    Explosion,
+}
+
+impl AttackKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            AttackKind::Melee => "melee",
+            AttackKind::Ranged => "ranged",
+            AttackKind::Pierce => "piercing shot",
+            AttackKind::Explosion => "explosion",
+        }
+    }
+}
+
+/// One battle event. Cells refer to the battlefield's board shape; tiles do not move during a
+/// battle, so a cell names a tile for the whole battle.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Event {
+    BattleStarted {
+        first_phase: u8,
+    },
+    PhaseStarted {
+        phase: u8,
+    },
+    /// The tile is netted from now on (R6.1.9, recomputed when tiles leave the board).
+    Netted {
+        cell: Cell,
+    },
+    /// The tile is no longer netted.
+    Freed {
+        cell: Cell,
+    },
+    /// The unit acts in this phase (R4.4.1).
+    Acts {
+        cell: Cell,
+        phase: u8,
+    },
+    /// The unit explodes instead of attacking (R7.2.4).
+    Exploded {
+        cell: Cell,
+    },
+    /// A module lets the unit make the attack through `edge` as the other kind (R7.4.3).
+    Converted {
+        unit: Cell,
+        edge: Edge,
+        by: Cell,
+        to: AttackKind,
+    },
+    /// An attack reaches its target; `wounds` is what it deals after armor (before any Medic).
+    Attack {
+        from: Cell,
+        edge: Option<Edge>,
+        kind: AttackKind,
+        target: Cell,
+        strength: u8,
+        armored: bool,
+        wounds: u8,
+    },
+    /// A Medic absorbs the wounds of one attack on `target` and is discarded (R4.8).
+    Absorbed {
+        medic: Cell,
+        target: Cell,
+        attacker: Cell,
+        wounds: u8,
+    },
+    /// A non-HQ tile takes wounds; `total` is its wound count now (R4.6.3).
+    Wounded {
+        cell: Cell,
+        added: u8,
+        total: u8,
+        destroyed: bool,
+    },
+    /// The tile leaves the board at the end of the phase (R4.3.5).
+    Removed {
+        cell: Cell,
+        tile: TileRef,
+        owner: Player,
+    },
+    /// A player's HQ tracker goes down at the end of the phase (R4.7.1).
+    HqDamaged {
+        player: Player,
+        amount: u16,
+        hp: i32,
+    },
+    PhaseEnded {
+        phase: u8,
+    },
+    BattleEnded,
+}
+
+/// Where events go. `Vec<Event>` keeps them; `()` drops them (bots and benchmarks).
+pub trait EventSink {
+    fn push(&mut self, event: Event);
+}
+
+impl EventSink for Vec<Event> {
+    #[inline]
+    fn push(&mut self, event: Event) {
+        Vec::push(self, event);
+    }
+}
+
+impl EventSink for () {
+    #[inline]
+    fn push(&mut self, _event: Event) {}
+}

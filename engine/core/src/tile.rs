@@ -1,0 +1,432 @@
+//! Validated tile and army definitions, and the catalog that the engine indexes them by.
+//!
+//! These are built by the content layer from TOML (after validation) or by tests directly. The
+//! engine refers to a tile by its [`TileRef`] index; names are for people and files.
+
+use crate::hex::Edge;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What a tile is (R3.1, R3.2).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TileKind {
+    Hq,
+    Soldier,
+    Module,
+    Instant,
+}
+
+impl TileKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            TileKind::Hq => "hq",
+            TileKind::Soldier => "soldier",
+            TileKind::Module => "module",
+            TileKind::Instant => "instant",
+        }
+    }
+
+    /// Board tiles are placed on hexes; instants never are (R3.16).
+    pub const fn is_board_tile(self) -> bool {
+        !matches!(self, TileKind::Instant)
+    }
+}
+
+impl fmt::Display for TileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The icons printed against one edge of a tile.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct EdgeIcons {
+    /// Melee strength (R3.8), 0 = none.
+    pub melee: u8,
+    /// Ranged strength (R3.9), 0 = none.
+    pub ranged: u8,
+    /// Piercing ranged strength: hits every enemy on the line and is never boosted (R7.2.3).
+    pub pierce: u8,
+    /// Armor against ranged attacks entering through this edge (R3.10).
+    pub armor: bool,
+    /// Net on the adjacent hex (R3.11).
+    pub net: bool,
+    /// Module connection toward the adjacent hex (R3.14.2).
+    pub link: bool,
+}
+
+impl EdgeIcons {
+    pub const fn attacks(&self) -> bool {
+        self.melee > 0 || self.ranged > 0 || self.pierce > 0
+    }
+}
+
+/// Effects a module gives to the tiles it is connected to, or an HQ to adjacent friendly units.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Effects {
+    pub melee: i8,
+    pub ranged: i8,
+    pub initiative: i8,
+    /// Added to the initiative of connected **enemy** units (Saboteur: -1).
+    pub enemy_initiative: i8,
+    pub medic: bool,
+    pub extra_attack: u8,
+    /// A connected enemy module works for this tile's owner (R7.1.3).
+    pub hijack: bool,
+    /// A connected friendly unit may convert one attack between melee and ranged (R7.4.3).
+    pub convert_attack: bool,
+    /// Connected friendly units may move as if mobile (R7.4.4).
+    pub mobility: bool,
+}
+
+impl Effects {
+    pub const NONE: Effects = Effects {
+        melee: 0,
+        ranged: 0,
+        initiative: 0,
+        enemy_initiative: 0,
+        medic: false,
+        extra_attack: 0,
+        hijack: false,
+        convert_attack: false,
+        mobility: false,
+    };
+
+    pub fn is_none(&self) -> bool {
+        *self == Effects::NONE
+    }
+
+    /// Effects that help the units they reach (everything but the enemy-only ones).
+    pub fn helps_friends(&self) -> bool {
+        self.melee != 0
+            || self.ranged != 0
+            || self.initiative != 0
+            || self.medic
+            || self.extra_attack > 0
+            || self.convert_attack
+            || self.mobility
+    }
+}
+
+/// Effects that need no connection (R7.1.4).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct GlobalEffects {
+    /// Friendly units move up to this many hexes (0 = the normal 1).
+    pub move_range: u8,
+}
+
+/// What an instant tile does when played (section 5).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InstantEffect {
+    Battle,
+    Move,
+    Push,
+    /// Wounds to one enemy unit anywhere, never an HQ (R5.5).
+    Wound {
+        wounds: u8,
+    },
+    /// Destroys an enemy unit adjacent to the player's HQ, never an HQ (R5.4).
+    DestroyNearHq,
+    /// Wounds every unit within `radius` of a hex, never HQs (R5.6).
+    Area {
+        wounds: u8,
+        radius: u8,
+    },
+}
+
+/// A scripted ability bound to a tile: a hook name and its parameters.
+#[derive(Clone, PartialEq, Debug)]
+pub struct AbilityRef {
+    pub hook: String,
+    pub params: BTreeMap<String, ParamValue>,
+}
+
+/// A parameter value of an ability or a rule option.
+#[derive(Clone, PartialEq, Debug)]
+pub enum ParamValue {
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    List(Vec<ParamValue>),
+}
+
+impl fmt::Display for ParamValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamValue::Bool(b) => write!(f, "{b}"),
+            ParamValue::Int(i) => write!(f, "{i}"),
+            ParamValue::Float(x) => write!(f, "{x}"),
+            ParamValue::Str(s) => write!(f, "\"{s}\""),
+            ParamValue::List(l) => {
+                f.write_str("[")?;
+                for (i, v) in l.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{v}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// Up to four printed initiative values, highest first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Initiative {
+    values: [u8; 4],
+    len: u8,
+}
+
+impl Initiative {
+    pub const NONE: Initiative = Initiative {
+        values: [0; 4],
+        len: 0,
+    };
+
+    /// Initiative from printed values; `None` when there are more than four.
+    pub fn new(values: &[u8]) -> Option<Self> {
+        if values.len() > 4 {
+            return None;
+        }
+        let mut v = [0u8; 4];
+        v[..values.len()].copy_from_slice(values);
+        v[..values.len()].sort_unstable_by(|a, b| b.cmp(a));
+        Some(Initiative {
+            values: v,
+            len: values.len() as u8,
+        })
+    }
+
+    pub fn values(&self) -> &[u8] {
+        &self.values[..self.len as usize]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A validated tile definition.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TileDef {
+    /// The army's id (`moloch`).
+    pub army: String,
+    /// The tile's id within the army (`gauss_cannon`).
+    pub id: String,
+    pub name: String,
+    pub kind: TileKind,
+    pub count: u8,
+    pub initiative: Initiative,
+    /// Toughness icons: the tile is destroyed by `1 + toughness` wounds (R3.12).
+    pub toughness: u8,
+    pub mobile: bool,
+    pub edges: [EdgeIcons; 6],
+    pub module: Effects,
+    pub aura: Effects,
+    pub global: GlobalEffects,
+    /// May explode instead of attacking (R7.2.4).
+    pub explodes: bool,
+    pub instant: Option<InstantEffect>,
+    pub abilities: Vec<AbilityRef>,
+}
+
+impl TileDef {
+    /// A blank definition of `kind`, to be filled in by builders and tests.
+    pub fn new(army: &str, id: &str, kind: TileKind) -> Self {
+        TileDef {
+            army: army.to_string(),
+            id: id.to_string(),
+            name: id.to_string(),
+            kind,
+            count: 1,
+            initiative: Initiative::NONE,
+            toughness: 0,
+            mobile: false,
+            edges: [EdgeIcons::default(); 6],
+            module: Effects::NONE,
+            aura: Effects::NONE,
+            global: GlobalEffects::default(),
+            explodes: false,
+            instant: None,
+            abilities: Vec::new(),
+        }
+    }
+
+    /// `army/id`.
+    pub fn full_id(&self) -> String {
+        format!("{}/{}", self.army, self.id)
+    }
+
+    pub fn edge(&self, e: Edge) -> &EdgeIcons {
+        &self.edges[e.index() as usize]
+    }
+
+    /// Wounds that destroy this tile (HQs use HP instead).
+    pub const fn hit_points(&self) -> u8 {
+        1 + self.toughness
+    }
+
+    pub fn is_hq(&self) -> bool {
+        self.kind == TileKind::Hq
+    }
+
+    /// The effects this tile gives through its links (modules) or to adjacent friends (HQ aura).
+    pub fn gives(&self) -> &Effects {
+        if self.is_hq() {
+            &self.aura
+        } else {
+            &self.module
+        }
+    }
+}
+
+/// Index of a tile definition in its [`Catalog`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct TileRef(u16);
+
+impl TileRef {
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// An army: its id, names and tiles (as catalog references, in file order).
+#[derive(Clone, PartialEq, Debug)]
+pub struct ArmyDef {
+    pub id: String,
+    pub name: String,
+    pub size: u16,
+    pub tiles: Vec<TileRef>,
+}
+
+/// Why tiles could not be added to a catalog.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CatalogError {
+    DuplicateArmy(String),
+    DuplicateTile(String),
+    Full,
+}
+
+impl fmt::Display for CatalogError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CatalogError::DuplicateArmy(a) => write!(f, "army `{a}` is defined twice"),
+            CatalogError::DuplicateTile(t) => write!(f, "tile `{t}` is defined twice"),
+            CatalogError::Full => write!(f, "too many tiles (at most 65535)"),
+        }
+    }
+}
+
+impl std::error::Error for CatalogError {}
+
+/// Every tile definition a match or battle may use, indexed by [`TileRef`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Catalog {
+    tiles: Vec<TileDef>,
+    armies: Vec<ArmyDef>,
+    by_name: BTreeMap<String, TileRef>,
+}
+
+impl Catalog {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds an army and its tiles. Tile defs must all name this army.
+    pub fn add_army(
+        &mut self,
+        id: &str,
+        name: &str,
+        size: u16,
+        tiles: Vec<TileDef>,
+    ) -> Result<(), CatalogError> {
+        if self.armies.iter().any(|a| a.id == id) {
+            return Err(CatalogError::DuplicateArmy(id.to_string()));
+        }
+        let mut refs = Vec::with_capacity(tiles.len());
+        for mut t in tiles {
+            t.army = id.to_string();
+            let key = t.full_id();
+            if self.by_name.contains_key(&key) {
+                return Err(CatalogError::DuplicateTile(key));
+            }
+            let r = TileRef(u16::try_from(self.tiles.len()).map_err(|_| CatalogError::Full)?);
+            self.by_name.insert(key, r);
+            self.tiles.push(t);
+            refs.push(r);
+        }
+        self.armies.push(ArmyDef {
+            id: id.to_string(),
+            name: name.to_string(),
+            size,
+            tiles: refs,
+        });
+        Ok(())
+    }
+
+    #[inline]
+    pub fn get(&self, r: TileRef) -> &TileDef {
+        &self.tiles[r.index()]
+    }
+
+    /// Looks a tile up by `army/tile`.
+    pub fn find(&self, full_id: &str) -> Option<TileRef> {
+        self.by_name.get(full_id).copied()
+    }
+
+    pub fn army(&self, id: &str) -> Option<&ArmyDef> {
+        self.armies.iter().find(|a| a.id == id)
+    }
+
+    pub fn armies(&self) -> &[ArmyDef] {
+        &self.armies
+    }
+
+    /// The HQ of an army.
+    pub fn hq_of(&self, army: &str) -> Option<TileRef> {
+        self.army(army)?
+            .tiles
+            .iter()
+            .copied()
+            .find(|t| self.get(*t).is_hq())
+    }
+
+    pub fn len(&self) -> usize {
+        self.tiles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tiles.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initiative_values_are_kept_highest_first() {
+        let i = Initiative::new(&[2, 3]).expect("two values");
+        assert_eq!(i.values(), &[3, 2]);
+        assert!(Initiative::new(&[1, 2, 3, 4, 5]).is_none());
+    }
+
+    #[test]
+    fn catalog_finds_tiles_by_full_id_and_refuses_duplicates() {
+        let mut c = Catalog::new();
+        let hq = TileDef::new("x", "hq", TileKind::Hq);
+        c.add_army("x", "X", 35, vec![hq.clone()])
+            .expect("first army");
+        assert_eq!(
+            c.find("x/hq").map(|r| c.get(r).id.clone()),
+            Some("hq".into())
+        );
+        assert_eq!(c.hq_of("x"), c.find("x/hq"));
+        assert_eq!(
+            c.add_army("x", "X again", 35, vec![hq]),
+            Err(CatalogError::DuplicateArmy("x".into()))
+        );
+    }
+}
