@@ -7,7 +7,7 @@
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
 use crate::shape::{BoardShape, Cell, MAX_CELLS, bits};
-use crate::tile::{Catalog, TileDef, TileKind, TileRef};
+use crate::tile::{Catalog, Tile, TileKind, TileRef};
 use std::fmt;
 use std::sync::Arc;
 
@@ -320,7 +320,7 @@ impl Battlefield {
         self.shape.main_area() & !self.occupied == 0
     }
 
-    pub(crate) fn def<'c>(&self, catalog: &'c Catalog, c: Cell) -> Option<&'c TileDef> {
+    pub(crate) fn def<'c>(&self, catalog: &'c Catalog, c: Cell) -> Option<&'c Tile> {
         self.at(c).map(|p| catalog.get(p.tile))
     }
 }
@@ -328,20 +328,20 @@ impl Battlefield {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tile::TileDef;
+    use crate::tile::Tile;
 
     fn catalog() -> Catalog {
         let mut c = Catalog::new();
-        let mut soldier = TileDef::new("a", "soldier", TileKind::Soldier);
+        let mut soldier = Tile::new("a", "soldier", TileKind::Soldier);
         soldier.toughness = 1;
         c.add_army(
             "a",
             "A",
             35,
             vec![
-                TileDef::new("a", "hq", TileKind::Hq),
+                Tile::new("a", "hq", TileKind::Hq),
                 soldier,
-                TileDef::new("a", "battle", TileKind::Instant),
+                Tile::new("a", "battle", TileKind::Instant),
             ],
         )
         .expect("catalog");

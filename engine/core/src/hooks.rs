@@ -8,7 +8,7 @@ use crate::battlefield::Battlefield;
 use crate::event::AttackKind;
 use crate::hex::Edge;
 use crate::shape::Cell;
-use crate::tile::{AbilityRef, TileDef};
+use crate::tile::{AbilityRef, Tile};
 
 /// An attack a unit is about to make, before targets are found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,7 +24,7 @@ pub struct PlannedAttack {
 pub struct HookContext<'a> {
     pub field: &'a Battlefield,
     pub cell: Cell,
-    pub def: &'a TileDef,
+    pub def: &'a Tile,
     pub ability: &'a AbilityRef,
     pub phase: u8,
 }

@@ -21,4 +21,4 @@ pub use hex::{Dir, Edge, Hex};
 pub use hooks::{AbilityHooks, NoAbilities};
 pub use rules::{Preset, Rules};
 pub use shape::{BoardShape, Cell, MAX_CELLS};
-pub use tile::{Catalog, EdgeIcons, Effects, Initiative, TileDef, TileKind, TileRef};
+pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef};

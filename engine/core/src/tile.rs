@@ -210,7 +210,7 @@ impl Initiative {
 
 /// A validated tile definition.
 #[derive(Clone, PartialEq, Debug)]
-pub struct TileDef {
+pub struct Tile {
     /// The army's id (`moloch`).
     pub army: String,
     /// The tile's id within the army (`gauss_cannon`).
@@ -232,10 +232,10 @@ pub struct TileDef {
     pub abilities: Vec<AbilityRef>,
 }
 
-impl TileDef {
+impl Tile {
     /// A blank definition of `kind`, to be filled in by builders and tests.
     pub fn new(army: &str, id: &str, kind: TileKind) -> Self {
-        TileDef {
+        Tile {
             army: army.to_string(),
             id: id.to_string(),
             name: id.to_string(),
@@ -294,7 +294,7 @@ impl TileRef {
 
 /// An army: its id, names and tiles (as catalog references, in file order).
 #[derive(Clone, PartialEq, Debug)]
-pub struct ArmyDef {
+pub struct Army {
     pub id: String,
     pub name: String,
     pub size: u16,
@@ -324,8 +324,8 @@ impl std::error::Error for CatalogError {}
 /// Every tile definition a match or battle may use, indexed by [`TileRef`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Catalog {
-    tiles: Vec<TileDef>,
-    armies: Vec<ArmyDef>,
+    tiles: Vec<Tile>,
+    armies: Vec<Army>,
     by_name: BTreeMap<String, TileRef>,
 }
 
@@ -340,7 +340,7 @@ impl Catalog {
         id: &str,
         name: &str,
         size: u16,
-        tiles: Vec<TileDef>,
+        tiles: Vec<Tile>,
     ) -> Result<(), CatalogError> {
         if self.armies.iter().any(|a| a.id == id) {
             return Err(CatalogError::DuplicateArmy(id.to_string()));
@@ -357,7 +357,7 @@ impl Catalog {
             self.tiles.push(t);
             refs.push(r);
         }
-        self.armies.push(ArmyDef {
+        self.armies.push(Army {
             id: id.to_string(),
             name: name.to_string(),
             size,
@@ -367,7 +367,7 @@ impl Catalog {
     }
 
     #[inline]
-    pub fn get(&self, r: TileRef) -> &TileDef {
+    pub fn get(&self, r: TileRef) -> &Tile {
         &self.tiles[r.index()]
     }
 
@@ -376,11 +376,11 @@ impl Catalog {
         self.by_name.get(full_id).copied()
     }
 
-    pub fn army(&self, id: &str) -> Option<&ArmyDef> {
+    pub fn army(&self, id: &str) -> Option<&Army> {
         self.armies.iter().find(|a| a.id == id)
     }
 
-    pub fn armies(&self) -> &[ArmyDef] {
+    pub fn armies(&self) -> &[Army] {
         &self.armies
     }
 
@@ -416,7 +416,7 @@ mod tests {
     #[test]
     fn catalog_finds_tiles_by_full_id_and_refuses_duplicates() {
         let mut c = Catalog::new();
-        let hq = TileDef::new("x", "hq", TileKind::Hq);
+        let hq = Tile::new("x", "hq", TileKind::Hq);
         c.add_army("x", "X", 35, vec![hq.clone()])
             .expect("first army");
         assert_eq!(

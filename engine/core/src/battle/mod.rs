@@ -18,7 +18,7 @@ use crate::hex::{Dir, Edge};
 use crate::hooks::{AbilityHooks, HookContext, PlannedAttack};
 use crate::rules::{ClownExplosion, DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
-use crate::tile::{Catalog, TileDef};
+use crate::tile::{Catalog, Tile};
 
 /// The definitions and rules a battle is fought with.
 #[derive(Clone, Copy, Debug)]
@@ -497,11 +497,11 @@ where
         view: &View,
         cell: Cell,
         p: &crate::battlefield::Placed,
-        def: &TileDef,
+        def: &Tile,
         a: PlannedAttack,
     ) {
         let dir = a.edge.direction(p.facing);
-        let hq_vs_hq = |t: &TileDef| def.is_hq() && t.is_hq() && !self.rules.hq_can_damage_hq;
+        let hq_vs_hq = |t: &Tile| def.is_hq() && t.is_hq() && !self.rules.hq_can_damage_hq;
         match a.kind {
             AttackKind::Melee => {
                 let Some(n) = field.shape().neighbour(cell, dir) else {
@@ -650,7 +650,7 @@ where
 
 /// Current values of a unit's slots: printed values plus modifiers (floored at 0, R3.7.4), then
 /// extra slots one phase apart below the lowest printed one (R4.5.2; lost below 0).
-fn slot_values(def: &TileDef, view: &View, cell: Cell) -> ([Option<u8>; MAX_SLOTS], usize) {
+fn slot_values(def: &Tile, view: &View, cell: Cell) -> ([Option<u8>; MAX_SLOTS], usize) {
     let mut vals = [None; MAX_SLOTS];
     let printed = def.initiative.values();
     if printed.is_empty() {

@@ -1,0 +1,565 @@
+//! Army files (docs/ARMY_FORMAT.md): the raw `*Def` structures and their validation into
+//! engine [`Tile`]s. Validation reports every problem of a file at once.
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::edges::apply_feature;
+use crate::value::param;
+use hexforge_core::tile::{
+    AbilityRef, EdgeIcons, Effects, GlobalEffects, Initiative, InstantEffect, Tile, TileKind,
+};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use toml::Spanned;
+
+/// The default number of tiles in an army (R1.1).
+pub const DEFAULT_ARMY_SIZE: i64 = 35;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyFileDef {
+    pub army: Spanned<ArmyHeaderDef>,
+    #[serde(default)]
+    pub tile: Vec<Spanned<TileRawDef>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ArmyHeaderDef {
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    pub size: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TileRawDef {
+    pub id: Spanned<String>,
+    pub name: String,
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    pub kind: Spanned<String>,
+    pub count: Spanned<i64>,
+    pub initiative: Option<Spanned<Vec<Spanned<i64>>>>,
+    pub toughness: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub mobile: bool,
+    #[serde(default)]
+    pub edges: Vec<Spanned<String>>,
+    pub module: Option<Spanned<EffectsDef>>,
+    pub aura: Option<Spanned<EffectsDef>>,
+    pub global: Option<Spanned<GlobalDef>>,
+    pub explodes: Option<Spanned<bool>>,
+    pub instant: Option<Spanned<InstantDef>>,
+    #[serde(default)]
+    pub ability: Vec<Spanned<AbilityDef>>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct EffectsDef {
+    pub melee: Option<Spanned<i64>>,
+    pub ranged: Option<Spanned<i64>>,
+    pub initiative: Option<Spanned<i64>>,
+    pub enemy_initiative: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub medic: bool,
+    pub extra_attack: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub hijack: bool,
+    #[serde(default)]
+    pub convert_attack: bool,
+    #[serde(default)]
+    pub mobility: bool,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalDef {
+    pub move_range: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct InstantDef {
+    pub effect: Spanned<String>,
+    pub wounds: Option<Spanned<i64>>,
+    pub radius: Option<Spanned<i64>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct AbilityDef {
+    pub hook: Spanned<String>,
+    #[serde(default)]
+    pub params: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+/// A validated army file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArmyFile {
+    pub id: String,
+    pub name: String,
+    pub names: BTreeMap<String, String>,
+    pub size: u16,
+    pub tiles: Vec<Tile>,
+    /// Names of each tile in other languages, parallel to `tiles`.
+    pub tile_names: Vec<BTreeMap<String, String>>,
+}
+
+/// Reads and validates one army file.
+pub fn load_army(path: &Path) -> Result<ArmyFile, Diagnostics> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the army file: {e}")))?;
+    parse_army(&SourceText::new(path, text))
+}
+
+/// Parses then validates an army file's text.
+pub fn parse_army(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
+    let def: ArmyFileDef = parse_toml(src)?;
+    validate_army(src, def)
+}
+
+/// The one validation pass: every problem of the file, in file order.
+pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Diagnostics> {
+    let mut v = Validator {
+        src,
+        errors: Vec::new(),
+    };
+    let header = def.army.into_inner();
+    v.snake_case(&header.id, "army id");
+    let size = match &header.size {
+        Some(s) => v.range(s, 1, 999, "army size").unwrap_or(DEFAULT_ARMY_SIZE),
+        None => DEFAULT_ARMY_SIZE,
+    };
+    let mut tiles = Vec::new();
+    let mut tile_names = Vec::new();
+    let mut seen: BTreeMap<String, std::ops::Range<usize>> = BTreeMap::new();
+    let mut total = 0i64;
+    let mut hqs = Vec::new();
+    for t in &def.tile {
+        let raw = t.get_ref();
+        if let Some(first) = seen.get(raw.id.get_ref()) {
+            let (line, _) = src.line_col(first.start);
+            v.at(&raw.id, format!("tile id `{}` is already used on line {line}: tile ids must be unique in an army", raw.id.get_ref()));
+        }
+        seen.insert(raw.id.get_ref().clone(), raw.id.span());
+        if let Some(tile) = v.tile(header.id.get_ref(), raw) {
+            total += tile.count as i64;
+            if tile.kind == TileKind::Hq {
+                hqs.push(t.span());
+            }
+            tiles.push(tile);
+            tile_names.push(raw.names.clone());
+        }
+    }
+    let army_span = header.id.span();
+    if def.tile.is_empty() {
+        v.errors.push(src.error(
+            army_span.clone(),
+            "the army has no tiles: add `[[tile]]` tables",
+        ));
+    } else if hqs.is_empty() {
+        v.errors.push(src.error(
+            army_span.clone(),
+            "the army has no HQ: exactly one tile must have `kind = \"hq\"`",
+        ));
+    } else if hqs.len() > 1 {
+        v.errors.push(src.error(
+            hqs[1].clone(),
+            "a second HQ: an army has exactly one tile of kind `hq` (R1.1)",
+        ));
+    } else if hqs.len() == 1 && tiles.iter().any(|t| t.is_hq() && t.count != 1) {
+        v.errors
+            .push(src.error(hqs[0].clone(), "the HQ's count must be 1 (R1.1)"));
+    }
+    if !def.tile.is_empty() && total != size && v.errors.is_empty() {
+        v.errors.push(src.error(
+            army_span,
+            format!("the tile counts add up to {total}, but the army must have {size} tiles (R1.1): fix the counts or set `size`"),
+        ));
+    }
+    if !v.errors.is_empty() {
+        v.errors.sort_by_key(|d| (d.line, d.column));
+        return Err(Diagnostics(v.errors));
+    }
+    Ok(ArmyFile {
+        id: header.id.into_inner(),
+        name: header.name,
+        names: header.names,
+        size: size as u16,
+        tiles,
+        tile_names,
+    })
+}
+
+struct Validator<'a> {
+    src: &'a SourceText,
+    errors: Vec<Diagnostic>,
+}
+
+impl Validator<'_> {
+    fn at<T>(&mut self, s: &Spanned<T>, msg: impl Into<String>) {
+        self.errors.push(self.src.error(s.span(), msg));
+    }
+
+    fn snake_case(&mut self, s: &Spanned<String>, what: &str) {
+        let id = s.get_ref();
+        let ok = !id.is_empty()
+            && id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        if !ok {
+            self.at(s, format!("{what} `{id}` must be snake_case: lowercase letters, digits and `_`, starting with a letter"));
+        }
+    }
+
+    fn range(&mut self, s: &Spanned<i64>, lo: i64, hi: i64, what: &str) -> Option<i64> {
+        let v = *s.get_ref();
+        if (lo..=hi).contains(&v) {
+            Some(v)
+        } else {
+            self.at(s, format!("{what} {v} is out of range: use {lo} to {hi}"));
+            None
+        }
+    }
+
+    fn tile(&mut self, army: &str, raw: &TileRawDef) -> Option<Tile> {
+        let before = self.errors.len();
+        self.snake_case(&raw.id, "tile id");
+        let kind = match raw.kind.get_ref().as_str() {
+            "hq" => TileKind::Hq,
+            "soldier" => TileKind::Soldier,
+            "module" => TileKind::Module,
+            "instant" => TileKind::Instant,
+            other => {
+                self.at(
+                    &raw.kind,
+                    format!("unknown kind `{other}`: use hq, soldier, module or instant"),
+                );
+                return None;
+            }
+        };
+        let mut tile = Tile::new(army, raw.id.get_ref(), kind);
+        tile.name = raw.name.clone();
+        tile.count = self.range(&raw.count, 1, 255, "count").unwrap_or(1) as u8;
+        tile.mobile = raw.mobile;
+        let board = kind.is_board_tile();
+        if let Some(init) = &raw.initiative {
+            let mut values = Vec::new();
+            for i in init.get_ref() {
+                if let Some(x) = self.range(i, 0, 9, "initiative") {
+                    if values.contains(&(x as u8)) {
+                        self.at(i, format!("initiative {x} is listed twice"));
+                    }
+                    values.push(x as u8);
+                }
+            }
+            match Initiative::new(&values) {
+                Some(i) => tile.initiative = i,
+                None => self.at(init, "at most four initiative values"),
+            }
+            if !board && !values.is_empty() {
+                self.at(init, "an instant has no initiative");
+            }
+            if kind == TileKind::Module && !values.is_empty() {
+                self.at(
+                    init,
+                    "a module has no initiative: modules work continuously (R3.7.3)",
+                );
+            }
+        }
+        if kind == TileKind::Hq && tile.initiative.values() != [0] {
+            let msg = "an HQ has initiative 0 (R3.5.4): write `initiative = [0]`";
+            match &raw.initiative {
+                Some(i) => self.at(i, msg),
+                None => self.at(&raw.kind, msg),
+            }
+        }
+        if let Some(t) = &raw.toughness {
+            if kind == TileKind::Hq {
+                self.at(
+                    t,
+                    "an HQ has no toughness: its hit points come from the rules (`hq_hp`)",
+                );
+            } else if !board {
+                self.at(t, "an instant has no toughness");
+            } else {
+                tile.toughness = self.range(t, 0, 9, "toughness").unwrap_or(0) as u8;
+            }
+        }
+        if raw.mobile && !board {
+            self.at(&raw.kind, "an instant cannot be mobile");
+        }
+        for e in &raw.edges {
+            if let Err(err) = apply_feature(&mut tile.edges, e.get_ref()) {
+                let span = e.span();
+                let start = (span.start + 1 + err.offset).min(span.end);
+                self.errors
+                    .push(self.src.error(start..span.end, err.message));
+            }
+        }
+        self.check_edges(&tile, raw);
+        if let Some(m) = &raw.module {
+            if kind == TileKind::Module {
+                tile.module = self.effects(m);
+            } else {
+                self.at(m, format!("only modules have `[tile.module]` effects; this tile is a {kind} (an HQ uses `[tile.aura]`)"));
+            }
+        }
+        if let Some(a) = &raw.aura {
+            if kind == TileKind::Hq {
+                tile.aura = self.effects(a);
+            } else {
+                self.at(a, format!("only an HQ has an `[tile.aura]`; this tile is a {kind} (a module uses `[tile.module]`)"));
+            }
+        }
+        if let Some(g) = &raw.global {
+            if board {
+                tile.global = GlobalEffects {
+                    move_range: g
+                        .get_ref()
+                        .move_range
+                        .as_ref()
+                        .and_then(|m| self.range(m, 1, 9, "move_range"))
+                        .unwrap_or(0) as u8,
+                };
+            } else {
+                self.at(g, "an instant has no `[tile.global]` effects");
+            }
+        }
+        if let Some(x) = &raw.explodes {
+            if *x.get_ref() && kind != TileKind::Soldier {
+                self.at(
+                    x,
+                    "only a soldier can explode (it explodes instead of attacking, R7.2.4)",
+                );
+            }
+            tile.explodes = *x.get_ref();
+            if tile.explodes && tile.initiative.is_empty() {
+                self.at(
+                    x,
+                    "an exploding soldier needs an initiative: it explodes in its initiative phase",
+                );
+            }
+        }
+        match (&raw.instant, kind) {
+            (Some(i), TileKind::Instant) => tile.instant = self.instant(i),
+            (Some(i), _) => self.at(
+                i,
+                format!("only instants have `[tile.instant]`; this tile is a {kind}"),
+            ),
+            (None, TileKind::Instant) => self.at(
+                &raw.kind,
+                "an instant needs `[tile.instant]` with its `effect`",
+            ),
+            _ => {}
+        }
+        for a in &raw.ability {
+            let hook = a.get_ref().hook.get_ref();
+            if hook.trim().is_empty() {
+                self.at(&a.get_ref().hook, "the ability's hook name is empty");
+            }
+            let mut params = BTreeMap::new();
+            for (k, val) in &a.get_ref().params {
+                match param(val.get_ref()) {
+                    Ok(p) => {
+                        params.insert(k.clone(), p);
+                    }
+                    Err(msg) => self.at(val, format!("parameter `{k}`: {msg}")),
+                }
+            }
+            tile.abilities.push(AbilityRef {
+                hook: hook.clone(),
+                params,
+            });
+        }
+        (self.errors.len() == before).then_some(tile)
+    }
+
+    fn check_edges(&mut self, tile: &Tile, raw: &TileRawDef) {
+        let attacks = tile.edges.iter().any(EdgeIcons::attacks);
+        let links = tile.edges.iter().any(|e| e.link);
+        let any = tile.edges.iter().any(|e| *e != EdgeIcons::default());
+        let Some(first) = raw.edges.first() else {
+            return;
+        };
+        match tile.kind {
+            TileKind::Instant if any => self.at(first, "an instant has no edges"),
+            TileKind::Module if attacks => self.at(first, "a module never attacks: remove its melee/ranged/pierce features"),
+            TileKind::Soldier if links => self.at(first, "a soldier has no module links: `link` is for modules"),
+            TileKind::Soldier | TileKind::Hq if attacks && tile.initiative.is_empty() => {
+                self.at(first, "this tile has attacks but no initiative, so it would never attack: add `initiative`")
+            }
+            _ => {}
+        }
+    }
+
+    fn effects(&mut self, def: &Spanned<EffectsDef>) -> Effects {
+        let d = def.get_ref();
+        let mut n = |s: &Option<Spanned<i64>>, lo: i64, hi: i64, what: &str| {
+            s.as_ref()
+                .and_then(|s| self.range(s, lo, hi, what))
+                .unwrap_or(0)
+        };
+        let fx = Effects {
+            melee: n(&d.melee, -9, 9, "melee") as i8,
+            ranged: n(&d.ranged, -9, 9, "ranged") as i8,
+            initiative: n(&d.initiative, -9, 9, "initiative") as i8,
+            enemy_initiative: n(&d.enemy_initiative, -9, 9, "enemy_initiative") as i8,
+            medic: d.medic,
+            extra_attack: n(&d.extra_attack, 0, 4, "extra_attack") as u8,
+            hijack: d.hijack,
+            convert_attack: d.convert_attack,
+            mobility: d.mobility,
+        };
+        if fx.is_none() && self.errors.is_empty() {
+            self.at(
+                def,
+                "this effects table gives nothing: remove it or add an effect",
+            );
+        }
+        fx
+    }
+
+    fn instant(&mut self, def: &Spanned<InstantDef>) -> Option<InstantEffect> {
+        let d = def.get_ref();
+        let wounds = d
+            .wounds
+            .as_ref()
+            .and_then(|w| self.range(w, 1, 9, "wounds"))
+            .unwrap_or(1) as u8;
+        let radius = d
+            .radius
+            .as_ref()
+            .and_then(|r| self.range(r, 1, 3, "radius"))
+            .unwrap_or(1) as u8;
+        let effect = match d.effect.get_ref().as_str() {
+            "battle" => InstantEffect::Battle,
+            "move" => InstantEffect::Move,
+            "push" => InstantEffect::Push,
+            "wound" => InstantEffect::Wound { wounds },
+            "destroy_near_hq" => InstantEffect::DestroyNearHq,
+            "area" => InstantEffect::Area { wounds, radius },
+            other => {
+                self.at(
+                    &d.effect,
+                    format!("unknown instant effect `{other}`: use battle, move, push, wound, destroy_near_hq or area"),
+                );
+                return None;
+            }
+        };
+        let takes_wounds = matches!(
+            effect,
+            InstantEffect::Wound { .. } | InstantEffect::Area { .. }
+        );
+        if let (Some(w), false) = (&d.wounds, takes_wounds) {
+            self.at(
+                w,
+                format!(
+                    "`wounds` does not apply to the `{}` effect",
+                    d.effect.get_ref()
+                ),
+            );
+        }
+        if let (Some(r), false) = (&d.radius, matches!(effect, InstantEffect::Area { .. })) {
+            self.at(r, "`radius` applies only to the `area` effect");
+        }
+        Some(effect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn army(tiles: &str) -> String {
+        format!("[army]\nid = \"fan\"\nname = \"Fan\"\nsize = 3\n\n{tiles}")
+    }
+
+    const HQ: &str = "[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n[tile.aura]\nmelee = 1\n\n";
+
+    fn check(text: &str) -> Result<ArmyFile, Diagnostics> {
+        parse_army(&SourceText::new("fan.toml", text))
+    }
+
+    #[test]
+    fn a_valid_army_loads() {
+        let text = army(&format!(
+            "{HQ}[[tile]]\nid = \"gunner\"\nname = \"Gunner\"\nkind = \"soldier\"\ncount = 2\ninitiative = [3, 2]\ntoughness = 1\nedges = [\"ranged:1@0\", \"armor@0\"]\n"
+        ));
+        let a = check(&text).expect("valid");
+        assert_eq!(a.tiles.len(), 2);
+        let g = &a.tiles[1];
+        assert_eq!(g.initiative.values(), &[3, 2]);
+        assert_eq!(g.hit_points(), 2);
+        assert!(g.edges[0].armor && g.edges[0].ranged == 1);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line_and_column() {
+        let text = army(&format!(
+            "{HQ}[[tile]]\nid = \"Bad Id\"\nname = \"X\"\nkind = \"soldier\"\ncount = 0\ninitiative = [2]\nedges = [\"melee:5@0\", \"net@9\"]\n"
+        ));
+        let errs = check(&text).expect_err("invalid");
+        let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
+        assert_eq!(errs.len(), 4, "{shown:#?}");
+        assert!(
+            shown[0].starts_with("fan.toml:17:6: tile id `Bad Id` must be snake_case"),
+            "{}",
+            shown[0]
+        );
+        assert!(
+            shown[1].starts_with("fan.toml:20:9: count 0 is out of range"),
+            "{}",
+            shown[1]
+        );
+        assert!(
+            shown[2].starts_with("fan.toml:22:17: strength 5 is out of range"),
+            "{}",
+            shown[2]
+        );
+        assert!(
+            shown[3].starts_with("fan.toml:22:28: edge `9` is not a number from 0 to 5"),
+            "{}",
+            shown[3]
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_errors_with_a_position() {
+        let text = army(&format!(
+            "{HQ}[[tile]]\nid = \"a\"\nname = \"A\"\nkind = \"soldier\"\ncount = 2\ntoughnes = 1\n"
+        ));
+        let errs = check(&text).expect_err("unknown key");
+        let d = &errs.0[0];
+        assert_eq!((d.line, d.column), (21, 1), "{d}");
+        assert!(d.message.contains("unknown field `toughnes`"), "{d}");
+    }
+
+    #[test]
+    fn counts_must_add_up_to_the_army_size() {
+        let text = army(HQ);
+        let errs = check(&text).expect_err("1 of 3 tiles");
+        assert!(
+            errs.to_string()
+                .contains("add up to 1, but the army must have 3 tiles"),
+            "{errs}"
+        );
+    }
+
+    #[test]
+    fn kind_rules_are_enforced() {
+        let text = army(&format!(
+            "{HQ}[[tile]]\nid = \"m\"\nname = \"M\"\nkind = \"module\"\ncount = 2\nedges = [\"melee:1@0\"]\n[tile.aura]\nmelee = 1\n"
+        ));
+        let errs = check(&text)
+            .expect_err("module with attacks and aura")
+            .to_string();
+        assert!(errs.contains("a module never attacks"), "{errs}");
+        assert!(errs.contains("only an HQ has an `[tile.aura]`"), "{errs}");
+    }
+}

@@ -1,0 +1,139 @@
+//! Edge feature strings: `melee:2@0`, `ranged:1@1,5`, `armor@0,2,4`, `net@0`, `link@0,1,5`.
+
+use hexforge_core::tile::EdgeIcons;
+
+/// A feature list entry that could not be read; `offset` is in characters from the string start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgeError {
+    pub offset: usize,
+    pub message: String,
+}
+
+const FEATURES: &str = "melee:S, ranged:S, pierce:S, armor, net, link";
+
+/// Adds one feature string to `edges`.
+pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeError> {
+    let err = |offset: usize, message: String| EdgeError { offset, message };
+    let Some((head, list)) = text.split_once('@') else {
+        return Err(err(
+            0,
+            format!("`{text}` needs `@` and edge numbers, e.g. `melee:2@0` or `armor@0,2,4`"),
+        ));
+    };
+    let (name, strength) = match head.split_once(':') {
+        Some((n, s)) => {
+            let v: u8 = s.trim().parse().map_err(|_| {
+                err(
+                    n.len() + 1,
+                    format!("strength `{s}` is not a number from 1 to 3"),
+                )
+            })?;
+            (n.trim(), Some(v))
+        }
+        None => (head.trim(), None),
+    };
+    let needs_strength = matches!(name, "melee" | "ranged" | "pierce");
+    if !needs_strength && !matches!(name, "armor" | "net" | "link") {
+        return Err(err(
+            0,
+            format!("unknown edge feature `{name}` (features: {FEATURES})"),
+        ));
+    }
+    let strength = match (needs_strength, strength) {
+        (true, Some(s)) if (1..=3).contains(&s) => s,
+        (true, Some(s)) => {
+            return Err(err(
+                name.len() + 1,
+                format!("strength {s} is out of range: use 1 to 3 (R3.8)"),
+            ));
+        }
+        (true, None) => {
+            return Err(err(
+                0,
+                format!("`{name}` needs a strength, e.g. `{name}:1@0`"),
+            ));
+        }
+        (false, Some(_)) => {
+            return Err(err(
+                0,
+                format!("`{name}` takes no strength: write `{name}@...`"),
+            ));
+        }
+        (false, None) => 0,
+    };
+    let base = head.len() + 1;
+    let mut pos = base;
+    if list.trim().is_empty() {
+        return Err(err(
+            base,
+            format!("`{text}` lists no edges: give numbers 0 to 5"),
+        ));
+    }
+    for part in list.split(',') {
+        let e: usize = match part.trim().parse() {
+            Ok(e) if e < 6 => e,
+            _ => {
+                return Err(err(
+                    pos,
+                    format!("edge `{}` is not a number from 0 to 5", part.trim()),
+                ));
+            }
+        };
+        let icons = &mut edges[e];
+        let already = match name {
+            "melee" => std::mem::replace(&mut icons.melee, strength) != 0,
+            "ranged" => std::mem::replace(&mut icons.ranged, strength) != 0,
+            "pierce" => std::mem::replace(&mut icons.pierce, strength) != 0,
+            "armor" => std::mem::replace(&mut icons.armor, true),
+            "net" => std::mem::replace(&mut icons.net, true),
+            _ => std::mem::replace(&mut icons.link, true),
+        };
+        if already {
+            return Err(err(
+                pos,
+                format!("edge {e} already has `{name}`: give each feature once per edge"),
+            ));
+        }
+        pos += part.len() + 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(list: &[&str]) -> Result<[EdgeIcons; 6], EdgeError> {
+        let mut e = [EdgeIcons::default(); 6];
+        for s in list {
+            apply_feature(&mut e, s)?;
+        }
+        Ok(e)
+    }
+
+    #[test]
+    fn features_land_on_their_edges() {
+        let e = parse(&["melee:2@0", "ranged:1@1", "armor@0,2,4"]).expect("valid");
+        assert_eq!(e[0].melee, 2);
+        assert_eq!(e[1].ranged, 1);
+        assert!(e[0].armor && e[2].armor && e[4].armor && !e[1].armor);
+    }
+
+    #[test]
+    fn bad_features_are_explained_with_their_position() {
+        let cases = [
+            ("melee@0", 0, "needs a strength"),
+            ("melee:4@0", 6, "out of range"),
+            ("armor:1@0", 0, "takes no strength"),
+            ("laser:1@0", 0, "unknown edge feature"),
+            ("net@0,6", 6, "not a number from 0 to 5"),
+            ("net", 0, "needs `@`"),
+            ("net@1,1", 6, "already has"),
+        ];
+        for (text, offset, msg) in cases {
+            let e = parse(&[text]).expect_err(text);
+            assert_eq!(e.offset, offset, "{text}");
+            assert!(e.message.contains(msg), "{text}: {}", e.message);
+        }
+    }
+}

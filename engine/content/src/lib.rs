@@ -1,0 +1,13 @@
+//! Hexforge content: army and mod files. Files are parsed into raw `*Def` structures, then one
+//! validation pass turns them into engine definitions and reports every problem with its
+//! `file:line:column`.
+
+pub mod army;
+pub mod diagnostic;
+pub mod edges;
+pub mod modpack;
+pub mod value;
+
+pub use army::{ArmyFile, load_army, parse_army};
+pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
+pub use modpack::{LoadedMods, ModInfo, load_mod, load_mods};
