@@ -411,3 +411,41 @@ mod tests {
         }
     }
 }
+
+/// Who has won once a battle is over, judged on destroyed HQs (R2.9.1-R2.9.3, R8.5.6, Q35).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// No side has lost yet: the game goes on (or is decided later by HQ HP comparison).
+    Ongoing,
+    /// The team (players sharing `team`) that won.
+    Won {
+        team: u8,
+    },
+    Draw,
+}
+
+impl Battlefield {
+    /// The result of destroyed HQs: a side whose every HQ is destroyed loses; if every side has lost
+    /// one, it is a draw in a 2-player game (R2.9.3); a team game is won by the first team to destroy
+    /// an enemy HQ (R8.5.6), so a team that lost an HQ while the other did not has lost.
+    pub fn outcome(&self) -> Outcome {
+        let mut teams: Vec<(u8, bool)> = Vec::new(); // (team, lost an HQ)
+        for p in self.players() {
+            let lost = self.hq_hp(p) <= 0;
+            match teams.iter_mut().find(|(t, _)| *t == self.team(p)) {
+                Some(e) => e.1 |= lost,
+                None => teams.push((self.team(p), lost)),
+            }
+        }
+        let standing: Vec<u8> = teams
+            .iter()
+            .filter(|(_, lost)| !lost)
+            .map(|(t, _)| *t)
+            .collect();
+        match standing.len() {
+            0 => Outcome::Draw,
+            1 if teams.len() > 1 => Outcome::Won { team: standing[0] },
+            _ => Outcome::Ongoing,
+        }
+    }
+}

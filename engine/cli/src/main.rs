@@ -1,0 +1,222 @@
+//! The `hexforge` command line: runs scenario files, prints battles, lists loaded armies.
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Parser, Subcommand};
+use hexforge_content::{LoadedMods, load_mods};
+use hexforge_scenario::{load_scenario, run_scenario};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "hexforge",
+    version,
+    about = "Design, test and play hex-tile battle games"
+)]
+struct Cli {
+    /// A mod folder, or a folder of mods, to load (repeatable). Default: the `mods/` folder of
+    /// this checkout.
+    #[arg(long = "mods", global = true, value_name = "DIR")]
+    mods: Vec<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Runs scenario files, or every `.toml` below the given folders, and checks their outcomes.
+    Scenario {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Print the battle log of every scenario, not only of failures.
+        #[arg(long)]
+        verbose: bool,
+    },
+    /// Resolves the battle of a scenario file and prints it phase by phase.
+    Battle {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+    },
+    /// Lists the loaded armies with their tile counts, and any content problems.
+    Armies,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    let roots = if cli.mods.is_empty() {
+        vec![default_mods()?]
+    } else {
+        cli.mods.clone()
+    };
+    let loaded = load_mods(&roots);
+    match cli.command {
+        Command::Scenario { paths, verbose } => scenarios(&loaded, &paths, verbose),
+        Command::Battle { file } => battle(&loaded, &file),
+        Command::Armies => armies(&loaded),
+    }
+}
+
+/// The `mods/` folder of the checkout: found from the current folder upward, else beside the
+/// sources this binary was built from.
+fn default_mods() -> Result<PathBuf> {
+    let cwd = std::env::current_dir().context("cannot read the current folder")?;
+    for dir in cwd.ancestors() {
+        let m = dir.join("mods");
+        if m.join("base").join("mod.toml").is_file() {
+            return Ok(m);
+        }
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
+    if built.join("base").join("mod.toml").is_file() {
+        return Ok(built);
+    }
+    bail!("no mods folder found: run inside the Hexforge checkout or pass --mods DIR")
+}
+
+fn report_problems(loaded: &LoadedMods) {
+    for p in loaded.problems.iter() {
+        eprintln!("warning: {p}");
+    }
+}
+
+fn scenario_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            collect(p, &mut files)
+                .with_context(|| format!("cannot read folder {}", p.display()))?;
+        } else if p.is_file() {
+            files.push(p.clone());
+        } else {
+            bail!("{}: no such file or folder", p.display());
+        }
+    }
+    Ok(files)
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()?;
+    entries.sort();
+    for e in entries {
+        if e.is_dir() {
+            collect(&e, out)?;
+        } else if e.extension().is_some_and(|x| x == "toml") {
+            out.push(e);
+        }
+    }
+    Ok(())
+}
+
+fn scenarios(loaded: &LoadedMods, paths: &[PathBuf], verbose: bool) -> Result<ExitCode> {
+    report_problems(loaded);
+    let files = scenario_files(paths)?;
+    let (mut passed, mut failed) = (0usize, 0usize);
+    for f in &files {
+        let s = match load_scenario(f, &loaded.catalog) {
+            Ok(s) => s,
+            Err(d) => {
+                failed += 1;
+                println!("FAIL {}\n{}", f.display(), indent(&d.to_string()));
+                continue;
+            }
+        };
+        let r = run_scenario(&s, &loaded.catalog);
+        let cites = s
+            .cites
+            .as_deref()
+            .map(|c| format!(" [{c}]"))
+            .unwrap_or_default();
+        if r.passed() {
+            passed += 1;
+            println!("ok   {} - {}{cites}", f.display(), s.name);
+        } else {
+            failed += 1;
+            println!("FAIL {} - {}{cites}", f.display(), s.name);
+            for msg in &r.failures {
+                println!("     {msg}");
+            }
+        }
+        for d in &r.defaults {
+            println!("     default choice: {d}");
+        }
+        if verbose || !r.passed() {
+            for line in &r.log {
+                println!("       {line}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 && !files.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn battle(loaded: &LoadedMods, file: &Path) -> Result<ExitCode> {
+    report_problems(loaded);
+    let s = load_scenario(file, &loaded.catalog).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let r = run_scenario(&s, &loaded.catalog);
+    println!("{}", s.name);
+    for line in &r.log {
+        println!("{line}");
+    }
+    for d in &r.defaults {
+        println!("default choice: {d}");
+    }
+    if !s.expect.hq.is_empty() || s.expect.removed.is_some() || !r.passed() {
+        println!();
+        if r.passed() {
+            println!("The outcome matches the file's expectations.");
+        } else {
+            println!("The outcome differs from the file's expectations:");
+            for f in &r.failures {
+                println!("  {f}");
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn armies(loaded: &LoadedMods) -> Result<ExitCode> {
+    for m in &loaded.mods {
+        println!("mod {} {} ({})", m.id, m.version, m.dir.display());
+        for a in &m.armies {
+            let total: u32 = a.tiles.iter().map(|t| t.count as u32).sum();
+            println!(
+                "  {:<10} {:<10} {} tiles in {} kinds",
+                a.id,
+                a.name,
+                total,
+                a.tiles.len()
+            );
+        }
+    }
+    for p in loaded.problems.iter() {
+        println!("problem: {p}");
+    }
+    Ok(if loaded.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn indent(s: &str) -> String {
+    s.lines()
+        .map(|l| format!("     {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -1,0 +1,477 @@
+//! The scenario file format: raw `*Def` structures and their validation into a [`Scenario`].
+
+use hexforge_content::diagnostic::parse_toml;
+use hexforge_content::value::param;
+use hexforge_content::{Diagnostic, Diagnostics, SourceText};
+use hexforge_core::rules::Preset;
+use hexforge_core::{BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileSetup};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use toml::Spanned;
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioDef {
+    pub name: Spanned<String>,
+    pub rules: Option<String>,
+    pub preset: Option<Spanned<String>>,
+    pub board: Option<Spanned<String>>,
+    #[serde(default)]
+    pub options: BTreeMap<String, Spanned<toml::Value>>,
+    #[serde(default)]
+    pub player: Vec<Spanned<PlayerDef>>,
+    #[serde(default)]
+    pub tile: Vec<Spanned<TileDef>>,
+    #[serde(default)]
+    pub step: Vec<Spanned<StepDef>>,
+    #[serde(default)]
+    pub choice: Vec<Spanned<ChoiceDef>>,
+    pub expect: Option<ExpectDef>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerDef {
+    pub id: Spanned<String>,
+    pub army: Spanned<String>,
+    pub hq: Option<Spanned<i64>>,
+    pub team: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct TileDef {
+    pub label: Option<Spanned<String>>,
+    pub owner: Spanned<String>,
+    pub tile: Spanned<String>,
+    pub at: Spanned<[i32; 2]>,
+    #[serde(default)]
+    pub facing: Option<Spanned<i64>>,
+    #[serde(default)]
+    pub wounds: Option<Spanned<i64>>,
+}
+
+/// A step keeps all its fields as TOML values: each kind of step reads its own.
+#[derive(Deserialize, Debug)]
+pub struct StepDef {
+    #[serde(rename = "do")]
+    pub action: Spanned<String>,
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, Spanned<toml::Value>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ChoiceDef {
+    pub by: Spanned<String>,
+    pub pick: Spanned<String>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ExpectDef {
+    #[serde(default)]
+    pub hq: BTreeMap<String, Spanned<i64>>,
+    pub removed: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    pub wounds: BTreeMap<String, Spanned<i64>>,
+    pub netted: Option<Vec<Spanned<String>>>,
+    #[serde(default)]
+    pub positions: BTreeMap<String, Spanned<[i32; 3]>>,
+    pub winner: Option<Spanned<String>>,
+    pub error: Option<String>,
+}
+
+/// A step of a scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    Battle,
+    /// A step the engine cannot play yet (instants and moves come with whole games).
+    NotYetPlayable {
+        action: String,
+        line: usize,
+    },
+}
+
+/// A labelled tile of the starting board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Labelled {
+    pub label: String,
+    pub hex: Hex,
+}
+
+/// A decision answer: the tile whose owner decides, and the option label.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChoiceSpec {
+    pub by: String,
+    pub pick: String,
+    pub line: usize,
+}
+
+/// The expected outcome.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Expect {
+    pub hq: Vec<(Player, String, i32)>,
+    pub removed: Option<Vec<String>>,
+    pub wounds: Vec<(String, u8)>,
+    pub netted: Option<Vec<String>>,
+    pub positions: Vec<(String, Hex, Dir)>,
+    pub winner: Option<String>,
+    pub error: Option<String>,
+}
+
+/// A validated scenario.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub cites: Option<String>,
+    pub rules: Rules,
+    pub setup: Setup,
+    pub player_ids: Vec<String>,
+    pub tiles: Vec<Labelled>,
+    pub steps: Vec<Step>,
+    pub choices: Vec<ChoiceSpec>,
+    pub expect: Expect,
+}
+
+/// Reads and validates a scenario file against the loaded tiles.
+pub fn load_scenario(path: &Path, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the scenario: {e}")))?;
+    parse_scenario(&SourceText::new(path, text), catalog)
+}
+
+/// Parses then validates a scenario's text; every problem is reported at once.
+pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
+    let def: ScenarioDef = parse_toml(src)?;
+    let mut errs = Vec::new();
+    let mut err = |span: std::ops::Range<usize>, msg: String| errs.push(src.error(span, msg));
+
+    let preset = match &def.preset {
+        None => Preset::V3,
+        Some(p) => Preset::parse(p.get_ref()).unwrap_or_else(|| {
+            err(
+                p.span(),
+                format!("unknown preset `{}`: use classic, v3 or v2025", p.get_ref()),
+            );
+            Preset::V3
+        }),
+    };
+    let mut rules = Rules::preset(preset);
+    let shape = match def.board.as_ref().map(|b| b.get_ref().as_str()) {
+        None | Some("standard") => BoardShape::standard(),
+        Some("extended") => BoardShape::extended(),
+        Some(other) => {
+            if let Some(b) = &def.board {
+                err(
+                    b.span(),
+                    format!("unknown board `{other}`: use standard or extended"),
+                );
+            }
+            BoardShape::standard()
+        }
+    };
+    if def
+        .board
+        .as_ref()
+        .is_some_and(|b| b.get_ref() == "extended")
+    {
+        rules.extended_board = true;
+    }
+    for (key, value) in &def.options {
+        match param(value.get_ref()) {
+            Ok(v) => {
+                if let Err(e) = rules.set(key, &v) {
+                    err(value.span(), e.to_string());
+                }
+            }
+            Err(msg) => err(value.span(), format!("option `{key}`: {msg}")),
+        }
+    }
+
+    let n = def.player.len();
+    if !(2..=4).contains(&n) {
+        err(
+            def.name.span(),
+            format!("a scenario needs 2 to 4 `[[player]]` tables, this one has {n}"),
+        );
+    }
+    let mut player_ids: Vec<String> = Vec::new();
+    let mut players = Vec::new();
+    let mut team_names: Vec<String> = Vec::new();
+    for (i, p) in def.player.iter().enumerate() {
+        let p = p.get_ref();
+        if player_ids.contains(p.id.get_ref()) {
+            err(
+                p.id.span(),
+                format!("player id `{}` is used twice", p.id.get_ref()),
+            );
+        }
+        player_ids.push(p.id.get_ref().clone());
+        if catalog.army(p.army.get_ref()).is_none() {
+            err(
+                p.army.span(),
+                format!(
+                    "unknown army `{}` (loaded: {})",
+                    p.army.get_ref(),
+                    army_list(catalog)
+                ),
+            );
+        }
+        let team = match &p.team {
+            Some(t) => match team_names.iter().position(|x| x == t) {
+                Some(k) => k as u8,
+                None => {
+                    team_names.push(t.clone());
+                    (team_names.len() - 1) as u8
+                }
+            },
+            None => {
+                team_names.push(format!("\u{0}solo{i}"));
+                (team_names.len() - 1) as u8
+            }
+        };
+        let hq_hp = p.hq.as_ref().map_or(rules.hq_hp as i64, |h| *h.get_ref());
+        players.push(PlayerSetup {
+            team,
+            hq_hp: hq_hp as i32,
+        });
+    }
+
+    let mut tiles = Vec::new();
+    let mut labelled: Vec<Labelled> = Vec::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for t in &def.tile {
+        let t = t.get_ref();
+        let owner = player_ids.iter().position(|p| p == t.owner.get_ref());
+        if owner.is_none() {
+            err(
+                t.owner.span(),
+                format!(
+                    "owner `{}` is not one of the players ({})",
+                    t.owner.get_ref(),
+                    player_ids.join(", ")
+                ),
+            );
+        }
+        let tile_ref = resolve_tile(catalog, t.tile.get_ref());
+        if tile_ref.is_none() {
+            err(
+                t.tile.span(),
+                format!(
+                    "unknown tile `{}`: write `army/tile`, e.g. `moloch/gauss_cannon`",
+                    t.tile.get_ref()
+                ),
+            );
+        }
+        let facing = match &t.facing {
+            None => Dir::N,
+            Some(f) => Dir::from_index(*f.get_ref()).unwrap_or_else(|| {
+                err(
+                    f.span(),
+                    format!("facing {} is not a direction from 0 to 5", f.get_ref()),
+                );
+                Dir::N
+            }),
+        };
+        let wounds = match &t.wounds {
+            None => 0,
+            Some(w) => u8::try_from(*w.get_ref()).unwrap_or_else(|_| {
+                err(
+                    w.span(),
+                    format!("wounds {} must be 0 or more", w.get_ref()),
+                );
+                0
+            }),
+        };
+        let id = t
+            .tile
+            .get_ref()
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        let label = match &t.label {
+            Some(l) => l.get_ref().clone(),
+            None => {
+                let k = counts.entry(id.clone()).or_insert(0);
+                *k += 1;
+                if *k == 1 { id } else { format!("{id}_{k}") }
+            }
+        };
+        if labelled.iter().any(|l| l.label == label) {
+            let span = t.label.as_ref().map_or(t.tile.span(), |l| l.span());
+            err(
+                span,
+                format!("label `{label}` is used twice: give the tile a `label`"),
+            );
+        }
+        let [q, r] = *t.at.get_ref();
+        let hex = Hex::new(q, r);
+        if shape.cell(hex).is_none() {
+            err(
+                t.at.span(),
+                format!("hex [{q}, {r}] is not on the {} board", shape.name()),
+            );
+        }
+        labelled.push(Labelled { label, hex });
+        if let (Some(o), Some(tr)) = (owner, tile_ref) {
+            tiles.push(TileSetup {
+                tile: tr,
+                owner: Player::new(o as u8),
+                hex,
+                facing,
+                wounds,
+            });
+        }
+    }
+
+    let mut steps = Vec::new();
+    for s in &def.step {
+        let s = s.get_ref();
+        let (line, _) = src.line_col(s.action.span().start);
+        match s.action.get_ref().as_str() {
+            "battle" => steps.push(Step::Battle),
+            "place" | "move" | "push" | "sniper" | "grenade" | "air_strike" | "instant" => steps
+                .push(Step::NotYetPlayable {
+                    action: s.action.get_ref().clone(),
+                    line,
+                }),
+            other => err(
+                s.action.span(),
+                format!(
+                    "unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike or instant"
+                ),
+            ),
+        }
+    }
+    if steps.is_empty() {
+        steps.push(Step::Battle);
+    }
+
+    let label_known = |l: &str| labelled.iter().any(|x| x.label == l);
+    let mut choices = Vec::new();
+    for c in &def.choice {
+        let c = c.get_ref();
+        if !label_known(c.by.get_ref()) {
+            err(
+                c.by.span(),
+                format!("choice by `{}`: no tile has that label", c.by.get_ref()),
+            );
+        }
+        let (line, _) = src.line_col(c.by.span().start);
+        choices.push(ChoiceSpec {
+            by: c.by.get_ref().clone(),
+            pick: c.pick.get_ref().clone(),
+            line,
+        });
+    }
+
+    let mut expect = Expect::default();
+    if let Some(e) = def.expect {
+        for (pid, hp) in &e.hq {
+            match player_ids.iter().position(|p| p == pid) {
+                Some(i) => {
+                    expect
+                        .hq
+                        .push((Player::new(i as u8), pid.clone(), *hp.get_ref() as i32))
+                }
+                None => err(
+                    hp.span(),
+                    format!("expect.hq names `{pid}`, who is not a player"),
+                ),
+            }
+        }
+        let mut labels = |list: &Option<Vec<Spanned<String>>>, what: &str| {
+            list.as_ref().map(|l| {
+                l.iter()
+                    .map(|x| {
+                        if !label_known(x.get_ref()) {
+                            err(
+                                x.span(),
+                                format!(
+                                    "expect.{what} names `{}`, which is no tile's label",
+                                    x.get_ref()
+                                ),
+                            );
+                        }
+                        x.get_ref().clone()
+                    })
+                    .collect()
+            })
+        };
+        expect.removed = labels(&e.removed, "removed");
+        expect.netted = labels(&e.netted, "netted");
+        for (l, w) in &e.wounds {
+            if !label_known(l) {
+                err(
+                    w.span(),
+                    format!("expect.wounds names `{l}`, which is no tile's label"),
+                );
+            }
+            expect
+                .wounds
+                .push((l.clone(), (*w.get_ref()).clamp(0, 255) as u8));
+        }
+        for (l, p) in &e.positions {
+            if !label_known(l) {
+                err(
+                    p.span(),
+                    format!("expect.positions names `{l}`, which is no tile's label"),
+                );
+            }
+            let [q, r, f] = *p.get_ref();
+            expect
+                .positions
+                .push((l.clone(), Hex::new(q, r), Dir::new(f.rem_euclid(6) as u8)));
+        }
+        if let Some(w) = &e.winner {
+            if w.get_ref() != "draw" && !player_ids.contains(w.get_ref()) {
+                err(
+                    w.span(),
+                    format!(
+                        "expect.winner must be a player id or \"draw\", not `{}`",
+                        w.get_ref()
+                    ),
+                );
+            }
+            expect.winner = Some(w.get_ref().clone());
+        }
+        expect.error = e.error;
+    }
+
+    if !errs.is_empty() {
+        return Err(Diagnostics(errs));
+    }
+    Ok(Scenario {
+        name: def.name.into_inner(),
+        cites: def.rules,
+        rules,
+        setup: Setup {
+            shape,
+            players,
+            tiles,
+        },
+        player_ids,
+        tiles: labelled,
+        steps,
+        choices,
+        expect,
+    })
+}
+
+/// `army/tile`, optionally qualified by a mod id (`base:moloch/netter`).
+fn resolve_tile(catalog: &Catalog, name: &str) -> Option<hexforge_core::TileRef> {
+    let bare = name.split_once(':').map_or(name, |(_, rest)| rest);
+    catalog.find(bare)
+}
+
+fn army_list(catalog: &Catalog) -> String {
+    catalog
+        .armies()
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}

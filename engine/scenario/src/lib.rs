@@ -1,0 +1,9 @@
+//! Scenario files: a board, steps and the outcome the rules demand (SCENARIO_FORMAT.md). Parsed
+//! and validated with located errors, run against the engine, and reported.
+
+pub mod file;
+pub mod log;
+pub mod run;
+
+pub use file::{Scenario, load_scenario, parse_scenario};
+pub use run::{Report, run_scenario};

@@ -1,0 +1,118 @@
+//! Readable battle logs: one line per event, tiles named by their scenario labels.
+
+use hexforge_core::battle::Context;
+use hexforge_core::{Battlefield, Cell, Event, MAX_CELLS};
+
+/// Names the tiles of a battlefield as they stood when the battle began (removed tiles keep
+/// their names).
+#[derive(Clone, Debug)]
+pub struct Names {
+    names: Vec<Option<String>>,
+    players: Vec<String>,
+}
+
+impl Names {
+    /// `label` for each cell, e.g. `m_net (moloch/netter) [0, 1]`.
+    pub fn new(
+        field: &Battlefield,
+        ctx: Context<'_>,
+        label_of: impl Fn(Cell) -> Option<String>,
+        players: &[String],
+    ) -> Self {
+        let mut names = vec![None; MAX_CELLS];
+        for (c, p) in field.tiles() {
+            let def = ctx.catalog.get(p.tile);
+            let hex = field.shape().hex(c);
+            let label = label_of(c).unwrap_or_else(|| def.id.clone());
+            names[c.index()] = Some(format!("{label} ({}) {hex}", def.full_id()));
+        }
+        Names {
+            names,
+            players: players.to_vec(),
+        }
+    }
+
+    /// Refreshes the names from the board as it stands now (tiles placed since keep old names).
+    pub fn name(&self, c: Cell) -> &str {
+        self.names[c.index()].as_deref().unwrap_or("an empty hex")
+    }
+
+    /// One line for an event, or `None` for events that only mark structure.
+    pub fn describe(&self, e: &Event) -> Option<String> {
+        Some(match *e {
+            Event::BattleStarted { first_phase } => {
+                format!("Battle: initiative phases {first_phase} down to 0")
+            }
+            Event::PhaseStarted { phase } => format!("Phase {phase}"),
+            Event::Netted { cell } => format!("  {} is netted", self.name(cell)),
+            Event::Freed { cell } => format!("  {} is no longer netted", self.name(cell)),
+            Event::Acts { cell, .. } => format!("  {} acts", self.name(cell)),
+            Event::Exploded { cell } => {
+                format!("  {} explodes instead of attacking", self.name(cell))
+            }
+            Event::Converted { unit, edge, by, to } => {
+                format!(
+                    "  {} turns the attack through edge {edge} of {} into {}",
+                    self.name(by),
+                    self.name(unit),
+                    to.name()
+                )
+            }
+            Event::Attack {
+                from,
+                edge,
+                kind,
+                target,
+                strength,
+                armored,
+                wounds,
+            } => {
+                let via = edge
+                    .map(|e| format!(" through edge {e}"))
+                    .unwrap_or_default();
+                let armor = if armored { ", armor -1" } else { "" };
+                format!(
+                    "  {} {} {strength}{via} -> {}: {wounds} wound{}{armor}",
+                    self.name(from),
+                    kind.name(),
+                    self.name(target),
+                    if wounds == 1 { "" } else { "s" }
+                )
+            }
+            Event::Absorbed {
+                medic,
+                target,
+                attacker,
+                wounds,
+            } => format!(
+                "  {} absorbs {wounds} wound{} of {} on {} and is discarded",
+                self.name(medic),
+                if wounds == 1 { "" } else { "s" },
+                self.name(attacker),
+                self.name(target)
+            ),
+            Event::Wounded {
+                cell,
+                added,
+                total,
+                destroyed,
+            } => format!(
+                "  {} takes {added}, {total} wound{} in all{}",
+                self.name(cell),
+                if total == 1 { "" } else { "s" },
+                if destroyed { ": destroyed" } else { "" }
+            ),
+            Event::Removed { cell, .. } => format!("  {} leaves the board", self.name(cell)),
+            Event::HqDamaged { player, amount, hp } => {
+                let who = self
+                    .players
+                    .get(player.index())
+                    .cloned()
+                    .unwrap_or_else(|| player.to_string());
+                format!("  HQ of {who} loses {amount}: {hp} HP")
+            }
+            Event::PhaseEnded { .. } => return None,
+            Event::BattleEnded => "Battle over".to_string(),
+        })
+    }
+}
