@@ -693,3 +693,6 @@ fn ask<D: Decider + ?Sized>(
     let pick = decider.decide(field, &d);
     if pick < options.len() { pick } else { 0 }
 }
+
+#[cfg(test)]
+mod tests;
