@@ -32,7 +32,7 @@ impl Names {
         }
     }
 
-    /// Refreshes the names from the board as it stands now (tiles placed since keep old names).
+    /// The name of the tile that stood on `c` when the names were taken.
     pub fn name(&self, c: Cell) -> &str {
         self.names[c.index()].as_deref().unwrap_or("an empty hex")
     }
