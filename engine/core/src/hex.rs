@@ -102,7 +102,7 @@ impl Dir {
 
     /// Parses a direction number, refusing anything outside 0..=5.
     pub fn from_index(n: i64) -> Option<Dir> {
-        (0..6).contains(&n).then(|| Dir(n as u8))
+        (0..6).contains(&n).then_some(Dir(n as u8))
     }
 
     pub const fn index(self) -> u8 {
@@ -142,7 +142,7 @@ impl Edge {
     pub const ALL: [Edge; 6] = [Edge(0), Edge(1), Edge(2), Edge(3), Edge(4), Edge(5)];
 
     pub fn from_index(n: i64) -> Option<Edge> {
-        (0..6).contains(&n).then(|| Edge(n as u8))
+        (0..6).contains(&n).then_some(Edge(n as u8))
     }
 
     pub const fn index(self) -> u8 {

@@ -246,8 +246,8 @@ where
             total[h.target.index()] += h.wounds as u16;
         }
         let mut hq_damage = [0u16; MAX_PLAYERS];
-        for t in 0..field.shape().len() {
-            if total[t] == 0 {
+        for (t, &sum) in total.iter().enumerate().take(field.shape().len()) {
+            if sum == 0 {
                 continue;
             }
             let cell = field.shape().cell_from_index(t);
@@ -256,10 +256,10 @@ where
             };
             let def = self.cat.get(p.tile);
             if def.is_hq() {
-                hq_damage[p.owner.index()] += total[t];
+                hq_damage[p.owner.index()] += sum;
                 continue;
             }
-            let added = total[t].min(u8::MAX as u16) as u8;
+            let added = sum.min(u8::MAX as u16) as u8;
             let now = p.wounds.saturating_add(added);
             let hp = if view.is_netted(cell) && !self.rules.netted_keeps_armor_toughness {
                 1
