@@ -475,3 +475,58 @@ fn army_list(catalog: &Catalog) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::tile::{Tile, TileKind};
+
+    fn catalog() -> Catalog {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("x", "hq", TileKind::Hq);
+        hq.initiative = hexforge_core::Initiative::new(&[0]).expect("init");
+        c.add_army("x", "X", 35, vec![hq]).expect("army");
+        c
+    }
+
+    #[test]
+    fn every_scenario_problem_is_located() {
+        let text = r#"name = "bad"
+preset = "v4"
+
+[options]
+net_cycle_rule = "rings"
+
+[[player]]
+id = "a"
+army = "x"
+
+[[player]]
+id = "b"
+army = "nope"
+
+[[tile]]
+owner = "c"
+tile = "x/hq"
+at = [5, 0]
+
+[expect]
+removed = ["ghost"]
+"#;
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("invalid");
+        let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
+        let expected = [
+            "s.toml:2:10: unknown preset `v4`",
+            "s.toml:5:18: rule option `net_cycle_rule` expects one of pairs_only",
+            "s.toml:13:8: unknown army `nope` (loaded: x)",
+            "s.toml:16:9: owner `c` is not one of the players (a, b)",
+            "s.toml:18:6: hex [5, 0] is not on the standard board",
+            "s.toml:21:12: expect.removed names `ghost`",
+        ];
+        assert_eq!(shown.len(), expected.len(), "{shown:#?}");
+        for (s, e) in shown.iter().zip(expected) {
+            assert!(s.starts_with(e), "\n got: {s}\nwant: {e}...");
+        }
+    }
+}
