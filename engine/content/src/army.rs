@@ -31,6 +31,9 @@ pub struct ArmyHeaderDef {
     #[serde(default)]
     pub names: BTreeMap<String, String>,
     pub size: Option<Spanned<i64>>,
+    /// The army's units attack and net allied units too (R8.5.7).
+    #[serde(default)]
+    pub attacks_allies: bool,
 }
 
 #[derive(Deserialize, Debug)]
@@ -146,7 +149,8 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
             v.at(&raw.id, format!("tile id `{}` is already used on line {line}: tile ids must be unique in an army", raw.id.get_ref()));
         }
         seen.insert(raw.id.get_ref().clone(), raw.id.span());
-        if let Some(tile) = v.tile(header.id.get_ref(), raw) {
+        if let Some(mut tile) = v.tile(header.id.get_ref(), raw) {
+            tile.attacks_allies = header.attacks_allies;
             total += tile.count as i64;
             if tile.kind == TileKind::Hq {
                 hqs.push(t.span());

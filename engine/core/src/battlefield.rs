@@ -6,6 +6,7 @@
 
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
+use crate::rules::{Rules, TeamException};
 use crate::shape::{BoardShape, Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Tile, TileKind, TileRef};
 use std::fmt;
@@ -281,6 +282,31 @@ impl Battlefield {
         !self.friends(a, b)
     }
 
+    /// Whether a tile of `attacker` (defined by `def`) attacks a tile of `target`: enemies always;
+    /// allies too when the attacker's army has the team exception and the rules keep it (R8.5.7).
+    #[inline]
+    pub fn attacks(&self, attacker: Player, def: &Tile, target: Player, rules: &Rules) -> bool {
+        self.enemies(attacker, target)
+            || (attacker != target && def.attacks_allies && team_exception(rules))
+    }
+
+    /// Whether a net of `netter` reaches a tile of `target`: enemies always; allies too when either
+    /// tile's army has the team exception (R8.5.7: they net each other).
+    #[inline]
+    pub fn nets(
+        &self,
+        netter: Player,
+        netter_def: &Tile,
+        target: Player,
+        target_def: &Tile,
+        rules: &Rules,
+    ) -> bool {
+        self.enemies(netter, target)
+            || (netter != target
+                && (netter_def.attacks_allies || target_def.attacks_allies)
+                && team_exception(rules))
+    }
+
     pub fn hq_hp(&self, p: Player) -> i32 {
         self.sides[p.index()].hq_hp
     }
@@ -410,6 +436,10 @@ mod tests {
             assert!(e.to_string().contains(text), "{e} should contain {text}");
         }
     }
+}
+
+fn team_exception(rules: &Rules) -> bool {
+    rules.moloch_team_exception != TeamException::Off
 }
 
 /// Who has won once a battle is over, judged on destroyed HQs (R2.9.1-R2.9.3, R8.5.6, Q35).

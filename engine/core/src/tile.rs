@@ -228,6 +228,8 @@ pub struct Tile {
     pub global: GlobalEffects,
     /// May explode instead of attacking (R7.2.4).
     pub explodes: bool,
+    /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
+    pub attacks_allies: bool,
     pub instant: Option<InstantEffect>,
     pub abilities: Vec<AbilityRef>,
 }
@@ -249,6 +251,7 @@ impl Tile {
             aura: Effects::NONE,
             global: GlobalEffects::default(),
             explodes: false,
+            attacks_allies: false,
             instant: None,
             abilities: Vec::new(),
         }

@@ -82,7 +82,7 @@ where
 
 /// The netted tiles of a battlefield right now (R6.1.9).
 pub fn netted(field: &Battlefield, ctx: Context<'_>) -> u64 {
-    nets::netted(field, ctx.catalog, ctx.rules.net_cycle_rule)
+    nets::netted(field, ctx.catalog, ctx.rules)
 }
 
 struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
@@ -508,7 +508,9 @@ where
                     return;
                 };
                 let Some(t) = field.at(n) else { return };
-                if field.enemies(p.owner, t.owner) && !hq_vs_hq(self.cat.get(t.tile)) {
+                if field.attacks(p.owner, def, t.owner, self.rules)
+                    && !hq_vs_hq(self.cat.get(t.tile))
+                {
                     self.hit(cell, Some(a.edge), a.kind, n, a.strength, false);
                 }
             }
@@ -517,7 +519,7 @@ where
                 while let Some(n) = field.shape().neighbour(cur, dir) {
                     cur = n;
                     let Some(t) = field.at(n) else { continue };
-                    if !field.enemies(p.owner, t.owner) {
+                    if !field.attacks(p.owner, def, t.owner, self.rules) {
                         continue; // shots pass over friendly tiles (R3.9.2)
                     }
                     let tdef = self.cat.get(t.tile);

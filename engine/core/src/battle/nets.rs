@@ -7,12 +7,13 @@
 
 use crate::battlefield::Battlefield;
 use crate::hex::Edge;
-use crate::rules::NetCycleRule;
+use crate::rules::{NetCycleRule, Rules};
 use crate::shape::{MAX_CELLS, bits};
 use crate::tile::Catalog;
 
 /// The netted tiles of a battlefield, as a cell mask.
-pub fn netted(field: &Battlefield, catalog: &Catalog, rule: NetCycleRule) -> u64 {
+pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
+    let rule = rules.net_cycle_rule;
     let shape = field.shape();
     let mut out = [0u64; MAX_CELLS];
     let mut netters = 0u64;
@@ -24,7 +25,7 @@ pub fn netted(field: &Battlefield, catalog: &Catalog, rule: NetCycleRule) -> u64
             }
             if let Some(n) = shape.neighbour(c, e.direction(p.facing))
                 && let Some(t) = field.at(n)
-                && field.enemies(p.owner, t.owner)
+                && field.nets(p.owner, def, t.owner, catalog.get(t.tile), rules)
             {
                 out[c.index()] |= n.bit();
                 netters |= c.bit();

@@ -102,7 +102,15 @@ fn a_ring_of_three_netters_is_free_from_v3_on_and_netted_in_classic() {
         (NetCycleRule::PairsAnd3Cycles, 0),
         (NetCycleRule::PairsAndAllCycles, 0),
     ] {
-        assert_eq!(nets::netted(&f, &c, rule).count_ones(), expected, "{rule}");
+        let rules = Rules {
+            net_cycle_rule: rule,
+            ..Rules::default()
+        };
+        assert_eq!(
+            nets::netted(&f, &c, &rules).count_ones(),
+            expected,
+            "{rule}"
+        );
     }
 }
 
@@ -120,7 +128,7 @@ fn a_ring_member_netted_from_outside_is_netted() {
             ("netter", 3, 0, 1, 0),
         ],
     );
-    let netted = nets::netted(&f, &c, NetCycleRule::PairsAnd3Cycles);
+    let netted = nets::netted(&f, &c, &Rules::default());
     let a = f.shape().cell(Hex::new(0, 0)).expect("a");
     assert_eq!(
         netted,
@@ -142,7 +150,7 @@ fn a_netted_netter_frees_what_it_nets() {
             ("netter", 1, 0, 1, 0),
         ],
     );
-    let netted = nets::netted(&f, &c, NetCycleRule::PairsAnd3Cycles);
+    let netted = nets::netted(&f, &c, &Rules::default());
     assert_eq!(netted, f.shape().cell(Hex::new(0, 0)).expect("a").bit());
 }
 

@@ -27,7 +27,7 @@ pub struct View {
 impl View {
     pub fn compute(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> View {
         let mut v = View {
-            netted: nets::netted(field, catalog, rules.net_cycle_rule),
+            netted: nets::netted(field, catalog, rules),
             controller: [Player::default(); MAX_CELLS],
             melee: [0; MAX_CELLS],
             ranged: [0; MAX_CELLS],
