@@ -437,6 +437,26 @@ impl Rules {
     }
 }
 
+impl Rules {
+    /// Starting HQ HP of each player, from the players' teams (`teams[i]` = team of player i):
+    /// two teams of two use `team_hq_hp` (R8.5.1); one player against a team of two uses
+    /// `one_vs_team_hq_hp` (R8.4.1); every other game `hq_hp` (R2.10).
+    pub fn starting_hq_hp(&self, teams: &[u8]) -> Vec<u16> {
+        let size = |t: u8| teams.iter().filter(|x| **x == t).count();
+        let two_vs_two = teams.len() == 4 && teams.iter().all(|t| size(*t) == 2);
+        let one_vs_two = teams.len() == 3 && teams.iter().any(|t| size(*t) == 2);
+        teams
+            .iter()
+            .map(|t| match size(*t) {
+                2 if two_vs_two => self.team_hq_hp,
+                2 if one_vs_two => self.one_vs_team_hq_hp[1],
+                1 if one_vs_two => self.one_vs_team_hq_hp[0],
+                _ => self.hq_hp,
+            })
+            .collect()
+    }
+}
+
 impl Default for Rules {
     fn default() -> Self {
         Rules::preset(Preset::V3)
@@ -540,6 +560,19 @@ mod tests {
         assert_eq!(v3.team_hq_hp, 15);
         assert_eq!(n.team_hq_hp, 20);
         assert!(!c.bad_draw_rule && v3.bad_draw_rule);
+    }
+
+    #[test]
+    fn starting_hq_hp_follows_the_mode() {
+        let v3 = Rules::preset(Preset::V3);
+        assert_eq!(v3.starting_hq_hp(&[0, 1]), vec![20, 20]);
+        assert_eq!(v3.starting_hq_hp(&[0, 1, 0, 1]), vec![15, 15, 15, 15]);
+        assert_eq!(v3.starting_hq_hp(&[0, 1, 1]), vec![20, 13, 13]);
+        assert_eq!(v3.starting_hq_hp(&[0, 1, 2]), vec![20, 20, 20]);
+        assert_eq!(
+            Rules::preset(Preset::V2025).starting_hq_hp(&[0, 1, 0, 1]),
+            vec![20; 4]
+        );
     }
 
     #[test]

@@ -232,12 +232,18 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 (team_names.len() - 1) as u8
             }
         };
-        let hq_hp = p.hq.as_ref().map_or(rules.hq_hp as i64, |h| *h.get_ref());
-        players.push(PlayerSetup {
-            team,
-            hq_hp: hq_hp as i32,
-        });
+        players.push((team, p.hq.as_ref().map(|h| *h.get_ref() as i32)));
     }
+    let teams: Vec<u8> = players.iter().map(|(t, _)| *t).collect();
+    let defaults = rules.starting_hq_hp(&teams);
+    let players: Vec<PlayerSetup> = players
+        .iter()
+        .zip(defaults)
+        .map(|((team, hq), d)| PlayerSetup {
+            team: *team,
+            hq_hp: hq.unwrap_or(d as i32),
+        })
+        .collect();
 
     let mut tiles = Vec::new();
     let mut labelled: Vec<Labelled> = Vec::new();
