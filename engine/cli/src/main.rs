@@ -4,6 +4,7 @@ use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
 use hexforge_content::{LoadedMods, load_mods};
 use hexforge_scenario::{load_scenario, run_scenario};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,6 +45,15 @@ enum Command {
 fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
+        // A closed pipe (`hexforge battle FILE | head`) is the reader's choice, not an error.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
@@ -59,11 +69,14 @@ fn run() -> Result<ExitCode> {
         cli.mods.clone()
     };
     let loaded = load_mods(&roots);
-    match cli.command {
-        Command::Scenario { paths, verbose } => scenarios(&loaded, &paths, verbose),
-        Command::Battle { file } => battle(&loaded, &file),
-        Command::Armies => armies(&loaded),
-    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let code = match cli.command {
+        Command::Scenario { paths, verbose } => scenarios(&mut out, &loaded, &paths, verbose),
+        Command::Battle { file } => battle(&mut out, &loaded, &file),
+        Command::Armies => armies(&mut out, &loaded),
+    }?;
+    out.flush()?;
+    Ok(code)
 }
 
 /// The `mods/` folder of the checkout: found from the current folder upward, else beside the
@@ -119,7 +132,12 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-fn scenarios(loaded: &LoadedMods, paths: &[PathBuf], verbose: bool) -> Result<ExitCode> {
+fn scenarios(
+    out: &mut impl Write,
+    loaded: &LoadedMods,
+    paths: &[PathBuf],
+    verbose: bool,
+) -> Result<ExitCode> {
     report_problems(loaded);
     let files = scenario_files(paths)?;
     let (mut passed, mut failed) = (0usize, 0usize);
@@ -128,7 +146,7 @@ fn scenarios(loaded: &LoadedMods, paths: &[PathBuf], verbose: bool) -> Result<Ex
             Ok(s) => s,
             Err(d) => {
                 failed += 1;
-                println!("FAIL {}\n{}", f.display(), indent(&d.to_string()));
+                writeln!(out, "FAIL {}\n{}", f.display(), indent(&d.to_string()));
                 continue;
             }
         };
@@ -140,24 +158,24 @@ fn scenarios(loaded: &LoadedMods, paths: &[PathBuf], verbose: bool) -> Result<Ex
             .unwrap_or_default();
         if r.passed() {
             passed += 1;
-            println!("ok   {} - {}{cites}", f.display(), s.name);
+            writeln!(out, "ok   {} - {}{cites}", f.display(), s.name);
         } else {
             failed += 1;
-            println!("FAIL {} - {}{cites}", f.display(), s.name);
+            writeln!(out, "FAIL {} - {}{cites}", f.display(), s.name);
             for msg in &r.failures {
-                println!("     {msg}");
+                writeln!(out, "     {msg}");
             }
         }
         for d in &r.defaults {
-            println!("     default choice: {d}");
+            writeln!(out, "     default choice: {d}");
         }
         if verbose || !r.passed() {
             for line in &r.log {
-                println!("       {line}");
+                writeln!(out, "       {line}");
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    writeln!(out, "{passed} passed, {failed} failed");
     Ok(if failed == 0 && !files.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -165,37 +183,38 @@ fn scenarios(loaded: &LoadedMods, paths: &[PathBuf], verbose: bool) -> Result<Ex
     })
 }
 
-fn battle(loaded: &LoadedMods, file: &Path) -> Result<ExitCode> {
+fn battle(out: &mut impl Write, loaded: &LoadedMods, file: &Path) -> Result<ExitCode> {
     report_problems(loaded);
     let s = load_scenario(file, &loaded.catalog).map_err(|d| anyhow::anyhow!("{d}"))?;
     let r = run_scenario(&s, &loaded.catalog);
-    println!("{}", s.name);
+    writeln!(out, "{}", s.name);
     for line in &r.log {
-        println!("{line}");
+        writeln!(out, "{line}");
     }
     for d in &r.defaults {
-        println!("default choice: {d}");
+        writeln!(out, "default choice: {d}");
     }
     if !s.expect.hq.is_empty() || s.expect.removed.is_some() || !r.passed() {
-        println!();
+        writeln!(out)?;
         if r.passed() {
-            println!("The outcome matches the file's expectations.");
+            writeln!(out, "The outcome matches the file's expectations.");
         } else {
-            println!("The outcome differs from the file's expectations:");
+            writeln!(out, "The outcome differs from the file's expectations:");
             for f in &r.failures {
-                println!("  {f}");
+                writeln!(out, "  {f}");
             }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn armies(loaded: &LoadedMods) -> Result<ExitCode> {
+fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     for m in &loaded.mods {
-        println!("mod {} {} ({})", m.id, m.version, m.dir.display());
+        writeln!(out, "mod {} {} ({})", m.id, m.version, m.dir.display());
         for a in &m.armies {
             let total: u32 = a.tiles.iter().map(|t| t.count as u32).sum();
-            println!(
+            writeln!(
+                out,
                 "  {:<10} {:<10} {} tiles in {} kinds",
                 a.id,
                 a.name,
@@ -205,7 +224,7 @@ fn armies(loaded: &LoadedMods) -> Result<ExitCode> {
         }
     }
     for p in loaded.problems.iter() {
-        println!("problem: {p}");
+        writeln!(out, "problem: {p}");
     }
     Ok(if loaded.problems.is_empty() {
         ExitCode::SUCCESS
