@@ -146,7 +146,7 @@ fn scenarios(
             Ok(s) => s,
             Err(d) => {
                 failed += 1;
-                writeln!(out, "FAIL {}\n{}", f.display(), indent(&d.to_string()));
+                writeln!(out, "FAIL {}\n{}", f.display(), indent(&d.to_string()))?;
                 continue;
             }
         };
@@ -158,24 +158,24 @@ fn scenarios(
             .unwrap_or_default();
         if r.passed() {
             passed += 1;
-            writeln!(out, "ok   {} - {}{cites}", f.display(), s.name);
+            writeln!(out, "ok   {} - {}{cites}", f.display(), s.name)?;
         } else {
             failed += 1;
-            writeln!(out, "FAIL {} - {}{cites}", f.display(), s.name);
+            writeln!(out, "FAIL {} - {}{cites}", f.display(), s.name)?;
             for msg in &r.failures {
-                writeln!(out, "     {msg}");
+                writeln!(out, "     {msg}")?;
             }
         }
         for d in &r.defaults {
-            writeln!(out, "     default choice: {d}");
+            writeln!(out, "     default choice: {d}")?;
         }
         if verbose || !r.passed() {
             for line in &r.log {
-                writeln!(out, "       {line}");
+                writeln!(out, "       {line}")?;
             }
         }
     }
-    writeln!(out, "{passed} passed, {failed} failed");
+    writeln!(out, "{passed} passed, {failed} failed")?;
     Ok(if failed == 0 && !files.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -187,21 +187,21 @@ fn battle(out: &mut impl Write, loaded: &LoadedMods, file: &Path) -> Result<Exit
     report_problems(loaded);
     let s = load_scenario(file, &loaded.catalog).map_err(|d| anyhow::anyhow!("{d}"))?;
     let r = run_scenario(&s, &loaded.catalog);
-    writeln!(out, "{}", s.name);
+    writeln!(out, "{}", s.name)?;
     for line in &r.log {
-        writeln!(out, "{line}");
+        writeln!(out, "{line}")?;
     }
     for d in &r.defaults {
-        writeln!(out, "default choice: {d}");
+        writeln!(out, "default choice: {d}")?;
     }
     if !s.expect.hq.is_empty() || s.expect.removed.is_some() || !r.passed() {
         writeln!(out)?;
         if r.passed() {
-            writeln!(out, "The outcome matches the file's expectations.");
+            writeln!(out, "The outcome matches the file's expectations.")?;
         } else {
-            writeln!(out, "The outcome differs from the file's expectations:");
+            writeln!(out, "The outcome differs from the file's expectations:")?;
             for f in &r.failures {
-                writeln!(out, "  {f}");
+                writeln!(out, "  {f}")?;
             }
         }
     }
@@ -210,7 +210,7 @@ fn battle(out: &mut impl Write, loaded: &LoadedMods, file: &Path) -> Result<Exit
 
 fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     for m in &loaded.mods {
-        writeln!(out, "mod {} {} ({})", m.id, m.version, m.dir.display());
+        writeln!(out, "mod {} {} ({})", m.id, m.version, m.dir.display())?;
         for a in &m.armies {
             let total: u32 = a.tiles.iter().map(|t| t.count as u32).sum();
             writeln!(
@@ -224,7 +224,7 @@ fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
         }
     }
     for p in loaded.problems.iter() {
-        writeln!(out, "problem: {p}");
+        writeln!(out, "problem: {p}")?;
     }
     Ok(if loaded.problems.is_empty() {
         ExitCode::SUCCESS
