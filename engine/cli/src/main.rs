@@ -220,7 +220,7 @@ fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
                 a.name,
                 total,
                 a.tiles.len()
-            );
+            )?;
         }
     }
     for p in loaded.problems.iter() {
