@@ -123,6 +123,7 @@ where
                 cell: field.shape().cell_from_index(c),
             });
         }
+        // Tiles never join a battle, so the scripted ones are known once.
         let scripted = self.scripted(field);
         for c in bits(scripted) {
             self.call_hooks(field, field.shape().cell_from_index(c), first, |h, ctx| {
@@ -132,7 +133,7 @@ where
         self.report.phases = first + 1;
         for phase in (0..=first).rev() {
             let removed = self.phase(field, &view, phase);
-            for c in bits(self.scripted(field)) {
+            for c in bits(scripted & field.occupied()) {
                 self.call_hooks(field, field.shape().cell_from_index(c), phase, |h, ctx| {
                     h.phase_ended(ctx)
                 });
@@ -577,7 +578,7 @@ where
     /// 2-player game (Q16) or when `destroyed_hq_removal` says so.
     fn damage_hqs(&mut self, field: &mut Battlefield, damage: [u16; MAX_PLAYERS]) -> bool {
         let mut removed = false;
-        for p in field.players().collect::<Vec<_>>() {
+        for p in field.players() {
             let amount = damage[p.index()];
             if amount == 0 {
                 continue;
