@@ -1,0 +1,58 @@
+//! Criterion benches of whole-battle resolution on full 19-hex boards (docs/PERFORMANCE.md).
+//!
+//! For each position (see `hexforge_benches`):
+//! - `no_log`: one battle with the `()` sink, which drops events (bots, searches);
+//! - `event_log`: one battle with a fresh `Vec<Event>` sink, which keeps the log (CLI, replays);
+//!   the vector starts empty, so its growth is part of the measured time;
+//! - `clone`: cloning the battlefield alone, the cost a caller adds per battle.
+//!
+//! The battles run on a fresh clone of the position for every iteration: `iter_batched_ref` with
+//! `BatchSize::SmallInput` makes the clones (and the empty vectors) before the timed routine and
+//! drops them after it, so the battle benches time `resolve` alone.
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use hexforge_benches::{borgo_vs_hegemony_battle, full_board_battle};
+use hexforge_core::battle::resolve;
+use hexforge_core::{Battlefield, Catalog, Context, DefaultPolicy, Event, NoAbilities, Rules};
+use std::hint::black_box;
+
+fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Battlefield)) {
+    let (catalog, rules, field) = position;
+    let ctx = Context {
+        catalog: &catalog,
+        rules: &rules,
+    };
+    let mut group = c.benchmark_group(name);
+    group.bench_function("no_log", |b| {
+        b.iter_batched_ref(
+            || field.clone(),
+            |f| {
+                black_box(resolve(
+                    f,
+                    ctx,
+                    &mut NoAbilities,
+                    &mut DefaultPolicy,
+                    &mut (),
+                ))
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("event_log", |b| {
+        b.iter_batched_ref(
+            || (field.clone(), Vec::<Event>::new()),
+            |(f, log)| black_box(resolve(f, ctx, &mut NoAbilities, &mut DefaultPolicy, log)),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("clone", |b| b.iter(|| black_box(black_box(&field).clone())));
+    group.finish();
+}
+
+fn battles(c: &mut Criterion) {
+    bench_position(c, "moloch_vs_outpost", full_board_battle());
+    bench_position(c, "borgo_vs_hegemony", borgo_vs_hegemony_battle());
+}
+
+criterion_group!(benches, battles);
+criterion_main!(benches);

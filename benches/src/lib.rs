@@ -1,0 +1,280 @@
+//! Benchmark positions: full 19-hex standard boards built from the base armies of `mods/base`,
+//! shared by the criterion benches (`benches/battle.rs`) and the tests below.
+//!
+//! Every position is a checked [`Battlefield`] with the [`Catalog`] and [`Rules`] (the `v3`
+//! preset) it is fought with. Building one reads the army files, so do it once, outside the timed
+//! loop, and clone the battlefield for every battle.
+
+use hexforge_content::load_mod;
+use hexforge_core::{
+    Battlefield, BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileSetup,
+};
+use std::path::PathBuf;
+
+/// One tile of a layout: `army/tile`, owner seat, axial `q`, `r`, facing (0 N ... 5 NW).
+type Spot = (&'static str, u8, i32, i32, u8);
+
+/// Moloch (player 1, top, facing south) against Outpost (player 2, bottom, facing north).
+///
+/// Every hex is taken. What the battle exercises (59 events, phases 4 to 0, 9 tiles removed):
+/// - both HQs; the Moloch HQ aura (+1 ranged) on the Stormtrooper and Armored Guard; the Outpost
+///   HQ aura (an extra attack) on the Mobile Armor, Exterminator and HMG; the Outpost HQ is hit by
+///   the Gauss Cannon's piercing shot;
+/// - modules: Moloch Scout (+1 initiative, also on its HQ, which then acts in phase 1), Officer,
+///   Mother Module (an extra attack for the Stormtrooper), Medic; Outpost Scout, Officer, Medic
+///   and Saboteur (-1 initiative on the Gauss Cannon);
+/// - a Medic on each side absorbs an attack on a connected unit (Stormtrooper, Outpost Scout);
+/// - the Moloch Netter nets the Outpost Commando, which is freed when the Netter dies;
+/// - armor (the Armored Guard's front stops a wound; the Juggernaut is armored too but dies to
+///   melee first), toughness, a piercing shot, and shots passing over friendly tiles;
+/// - initiative values from 4 down to 0 and multi-phase units: Mobile Armor (3,2 plus Scout and
+///   extra attack: phases 4, 3, 2), HMG (2,1 plus extra attack: 2, 1, 0), Exterminator (2, 1).
+const MOLOCH_VS_OUTPOST: [Spot; 19] = [
+    // Moloch, player 0.
+    ("moloch/hq", 0, 0, -1, 3),
+    ("moloch/juggernaut", 0, 0, 0, 3),
+    ("moloch/netter", 0, 1, -1, 3),
+    ("moloch/stormtrooper", 0, -1, 0, 3),
+    ("moloch/mother_module", 0, -2, 0, 2),
+    ("moloch/medic", 0, -1, -1, 3),
+    ("moloch/scout", 0, 0, -2, 3),
+    ("moloch/armored_guard", 0, 1, -2, 3),
+    ("moloch/officer", 0, 2, -2, 0),
+    ("moloch/gauss_cannon", 0, 2, -1, 4),
+    // Outpost, player 1.
+    ("outpost/hq", 1, 0, 1, 0),
+    ("outpost/commando", 1, 1, 0, 0),
+    ("outpost/mobile_armor", 1, -1, 1, 1),
+    ("outpost/exterminator", 1, 1, 1, 0),
+    ("outpost/officer", 1, 0, 2, 0),
+    ("outpost/heavy_machine_gun", 1, -1, 2, 0),
+    ("outpost/scout", 1, -2, 1, 2),
+    ("outpost/medic", 1, -2, 2, 1),
+    ("outpost/saboteur", 1, 2, 0, 0),
+];
+
+/// Borgo (player 1, top) against Hegemony (player 2, bottom).
+///
+/// Every hex is taken (47 events, phases 5 to 0, 7 tiles removed). Neither army has a
+/// multi-phase unit or an extra attack, so this is the nets-and-melee position: the Borgo Netter
+/// nets the Hegemony Net Master (whose own nets then do nothing), the Hegemony Netter nets a
+/// Butcher until the Super Mutant kills it and the Butcher is freed mid-battle; a Borgo Medic
+/// absorbs the Gladiator's attack on an Officer; Borgo Officer, Senior Officer and Scout (also on
+/// the Borgo HQ); a Hegemony Quartermaster (asked each time its unit acts; the default policy
+/// declines), Boss and Scout on the Hegemony HQ (it acts in phase 2), Officer II; armored tiles
+/// (Super Mutant, Gladiator) that only melee reaches; the Hegemony HQ is hit by the Super Mutant.
+const BORGO_VS_HEGEMONY: [Spot; 19] = [
+    // Borgo, player 0.
+    ("borgo/hq", 0, 0, -1, 3),
+    ("borgo/super_mutant", 0, 0, 0, 3),
+    ("borgo/netter", 0, 1, -1, 3),
+    ("borgo/butcher", 0, -1, 0, 4),
+    ("borgo/medic", 0, -1, -1, 3),
+    ("borgo/officer", 0, -2, 0, 2),
+    ("borgo/scout", 0, 0, -2, 3),
+    ("borgo/assassin", 0, 1, -2, 3),
+    ("borgo/senior_officer", 0, 2, -2, 3),
+    ("borgo/mutant", 0, 2, -1, 4),
+    // Hegemony, player 1.
+    ("hegemony/hq", 1, 0, 1, 0),
+    ("hegemony/net_master", 1, 1, 0, 0),
+    ("hegemony/netter", 1, -1, 1, 0),
+    ("hegemony/universal_soldier", 1, 1, 1, 0),
+    ("hegemony/quartermaster", 1, 2, 0, 4),
+    ("hegemony/gladiator", 1, -2, 1, 0),
+    ("hegemony/officer_2", 1, -2, 2, 0),
+    ("hegemony/boss", 1, -1, 2, 1),
+    ("hegemony/scout", 1, 0, 2, 1),
+];
+
+/// The folder of the base mod (`mods/base` at the workspace root).
+pub fn base_mod_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods/base")
+}
+
+/// A catalog of the four base armies, loaded from `mods/base`.
+///
+/// # Panics
+/// If the base mod does not load: the benches have nothing to measure without it.
+pub fn base_catalog() -> Catalog {
+    let dir = base_mod_dir();
+    let m = load_mod(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let mut catalog = Catalog::new();
+    for a in &m.armies {
+        catalog
+            .add_army(&a.id, &a.name, a.size, a.tiles.clone())
+            .unwrap_or_else(|e| panic!("army {}: {e}", a.id));
+    }
+    catalog
+}
+
+fn build(layout: &[Spot]) -> (Catalog, Rules, Battlefield) {
+    let catalog = base_catalog();
+    let rules = Rules::default();
+    let tiles = layout
+        .iter()
+        .map(|&(id, owner, q, r, facing)| TileSetup {
+            tile: catalog
+                .find(id)
+                .unwrap_or_else(|| panic!("no tile `{id}` in the base mod")),
+            owner: Player::new(owner),
+            hex: Hex::new(q, r),
+            facing: Dir::new(facing),
+            wounds: 0,
+        })
+        .collect();
+    let setup = Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup {
+                team: 0,
+                hq_hp: i32::from(rules.hq_hp),
+            },
+            PlayerSetup {
+                team: 1,
+                hq_hp: i32::from(rules.hq_hp),
+            },
+        ],
+        tiles,
+    };
+    let field =
+        Battlefield::new(setup, &catalog).unwrap_or_else(|e| panic!("benchmark board: {e}"));
+    (catalog, rules, field)
+}
+
+/// The main benchmark position: a full 19-hex standard board, Moloch against Outpost, with both
+/// HQs, modules, Medics, a netted unit, armor and multi-phase units (see the layout's comment in
+/// the source). Rules are the `v3` preset.
+///
+/// # Panics
+/// If the base mod does not load or the layout is not a legal battlefield.
+pub fn full_board_battle() -> (Catalog, Rules, Battlefield) {
+    build(&MOLOCH_VS_OUTPOST)
+}
+
+/// A second full 19-hex position, Borgo against Hegemony: nets on both sides, a unit freed
+/// mid-battle, a Quartermaster, armor; no multi-phase units (neither army has one).
+///
+/// # Panics
+/// If the base mod does not load or the layout is not a legal battlefield.
+pub fn borgo_vs_hegemony_battle() -> (Catalog, Rules, Battlefield) {
+    build(&BORGO_VS_HEGEMONY)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::battle::resolve;
+    use hexforge_core::{AttackKind, Context, DefaultPolicy, Event, NoAbilities};
+
+    fn fight(
+        (catalog, rules, field): &(Catalog, Rules, Battlefield),
+    ) -> (Battlefield, hexforge_core::BattleReport, Vec<Event>) {
+        let mut field = field.clone();
+        let mut log = Vec::new();
+        let report = resolve(
+            &mut field,
+            Context { catalog, rules },
+            &mut NoAbilities,
+            &mut DefaultPolicy,
+            &mut log,
+        );
+        (field, report, log)
+    }
+
+    fn check_real_work(position: &(Catalog, Rules, Battlefield)) -> Vec<Event> {
+        let (_, _, before) = position;
+        assert_eq!(before.shape().len(), 19, "standard board");
+        assert_eq!(before.tiles().count(), 19, "every hex holds a tile");
+        assert!(before.main_area_full());
+        let (after, report, log) = fight(position);
+        assert!(report.removed > 0, "the battle removes tiles: {report:?}");
+        assert!(after.tiles().count() < 19);
+        assert!(
+            report.hq_damage.iter().any(|d| *d > 0),
+            "an HQ is damaged: {report:?}"
+        );
+        assert!(after.players().any(|p| after.hq_hp(p) < 20));
+        // The `()` sink must see the same battle as the logging one.
+        let mut quiet = position.2.clone();
+        let quiet_report = resolve(
+            &mut quiet,
+            Context {
+                catalog: &position.0,
+                rules: &position.1,
+            },
+            &mut NoAbilities,
+            &mut DefaultPolicy,
+            &mut (),
+        );
+        assert_eq!(quiet_report, report);
+        assert_eq!(quiet, after);
+        log
+    }
+
+    #[test]
+    fn moloch_vs_outpost_is_full_and_does_real_work() {
+        let log = check_real_work(&full_board_battle());
+        let has = |f: &dyn Fn(&Event) -> bool| log.iter().any(f);
+        assert!(
+            has(&|e| matches!(e, Event::Absorbed { .. })),
+            "a Medic absorbs"
+        );
+        assert!(
+            has(&|e| matches!(e, Event::Netted { .. })),
+            "a unit is netted"
+        );
+        assert!(
+            has(&|e| matches!(e, Event::Attack { armored: true, .. })),
+            "armor stops a wound"
+        );
+        assert!(
+            has(&|e| matches!(
+                e,
+                Event::Attack {
+                    kind: AttackKind::Pierce,
+                    ..
+                }
+            )),
+            "the Gauss Cannon fires"
+        );
+        let phases: Vec<u8> = log
+            .iter()
+            .filter_map(|e| match e {
+                Event::Acts { phase, .. } => Some(*phase),
+                _ => None,
+            })
+            .collect();
+        assert!(phases.contains(&4) && phases.contains(&0), "{phases:?}");
+        // Some unit acts in more than one phase.
+        let mut acts: Vec<_> = log
+            .iter()
+            .filter_map(|e| match e {
+                Event::Acts { cell, .. } => Some(*cell),
+                _ => None,
+            })
+            .collect();
+        let all = acts.len();
+        acts.sort();
+        acts.dedup();
+        assert!(acts.len() < all, "a multi-phase unit acts twice");
+    }
+
+    #[test]
+    fn borgo_vs_hegemony_is_full_and_does_real_work() {
+        let log = check_real_work(&borgo_vs_hegemony_battle());
+        let has = |f: &dyn Fn(&Event) -> bool| log.iter().any(f);
+        assert!(
+            has(&|e| matches!(e, Event::Absorbed { .. })),
+            "a Medic absorbs"
+        );
+        assert!(
+            has(&|e| matches!(e, Event::Netted { .. })),
+            "a unit is netted"
+        );
+        assert!(
+            has(&|e| matches!(e, Event::Freed { .. })),
+            "a unit is freed"
+        );
+    }
+}
