@@ -278,3 +278,36 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod regression {
+    use super::*;
+    use hexforge_core::battle::{Context, resolve};
+    use hexforge_core::{DefaultPolicy, Event, NoAbilities};
+
+    /// Events, removals and HQ HP of a position, as measured when the benchmark was written.
+    fn outcome((catalog, rules, field): &(Catalog, Rules, Battlefield)) -> (usize, u32, Vec<i32>) {
+        let mut field = field.clone();
+        let mut log: Vec<Event> = Vec::new();
+        let report = resolve(
+            &mut field,
+            Context { catalog, rules },
+            &mut NoAbilities,
+            &mut DefaultPolicy,
+            &mut log,
+        );
+        (
+            log.len(),
+            report.removed,
+            field.players().map(|p| field.hq_hp(p)).collect(),
+        )
+    }
+
+    #[test]
+    fn optimising_the_resolver_keeps_the_benchmark_outcomes() {
+        let (events, removed, hq) = outcome(&full_board_battle());
+        assert_eq!((events, removed, hq), (59, 9, vec![20, 19]));
+        let (events, removed, hq) = outcome(&borgo_vs_hegemony_battle());
+        assert_eq!((events, removed, hq), (47, 7, vec![20, 18]));
+    }
+}

@@ -55,13 +55,14 @@ pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
     }
     let mut used = 0u64;
     let mut saved = 0u64;
-    let mut order: Vec<usize> = bits(wounded).collect();
-    let mut i = 0;
-    while i < order.len() {
-        let t = order[i];
+    // Wounded units in reading order; a unit stays pending while a Medic it could use went to
+    // another unit by its controller's choice.
+    let mut pending = wounded;
+    while pending != 0 {
+        let t = pending.trailing_zeros() as usize;
         let opts = options_for(ph.view, t, avail & !used);
         if opts == 0 || saved & (1 << t) != 0 {
-            i += 1;
+            pending &= !(1 << t);
             continue;
         }
         let cell_t = field.shape().cell_from_index(t);
@@ -70,8 +71,7 @@ pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
             options.extend(bits(opts).map(|m| Choice::Medic {
                 medic: field.shape().cell_from_index(m),
             }));
-            let pick = ask(decider, field, Question::Medic, cell_t, options);
-            match options[pick] {
+            match options[ask(decider, field, Question::Medic, cell_t, options)] {
                 Choice::Medic { medic } => medic.index(),
                 _ => unreachable!("medic options"),
             }
@@ -79,23 +79,26 @@ pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
             opts.trailing_zeros() as usize
         };
         // R4.8.4: a Medic that could save several wounded units is assigned by its controller.
-        let mut candidates: Vec<usize> = bits(wounded & !saved)
-            .filter(|u| options_for(ph.view, *u, avail & !used) & (1 << medic) != 0)
-            .collect();
-        let unit = if candidates.len() > 1 {
-            candidates.sort_by_key(|u| (std::cmp::Reverse(ph.incoming[*u]), *u));
+        let mut candidates = 0u64;
+        for u in bits(wounded & !saved) {
+            if options_for(ph.view, u, avail & !used) & (1 << medic) != 0 {
+                candidates |= 1 << u;
+            }
+        }
+        let unit = if candidates.count_ones() > 1 {
+            let mut order: Vec<usize> = bits(candidates).collect();
+            order.sort_by_key(|u| (std::cmp::Reverse(ph.incoming[*u]), *u));
             options.clear();
-            options.extend(candidates.iter().map(|u| Choice::Save {
+            options.extend(order.iter().map(|u| Choice::Save {
                 unit: field.shape().cell_from_index(*u),
             }));
-            let pick = ask(
+            match options[ask(
                 decider,
                 field,
                 Question::Save,
                 field.shape().cell_from_index(medic),
                 options,
-            );
-            match options[pick] {
+            )] {
                 Choice::Save { unit } => unit.index(),
                 _ => unreachable!("save options"),
             }
@@ -104,12 +107,8 @@ pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
         };
         used |= 1 << medic;
         saved |= 1 << unit;
+        pending &= !(1 << unit);
         absorb_one(ph, hits, medic, unit, decider, sink, options);
-        if unit == t {
-            i += 1;
-        } else if !order.contains(&unit) {
-            order.push(unit);
-        }
     }
     used
 }
@@ -168,33 +167,32 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
     options: &mut Vec<Choice>,
 ) {
     let field = ph.field;
-    let mut per_attacker: Vec<(usize, u16)> = Vec::new();
+    let mut by = [0u16; MAX_CELLS];
+    let mut attackers = 0u64;
     for h in hits
         .iter()
         .filter(|h| h.target.index() == unit && h.wounds > 0 && !h.absorbed)
     {
-        match per_attacker.iter_mut().find(|(a, _)| *a == h.from.index()) {
-            Some((_, w)) => *w += h.wounds as u16,
-            None => per_attacker.push((h.from.index(), h.wounds as u16)),
-        }
+        by[h.from.index()] += h.wounds as u16;
+        attackers |= h.from.bit();
     }
-    if per_attacker.is_empty() {
+    if attackers == 0 {
         return;
     }
-    per_attacker.sort_by_key(|(a, w)| (std::cmp::Reverse(*w), *a));
     let medic_cell = field.shape().cell_from_index(medic);
-    let attacker = if per_attacker.len() > 1 {
+    let attacker = if attackers.count_ones() > 1 {
+        let mut order: Vec<usize> = bits(attackers).collect();
+        order.sort_by_key(|a| (std::cmp::Reverse(by[*a]), *a));
         options.clear();
-        options.extend(per_attacker.iter().map(|(a, _)| Choice::Absorb {
+        options.extend(order.iter().map(|a| Choice::Absorb {
             attacker: field.shape().cell_from_index(*a),
         }));
-        let pick = ask(decider, field, Question::Absorb, medic_cell, options);
-        match options[pick] {
+        match options[ask(decider, field, Question::Absorb, medic_cell, options)] {
             Choice::Absorb { attacker } => attacker.index(),
             _ => unreachable!("absorb options"),
         }
     } else {
-        per_attacker[0].0
+        attackers.trailing_zeros() as usize
     };
     let mut wounds = 0u16;
     for h in hits

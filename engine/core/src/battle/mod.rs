@@ -9,7 +9,7 @@ mod medic;
 pub mod nets;
 mod view;
 
-pub use view::View;
+pub use view::{Layout, View};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Player};
 use crate::decision::{Choice, Decider, Decision, Question};
@@ -108,13 +108,12 @@ where
     S: EventSink + ?Sized,
 {
     fn run(&mut self, field: &mut Battlefield) {
-        let mut view = View::compute(field, self.cat, self.rules);
+        let layout = Layout::new(field, self.cat, self.rules);
+        let mut view = View::empty();
+        view.compute(field, self.cat, self.rules, &layout);
         let first = field
             .tiles()
-            .filter_map(|(c, p)| {
-                let (vals, n) = slot_values(self.cat.get(p.tile), &view, c);
-                vals[..n].iter().flatten().copied().max()
-            })
+            .filter_map(|(c, p)| slot_values(self.cat.get(p.tile), &view, c).highest())
             .max()
             .unwrap_or(0);
         self.sink.push(Event::BattleStarted { first_phase: first });
@@ -139,19 +138,24 @@ where
                 });
             }
             self.sink.push(Event::PhaseEnded { phase });
-            if removed {
-                let next = View::compute(field, self.cat, self.rules);
-                for c in bits(next.netted & !view.netted) {
+            if layout.matters(removed) {
+                let before = view.netted;
+                if phase > 0 {
+                    view.compute(field, self.cat, self.rules, &layout);
+                } else {
+                    // Nothing acts after phase 0: only the nets matter, for the events.
+                    view.netted = layout.netted(field.occupied(), self.rules);
+                }
+                for c in bits(view.netted & !before) {
                     self.sink.push(Event::Netted {
                         cell: field.shape().cell_from_index(c),
                     });
                 }
-                for c in bits(view.netted & !next.netted & field.occupied()) {
+                for c in bits(before & !view.netted & field.occupied()) {
                     self.sink.push(Event::Freed {
                         cell: field.shape().cell_from_index(c),
                     });
                 }
-                view = next;
             }
         }
         self.remove_eliminated(field);
@@ -190,8 +194,8 @@ where
         }
     }
 
-    /// One initiative phase. Returns whether any tile left the board.
-    fn phase(&mut self, field: &mut Battlefield, view: &View, phase: u8) -> bool {
+    /// One initiative phase. Returns the cells whose tiles left the board.
+    fn phase(&mut self, field: &mut Battlefield, view: &View, phase: u8) -> u64 {
         self.sink.push(Event::PhaseStarted { phase });
         let acting = self.acting_units(field, view, phase);
         self.hits.clear();
@@ -281,7 +285,7 @@ where
                 },
             );
         }
-        let mut removed = false;
+        let mut removed = 0u64;
         for t in bits(doomed) {
             let cell = field.shape().cell_from_index(t);
             if let Some(p) = field.at(cell).copied() {
@@ -294,7 +298,7 @@ where
                     },
                 );
                 self.report.removed += 1;
-                removed = true;
+                removed |= cell.bit();
             }
         }
         removed | self.damage_hqs(field, hq_damage)
@@ -308,15 +312,15 @@ where
             if def.initiative.is_empty() {
                 continue;
             }
-            let (vals, n) = slot_values(def, view, cell);
+            let slots = slot_values(def, view, cell);
             let used = &mut self.used[cell.index()];
             let mut now = 0u8;
-            for (s, v) in vals[..n].iter().enumerate() {
-                let bit = 1u8 << s;
-                match v {
-                    Some(v) if *used & bit == 0 && *v > phase => *used |= bit,
-                    Some(v) if *used & bit == 0 && *v == phase => now |= bit,
-                    _ => {}
+            for s in bits(u64::from(slots.present & !*used)) {
+                let v = slots.values[s];
+                if v > phase {
+                    *used |= 1 << s;
+                } else if v == phase {
+                    now |= 1 << s;
                 }
             }
             if now != 0 && !view.is_netted(cell) {
@@ -576,8 +580,8 @@ where
 
     /// R4.7.1: HQ trackers go down at the end of the phase; a destroyed HQ leaves the board now in a
     /// 2-player game (Q16) or when `destroyed_hq_removal` says so.
-    fn damage_hqs(&mut self, field: &mut Battlefield, damage: [u16; MAX_PLAYERS]) -> bool {
-        let mut removed = false;
+    fn damage_hqs(&mut self, field: &mut Battlefield, damage: [u16; MAX_PLAYERS]) -> u64 {
+        let mut removed = 0u64;
         for p in field.players() {
             let amount = damage[p.index()];
             if amount == 0 {
@@ -603,12 +607,12 @@ where
         removed
     }
 
-    fn remove_hq(&mut self, field: &mut Battlefield, p: Player) -> bool {
+    fn remove_hq(&mut self, field: &mut Battlefield, p: Player) -> u64 {
         let Some(cell) = field.hq_cell(p, self.cat) else {
-            return false;
+            return 0;
         };
         let Some(t) = field.at(cell).copied() else {
-            return false;
+            return 0;
         };
         self.emit(
             field,
@@ -619,7 +623,7 @@ where
             },
         );
         self.report.removed += 1;
-        true
+        cell.bit()
     }
 
     /// R8.2.3: with 3 or more players, an eliminated player's tiles leave after the battle.
@@ -651,27 +655,48 @@ where
     }
 }
 
-/// Current values of a unit's slots: printed values plus modifiers (floored at 0, R3.7.4), then
-/// extra slots one phase apart below the lowest printed one (R4.5.2; lost below 0).
-fn slot_values(def: &Tile, view: &View, cell: Cell) -> ([Option<u8>; MAX_SLOTS], usize) {
-    let mut vals = [None; MAX_SLOTS];
+/// Current values of a unit's slots: bits of `present` mark the slots that exist.
+#[derive(Clone, Copy, Debug)]
+struct Slots {
+    values: [u8; MAX_SLOTS],
+    present: u8,
+}
+
+impl Slots {
+    fn highest(&self) -> Option<u8> {
+        bits(u64::from(self.present)).map(|s| self.values[s]).max()
+    }
+}
+
+/// Printed values plus modifiers (floored at 0, R3.7.4), then extra slots one phase apart below
+/// the lowest printed one (R4.5.2; lost below 0).
+#[inline]
+fn slot_values(def: &Tile, view: &View, cell: Cell) -> Slots {
+    let mut slots = Slots {
+        values: [0; MAX_SLOTS],
+        present: 0,
+    };
     let printed = def.initiative.values();
     if printed.is_empty() {
-        return (vals, 0);
+        return slots;
     }
     let delta = view.initiative[cell.index()] as i16;
     let mut lowest = i16::MAX;
     for (i, v) in printed.iter().enumerate().take(MAX_NORMAL_SLOTS) {
         let now = (*v as i16 + delta).max(0);
         lowest = lowest.min(now);
-        vals[i] = Some(now as u8);
+        slots.values[i] = now as u8;
+        slots.present |= 1 << i;
     }
     let extra = (view.extra[cell.index()] as usize).min(MAX_SLOTS - MAX_NORMAL_SLOTS);
     for j in 0..extra {
         let v = lowest - 1 - j as i16;
-        vals[MAX_NORMAL_SLOTS + j] = (v >= 0).then_some(v as u8);
+        if v >= 0 {
+            slots.values[MAX_NORMAL_SLOTS + j] = v as u8;
+            slots.present |= 1 << (MAX_NORMAL_SLOTS + j);
+        }
     }
-    (vals, MAX_NORMAL_SLOTS + extra)
+    slots
 }
 
 fn boosted(base: u8, bonus: i8) -> u8 {

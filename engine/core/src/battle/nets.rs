@@ -8,32 +8,55 @@
 use crate::battlefield::Battlefield;
 use crate::hex::Edge;
 use crate::rules::{NetCycleRule, Rules};
-use crate::shape::{MAX_CELLS, bits};
+use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::Catalog;
 
 /// The netted tiles of a battlefield, as a cell mask.
 pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
-    let rule = rules.net_cycle_rule;
-    let shape = field.shape();
     let mut out = [0u64; MAX_CELLS];
     let mut netters = 0u64;
-    for (c, p) in field.tiles() {
-        let def = catalog.get(p.tile);
-        for e in Edge::ALL {
-            if !def.edge(e).net {
-                continue;
-            }
-            if let Some(n) = shape.neighbour(c, e.direction(p.facing))
-                && let Some(t) = field.at(n)
-                && field.nets(p.owner, def, t.owner, catalog.get(t.tile), rules)
-            {
-                out[c.index()] |= n.bit();
-                netters |= c.bit();
-            }
+    for (c, _) in field.tiles() {
+        out[c.index()] = reach(field, catalog, rules, c);
+        if out[c.index()] != 0 {
+            netters |= c.bit();
         }
     }
+    resolve(&out, netters, field.occupied(), rules.net_cycle_rule)
+}
+
+/// The tiles the nets of the tile on `c` point at and affect (enemies, or allies under R8.5.7).
+pub(super) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Cell) -> u64 {
+    let Some(p) = field.at(c) else { return 0 };
+    let def = catalog.get(p.tile);
+    let mut mask = 0u64;
+    for e in Edge::ALL {
+        if !def.edge(e).net {
+            continue;
+        }
+        if let Some(n) = field.shape().neighbour(c, e.direction(p.facing))
+            && let Some(t) = field.at(n)
+            && field.nets(p.owner, def, t.owner, catalog.get(t.tile), rules)
+        {
+            mask |= n.bit();
+        }
+    }
+    mask
+}
+
+/// Who is netted, given each netter's reach (indexed by cell), the netters and the occupied cells.
+pub(super) fn resolve(
+    reach: &[u64; MAX_CELLS],
+    netters: u64,
+    occupied: u64,
+    rule: NetCycleRule,
+) -> u64 {
+    let netters = netters & occupied;
     if netters == 0 {
         return 0;
+    }
+    let mut out = [0u64; MAX_CELLS];
+    for s in bits(netters) {
+        out[s] = reach[s] & occupied;
     }
     void_freed_rings(&mut out, netters, rule);
 

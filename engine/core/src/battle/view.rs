@@ -1,12 +1,73 @@
 //! What every tile gets from nets, modules and HQ auras at one moment of a battle (R3.14, R3.5.2,
-//! R6.1): computed at the start of a battle and again after tiles leave the board.
+//! R6.1). Tiles do not move during a battle, so which cells each tile's links, aura and nets reach
+//! is worked out once per battle ([`Layout`]); the [`View`] is recomputed from it when a tile that
+//! gives effects or nets leaves the board.
 
 use super::nets;
 use crate::battlefield::{Battlefield, Player};
 use crate::hex::{Dir, Edge};
 use crate::rules::{Rules, ScoperScope};
-use crate::shape::{Cell, MAX_CELLS, bits};
-use crate::tile::{Catalog, Effects, TileKind};
+use crate::shape::{MAX_CELLS, bits};
+use crate::tile::{Catalog, TileKind};
+
+/// The reach of every tile on the board when a battle starts.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Cells a module's links point at, or the neighbours of an HQ (its aura), for tiles that give effects.
+    links: [u64; MAX_CELLS],
+    /// Cells whose tiles a netter's nets affect.
+    nets: [u64; MAX_CELLS],
+    /// Tiles that give effects (modules with effects, HQs with an aura).
+    givers: u64,
+    hijackers: u64,
+    netters: u64,
+}
+
+impl Layout {
+    pub fn new(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> Self {
+        let mut l = Layout {
+            links: [0; MAX_CELLS],
+            nets: [0; MAX_CELLS],
+            givers: 0,
+            hijackers: 0,
+            netters: 0,
+        };
+        for (c, p) in field.tiles() {
+            let i = c.index();
+            l.nets[i] = nets::reach(field, catalog, rules, c);
+            if l.nets[i] != 0 {
+                l.netters |= c.bit();
+            }
+            let def = catalog.get(p.tile);
+            let fx = def.gives();
+            if fx.is_none() {
+                continue;
+            }
+            l.givers |= c.bit();
+            if fx.hijack {
+                l.hijackers |= c.bit();
+            }
+            for dir in Dir::ALL {
+                if (def.is_hq() || def.edge(Edge::facing_toward(p.facing, dir)).link)
+                    && let Some(n) = field.shape().neighbour(c, dir)
+                {
+                    l.links[i] |= n.bit();
+                }
+            }
+        }
+        l
+    }
+
+    /// Whether the view can change when the tiles in `removed` leave the board.
+    pub fn matters(&self, removed: u64) -> bool {
+        removed & (self.givers | self.netters) != 0
+    }
+
+    /// Who is netted among the tiles on the board.
+    pub fn netted(&self, occupied: u64, rules: &Rules) -> u64 {
+        nets::resolve(&self.nets, self.netters, occupied, rules.net_cycle_rule)
+    }
+}
 
 /// Modifiers of every cell. Entries of empty cells are zero.
 #[derive(Clone, Debug)]
@@ -25,9 +86,9 @@ pub struct View {
 }
 
 impl View {
-    pub fn compute(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> View {
-        let mut v = View {
-            netted: nets::netted(field, catalog, rules),
+    pub fn empty() -> View {
+        View {
+            netted: 0,
             controller: [Player::default(); MAX_CELLS],
             melee: [0; MAX_CELLS],
             ranged: [0; MAX_CELLS],
@@ -35,81 +96,87 @@ impl View {
             extra: [0; MAX_CELLS],
             medics: [0; MAX_CELLS],
             converters: [0; MAX_CELLS],
-        };
-        let mut givers = 0u64;
-        let mut hijackers = 0u64;
+        }
+    }
+
+    /// Recomputes the view in place for the tiles now on the board.
+    pub fn compute(
+        &mut self,
+        field: &Battlefield,
+        catalog: &Catalog,
+        rules: &Rules,
+        layout: &Layout,
+    ) {
+        let occupied = field.occupied();
+        self.netted = layout.netted(occupied, rules);
         for (c, p) in field.tiles() {
-            v.controller[c.index()] = p.owner;
-            let def = catalog.get(p.tile);
-            if v.netted & c.bit() != 0 {
-                continue; // a netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8)
-            }
-            if def.gives().hijack {
-                hijackers |= c.bit();
-            }
-            if !def.gives().is_none() {
-                givers |= c.bit();
-            }
+            self.controller[c.index()] = p.owner;
         }
-        v.hijack(field, catalog, rules, hijackers);
-        for g in bits(givers) {
-            let c = field.shape().cell_from_index(g);
-            v.give(field, catalog, c);
+        self.melee = [0; MAX_CELLS];
+        self.ranged = [0; MAX_CELLS];
+        self.initiative = [0; MAX_CELLS];
+        self.extra = [0; MAX_CELLS];
+        self.medics = [0; MAX_CELLS];
+        self.converters = [0; MAX_CELLS];
+        // A netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8).
+        let active = occupied & !self.netted;
+        self.hijack(field, catalog, rules, layout, layout.hijackers & active);
+        for g in bits(layout.givers & active) {
+            self.give(field, catalog, g, layout.links[g] & occupied);
         }
-        v
     }
 
     /// R7.1.3: an enemy module connected to a hijacking module works for the hijacker's owner.
-    fn hijack(&mut self, field: &Battlefield, catalog: &Catalog, rules: &Rules, hijackers: u64) {
+    fn hijack(
+        &mut self,
+        field: &Battlefield,
+        catalog: &Catalog,
+        rules: &Rules,
+        layout: &Layout,
+        hijackers: u64,
+    ) {
         let mut taken = 0u64;
         for h in bits(hijackers) {
-            let c = field.shape().cell_from_index(h);
-            let Some(p) = field.at(c) else { continue };
-            for n in linked(field, catalog, c) {
-                let Some(t) = field.at(n) else { continue };
+            let Some(p) = field.at(field.shape().cell_from_index(h)) else {
+                continue;
+            };
+            for n in bits(layout.links[h] & field.occupied() & !taken) {
+                let Some(t) = field.at(field.shape().cell_from_index(n)) else {
+                    continue;
+                };
                 let def = catalog.get(t.tile);
                 let eligible = match rules.scoper_scope {
                     ScoperScope::ModulesOnly => def.kind == TileKind::Module,
                     ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
                 };
-                if eligible
-                    && !def.gives().hijack
-                    && field.enemies(p.owner, t.owner)
-                    && taken & n.bit() == 0
-                {
-                    self.controller[n.index()] = p.owner;
-                    taken |= n.bit();
+                if eligible && !def.gives().hijack && field.enemies(p.owner, t.owner) {
+                    self.controller[n] = p.owner;
+                    taken |= 1 << n;
                 }
             }
         }
     }
 
-    fn give(&mut self, field: &Battlefield, catalog: &Catalog, giver: Cell) {
-        let Some(p) = field.at(giver) else { return };
-        let def = catalog.get(p.tile);
-        let side = self.controller[giver.index()];
-        let fx: &Effects = def.gives();
-        let aura = def.is_hq();
-        for dir in Dir::ALL {
-            let edge = Edge::facing_toward(p.facing, dir);
-            if !aura && !def.edge(edge).link {
-                continue;
-            }
-            let Some(n) = field.shape().neighbour(giver, dir) else {
+    fn give(&mut self, field: &Battlefield, catalog: &Catalog, giver: usize, reach: u64) {
+        let Some(p) = field.at(field.shape().cell_from_index(giver)) else {
+            return;
+        };
+        let fx = catalog.get(p.tile).gives();
+        let side = self.controller[giver];
+        for i in bits(reach) {
+            let Some(t) = field.at(field.shape().cell_from_index(i)) else {
                 continue;
             };
-            let Some(t) = field.at(n) else { continue };
-            let i = n.index();
             if field.friends(side, t.owner) {
                 self.melee[i] = self.melee[i].saturating_add(fx.melee);
                 self.ranged[i] = self.ranged[i].saturating_add(fx.ranged);
                 self.initiative[i] = self.initiative[i].saturating_add(fx.initiative);
                 self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
                 if fx.medic {
-                    self.medics[i] |= giver.bit();
+                    self.medics[i] |= 1 << giver;
                 }
                 if fx.convert_attack {
-                    self.converters[i] |= giver.bit();
+                    self.converters[i] |= 1 << giver;
                 }
             } else {
                 self.initiative[i] = self.initiative[i].saturating_add(fx.enemy_initiative);
@@ -118,23 +185,7 @@ impl View {
     }
 
     #[inline]
-    pub fn is_netted(&self, c: Cell) -> bool {
+    pub fn is_netted(&self, c: crate::shape::Cell) -> bool {
         self.netted & c.bit() != 0
     }
-}
-
-/// The cells a module's links point at.
-pub fn linked<'a>(
-    field: &'a Battlefield,
-    catalog: &'a Catalog,
-    c: Cell,
-) -> impl Iterator<Item = Cell> + 'a {
-    let p = field.at(c);
-    Edge::ALL.into_iter().filter_map(move |e| {
-        let p = p?;
-        if !catalog.get(p.tile).edge(e).link {
-            return None;
-        }
-        field.shape().neighbour(c, e.direction(p.facing))
-    })
 }
