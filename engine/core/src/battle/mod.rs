@@ -9,7 +9,7 @@ mod medic;
 pub mod nets;
 mod view;
 
-pub use view::{Layout, View};
+use view::{Layout, View};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Player};
 use crate::decision::{Choice, Decider, Decision, Question};
