@@ -319,3 +319,102 @@ proptest! {
         prop_assert_eq!(last, 0);
     }
 }
+
+/// A scripted ability for the hook tests: `double` doubles the strength of the unit's attacks.
+#[derive(Default)]
+struct Doubler {
+    started: u32,
+    planned: u32,
+    ended: u32,
+}
+
+impl crate::hooks::AbilityHooks for Doubler {
+    fn battle_started(&mut self, _ctx: &crate::hooks::HookContext<'_>) {
+        self.started += 1;
+    }
+
+    fn plan_attacks(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        attacks: &mut Vec<PlannedAttack>,
+    ) {
+        assert_eq!(ctx.ability.hook, "double");
+        self.planned += 1;
+        for a in attacks.iter_mut() {
+            a.strength *= 2;
+        }
+    }
+
+    fn phase_ended(&mut self, _ctx: &crate::hooks::HookContext<'_>) {
+        self.ended += 1;
+    }
+}
+
+#[test]
+fn ability_hooks_change_the_attacks_of_tiles_that_list_them() {
+    let mut c = catalog();
+    let mut brute = c.get(c.find("t/brute").expect("brute")).clone();
+    brute.id = "scripted_brute".into();
+    brute.abilities.push(crate::tile::AbilityRef {
+        hook: "double".into(),
+        params: Default::default(),
+    });
+    c.add_army("s", "Scripted", 35, vec![brute]).expect("army");
+    let setup = Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup { team: 0, hq_hp: 20 },
+            PlayerSetup { team: 1, hq_hp: 20 },
+        ],
+        tiles: vec![
+            TileSetup {
+                tile: c.find("s/scripted_brute").expect("s"),
+                owner: Player::new(0),
+                hex: Hex::ORIGIN,
+                facing: Dir::N,
+                wounds: 0,
+            },
+            TileSetup {
+                tile: c.find("t/brute").expect("t"),
+                owner: Player::new(0),
+                hex: Hex::new(2, 0),
+                facing: Dir::N,
+                wounds: 0,
+            },
+            TileSetup {
+                tile: c.find("t/hq").expect("hq"),
+                owner: Player::new(1),
+                hex: Hex::new(0, -1),
+                facing: Dir::N,
+                wounds: 0,
+            },
+            TileSetup {
+                tile: c.find("t/hq").expect("hq"),
+                owner: Player::new(0),
+                hex: Hex::new(0, 2),
+                facing: Dir::N,
+                wounds: 0,
+            },
+        ],
+    };
+    let mut f = Battlefield::new(setup, &c).expect("legal");
+    let rules = Rules::default();
+    let mut hooks = Doubler::default();
+    let report = resolve(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut hooks,
+        &mut DefaultPolicy,
+        &mut (),
+    );
+    // The scripted brute's melee 1 at the enemy HQ becomes 2; the plain brute is untouched.
+    assert_eq!(report.hq_damage[1], 2);
+    assert_eq!((hooks.started, hooks.planned), (1, 1));
+    // Phases 2, 1, 0; the enemy HQ kills the scripted brute in phase 0, and `phase_ended` runs only
+    // for scripted tiles still on the board.
+    assert_eq!(report.phases, 3);
+    assert_eq!(hooks.ended, 2);
+}
