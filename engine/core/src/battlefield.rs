@@ -191,54 +191,79 @@ impl Battlefield {
     }
 
     fn place_checked(&mut self, t: TileSetup, catalog: &Catalog) -> Result<(), SetupError> {
-        let hex = t.hex;
+        let event = self.check_place(catalog, t.owner, t.tile, t.hex, t.facing)?;
+        let def = catalog.get(t.tile);
+        if def.is_hq() && t.wounds > 0 {
+            return Err(SetupError::WoundsOnHq { hex: t.hex });
+        }
+        if !def.is_hq() && t.wounds >= def.hit_points() {
+            return Err(SetupError::TooManyWounds {
+                hex: t.hex,
+                wounds: t.wounds,
+                hit_points: def.hit_points(),
+            });
+        }
+        self.apply(&event);
+        if let Event::Placed { cell, .. } = event
+            && let Some(p) = self.cells[cell.index()].as_mut()
+        {
+            p.wounds = t.wounds;
+        }
+        Ok(())
+    }
+
+    /// Checks that `owner` may put `tile` on `hex` (R3.3): a board tile, on an empty hex of the board,
+    /// owned by a player, at most one HQ per player. Returns the event that places it.
+    pub fn check_place(
+        &self,
+        catalog: &Catalog,
+        owner: Player,
+        tile: TileRef,
+        hex: Hex,
+        facing: Dir,
+    ) -> Result<Event, SetupError> {
         let cell = self.shape.cell(hex).ok_or(SetupError::OffBoard { hex })?;
         if self.cells[cell.index()].is_some() {
             return Err(SetupError::Occupied { hex });
         }
-        if t.owner.index() >= self.players as usize {
-            return Err(SetupError::UnknownOwner {
-                hex,
-                owner: t.owner,
-            });
+        if owner.index() >= self.players as usize {
+            return Err(SetupError::UnknownOwner { hex, owner });
         }
-        let def = catalog.get(t.tile);
+        let def = catalog.get(tile);
         if !def.kind.is_board_tile() {
             return Err(SetupError::NotABoardTile {
                 hex,
                 tile: def.full_id(),
             });
         }
-        if def.is_hq() {
-            if self.hq_cell(t.owner, catalog).is_some() {
-                return Err(SetupError::SecondHq {
-                    hex,
-                    owner: t.owner,
-                });
-            }
-            if t.wounds > 0 {
-                return Err(SetupError::WoundsOnHq { hex });
-            }
-        } else if t.wounds >= def.hit_points() {
-            return Err(SetupError::TooManyWounds {
-                hex,
-                wounds: t.wounds,
-                hit_points: def.hit_points(),
-            });
+        if def.is_hq() && self.hq_cell(owner, catalog).is_some() {
+            return Err(SetupError::SecondHq { hex, owner });
         }
-        self.cells[cell.index()] = Some(Placed {
-            tile: t.tile,
-            owner: t.owner,
-            facing: t.facing,
-            wounds: t.wounds,
-        });
-        self.occupied |= cell.bit();
-        Ok(())
+        Ok(Event::Placed {
+            cell,
+            tile,
+            owner,
+            facing,
+        })
     }
 
     /// Applies an engine event. Events that report without changing state are ignored.
     pub fn apply(&mut self, event: &Event) {
         match *event {
+            Event::Placed {
+                cell,
+                tile,
+                owner,
+                facing,
+            } => {
+                self.cells[cell.index()] = Some(Placed {
+                    tile,
+                    owner,
+                    facing,
+                    wounds: 0,
+                });
+                self.occupied |= cell.bit();
+            }
             Event::Wounded { cell, total, .. } => {
                 if let Some(p) = self.cells[cell.index()].as_mut() {
                     p.wounds = total;

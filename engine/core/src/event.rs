@@ -2,7 +2,7 @@
 //! them; [`crate::Battlefield::apply`] is the only place they change state.
 
 use crate::battlefield::Player;
-use crate::hex::Edge;
+use crate::hex::{Dir, Edge};
 use crate::shape::Cell;
 use crate::tile::TileRef;
 
@@ -32,6 +32,13 @@ impl AttackKind {
 /// battle, so a cell names a tile for the whole battle.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Event {
+    /// A board tile is put on an empty hex (R3.3).
+    Placed {
+        cell: Cell,
+        tile: TileRef,
+        owner: Player,
+        facing: Dir,
+    },
     BattleStarted {
         first_phase: u8,
     },

@@ -4,7 +4,9 @@ use hexforge_content::diagnostic::parse_toml;
 use hexforge_content::value::param;
 use hexforge_content::{Diagnostic, Diagnostics, SourceText};
 use hexforge_core::rules::Preset;
-use hexforge_core::{BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileSetup};
+use hexforge_core::{
+    BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileRef, TileSetup,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -52,14 +54,9 @@ pub struct TileDef {
     pub wounds: Option<Spanned<i64>>,
 }
 
-/// A step keeps all its fields as TOML values: each kind of step reads its own.
-#[derive(Deserialize, Debug)]
-pub struct StepDef {
-    #[serde(rename = "do")]
-    pub action: Spanned<String>,
-    #[serde(flatten)]
-    pub fields: BTreeMap<String, Spanned<toml::Value>>,
-}
+/// A step keeps its fields as located TOML values: `do` names the step, and each kind of step reads
+/// its own fields (mods' instants may bring any).
+pub type StepDef = BTreeMap<String, Spanned<toml::Value>>;
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -87,6 +84,15 @@ pub struct ExpectDef {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     Battle,
+    /// Put a board tile from outside the deck on the board (R3.3); a full board starts a battle (R4.11.1).
+    Place {
+        by: Player,
+        tile: TileRef,
+        label: String,
+        hex: Hex,
+        facing: Dir,
+        line: usize,
+    },
     /// A step the engine cannot play yet (instants and moves come with whole games).
     NotYetPlayable {
         action: String,
@@ -94,11 +100,13 @@ pub enum Step {
     },
 }
 
-/// A labelled tile of the starting board.
+/// A labelled tile: on the starting board, or put there by a `place` step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labelled {
     pub label: String,
     pub hex: Hex,
+    /// False for tiles that a step places.
+    pub at_start: bool,
 }
 
 /// A decision answer: the tile whose owner decides, and the option label.
@@ -146,12 +154,16 @@ pub fn load_scenario(path: &Path, catalog: &Catalog) -> Result<Scenario, Diagnos
 pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
     let def: ScenarioDef = parse_toml(src)?;
     let mut errs = Vec::new();
-    let mut err = |span: std::ops::Range<usize>, msg: String| errs.push(src.error(span, msg));
+    macro_rules! err {
+        ($span:expr, $msg:expr $(,)?) => {
+            errs.push(src.error($span, $msg))
+        };
+    }
 
     let preset = match &def.preset {
         None => Preset::V3,
         Some(p) => Preset::parse(p.get_ref()).unwrap_or_else(|| {
-            err(
+            err!(
                 p.span(),
                 format!("unknown preset `{}`: use classic, v3 or v2025", p.get_ref()),
             );
@@ -164,7 +176,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         Some("extended") => BoardShape::extended(),
         Some(other) => {
             if let Some(b) = &def.board {
-                err(
+                err!(
                     b.span(),
                     format!("unknown board `{other}`: use standard or extended"),
                 );
@@ -183,16 +195,16 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         match param(value.get_ref()) {
             Ok(v) => {
                 if let Err(e) = rules.set(key, &v) {
-                    err(value.span(), e.to_string());
+                    err!(value.span(), e.to_string());
                 }
             }
-            Err(msg) => err(value.span(), format!("option `{key}`: {msg}")),
+            Err(msg) => err!(value.span(), format!("option `{key}`: {msg}")),
         }
     }
 
     let n = def.player.len();
     if !(2..=4).contains(&n) {
-        err(
+        err!(
             def.name.span(),
             format!("a scenario needs 2 to 4 `[[player]]` tables, this one has {n}"),
         );
@@ -203,14 +215,14 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     for (i, p) in def.player.iter().enumerate() {
         let p = p.get_ref();
         if player_ids.contains(p.id.get_ref()) {
-            err(
+            err!(
                 p.id.span(),
                 format!("player id `{}` is used twice", p.id.get_ref()),
             );
         }
         player_ids.push(p.id.get_ref().clone());
         if catalog.army(p.army.get_ref()).is_none() {
-            err(
+            err!(
                 p.army.span(),
                 format!(
                     "unknown army `{}` (loaded: {})",
@@ -252,7 +264,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         let t = t.get_ref();
         let owner = player_ids.iter().position(|p| p == t.owner.get_ref());
         if owner.is_none() {
-            err(
+            err!(
                 t.owner.span(),
                 format!(
                     "owner `{}` is not one of the players ({})",
@@ -263,7 +275,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         }
         let tile_ref = resolve_tile(catalog, t.tile.get_ref());
         if tile_ref.is_none() {
-            err(
+            err!(
                 t.tile.span(),
                 format!(
                     "unknown tile `{}`: write `army/tile`, e.g. `moloch/gauss_cannon`",
@@ -274,7 +286,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         let facing = match &t.facing {
             None => Dir::N,
             Some(f) => Dir::from_index(*f.get_ref()).unwrap_or_else(|| {
-                err(
+                err!(
                     f.span(),
                     format!("facing {} is not a direction from 0 to 5", f.get_ref()),
                 );
@@ -284,7 +296,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         let wounds = match &t.wounds {
             None => 0,
             Some(w) => u8::try_from(*w.get_ref()).unwrap_or_else(|_| {
-                err(
+                err!(
                     w.span(),
                     format!("wounds {} must be 0 or more", w.get_ref()),
                 );
@@ -308,7 +320,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         };
         if labelled.iter().any(|l| l.label == label) {
             let span = t.label.as_ref().map_or(t.tile.span(), |l| l.span());
-            err(
+            err!(
                 span,
                 format!("label `{label}` is used twice: give the tile a `label`"),
             );
@@ -316,12 +328,16 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         let [q, r] = *t.at.get_ref();
         let hex = Hex::new(q, r);
         if shape.cell(hex).is_none() {
-            err(
+            err!(
                 t.at.span(),
                 format!("hex [{q}, {r}] is not on the {} board", shape.name()),
             );
         }
-        labelled.push(Labelled { label, hex });
+        labelled.push(Labelled {
+            label,
+            hex,
+            at_start: true,
+        });
         if let (Some(o), Some(tr)) = (owner, tile_ref) {
             tiles.push(TileSetup {
                 tile: tr,
@@ -334,22 +350,75 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     }
 
     let mut steps = Vec::new();
-    for s in &def.step {
-        let s = s.get_ref();
-        let (line, _) = src.line_col(s.action.span().start);
-        match s.action.get_ref().as_str() {
+    for st in &def.step {
+        let action: Spanned<String> = match st.get_ref().get("do") {
+            Some(v) => match v.get_ref() {
+                toml::Value::String(a) => Spanned::new(v.span(), a.clone()),
+                _ => {
+                    err!(
+                        v.span(),
+                        "`do` must be a string naming the step, e.g. \"battle\"".to_string()
+                    );
+                    continue;
+                }
+            },
+            None => {
+                err!(
+                    st.span(),
+                    "a `[[step]]` needs `do`, e.g. `do = \"battle\"`".to_string()
+                );
+                continue;
+            }
+        };
+        let st = StepBody {
+            action,
+            fields: st.get_ref(),
+        };
+        let (line, _) = src.line_col(st.action.span().start);
+        match st.action.get_ref().as_str() {
             "battle" => steps.push(Step::Battle),
-            "place" | "move" | "push" | "sniper" | "grenade" | "air_strike" | "instant" => steps
-                .push(Step::NotYetPlayable {
-                    action: s.action.get_ref().clone(),
-                    line,
-                }),
-            other => err(
-                s.action.span(),
-                format!(
-                    "unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike or instant"
-                ),
-            ),
+            "place" => {
+                let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
+                fields.only(&["do", "by", "tile", "label", "at", "facing"]);
+                let by = fields.string("by").and_then(|(id, span)| {
+                    let i = player_ids.iter().position(|p| *p == id);
+                    if i.is_none() {
+                        fields.error(span, format!("`by = \"{id}\"` is not one of the players ({})", player_ids.join(", ")));
+                    }
+                    i
+                });
+                let tile = fields.string("tile").and_then(|(name, span)| {
+                    let t = resolve_tile(catalog, &name);
+                    if t.is_none() {
+                        fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/gauss_cannon`"));
+                    }
+                    t.map(|t| (t, name))
+                });
+                let hex = fields.hex("at");
+                let facing = fields.facing("facing");
+                let label = fields.optional_string("label");
+                errs.extend(fields.errors);
+                if let (Some(by), Some((tile, name)), Some(hex)) = (by, tile, hex) {
+                    let id = name.rsplit('/').next().unwrap_or_default().to_string();
+                    let label = label.unwrap_or_else(|| {
+                        let k = counts.entry(id.clone()).or_insert(0);
+                        *k += 1;
+                        if *k == 1 { id } else { format!("{id}_{k}") }
+                    });
+                    if labelled.iter().any(|l| l.label == label) {
+                        errs.push(src.error(st.action.span(), format!("label `{label}` is used twice: give the placed tile a `label`")));
+                    }
+                    labelled.push(Labelled { label: label.clone(), hex, at_start: false });
+                    steps.push(Step::Place { by: Player::new(by as u8), tile, label, hex, facing, line });
+                }
+            }
+            "move" | "push" | "sniper" | "grenade" | "air_strike" | "instant" => {
+                steps.push(Step::NotYetPlayable { action: st.action.get_ref().clone(), line })
+            }
+            other => errs.push(src.error(
+                st.action.span(),
+                format!("unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike or instant"),
+            )),
         }
     }
     if steps.is_empty() {
@@ -361,7 +430,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     for c in &def.choice {
         let c = c.get_ref();
         if !label_known(c.by.get_ref()) {
-            err(
+            err!(
                 c.by.span(),
                 format!("choice by `{}`: no tile has that label", c.by.get_ref()),
             );
@@ -383,7 +452,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                         .hq
                         .push((Player::new(i as u8), pid.clone(), *hp.get_ref() as i32))
                 }
-                None => err(
+                None => err!(
                     hp.span(),
                     format!("expect.hq names `{pid}`, who is not a player"),
                 ),
@@ -394,7 +463,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 l.iter()
                     .map(|x| {
                         if !label_known(x.get_ref()) {
-                            err(
+                            err!(
                                 x.span(),
                                 format!(
                                     "expect.{what} names `{}`, which is no tile's label",
@@ -411,7 +480,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         expect.netted = labels(&e.netted, "netted");
         for (l, w) in &e.wounds {
             if !label_known(l) {
-                err(
+                err!(
                     w.span(),
                     format!("expect.wounds names `{l}`, which is no tile's label"),
                 );
@@ -422,7 +491,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         }
         for (l, p) in &e.positions {
             if !label_known(l) {
-                err(
+                err!(
                     p.span(),
                     format!("expect.positions names `{l}`, which is no tile's label"),
                 );
@@ -434,7 +503,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         }
         if let Some(w) = &e.winner {
             if w.get_ref() != "draw" && !player_ids.contains(w.get_ref()) {
-                err(
+                err!(
                     w.span(),
                     format!(
                         "expect.winner must be a player id or \"draw\", not `{}`",
@@ -465,6 +534,103 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         choices,
         expect,
     })
+}
+
+/// A step's name and all its fields.
+struct StepBody<'a> {
+    action: Spanned<String>,
+    fields: &'a StepDef,
+}
+
+/// Reads the fields of one step, collecting located errors.
+struct StepFields<'a> {
+    src: &'a SourceText,
+    fields: &'a BTreeMap<String, Spanned<toml::Value>>,
+    action: &'a Spanned<String>,
+    errors: Vec<Diagnostic>,
+}
+
+impl StepFields<'_> {
+    fn error(&mut self, span: std::ops::Range<usize>, msg: String) {
+        self.errors.push(self.src.error(span, msg));
+    }
+
+    fn only(&mut self, allowed: &[&str]) {
+        for (k, v) in self.fields {
+            if !allowed.contains(&k.as_str()) {
+                let msg = format!(
+                    "`{k}` is not a field of a `{}` step (fields: {})",
+                    self.action.get_ref(),
+                    allowed.join(", ")
+                );
+                self.error(v.span(), msg);
+            }
+        }
+    }
+
+    fn optional_string(&mut self, key: &str) -> Option<String> {
+        let v = self.fields.get(key)?;
+        match v.get_ref() {
+            toml::Value::String(s) => Some(s.clone()),
+            _ => {
+                self.error(v.span(), format!("`{key}` must be a string"));
+                None
+            }
+        }
+    }
+
+    fn string(&mut self, key: &str) -> Option<(String, std::ops::Range<usize>)> {
+        match self.fields.get(key) {
+            None => {
+                self.error(
+                    self.action.span(),
+                    format!("a `{}` step needs `{key}`", self.action.get_ref()),
+                );
+                None
+            }
+            Some(v) => self.optional_string(key).map(|s| (s, v.span())),
+        }
+    }
+
+    fn hex(&mut self, key: &str) -> Option<Hex> {
+        let Some(v) = self.fields.get(key) else {
+            self.error(
+                self.action.span(),
+                format!("a `{}` step needs `{key} = [q, r]`", self.action.get_ref()),
+            );
+            return None;
+        };
+        match v
+            .get_ref()
+            .as_array()
+            .map(|a| a.iter().map(|x| x.as_integer()).collect::<Vec<_>>())
+        {
+            Some(a) if a.len() == 2 && a.iter().all(Option::is_some) => Some(Hex::new(
+                a[0].unwrap_or_default() as i32,
+                a[1].unwrap_or_default() as i32,
+            )),
+            _ => {
+                self.error(
+                    v.span(),
+                    format!("`{key}` must be two whole numbers `[q, r]`"),
+                );
+                None
+            }
+        }
+    }
+
+    fn facing(&mut self, key: &str) -> Dir {
+        let Some(v) = self.fields.get(key) else {
+            return Dir::N;
+        };
+        match v.get_ref().as_integer().and_then(Dir::from_index) {
+            Some(d) => d,
+            None => {
+                self.error(v.span(), format!("`{key}` must be a direction from 0 to 5"));
+                Dir::N
+            }
+        }
+    }
 }
 
 /// `army/tile`, optionally qualified by a mod id (`base:moloch/netter`).
@@ -533,6 +699,42 @@ removed = ["ghost"]
         assert_eq!(shown.len(), expected.len(), "{shown:#?}");
         for (s, e) in shown.iter().zip(expected) {
             assert!(s.starts_with(e), "\n got: {s}\nwant: {e}...");
+        }
+    }
+
+    #[test]
+    fn place_steps_are_checked_field_by_field() {
+        let text = r#"name = "place"
+
+[[player]]
+id = "a"
+army = "x"
+
+[[player]]
+id = "b"
+army = "x"
+
+[[step]]
+do = "place"
+by = "z"
+tile = "x/hq"
+at = [0]
+colour = "red"
+"#;
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("invalid");
+        let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
+        let expected = [
+            "s.toml:15:6: `at` must be two whole numbers `[q, r]`",
+            "s.toml:16:10: `colour` is not a field of a `place` step",
+            "s.toml:13:6: `by = \"z\"` is not one of the players (a, b)",
+        ];
+        assert_eq!(shown.len(), expected.len(), "{shown:#?}");
+        for e in expected {
+            assert!(
+                shown.iter().any(|s| s.starts_with(e)),
+                "missing {e} in {shown:#?}"
+            );
         }
     }
 }

@@ -32,6 +32,18 @@ impl Names {
         }
     }
 
+    /// Names a tile placed after the names were taken.
+    pub fn placed(&mut self, field: &Battlefield, ctx: Context<'_>, c: Cell, label: &str) {
+        if let Some(p) = field.at(c) {
+            let def = ctx.catalog.get(p.tile);
+            self.names[c.index()] = Some(format!(
+                "{label} ({}) {}",
+                def.full_id(),
+                field.shape().hex(c)
+            ));
+        }
+    }
+
     /// The name of the tile that stood on `c` when the names were taken.
     pub fn name(&self, c: Cell) -> &str {
         self.names[c.index()].as_deref().unwrap_or("an empty hex")
@@ -40,6 +52,7 @@ impl Names {
     /// One line for an event, or `None` for events that only mark structure.
     pub fn describe(&self, e: &Event) -> Option<String> {
         Some(match *e {
+            Event::Placed { cell, .. } => format!("{} is placed", self.name(cell)),
             Event::BattleStarted { first_phase } => {
                 format!("Battle: initiative phases {first_phase} down to 0")
             }

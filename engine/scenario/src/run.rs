@@ -5,7 +5,10 @@ use crate::file::{ChoiceSpec, Scenario, Step};
 use crate::log::Names;
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
-use hexforge_core::{Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, NoAbilities};
+use hexforge_core::{
+    Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, MAX_CELLS, NoAbilities, Player,
+    TileRef,
+};
 
 /// What running one scenario gave.
 #[derive(Clone, Debug, Default)]
@@ -23,6 +26,13 @@ impl Report {
     }
 }
 
+/// A labelled tile and where it is: `cell` is `None` until a step places it.
+struct Tracked {
+    label: String,
+    cell: Option<Cell>,
+    tile: Option<(TileRef, Player)>,
+}
+
 /// Runs a validated scenario.
 pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     let mut report = Report::default();
@@ -37,33 +47,67 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
             return report;
         }
     };
-    let cells: Vec<(String, Option<Cell>)> = s
+    let mut tracked: Vec<Tracked> = s
         .tiles
         .iter()
-        .map(|t| (t.label.clone(), field.shape().cell(t.hex)))
+        .map(|t| {
+            let cell = if t.at_start {
+                field.shape().cell(t.hex)
+            } else {
+                None
+            };
+            let tile = cell.and_then(|c| field.at(c)).map(|p| (p.tile, p.owner));
+            Tracked {
+                label: t.label.clone(),
+                cell,
+                tile,
+            }
+        })
         .collect();
-    let label_of = |c: Cell| {
-        cells
-            .iter()
-            .find(|(_, x)| *x == Some(c))
-            .map(|(l, _)| l.clone())
+    let labels = |tracked: &[Tracked]| {
+        let mut by_cell = vec![None; MAX_CELLS];
+        for t in tracked {
+            if let Some(c) = t.cell {
+                by_cell[c.index()] = Some(t.label.clone());
+            }
+        }
+        by_cell
     };
-    let initial = field.clone();
-    let names = Names::new(&field, ctx, label_of, &s.player_ids);
-    let mut decider = ScenarioDecider {
-        choices: &s.choices,
-        used: vec![false; s.choices.len()],
-        label_of: &label_of,
-        defaults: Vec::new(),
-    };
+    let by_cell = labels(&tracked);
+    let mut names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
+    let mut used = vec![false; s.choices.len()];
+    let mut defaults = Vec::new();
     for step in &s.steps {
-        match step {
-            Step::Battle => {
-                let mut events: Vec<Event> = Vec::new();
-                battle::resolve(&mut field, ctx, &mut NoAbilities, &mut decider, &mut events);
-                report
-                    .log
-                    .extend(events.iter().filter_map(|e| names.describe(e)));
+        let battle = match step {
+            Step::Battle => true,
+            Step::Place {
+                by,
+                tile,
+                label,
+                hex,
+                facing,
+                line,
+            } => {
+                let event = match field.check_place(catalog, *by, *tile, *hex, *facing) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        refused(&mut report, s, &format!("place (line {line}): {e}"));
+                        return report;
+                    }
+                };
+                field.apply(&event);
+                if let Some(t) = tracked.iter_mut().find(|t| t.label == *label)
+                    && let Event::Placed {
+                        cell, tile, owner, ..
+                    } = event
+                {
+                    t.cell = Some(cell);
+                    t.tile = Some((tile, owner));
+                    names.placed(&field, ctx, cell, label);
+                    report.log.extend(names.describe(&event));
+                }
+                // R4.11.1: a full play area starts a battle at once.
+                field.main_area_full()
             }
             Step::NotYetPlayable { action, line } => {
                 refused(
@@ -75,11 +119,25 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
                 );
                 return report;
             }
+        };
+        if battle {
+            let by_cell = labels(&tracked);
+            let mut decider = ScenarioDecider {
+                choices: &s.choices,
+                used: &mut used,
+                labels: &by_cell,
+                defaults: &mut defaults,
+            };
+            let mut events: Vec<Event> = Vec::new();
+            battle::resolve(&mut field, ctx, &mut NoAbilities, &mut decider, &mut events);
+            report
+                .log
+                .extend(events.iter().filter_map(|e| names.describe(e)));
         }
     }
-    report.defaults = decider.defaults;
+    report.defaults = defaults;
     for (i, c) in s.choices.iter().enumerate() {
-        if !decider.used[i] {
+        if !used[i] {
             report.failures.push(format!(
                 "choice on line {} (`{}` by `{}`) was never asked or matched no option",
                 c.line, c.pick, c.by
@@ -89,7 +147,7 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     if let Some(e) = &s.expect.error {
         report.failures.push(format!("expected a step to be refused with an error containing \"{e}\", but every step was played"));
     }
-    check(&mut report, s, &initial, &field, ctx, &cells);
+    check(&mut report, s, &field, ctx, &tracked);
     report
 }
 
@@ -111,18 +169,16 @@ fn loose(s: &str) -> String {
 fn check(
     report: &mut Report,
     s: &Scenario,
-    initial: &Battlefield,
     field: &Battlefield,
     ctx: Context<'_>,
-    cells: &[(String, Option<Cell>)],
+    tracked: &[Tracked],
 ) {
     let fail = &mut report.failures;
     let on_board = |label: &str| -> Option<Cell> {
-        let (_, c) = cells.iter().find(|(l, _)| l == label)?;
-        let c = (*c)?;
+        let t = tracked.iter().find(|t| t.label == label)?;
+        let c = t.cell?;
         let now = field.at(c)?;
-        let then = initial.at(c)?;
-        (now.tile == then.tile && now.owner == then.owner).then_some(c)
+        (Some((now.tile, now.owner)) == t.tile).then_some(c)
     };
     for (p, id, hp) in &s.expect.hq {
         let got = field.hq_hp(*p);
@@ -131,9 +187,9 @@ fn check(
         }
     }
     if let Some(expected) = &s.expect.removed {
-        let gone: Vec<&str> = cells
+        let gone: Vec<&str> = tracked
             .iter()
-            .map(|(l, _)| l.as_str())
+            .map(|t| t.label.as_str())
             .filter(|l| on_board(l).is_none())
             .collect();
         compare_sets(fail, "removed", expected, &gone);
@@ -152,10 +208,10 @@ fn check(
     }
     if let Some(expected) = &s.expect.netted {
         let mask = battle::netted(field, ctx);
-        let netted: Vec<&str> = cells
+        let netted: Vec<&str> = tracked
             .iter()
-            .filter(|(l, _)| on_board(l).is_some_and(|c| mask & (1u64 << c.index()) != 0))
-            .map(|(l, _)| l.as_str())
+            .filter(|t| on_board(&t.label).is_some_and(|c| mask & (1u64 << c.index()) != 0))
+            .map(|t| t.label.as_str())
             .collect();
         compare_sets(fail, "netted", expected, &netted);
     }
@@ -212,31 +268,36 @@ fn compare_sets(fail: &mut Vec<String>, what: &str, expected: &[String], found: 
 }
 
 /// Answers decisions from the scenario's `[[choice]]` tables; records the defaults it takes.
-struct ScenarioDecider<'a, L: Fn(Cell) -> Option<String>> {
+struct ScenarioDecider<'a> {
     choices: &'a [ChoiceSpec],
-    used: Vec<bool>,
-    label_of: &'a L,
-    defaults: Vec<String>,
+    used: &'a mut [bool],
+    labels: &'a [Option<String>],
+    defaults: &'a mut Vec<String>,
 }
 
-impl<L: Fn(Cell) -> Option<String>> ScenarioDecider<'_, L> {
+impl ScenarioDecider<'_> {
+    fn label(&self, cell: Cell) -> String {
+        self.labels[cell.index()]
+            .clone()
+            .unwrap_or_else(|| "?".to_string())
+    }
+
     fn option_label(&self, c: &Choice) -> String {
-        let l = |cell: Cell| (self.label_of)(cell).unwrap_or_else(|| "?".to_string());
         match *c {
             Choice::Attack => "attack".to_string(),
             Choice::Explode => "explode".to_string(),
             Choice::NoConversion => "none".to_string(),
-            Choice::Convert { unit, edge } => format!("convert:{}:{edge}", l(unit)),
-            Choice::Absorb { attacker } => format!("absorb:{}", l(attacker)),
-            Choice::Save { unit } => format!("save:{}", l(unit)),
-            Choice::Medic { medic } => format!("medic:{}", l(medic)),
+            Choice::Convert { unit, edge } => format!("convert:{}:{edge}", self.label(unit)),
+            Choice::Absorb { attacker } => format!("absorb:{}", self.label(attacker)),
+            Choice::Save { unit } => format!("save:{}", self.label(unit)),
+            Choice::Medic { medic } => format!("medic:{}", self.label(medic)),
         }
     }
 }
 
-impl<L: Fn(Cell) -> Option<String>> Decider for ScenarioDecider<'_, L> {
+impl Decider for ScenarioDecider<'_> {
     fn decide(&mut self, _field: &Battlefield, d: &Decision<'_>) -> usize {
-        let by = (self.label_of)(d.by).unwrap_or_default();
+        let by = self.label(d.by);
         let labels: Vec<String> = d.options.iter().map(|o| self.option_label(o)).collect();
         for (i, c) in self.choices.iter().enumerate() {
             if c.by != by {
