@@ -264,6 +264,14 @@ impl Battlefield {
                 });
                 self.occupied |= cell.bit();
             }
+            Event::Moved { from, to, facing } => {
+                if let Some(mut p) = self.cells[from.index()].take() {
+                    self.occupied &= !from.bit();
+                    p.facing = facing;
+                    self.cells[to.index()] = Some(p);
+                    self.occupied |= to.bit();
+                }
+            }
             Event::Wounded { cell, total, .. } => {
                 if let Some(p) = self.cells[cell.index()].as_mut() {
                     p.wounds = total;

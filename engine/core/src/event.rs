@@ -39,6 +39,17 @@ pub enum Event {
         owner: Player,
         facing: Dir,
     },
+    /// A unit moves (or only turns) by Mobility, a Move instant or a Push (R3.13, R5.2, R5.3).
+    Moved {
+        from: Cell,
+        to: Cell,
+        facing: Dir,
+    },
+    /// An instant wounds a unit (R5.4-R5.6); `wounds` before any Medic.
+    Struck {
+        target: Cell,
+        wounds: u8,
+    },
     BattleStarted {
         first_phase: u8,
     },
@@ -83,7 +94,8 @@ pub enum Event {
     Absorbed {
         medic: Cell,
         target: Cell,
-        attacker: Cell,
+        /// The attacking tile, or `None` for an instant.
+        attacker: Option<Cell>,
         wounds: u8,
     },
     /// A non-HQ tile takes wounds; `total` is its wound count now (R4.6.3).

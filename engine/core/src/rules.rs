@@ -106,6 +106,8 @@ pub struct Rules {
     pub battle_loop_limit: u16,
     pub move_tile_target: MoveTarget,
     pub grenade_blocked_if_hq_netted: bool,
+    /// [impl] A netted unit may push (3.0, classic) or not (2025), R5.3.6 and R6.1.3.
+    pub netted_can_push: bool,
     pub moloch_aoe_tile_name: AoeName,
     pub clown_explosion_mode: ClownExplosion,
     pub net_cycle_rule: NetCycleRule,
@@ -191,6 +193,7 @@ impl Rules {
             battle_loop_limit: 10,
             move_tile_target: MoveTarget::Own,
             grenade_blocked_if_hq_netted: true,
+            netted_can_push: true,
             moloch_aoe_tile_name: AoeName::AirStrike,
             clown_explosion_mode: ClownExplosion::AdjacentInclHqs,
             net_cycle_rule: NetCycleRule::PairsAnd3Cycles,
@@ -249,6 +252,7 @@ impl Rules {
             Preset::V2025 => Rules {
                 preset: Preset::V2025,
                 battle_turn_end: BattleTurnEnd::AtStart,
+                netted_can_push: false,
                 repeat_battle_while_full: true,
                 moloch_aoe_tile_name: AoeName::Bomb,
                 net_cycle_rule: NetCycleRule::PairsAndAllCycles,
@@ -282,6 +286,7 @@ impl Rules {
         "battle_loop_limit",
         "move_tile_target",
         "grenade_blocked_if_hq_netted",
+        "netted_can_push",
         "moloch_aoe_tile_name",
         "clown_explosion_mode",
         "clown_hits_hqs",
@@ -343,6 +348,7 @@ impl Rules {
                 self.move_tile_target = v.choice(MoveTarget::VALUES, MoveTarget::parse)?
             }
             "grenade_blocked_if_hq_netted" => self.grenade_blocked_if_hq_netted = v.flag()?,
+            "netted_can_push" => self.netted_can_push = v.flag()?,
             "moloch_aoe_tile_name" => {
                 self.moloch_aoe_tile_name = v.choice(AoeName::VALUES, AoeName::parse)?
             }

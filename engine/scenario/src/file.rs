@@ -93,11 +93,42 @@ pub enum Step {
         facing: Dir,
         line: usize,
     },
-    /// A step the engine cannot play yet (instants and moves come with whole games).
-    NotYetPlayable {
-        action: String,
+    /// An instant or a Mobility move by a player, on tiles named by label.
+    Play {
+        by: Player,
+        play: PlayStep,
         line: usize,
     },
+}
+
+/// A play of a step, with tiles named by their labels (found on the board when the step runs).
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayStep {
+    Move {
+        unit: String,
+        to: Hex,
+        facing: Option<Dir>,
+        instant: bool,
+    },
+    Push {
+        pusher: String,
+        target: String,
+        to: Hex,
+    },
+    Wound {
+        target: String,
+        wounds: u8,
+    },
+    DestroyNearHq {
+        target: String,
+    },
+    Area {
+        at: Hex,
+        wounds: u8,
+        radius: u8,
+    },
+    /// A Battle instant.
+    Battle,
 }
 
 /// A labelled tile: on the starting board, or put there by a `place` step.
@@ -380,13 +411,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             "place" => {
                 let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
                 fields.only(&["do", "by", "tile", "label", "at", "facing"]);
-                let by = fields.string("by").and_then(|(id, span)| {
-                    let i = player_ids.iter().position(|p| *p == id);
-                    if i.is_none() {
-                        fields.error(span, format!("`by = \"{id}\"` is not one of the players ({})", player_ids.join(", ")));
-                    }
-                    i
-                });
+                let by = fields.player("by", &player_ids);
                 let tile = fields.string("tile").and_then(|(name, span)| {
                     let t = resolve_tile(catalog, &name);
                     if t.is_none() {
@@ -413,7 +438,36 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 }
             }
             "move" | "push" | "sniper" | "grenade" | "air_strike" | "instant" => {
-                steps.push(Step::NotYetPlayable { action: st.action.get_ref().clone(), line })
+                let known: Vec<String> = labelled.iter().map(|l| l.label.clone()).collect();
+                let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
+                let by = fields.player("by", &player_ids);
+                let play = match st.action.get_ref().as_str() {
+                    "move" => {
+                        fields.only(&["do", "by", "unit", "to", "facing", "instant"]);
+                        move_step(&mut fields, &known)
+                    }
+                    "push" => {
+                        fields.only(&["do", "by", "pusher", "target", "to"]);
+                        push_step(&mut fields, &known)
+                    }
+                    "sniper" => {
+                        fields.only(&["do", "by", "target"]);
+                        fields.label("target", &known).map(|target| PlayStep::Wound { target, wounds: 1 })
+                    }
+                    "grenade" => {
+                        fields.only(&["do", "by", "target"]);
+                        fields.label("target", &known).map(|target| PlayStep::DestroyNearHq { target })
+                    }
+                    "air_strike" => {
+                        fields.only(&["do", "by", "at"]);
+                        fields.hex("at").map(|at| PlayStep::Area { at, wounds: 1, radius: 1 })
+                    }
+                    _ => instant_step(&mut fields, catalog, &known),
+                };
+                errs.extend(fields.errors);
+                if let (Some(by), Some(play)) = (by, play) {
+                    steps.push(Step::Play { by: Player::new(by as u8), play, line });
+                }
             }
             other => errs.push(src.error(
                 st.action.span(),
@@ -536,6 +590,81 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     })
 }
 
+fn move_step(f: &mut StepFields<'_>, known: &[String]) -> Option<PlayStep> {
+    let unit = f.label("unit", known);
+    let to = f.hex("to");
+    let facing = f.optional_facing("facing");
+    let instant = f.optional_bool("instant").unwrap_or(false);
+    Some(PlayStep::Move {
+        unit: unit?,
+        to: to?,
+        facing,
+        instant,
+    })
+}
+
+fn push_step(f: &mut StepFields<'_>, known: &[String]) -> Option<PlayStep> {
+    let pusher = f.label("pusher", known);
+    let target = f.label("target", known);
+    let to = f.hex("to");
+    Some(PlayStep::Push {
+        pusher: pusher?,
+        target: target?,
+        to: to?,
+    })
+}
+
+/// `do = "instant"`: any instant tile, read by its effect (docs/ARMY_FORMAT.md).
+fn instant_step(f: &mut StepFields<'_>, catalog: &Catalog, known: &[String]) -> Option<PlayStep> {
+    use hexforge_core::tile::InstantEffect;
+    let (name, span) = f.string("tile")?;
+    let Some(effect) = resolve_tile(catalog, &name).and_then(|t| catalog.get(t).instant) else {
+        f.error(
+            span,
+            format!("`{name}` is not an instant tile of the loaded armies"),
+        );
+        return None;
+    };
+    match effect {
+        InstantEffect::Battle => {
+            f.only(&["do", "by", "tile"]);
+            Some(PlayStep::Battle)
+        }
+        InstantEffect::Move => {
+            f.only(&["do", "by", "tile", "unit", "to", "facing"]);
+            match move_step(f, known)? {
+                PlayStep::Move {
+                    unit, to, facing, ..
+                } => Some(PlayStep::Move {
+                    unit,
+                    to,
+                    facing,
+                    instant: true,
+                }),
+                other => Some(other),
+            }
+        }
+        InstantEffect::Push => {
+            f.only(&["do", "by", "tile", "pusher", "target", "to"]);
+            push_step(f, known)
+        }
+        InstantEffect::Wound { wounds } => {
+            f.only(&["do", "by", "tile", "target"]);
+            f.label("target", known)
+                .map(|target| PlayStep::Wound { target, wounds })
+        }
+        InstantEffect::DestroyNearHq => {
+            f.only(&["do", "by", "tile", "target"]);
+            f.label("target", known)
+                .map(|target| PlayStep::DestroyNearHq { target })
+        }
+        InstantEffect::Area { wounds, radius } => {
+            f.only(&["do", "by", "tile", "at"]);
+            f.hex("at").map(|at| PlayStep::Area { at, wounds, radius })
+        }
+    }
+}
+
 /// A step's name and all its fields.
 struct StepBody<'a> {
     action: Spanned<String>,
@@ -617,6 +746,48 @@ impl StepFields<'_> {
                 None
             }
         }
+    }
+
+    fn player(&mut self, key: &str, players: &[String]) -> Option<usize> {
+        let (id, span) = self.string(key)?;
+        let i = players.iter().position(|p| *p == id);
+        if i.is_none() {
+            self.error(
+                span,
+                format!(
+                    "`{key} = \"{id}\"` is not one of the players ({})",
+                    players.join(", ")
+                ),
+            );
+        }
+        i
+    }
+
+    fn label(&mut self, key: &str, known: &[String]) -> Option<String> {
+        let (label, span) = self.string(key)?;
+        if !known.contains(&label) {
+            self.error(
+                span,
+                format!("`{key} = \"{label}\"`: no tile has that label (so far in the file)"),
+            );
+            return None;
+        }
+        Some(label)
+    }
+
+    fn optional_bool(&mut self, key: &str) -> Option<bool> {
+        let v = self.fields.get(key)?;
+        match v.get_ref() {
+            toml::Value::Boolean(b) => Some(*b),
+            _ => {
+                self.error(v.span(), format!("`{key}` must be true or false"));
+                None
+            }
+        }
+    }
+
+    fn optional_facing(&mut self, key: &str) -> Option<Dir> {
+        self.fields.contains_key(key).then(|| self.facing(key))
     }
 
     fn facing(&mut self, key: &str) -> Dir {

@@ -3,16 +3,18 @@
 use hexforge_core::battle::Context;
 use hexforge_core::{Battlefield, Cell, Event, MAX_CELLS};
 
-/// Names the tiles of a battlefield as they stood when the battle began (removed tiles keep
-/// their names).
+/// Names the tiles of a battlefield by label and tile id, and follows them as they move; removed
+/// tiles keep their names for the rest of the log.
 #[derive(Clone, Debug)]
 pub struct Names {
-    names: Vec<Option<String>>,
+    /// Label and `army/tile` of the tile on each cell.
+    names: Vec<Option<(String, String)>>,
+    hexes: Vec<hexforge_core::Hex>,
     players: Vec<String>,
 }
 
 impl Names {
-    /// `label` for each cell, e.g. `m_net (moloch/netter) [0, 1]`.
+    /// Names every tile on the board, e.g. `m_net (moloch/netter) [0, 1]`.
     pub fn new(
         field: &Battlefield,
         ctx: Context<'_>,
@@ -22,12 +24,12 @@ impl Names {
         let mut names = vec![None; MAX_CELLS];
         for (c, p) in field.tiles() {
             let def = ctx.catalog.get(p.tile);
-            let hex = field.shape().hex(c);
             let label = label_of(c).unwrap_or_else(|| def.id.clone());
-            names[c.index()] = Some(format!("{label} ({}) {hex}", def.full_id()));
+            names[c.index()] = Some((label, def.full_id()));
         }
         Names {
             names,
+            hexes: field.shape().hexes().to_vec(),
             players: players.to_vec(),
         }
     }
@@ -35,24 +37,48 @@ impl Names {
     /// Names a tile placed after the names were taken.
     pub fn placed(&mut self, field: &Battlefield, ctx: Context<'_>, c: Cell, label: &str) {
         if let Some(p) = field.at(c) {
-            let def = ctx.catalog.get(p.tile);
-            self.names[c.index()] = Some(format!(
-                "{label} ({}) {}",
-                def.full_id(),
-                field.shape().hex(c)
-            ));
+            self.names[c.index()] = Some((label.to_string(), ctx.catalog.get(p.tile).full_id()));
         }
     }
 
-    /// The name of the tile that stood on `c` when the names were taken.
-    pub fn name(&self, c: Cell) -> &str {
-        self.names[c.index()].as_deref().unwrap_or("an empty hex")
+    /// Keeps names on their tiles when an event moves one.
+    pub fn follow(&mut self, e: &Event) {
+        if let Event::Moved { from, to, .. } = *e
+            && from != to
+        {
+            self.names[to.index()] = self.names[from.index()].take();
+        }
+    }
+
+    /// The name of the tile on `c`, with the hex it stands on.
+    pub fn name(&self, c: Cell) -> String {
+        match &self.names[c.index()] {
+            Some((label, id)) => format!("{label} ({id}) {}", self.hexes[c.index()]),
+            None => "an empty hex".to_string(),
+        }
     }
 
     /// One line for an event, or `None` for events that only mark structure.
     pub fn describe(&self, e: &Event) -> Option<String> {
         Some(match *e {
             Event::Placed { cell, .. } => format!("{} is placed", self.name(cell)),
+            Event::Moved { from, to, facing } => {
+                if from == to {
+                    format!("{} turns to face {}", self.name(from), facing.name())
+                } else {
+                    format!(
+                        "{} moves to {} facing {}",
+                        self.name(from),
+                        self.hexes[to.index()],
+                        facing.name()
+                    )
+                }
+            }
+            Event::Struck { target, wounds } => format!(
+                "{} is struck for {wounds} wound{}",
+                self.name(target),
+                if wounds == 1 { "" } else { "s" }
+            ),
             Event::BattleStarted { first_phase } => {
                 format!("Battle: initiative phases {first_phase} down to 0")
             }
@@ -101,7 +127,7 @@ impl Names {
                 "  {} absorbs {wounds} wound{} of {} on {} and is discarded",
                 self.name(medic),
                 if wounds == 1 { "" } else { "s" },
-                self.name(attacker),
+                attacker.map_or("the instant".to_string(), |a| self.name(a)),
                 self.name(target)
             ),
             Event::Wounded {

@@ -1,13 +1,13 @@
 //! Running a scenario: build the battlefield, play its steps with the scenario's choices, then
 //! compare the result with its expectations.
 
-use crate::file::{ChoiceSpec, Scenario, Step};
+use crate::file::{ChoiceSpec, PlayStep, Scenario, Step};
 use crate::log::Names;
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
 use hexforge_core::{
-    Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, MAX_CELLS, NoAbilities, Player,
-    TileRef,
+    Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS, NoAbilities,
+    Play, Player, TileRef, resolve_play,
 };
 
 /// What running one scenario gave.
@@ -77,6 +77,8 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     let mut names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
     let mut used = vec![false; s.choices.len()];
     let mut defaults = Vec::new();
+    let mut turn: Option<Player> = None;
+    let mut moved: Vec<String> = Vec::new();
     for step in &s.steps {
         let battle = match step {
             Step::Battle => true,
@@ -109,15 +111,84 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
                 // R4.11.1: a full play area starts a battle at once.
                 field.main_area_full()
             }
-            Step::NotYetPlayable { action, line } => {
-                refused(
-                    &mut report,
-                    s,
-                    &format!(
-                        "step `{action}` (line {line}) cannot be played yet: instants and moves come with whole-game rules"
-                    ),
-                );
-                return report;
+            Step::Play { by, play, line } => {
+                // Steps of one player in a row are one turn: Mobility is once per unit per turn (Q13).
+                if turn != Some(*by) {
+                    turn = Some(*by);
+                    moved.clear();
+                }
+                let at = |label: &str| -> Result<Hex, String> {
+                    let t = tracked
+                        .iter()
+                        .find(|t| t.label == label)
+                        .ok_or_else(|| format!("no tile `{label}`"))?;
+                    t.cell
+                        .filter(|c| field.at(*c).map(|p| (p.tile, p.owner)) == t.tile)
+                        .map(|c| field.shape().hex(c))
+                        .ok_or_else(|| format!("`{label}` is not on the board any more"))
+                };
+                match play_of(play, at) {
+                    Err(msg) => {
+                        refused(
+                            &mut report,
+                            s,
+                            &format!("{} (line {line}): {msg}", step_name(play)),
+                        );
+                        return report;
+                    }
+                    // A Battle instant (R5.1).
+                    Ok(None) => true,
+                    Ok(Some(core)) => {
+                        if let PlayStep::Move {
+                            unit,
+                            instant: false,
+                            ..
+                        } = play
+                            && moved.contains(unit)
+                        {
+                            refused(
+                                &mut report,
+                                s,
+                                &format!(
+                                    "move: `{unit}` has already used its Mobility this turn (R3.13, Q13)"
+                                ),
+                            );
+                            return report;
+                        }
+                        let by_cell = labels(&tracked);
+                        let mut decider = ScenarioDecider {
+                            choices: &s.choices,
+                            used: &mut used,
+                            labels: &by_cell,
+                            defaults: &mut defaults,
+                        };
+                        let mut events: Vec<Event> = Vec::new();
+                        if let Err(e) =
+                            resolve_play(&mut field, ctx, *by, &core, &mut decider, &mut events)
+                        {
+                            refused(&mut report, s, &e.to_string());
+                            return report;
+                        }
+                        for e in &events {
+                            report.log.extend(names.describe(e));
+                            names.follow(e);
+                            if let Event::Moved { from, to, .. } = *e
+                                && let Some(t) = tracked.iter_mut().find(|t| t.cell == Some(from))
+                            {
+                                t.cell = Some(to);
+                            }
+                        }
+                        if let PlayStep::Move {
+                            unit,
+                            instant: false,
+                            ..
+                        } = play
+                        {
+                            moved.push(unit.clone());
+                        }
+                        false
+                    }
+                }
             }
         };
         if battle {
@@ -149,6 +220,59 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     }
     check(&mut report, s, &field, ctx, &tracked);
     report
+}
+
+/// The engine play of a step, with labels turned into hexes; `None` for a Battle instant.
+fn play_of(
+    step: &PlayStep,
+    at: impl Fn(&str) -> Result<Hex, String>,
+) -> Result<Option<Play>, String> {
+    Ok(Some(match step {
+        PlayStep::Battle => return Ok(None),
+        PlayStep::Move {
+            unit,
+            to,
+            facing,
+            instant,
+        } => Play::Move {
+            unit: at(unit)?,
+            to: *to,
+            facing: *facing,
+            instant: *instant,
+        },
+        PlayStep::Push { pusher, target, to } => Play::Push {
+            pusher: at(pusher)?,
+            target: at(target)?,
+            to: *to,
+        },
+        PlayStep::Wound { target, wounds } => Play::Wound {
+            target: at(target)?,
+            wounds: *wounds,
+        },
+        PlayStep::DestroyNearHq { target } => Play::DestroyNearHq {
+            target: at(target)?,
+        },
+        PlayStep::Area {
+            at: hex,
+            wounds,
+            radius,
+        } => Play::Area {
+            at: *hex,
+            wounds: *wounds,
+            radius: *radius,
+        },
+    }))
+}
+
+fn step_name(step: &PlayStep) -> &'static str {
+    match step {
+        PlayStep::Battle => "battle",
+        PlayStep::Move { .. } => "move",
+        PlayStep::Push { .. } => "push",
+        PlayStep::Wound { .. } => "sniper",
+        PlayStep::DestroyNearHq { .. } => "grenade",
+        PlayStep::Area { .. } => "air strike",
+    }
 }
 
 fn refused(report: &mut Report, s: &Scenario, message: &str) {

@@ -10,7 +10,7 @@ use crate::shape::{MAX_CELLS, bits};
 use crate::tile::Catalog;
 
 /// What the assignment needs to know about the phase.
-pub(super) struct Phase<'a> {
+pub(crate) struct Phase<'a> {
     pub field: &'a Battlefield,
     pub catalog: &'a Catalog,
     pub view: &'a View,
@@ -21,7 +21,7 @@ pub(super) struct Phase<'a> {
 }
 
 /// Assigns Medics to wounded units and marks the absorbed hits. Returns the Medics used.
-pub(super) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
+pub(crate) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
     ph: &Phase<'_>,
     hits: &mut [Hit],
     decider: &mut D,
@@ -169,18 +169,26 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
     let field = ph.field;
     let mut by = [0u16; MAX_CELLS];
     let mut attackers = 0u64;
+    let mut instant = false;
     for h in hits
         .iter()
         .filter(|h| h.target.index() == unit && h.wounds > 0 && !h.absorbed)
     {
-        by[h.from.index()] += h.wounds as u16;
-        attackers |= h.from.bit();
-    }
-    if attackers == 0 {
-        return;
+        match h.from {
+            Some(from) => {
+                by[from.index()] += h.wounds as u16;
+                attackers |= from.bit();
+            }
+            None => instant = true,
+        }
     }
     let medic_cell = field.shape().cell_from_index(medic);
-    let attacker = if attackers.count_ones() > 1 {
+    // An instant's wounds on a unit are one attack; instants never share a resolution with attacks.
+    let attacker = if instant {
+        None
+    } else if attackers == 0 {
+        return;
+    } else if attackers.count_ones() > 1 {
         let mut order: Vec<usize> = bits(attackers).collect();
         order.sort_by_key(|a| (std::cmp::Reverse(by[*a]), *a));
         options.clear();
@@ -188,16 +196,20 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
             attacker: field.shape().cell_from_index(*a),
         }));
         match options[ask(decider, field, Question::Absorb, medic_cell, options)] {
-            Choice::Absorb { attacker } => attacker.index(),
+            Choice::Absorb { attacker } => Some(attacker),
             _ => unreachable!("absorb options"),
         }
     } else {
-        attackers.trailing_zeros() as usize
+        Some(
+            field
+                .shape()
+                .cell_from_index(attackers.trailing_zeros() as usize),
+        )
     };
     let mut wounds = 0u16;
     for h in hits
         .iter_mut()
-        .filter(|h| h.target.index() == unit && h.from.index() == attacker && !h.absorbed)
+        .filter(|h| h.target.index() == unit && h.from == attacker && !h.absorbed)
     {
         h.absorbed = true;
         wounds += h.wounds as u16;
@@ -205,7 +217,7 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
     sink.push(Event::Absorbed {
         medic: medic_cell,
         target: field.shape().cell_from_index(unit),
-        attacker: field.shape().cell_from_index(attacker),
+        attacker,
         wounds: wounds.min(u8::MAX as u16) as u8,
     });
 }

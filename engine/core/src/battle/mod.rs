@@ -5,11 +5,11 @@
 //! attack slot, extra-attack effects add slots just below the last normal one (R4.5.2), a slot is
 //! used in the phase equal to its current value and lost once the phases pass it.
 
-mod medic;
+pub(crate) mod medic;
 pub mod nets;
-mod view;
+pub(crate) mod view;
 
-use view::{Layout, View};
+pub(crate) use view::{Layout, View};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Player};
 use crate::decision::{Choice, Decider, Decision, Question};
@@ -41,10 +41,11 @@ pub struct BattleReport {
 /// One attack reaching one target in the current phase.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Hit {
-    from: Cell,
-    target: Cell,
-    wounds: u8,
-    absorbed: bool,
+    /// The attacking tile; `None` for an instant (R4.8.2: a Medic absorbs those too).
+    pub(crate) from: Option<Cell>,
+    pub(crate) target: Cell,
+    pub(crate) wounds: u8,
+    pub(crate) absorbed: bool,
 }
 
 const MAX_NORMAL_SLOTS: usize = 4;
@@ -570,7 +571,7 @@ where
         });
         if wounds > 0 {
             self.hits.push(Hit {
-                from,
+                from: Some(from),
                 target,
                 wounds,
                 absorbed: false,

@@ -58,6 +58,11 @@ impl Layout {
         l
     }
 
+    /// The tiles the nets of the tile on `c` affect.
+    pub fn reach(&self, c: crate::shape::Cell) -> u64 {
+        self.nets[c.index()]
+    }
+
     /// Whether the view can change when the tiles in `removed` leave the board.
     pub fn matters(&self, removed: u64) -> bool {
         removed & (self.givers | self.netters) != 0
@@ -83,6 +88,8 @@ pub struct View {
     pub medics: [u64; MAX_CELLS],
     /// For each unit, the modules connected to it that may convert one of its attacks.
     pub converters: [u64; MAX_CELLS],
+    /// Units connected to a working friendly module that lets them move as if mobile (R7.4.4).
+    pub mobility: u64,
 }
 
 impl View {
@@ -96,6 +103,7 @@ impl View {
             extra: [0; MAX_CELLS],
             medics: [0; MAX_CELLS],
             converters: [0; MAX_CELLS],
+            mobility: 0,
         }
     }
 
@@ -118,6 +126,7 @@ impl View {
         self.extra = [0; MAX_CELLS];
         self.medics = [0; MAX_CELLS];
         self.converters = [0; MAX_CELLS];
+        self.mobility = 0;
         // A netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8).
         let active = occupied & !self.netted;
         self.hijack(field, catalog, rules, layout, layout.hijackers & active);
@@ -177,6 +186,9 @@ impl View {
                 }
                 if fx.convert_attack {
                     self.converters[i] |= 1 << giver;
+                }
+                if fx.mobility {
+                    self.mobility |= 1 << i;
                 }
             } else {
                 self.initiative[i] = self.initiative[i].saturating_add(fx.enemy_initiative);

@@ -1,0 +1,493 @@
+//! Plays on the battlefield outside battles: Mobility moves (R3.13) and the instants of section 5
+//! (Move, Push, Sniper, Grenade, Air Strike). Each play is checked first, with an error that says
+//! why it is refused and leaves the battlefield untouched, then resolved into events.
+
+use crate::battle::{Context, Hit, Layout, View, medic};
+use crate::battlefield::{Battlefield, Player};
+use crate::decision::{Choice, Decider};
+use crate::event::{Event, EventSink};
+use crate::hex::{Dir, Hex};
+use crate::rules::{InstantsOnAllies, MoveTarget};
+use crate::shape::{Cell, MAX_CELLS, bits};
+use std::fmt;
+
+/// A play a player makes on the battlefield.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Play {
+    /// Mobility (`instant = false`, R3.13, R7.4.4) or the Move instant (R5.2): the unit on `unit`
+    /// goes to `to` (its own hex to only turn) and faces `facing` (`None` keeps its facing).
+    Move {
+        unit: Hex,
+        to: Hex,
+        facing: Option<Dir>,
+        instant: bool,
+    },
+    /// The Push instant (R5.3): `pusher` pushes the adjacent enemy on `target` to `to`, which the
+    /// pushed unit's owner picked among the legal hexes.
+    Push { pusher: Hex, target: Hex, to: Hex },
+    /// Wounds to one enemy unit anywhere, never an HQ (Sniper, R5.5).
+    Wound { target: Hex, wounds: u8 },
+    /// Destroys an enemy unit adjacent to the player's HQ, never an HQ (Grenade, R5.4).
+    DestroyNearHq { target: Hex },
+    /// Wounds every unit within `radius` of `at`, friends too, never HQs (Air Strike / Bomb, R5.6).
+    Area { at: Hex, wounds: u8, radius: u8 },
+}
+
+impl Play {
+    /// The name errors start with.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Play::Move { .. } => "move",
+            Play::Push { .. } => "push",
+            Play::Wound { .. } => "sniper",
+            Play::DestroyNearHq { .. } => "grenade",
+            Play::Area { .. } => "air strike",
+        }
+    }
+}
+
+/// Why a play is refused. The message starts with the play's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayError {
+    pub play: &'static str,
+    pub reason: String,
+}
+
+impl fmt::Display for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.play, self.reason)
+    }
+}
+
+impl std::error::Error for PlayError {}
+
+/// What a checked play will do.
+enum Checked {
+    Move {
+        from: Cell,
+        to: Cell,
+        facing: Dir,
+    },
+    Strike {
+        targets: u64,
+        wounds: u8,
+        destroy: bool,
+    },
+}
+
+/// Checks a play by `player`; nothing changes.
+pub fn check_play(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    player: Player,
+    play: &Play,
+) -> Result<(), PlayError> {
+    let (layout, view) = views(field, ctx);
+    check(field, ctx, &layout, &view, player, play).map(|_| ())
+}
+
+/// Checks then resolves a play by `player`. A refused play leaves the battlefield unchanged.
+pub fn resolve_play<D, S>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    player: Player,
+    play: &Play,
+    decider: &mut D,
+    sink: &mut S,
+) -> Result<(), PlayError>
+where
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let (layout, view) = views(field, ctx);
+    match check(field, ctx, &layout, &view, player, play)? {
+        Checked::Move { from, to, facing } => {
+            let e = Event::Moved { from, to, facing };
+            field.apply(&e);
+            sink.push(e);
+        }
+        Checked::Strike {
+            targets,
+            wounds,
+            destroy,
+        } => strike(field, ctx, &view, targets, wounds, destroy, decider, sink),
+    }
+    Ok(())
+}
+
+fn views(field: &Battlefield, ctx: Context<'_>) -> (Layout, View) {
+    let layout = Layout::new(field, ctx.catalog, ctx.rules);
+    let mut view = View::empty();
+    view.compute(field, ctx.catalog, ctx.rules, &layout);
+    (layout, view)
+}
+
+fn check(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    layout: &Layout,
+    view: &View,
+    player: Player,
+    play: &Play,
+) -> Result<Checked, PlayError> {
+    let no = |reason: String| PlayError {
+        play: play.name(),
+        reason,
+    };
+    let cell_of = |h: Hex, what: &str| -> Result<Cell, PlayError> {
+        let c = field
+            .shape()
+            .cell(h)
+            .ok_or_else(|| no(format!("{h} is not on the board")))?;
+        if field.at(c).is_none() {
+            return Err(no(format!("no {what} on {h}")));
+        }
+        Ok(c)
+    };
+    let is_hq = |c: Cell| field.def(ctx.catalog, c).is_some_and(|d| d.is_hq());
+    let owner = |c: Cell| field.at(c).map(|p| p.owner).unwrap_or_default();
+    let enemy_target = |c: Cell| -> Result<(), PlayError> {
+        let o = owner(c);
+        if o == player {
+            return Err(no(
+                "the target must be an enemy unit, not one of yours".into()
+            ));
+        }
+        if field.friends(player, o) {
+            return Err(no(
+                "the target must be an enemy unit, not an ally's (R5.8)".into()
+            ));
+        }
+        Ok(())
+    };
+    match *play {
+        Play::Move {
+            unit,
+            to,
+            facing,
+            instant,
+        } => {
+            let from = cell_of(unit, "unit")?;
+            let p = *field
+                .at(from)
+                .ok_or_else(|| no(format!("no unit on {unit}")))?;
+            if instant {
+                let o = p.owner;
+                if o != player {
+                    if field.friends(player, o)
+                        && ctx.rules.team_instants_on_allies
+                            != InstantsOnAllies::AllowMoveForbidPush
+                    {
+                        return Err(no(
+                            "the Move instant cannot be played on an ally's unit (R5.8)".into(),
+                        ));
+                    }
+                    if ctx.rules.move_tile_target == MoveTarget::Own {
+                        return Err(no("the Move instant moves only your own units (`move_tile_target = own`, R5.2)".into()));
+                    }
+                }
+            } else {
+                if p.owner != player {
+                    return Err(no("Mobility moves only your own units (R3.13)".into()));
+                }
+                let def = ctx.catalog.get(p.tile);
+                if !def.mobile && view.mobility & from.bit() == 0 {
+                    return Err(no(format!(
+                        "`{}` has no Mobility and no connected Transport (R3.13, R7.4.4)",
+                        def.full_id()
+                    )));
+                }
+            }
+            if view.netted & from.bit() != 0 {
+                return Err(no("a netted unit cannot move (R6.1.3)".into()));
+            }
+            let facing_now = facing.unwrap_or(p.facing);
+            let dest = field
+                .shape()
+                .cell(to)
+                .ok_or_else(|| no(format!("{to} is not on the board")))?;
+            if dest == from {
+                if facing_now == p.facing {
+                    return Err(no("the unit neither moves nor turns".into()));
+                }
+                return Ok(Checked::Move {
+                    from,
+                    to: dest,
+                    facing: facing_now,
+                });
+            }
+            if field.at(dest).is_some() {
+                return Err(no(format!("{to} is not empty")));
+            }
+            let range = move_range(field, ctx, view, player);
+            if !reachable(field, from, dest, range) {
+                return Err(no(if range > 1 {
+                    format!("{to} is not within {range} hexes through empty hexes (R7.1.4)")
+                } else {
+                    format!("{to} is not adjacent to {unit}")
+                }));
+            }
+            Ok(Checked::Move {
+                from,
+                to: dest,
+                facing: facing_now,
+            })
+        }
+        Play::Push { pusher, target, to } => {
+            let pc = cell_of(pusher, "pusher")?;
+            let tc = cell_of(target, "unit to push")?;
+            if owner(pc) != player {
+                return Err(no("the pusher must be one of your units (R5.3.1)".into()));
+            }
+            let (po, to_owner) = (owner(pc), owner(tc));
+            let exception = field.friends(po, to_owner)
+                && field
+                    .def(ctx.catalog, pc)
+                    .zip(field.def(ctx.catalog, tc))
+                    .is_some_and(|(a, b)| field.nets(po, a, to_owner, b, ctx.rules));
+            if field.friends(po, to_owner) && !exception {
+                return Err(no("only an enemy unit can be pushed (R5.3.1, R5.8)".into()));
+            }
+            if field.shape().hex(pc).distance(field.shape().hex(tc)) != 1 {
+                return Err(no(
+                    "the unit to push must be adjacent to the pusher (R5.3.1)".into(),
+                ));
+            }
+            if view.netted & tc.bit() != 0 {
+                return Err(no("a netted unit can never be pushed (R5.3.6)".into()));
+            }
+            if view.netted & pc.bit() != 0 {
+                if !ctx.rules.netted_can_push {
+                    return Err(no("a netted unit cannot push (R5.3.6, 2025)".into()));
+                }
+                if layout.reach(tc) & pc.bit() != 0 {
+                    return Err(no(
+                        "a netter cannot be pushed by the unit it nets (R6.1.4)".into()
+                    ));
+                }
+            }
+            let legal = push_destinations(field, pc, tc);
+            if legal == 0 {
+                return Err(no(
+                    "no empty hex two steps from the pusher next to the pushed unit (R5.3.5)"
+                        .into(),
+                ));
+            }
+            let dest = field
+                .shape()
+                .cell(to)
+                .filter(|c| legal & c.bit() != 0)
+                .ok_or_else(|| {
+                    let list: Vec<String> = bits(legal)
+                        .map(|i| {
+                            field
+                                .shape()
+                                .hex(field.shape().cell_from_index(i))
+                                .to_string()
+                        })
+                        .collect();
+                    no(format!(
+                        "{to} is not a legal hex for the pushed unit (legal: {})",
+                        list.join(", ")
+                    ))
+                })?;
+            let facing = field.at(tc).map(|p| p.facing).unwrap_or_default();
+            Ok(Checked::Move {
+                from: tc,
+                to: dest,
+                facing,
+            })
+        }
+        Play::Wound { target, wounds } => {
+            let tc = cell_of(target, "unit")?;
+            if is_hq(tc) {
+                return Err(no("never an HQ (R5.5)".into()));
+            }
+            enemy_target(tc)?;
+            Ok(Checked::Strike {
+                targets: tc.bit(),
+                wounds,
+                destroy: false,
+            })
+        }
+        Play::DestroyNearHq { target } => {
+            let tc = cell_of(target, "unit")?;
+            if is_hq(tc) {
+                return Err(no("never an HQ (R5.4)".into()));
+            }
+            enemy_target(tc)?;
+            let hq = field
+                .hq_cell(player, ctx.catalog)
+                .ok_or_else(|| no("your HQ is not on the board".into()))?;
+            if ctx.rules.grenade_blocked_if_hq_netted && view.netted & hq.bit() != 0 {
+                return Err(no(
+                    "your HQ is netted, so it cannot throw a Grenade (R5.4, R6.1.7)".into(),
+                ));
+            }
+            if field.shape().hex(hq).distance(target) != 1 {
+                return Err(no("the target must be adjacent to your HQ (R5.4)".into()));
+            }
+            Ok(Checked::Strike {
+                targets: tc.bit(),
+                wounds: 0,
+                destroy: true,
+            })
+        }
+        Play::Area { at, wounds, radius } => {
+            let mut targets = 0u64;
+            for h in at.within(u32::from(radius)) {
+                let c = field.shape().cell(h).ok_or_else(|| {
+                    no(format!("every hex within {radius} of {at} must be on the board, and {h} is not (R5.6.2)"))
+                })?;
+                if field.at(c).is_some() && !is_hq(c) {
+                    targets |= c.bit();
+                }
+            }
+            Ok(Checked::Strike {
+                targets,
+                wounds,
+                destroy: false,
+            })
+        }
+    }
+}
+
+/// R5.3.2: empty hexes adjacent to the pushed unit and two steps from the pusher.
+fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
+    let from = field.shape().hex(pusher);
+    let mut legal = 0u64;
+    for d in Dir::ALL {
+        if let Some(n) = field.shape().neighbour(target, d)
+            && field.at(n).is_none()
+            && field.shape().hex(n).distance(from) == 2
+        {
+            legal |= n.bit();
+        }
+    }
+    legal
+}
+
+/// How far a unit of `player` moves: 1, or the largest `move_range` of a working friendly tile (R7.1.4).
+fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, player: Player) -> u32 {
+    field
+        .tiles()
+        .filter(|(c, p)| field.friends(player, p.owner) && view.netted & c.bit() == 0)
+        .map(|(_, p)| u32::from(ctx.catalog.get(p.tile).global.move_range))
+        .max()
+        .unwrap_or(0)
+        .max(1)
+}
+
+/// Whether `to` can be reached from `from` in at most `range` steps through empty hexes (Q12).
+fn reachable(field: &Battlefield, from: Cell, to: Cell, range: u32) -> bool {
+    let mut frontier = from.bit();
+    let mut seen = frontier;
+    for _ in 0..range {
+        let mut next = 0u64;
+        for i in bits(frontier) {
+            for d in Dir::ALL {
+                if let Some(n) = field.shape().neighbour(field.shape().cell_from_index(i), d) {
+                    next |= n.bit();
+                }
+            }
+        }
+        if next & to.bit() != 0 {
+            return true;
+        }
+        frontier = next & !seen & !field.occupied();
+        seen |= next;
+    }
+    false
+}
+
+/// Wounds or destroys the target units at once; connected Medics absorb (R4.8.2, Q30); armor does
+/// not help (R3.10.3). Destroyed tiles leave the board immediately.
+#[allow(clippy::too_many_arguments)]
+fn strike<D, S>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    view: &View,
+    targets: u64,
+    wounds: u8,
+    destroy: bool,
+    decider: &mut D,
+    sink: &mut S,
+) where
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let mut hits = Vec::new();
+    let mut incoming = [0u16; MAX_CELLS];
+    for t in bits(targets) {
+        let cell = field.shape().cell_from_index(t);
+        let Some(p) = field.at(cell) else { continue };
+        let w = if destroy {
+            ctx.catalog
+                .get(p.tile)
+                .hit_points()
+                .saturating_sub(p.wounds)
+        } else {
+            wounds
+        };
+        sink.push(Event::Struck {
+            target: cell,
+            wounds: w,
+        });
+        incoming[t] = u16::from(w);
+        hits.push(Hit {
+            from: None,
+            target: cell,
+            wounds: w,
+            absorbed: false,
+        });
+    }
+    let mut options: Vec<Choice> = Vec::new();
+    let used = {
+        let ph = medic::Phase {
+            field,
+            catalog: ctx.catalog,
+            view,
+            incoming: &incoming,
+            doomed: 0,
+        };
+        medic::absorb(&ph, &mut hits, decider, sink, &mut options)
+    };
+    let mut doomed = used;
+    for h in hits.iter().filter(|h| !h.absorbed) {
+        let Some(p) = field.at(h.target).copied() else {
+            continue;
+        };
+        let def = ctx.catalog.get(p.tile);
+        let total = p.wounds.saturating_add(h.wounds);
+        let netted = view.netted & h.target.bit() != 0;
+        let hp = if netted && !ctx.rules.netted_keeps_armor_toughness {
+            1
+        } else {
+            def.hit_points()
+        };
+        let destroyed = total >= hp;
+        if destroyed {
+            doomed |= h.target.bit();
+        }
+        let e = Event::Wounded {
+            cell: h.target,
+            added: h.wounds,
+            total,
+            destroyed,
+        };
+        field.apply(&e);
+        sink.push(e);
+    }
+    for t in bits(doomed) {
+        let cell = field.shape().cell_from_index(t);
+        if let Some(p) = field.at(cell).copied() {
+            let e = Event::Removed {
+                cell,
+                tile: p.tile,
+                owner: p.owner,
+            };
+            field.apply(&e);
+            sink.push(e);
+        }
+    }
+}
