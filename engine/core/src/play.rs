@@ -491,3 +491,261 @@ fn strike<D, S>(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::{PlayerSetup, Setup, TileSetup};
+    use crate::decision::DefaultPolicy;
+    use crate::rules::Rules;
+    use crate::shape::BoardShape;
+    use crate::tile::{Catalog, Initiative, Tile, TileKind};
+
+    fn catalog() -> Catalog {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("t", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("init");
+        let mut runner = Tile::new("t", "runner", TileKind::Soldier);
+        runner.mobile = true;
+        let mut block = Tile::new("t", "block", TileKind::Soldier);
+        block.toughness = 2;
+        let mut medic = Tile::new("t", "medic", TileKind::Module);
+        medic.module.medic = true;
+        medic.edges[0].link = true;
+        c.add_army("t", "T", 35, vec![hq, runner, block, medic])
+            .expect("army");
+        c
+    }
+
+    fn field(c: &Catalog, tiles: &[(&str, u8, i32, i32)]) -> Battlefield {
+        let setup = Setup {
+            shape: BoardShape::standard(),
+            players: vec![
+                PlayerSetup { team: 0, hq_hp: 20 },
+                PlayerSetup { team: 1, hq_hp: 20 },
+            ],
+            tiles: tiles
+                .iter()
+                .map(|(id, o, q, r)| TileSetup {
+                    tile: c.find(&format!("t/{id}")).expect("tile"),
+                    owner: Player::new(*o),
+                    hex: Hex::new(*q, *r),
+                    facing: Dir::N,
+                    wounds: 0,
+                })
+                .collect(),
+        };
+        Battlefield::new(setup, c).expect("legal")
+    }
+
+    fn play(f: &mut Battlefield, c: &Catalog, p: Play) -> Result<Vec<Event>, PlayError> {
+        let rules = Rules::default();
+        let mut events = Vec::new();
+        resolve_play(
+            f,
+            Context {
+                catalog: c,
+                rules: &rules,
+            },
+            Player::new(0),
+            &p,
+            &mut DefaultPolicy,
+            &mut events,
+        )?;
+        Ok(events)
+    }
+
+    #[test]
+    fn push_needs_an_empty_hex_two_steps_from_the_pusher() {
+        let c = catalog();
+        // R5.3.7: the pushed unit at [1,0] has [2,-1], [2,0] and [1,1] behind it; all taken.
+        let mut f = field(
+            &c,
+            &[
+                ("block", 0, 0, 0),
+                ("runner", 1, 1, 0),
+                ("block", 1, 2, -1),
+                ("block", 1, 2, 0),
+                ("block", 1, 1, 1),
+            ],
+        );
+        let before = f.clone();
+        let e = play(
+            &mut f,
+            &c,
+            Play::Push {
+                pusher: Hex::ORIGIN,
+                target: Hex::new(1, 0),
+                to: Hex::new(2, 0),
+            },
+        )
+        .expect_err("no legal hex");
+        assert!(
+            e.to_string()
+                .starts_with("push: no empty hex two steps from the pusher"),
+            "{e}"
+        );
+        assert_eq!(f, before, "a refused play changes nothing");
+    }
+
+    #[test]
+    fn the_pushed_units_owner_picks_among_legal_hexes_and_facing_is_kept() {
+        let c = catalog();
+        let mut f = field(&c, &[("block", 0, 0, 0), ("runner", 1, 1, 0)]);
+        let e = play(
+            &mut f,
+            &c,
+            Play::Push {
+                pusher: Hex::ORIGIN,
+                target: Hex::new(1, 0),
+                to: Hex::new(1, -1),
+            },
+        )
+        .expect_err("[1,-1] is adjacent to the pusher");
+        assert!(
+            e.to_string().contains("legal: [2, -1], [2, 0], [1, 1]"),
+            "{e}"
+        );
+        play(
+            &mut f,
+            &c,
+            Play::Push {
+                pusher: Hex::ORIGIN,
+                target: Hex::new(1, 0),
+                to: Hex::new(2, 0),
+            },
+        )
+        .expect("legal");
+        assert_eq!(f.at_hex(Hex::new(2, 0)).map(|p| p.facing), Some(Dir::N));
+    }
+
+    #[test]
+    fn instants_never_hit_hqs_and_air_strikes_stay_on_the_board() {
+        let c = catalog();
+        let mut f = field(
+            &c,
+            &[("hq", 1, 1, 0), ("runner", 1, 0, 1), ("runner", 0, 0, 0)],
+        );
+        let e = play(
+            &mut f,
+            &c,
+            Play::Wound {
+                target: Hex::new(1, 0),
+                wounds: 1,
+            },
+        )
+        .expect_err("HQ");
+        assert_eq!(e.to_string(), "sniper: never an HQ (R5.5)");
+        let e = play(
+            &mut f,
+            &c,
+            Play::Area {
+                at: Hex::new(2, 0),
+                wounds: 1,
+                radius: 1,
+            },
+        )
+        .expect_err("edge");
+        assert!(
+            e.to_string()
+                .starts_with("air strike: every hex within 1 of [2, 0] must be on the board"),
+            "{e}"
+        );
+        let events = play(
+            &mut f,
+            &c,
+            Play::Area {
+                at: Hex::ORIGIN,
+                wounds: 1,
+                radius: 1,
+            },
+        )
+        .expect("centre");
+        let struck = events
+            .iter()
+            .filter(|e| matches!(e, Event::Struck { .. }))
+            .count();
+        assert_eq!(struck, 2, "both runners, friend and foe, and not the HQ");
+        assert_eq!(f.hq_hp(Player::new(1)), 20);
+    }
+
+    #[test]
+    fn a_medic_absorbs_a_grenade_and_the_target_survives() {
+        let c = catalog();
+        // Own HQ at [0,0]; enemy block at [1,0] with an enemy medic below it linking north (edge 0).
+        let mut f = field(
+            &c,
+            &[("hq", 0, 0, 0), ("block", 1, 1, 0), ("medic", 1, 1, 1)],
+        );
+        play(
+            &mut f,
+            &c,
+            Play::DestroyNearHq {
+                target: Hex::new(1, 0),
+            },
+        )
+        .expect("adjacent to the HQ");
+        assert!(
+            f.at_hex(Hex::new(1, 0)).is_some(),
+            "Q30: the Medic absorbs the Grenade"
+        );
+        assert!(f.at_hex(Hex::new(1, 1)).is_none(), "the Medic is discarded");
+        play(
+            &mut f,
+            &c,
+            Play::DestroyNearHq {
+                target: Hex::new(1, 0),
+            },
+        )
+        .expect("again");
+        assert!(
+            f.at_hex(Hex::new(1, 0)).is_none(),
+            "toughness does not save it from a Grenade"
+        );
+    }
+
+    #[test]
+    fn mobility_needs_the_icon_and_moves_one_hex() {
+        let c = catalog();
+        let mut f = field(&c, &[("runner", 0, 0, 0), ("block", 0, 1, 1)]);
+        let e = play(
+            &mut f,
+            &c,
+            Play::Move {
+                unit: Hex::new(1, 1),
+                to: Hex::new(1, 0),
+                facing: None,
+                instant: false,
+            },
+        )
+        .expect_err("no Mobility");
+        assert!(
+            e.to_string().starts_with("move: `t/block` has no Mobility"),
+            "{e}"
+        );
+        let e = play(
+            &mut f,
+            &c,
+            Play::Move {
+                unit: Hex::ORIGIN,
+                to: Hex::new(0, -2),
+                facing: None,
+                instant: false,
+            },
+        )
+        .expect_err("two hexes");
+        assert!(e.to_string().contains("is not adjacent"), "{e}");
+        play(
+            &mut f,
+            &c,
+            Play::Move {
+                unit: Hex::ORIGIN,
+                to: Hex::new(0, -1),
+                facing: Some(Dir::S),
+                instant: false,
+            },
+        )
+        .expect("one hex");
+        assert_eq!(f.at_hex(Hex::new(0, -1)).map(|p| p.facing), Some(Dir::S));
+    }
+}
