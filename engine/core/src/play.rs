@@ -7,7 +7,7 @@ use crate::battlefield::{Battlefield, Player};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
-use crate::rules::{InstantsOnAllies, MoveTarget};
+use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use std::fmt;
 
@@ -219,7 +219,7 @@ fn check(
             if field.at(dest).is_some() {
                 return Err(no(format!("{to} is not empty")));
             }
-            let range = move_range(field, ctx, view, player);
+            let range = move_range(field, ctx, view, p.owner);
             if !reachable(field, from, dest, range) {
                 return Err(no(if range > 1 {
                     format!("{to} is not within {range} hexes through empty hexes (R7.1.4)")
@@ -367,11 +367,16 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
     legal
 }
 
-/// How far a unit of `player` moves: 1, or the largest `move_range` of a working friendly tile (R7.1.4).
-fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, player: Player) -> u32 {
+/// How far a unit of `owner` moves: 1, or the largest `move_range` of a working tile of its owner
+/// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
+fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, owner: Player) -> u32 {
+    let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
     field
         .tiles()
-        .filter(|(c, p)| field.friends(player, p.owner) && view.netted & c.bit() == 0)
+        .filter(|(c, p)| {
+            (p.owner == owner || (allies_too && field.friends(owner, p.owner)))
+                && view.netted & c.bit() == 0
+        })
         .map(|(_, p)| u32::from(ctx.catalog.get(p.tile).global.move_range))
         .max()
         .unwrap_or(0)

@@ -80,6 +80,16 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     let mut turn: Option<Player> = None;
     let mut moved: Vec<String> = Vec::new();
     for step in &s.steps {
+        // Steps of one player in a row are one turn (Mobility is once per unit per turn, Q13); a step
+        // of another player starts a new turn, and a Battle ends the turn (R4.2).
+        let by = match step {
+            Step::Place { by, .. } | Step::Play { by, .. } => Some(*by),
+            Step::Battle => None,
+        };
+        if by.is_none() || turn != by {
+            turn = by;
+            moved.clear();
+        }
         let battle = match step {
             Step::Battle => true,
             Step::Place {
@@ -112,11 +122,6 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
                 field.main_area_full()
             }
             Step::Play { by, play, line } => {
-                // Steps of one player in a row are one turn: Mobility is once per unit per turn (Q13).
-                if turn != Some(*by) {
-                    turn = Some(*by);
-                    moved.clear();
-                }
                 let at = |label: &str| -> Result<Hex, String> {
                     let t = tracked
                         .iter()
@@ -192,6 +197,8 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
             }
         };
         if battle {
+            turn = None;
+            moved.clear();
             let by_cell = labels(&tracked);
             let mut decider = ScenarioDecider {
                 choices: &s.choices,
