@@ -2,7 +2,7 @@
 //! (Move, Push, Sniper, Grenade, Air Strike). Each play is checked first, with an error that says
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
-use crate::battle::{Context, Hit, Layout, View, medic};
+use crate::battle::{Context, Hit, Layout, View, medic, remove_tiles, wound};
 use crate::battlefield::{Battlefield, Player};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
@@ -459,42 +459,11 @@ fn strike<D, S>(
     };
     let mut doomed = used;
     for h in hits.iter().filter(|h| !h.absorbed) {
-        let Some(p) = field.at(h.target).copied() else {
-            continue;
-        };
-        let def = ctx.catalog.get(p.tile);
-        let total = p.wounds.saturating_add(h.wounds);
-        let netted = view.netted & h.target.bit() != 0;
-        let hp = if netted && !ctx.rules.netted_keeps_armor_toughness {
-            1
-        } else {
-            def.hit_points()
-        };
-        let destroyed = total >= hp;
-        if destroyed {
+        if wound(field, ctx, view, h.target, h.wounds, sink) {
             doomed |= h.target.bit();
         }
-        let e = Event::Wounded {
-            cell: h.target,
-            added: h.wounds,
-            total,
-            destroyed,
-        };
-        field.apply(&e);
-        sink.push(e);
     }
-    for t in bits(doomed) {
-        let cell = field.shape().cell_from_index(t);
-        if let Some(p) = field.at(cell).copied() {
-            let e = Event::Removed {
-                cell,
-                tile: p.tile,
-                owner: p.owner,
-            };
-            field.apply(&e);
-            sink.push(e);
-        }
-    }
+    remove_tiles(field, doomed, sink);
 }
 
 #[cfg(test)]

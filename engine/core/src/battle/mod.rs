@@ -266,42 +266,16 @@ where
                 continue;
             }
             let added = sum.min(u8::MAX as u16) as u8;
-            let now = p.wounds.saturating_add(added);
-            let hp = if view.is_netted(cell) && !self.rules.netted_keeps_armor_toughness {
-                1
-            } else {
-                def.hit_points()
+            let ctx = Context {
+                catalog: self.cat,
+                rules: self.rules,
             };
-            let destroyed = now >= hp;
-            if destroyed {
+            if wound(field, ctx, view, cell, added, &mut *self.sink) {
                 doomed |= 1 << t;
             }
-            self.emit(
-                field,
-                Event::Wounded {
-                    cell,
-                    added,
-                    total: now,
-                    destroyed,
-                },
-            );
         }
-        let mut removed = 0u64;
-        for t in bits(doomed) {
-            let cell = field.shape().cell_from_index(t);
-            if let Some(p) = field.at(cell).copied() {
-                self.emit(
-                    field,
-                    Event::Removed {
-                        cell,
-                        tile: p.tile,
-                        owner: p.owner,
-                    },
-                );
-                self.report.removed += 1;
-                removed |= cell.bit();
-            }
-        }
+        let removed = remove_tiles(field, doomed, &mut *self.sink);
+        self.report.removed += removed.count_ones();
         removed | self.damage_hqs(field, hq_damage)
     }
 
@@ -612,19 +586,9 @@ where
         let Some(cell) = field.hq_cell(p, self.cat) else {
             return 0;
         };
-        let Some(t) = field.at(cell).copied() else {
-            return 0;
-        };
-        self.emit(
-            field,
-            Event::Removed {
-                cell,
-                tile: t.tile,
-                owner: p,
-            },
-        );
-        self.report.removed += 1;
-        cell.bit()
+        let removed = remove_tiles(field, cell.bit(), &mut *self.sink);
+        self.report.removed += removed.count_ones();
+        removed
     }
 
     /// R8.2.3: with 3 or more players, an eliminated player's tiles leave after the battle.
@@ -632,28 +596,77 @@ where
         if field.player_count() <= 2 {
             return;
         }
-        let gone: Vec<(Cell, crate::battlefield::Placed)> = field
-            .tiles()
-            .filter(|(_, t)| field.hq_hp(t.owner) <= 0)
-            .map(|(c, t)| (c, *t))
-            .collect();
-        for (cell, t) in gone {
-            self.emit(
-                field,
-                Event::Removed {
-                    cell,
-                    tile: t.tile,
-                    owner: t.owner,
-                },
-            );
-            self.report.removed += 1;
+        let mut gone = 0u64;
+        for (cell, t) in field.tiles() {
+            if field.hq_hp(t.owner) <= 0 {
+                gone |= cell.bit();
+            }
         }
+        let removed = remove_tiles(field, gone, &mut *self.sink);
+        self.report.removed += removed.count_ones();
     }
 
     fn emit(&mut self, field: &mut Battlefield, e: Event) {
         field.apply(&e);
         self.sink.push(e);
     }
+}
+
+/// Puts `added` wounds on the non-HQ tile on `cell` and reports it (R4.6.3, R3.12); a netted tile
+/// keeps its toughness only with `netted_keeps_armor_toughness` (R3.11.4). Returns whether the wounds
+/// destroy it; destroyed tiles leave through [`remove_tiles`].
+pub(crate) fn wound<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    view: &View,
+    cell: Cell,
+    added: u8,
+    sink: &mut S,
+) -> bool {
+    let Some(p) = field.at(cell).copied() else {
+        return false;
+    };
+    let def = ctx.catalog.get(p.tile);
+    let total = p.wounds.saturating_add(added);
+    let hp = if view.is_netted(cell) && !ctx.rules.netted_keeps_armor_toughness {
+        1
+    } else {
+        def.hit_points()
+    };
+    let destroyed = total >= hp;
+    let e = Event::Wounded {
+        cell,
+        added,
+        total,
+        destroyed,
+    };
+    field.apply(&e);
+    sink.push(e);
+    destroyed
+}
+
+/// Takes the tiles on `cells` off the board, in reading order (R4.3.5). Returns the cells that
+/// held a tile.
+pub(crate) fn remove_tiles<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    cells: u64,
+    sink: &mut S,
+) -> u64 {
+    let mut removed = 0u64;
+    for t in bits(cells) {
+        let cell = field.shape().cell_from_index(t);
+        if let Some(p) = field.at(cell).copied() {
+            let e = Event::Removed {
+                cell,
+                tile: p.tile,
+                owner: p.owner,
+            };
+            field.apply(&e);
+            sink.push(e);
+            removed |= cell.bit();
+        }
+    }
+    removed
 }
 
 /// Current values of a unit's slots: bits of `present` mark the slots that exist.
