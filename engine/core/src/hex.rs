@@ -60,11 +60,6 @@ impl Hex {
         v.sort_by_key(|h| reading_order(*h));
         v
     }
-
-    /// The direction of the adjacent hex `other`, if it is adjacent.
-    pub fn direction_to(self, other: Hex) -> Option<Dir> {
-        Dir::ALL.into_iter().find(|d| self.step(*d) == other)
-    }
 }
 
 /// Sort key that lists hexes top to bottom, then left to right, as a reader scans a flat-topped
@@ -140,10 +135,6 @@ pub struct Edge(u8);
 
 impl Edge {
     pub const ALL: [Edge; 6] = [Edge(0), Edge(1), Edge(2), Edge(3), Edge(4), Edge(5)];
-
-    pub fn from_index(n: i64) -> Option<Edge> {
-        (0..6).contains(&n).then_some(Edge(n as u8))
-    }
 
     pub const fn index(self) -> u8 {
         self.0

@@ -95,17 +95,6 @@ impl Effects {
     pub fn is_none(&self) -> bool {
         *self == Effects::NONE
     }
-
-    /// Effects that help the units they reach (everything but the enemy-only ones).
-    pub fn helps_friends(&self) -> bool {
-        self.melee != 0
-            || self.ranged != 0
-            || self.initiative != 0
-            || self.medic
-            || self.extra_attack > 0
-            || self.convert_attack
-            || self.mobility
-    }
 }
 
 /// Effects that need no connection (R7.1.4).
