@@ -20,7 +20,7 @@ pub use decision::{Choice, Decider, Decision, DefaultPolicy, Question};
 pub use event::{AttackKind, Event, EventSink};
 pub use hex::{Dir, Edge, Hex};
 pub use hooks::{AbilityHooks, NoAbilities};
-pub use play::{Play, PlayError, check_play, resolve_play};
+pub use play::{Play, PlayError, Turn, check_play, resolve_play};
 pub use rules::{Preset, Rules};
 pub use shape::{BoardShape, Cell, MAX_CELLS};
 pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef};

@@ -61,6 +61,37 @@ impl fmt::Display for PlayError {
 
 impl std::error::Error for PlayError {}
 
+/// The turn a play belongs to: whose it is and what it has already used (R2.5, R3.13).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Turn {
+    player: Player,
+    /// Cells of the units that used Mobility this turn; the marks follow the units as they move.
+    mobility_used: u64,
+}
+
+impl Turn {
+    /// A new turn of `player`: nothing used yet.
+    pub const fn new(player: Player) -> Self {
+        Turn {
+            player,
+            mobility_used: 0,
+        }
+    }
+
+    pub const fn player(&self) -> Player {
+        self.player
+    }
+
+    /// Follows the units of this turn through an event of a play.
+    fn follow(&mut self, e: &Event) {
+        if let Event::Moved { from, to, .. } = *e
+            && self.mobility_used & from.bit() != 0
+        {
+            self.mobility_used = (self.mobility_used & !from.bit()) | to.bit();
+        }
+    }
+}
+
 /// What a checked play will do.
 enum Checked {
     Move {
@@ -79,18 +110,18 @@ enum Checked {
 pub fn check_play(
     field: &Battlefield,
     ctx: Context<'_>,
-    player: Player,
+    turn: &Turn,
     play: &Play,
 ) -> Result<(), PlayError> {
     let (layout, view) = views(field, ctx);
-    check(field, ctx, &layout, &view, player, play).map(|_| ())
+    check(field, ctx, &layout, &view, turn, play).map(|_| ())
 }
 
-/// Checks then resolves a play by `player`. A refused play leaves the battlefield unchanged.
+/// Checks then resolves a play in `turn`. A refused play leaves the battlefield and the turn unchanged.
 pub fn resolve_play<D, S>(
     field: &mut Battlefield,
     ctx: Context<'_>,
-    player: Player,
+    turn: &mut Turn,
     play: &Play,
     decider: &mut D,
     sink: &mut S,
@@ -100,17 +131,24 @@ where
     S: EventSink + ?Sized,
 {
     let (layout, view) = views(field, ctx);
-    match check(field, ctx, &layout, &view, player, play)? {
+    match check(field, ctx, &layout, &view, turn, play)? {
         Checked::Move { from, to, facing } => {
             let e = Event::Moved { from, to, facing };
             field.apply(&e);
             sink.push(e);
+            turn.follow(&e);
+            if let Play::Move { instant: false, .. } = play {
+                turn.mobility_used |= to.bit();
+            }
         }
         Checked::Strike {
             targets,
             wounds,
             destroy,
-        } => strike(field, ctx, &view, targets, wounds, destroy, decider, sink),
+        } => {
+            let removed = strike(field, ctx, &view, targets, wounds, destroy, decider, sink);
+            turn.mobility_used &= !removed;
+        }
     }
     Ok(())
 }
@@ -127,9 +165,10 @@ fn check(
     ctx: Context<'_>,
     layout: &Layout,
     view: &View,
-    player: Player,
+    turn: &Turn,
     play: &Play,
 ) -> Result<Checked, PlayError> {
+    let player = turn.player;
     let no = |reason: String| PlayError {
         play: play.name(),
         reason,
@@ -191,6 +230,11 @@ fn check(
                     return Err(no("Mobility moves only your own units (R3.13)".into()));
                 }
                 let def = ctx.catalog.get(p.tile);
+                if turn.mobility_used & from.bit() != 0 {
+                    return Err(no(format!(
+                        "the unit on {unit} has already used its Mobility this turn (R3.13, Q13)"
+                    )));
+                }
                 if !def.mobile && view.mobility & from.bit() == 0 {
                     return Err(no(format!(
                         "`{}` has no Mobility and no connected Transport (R3.13, R7.4.4)",
@@ -406,7 +450,7 @@ fn reachable(field: &Battlefield, from: Cell, to: Cell, range: u32) -> bool {
 }
 
 /// Wounds or destroys the target units at once; connected Medics absorb (R4.8.2, Q30); armor does
-/// not help (R3.10.3). Destroyed tiles leave the board immediately.
+/// not help (R3.10.3). Destroyed tiles leave the board immediately; returns their cells.
 #[allow(clippy::too_many_arguments)]
 fn strike<D, S>(
     field: &mut Battlefield,
@@ -417,7 +461,8 @@ fn strike<D, S>(
     destroy: bool,
     decider: &mut D,
     sink: &mut S,
-) where
+) -> u64
+where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
@@ -463,7 +508,7 @@ fn strike<D, S>(
             doomed |= h.target.bit();
         }
     }
-    remove_tiles(field, doomed, sink);
+    remove_tiles(field, doomed, sink)
 }
 
 #[cfg(test)]
@@ -513,6 +558,15 @@ mod tests {
     }
 
     fn play(f: &mut Battlefield, c: &Catalog, p: Play) -> Result<Vec<Event>, PlayError> {
+        play_in(f, c, &mut Turn::new(Player::new(0)), p)
+    }
+
+    fn play_in(
+        f: &mut Battlefield,
+        c: &Catalog,
+        turn: &mut Turn,
+        p: Play,
+    ) -> Result<Vec<Event>, PlayError> {
         let rules = Rules::default();
         let mut events = Vec::new();
         resolve_play(
@@ -521,7 +575,7 @@ mod tests {
                 catalog: c,
                 rules: &rules,
             },
-            Player::new(0),
+            turn,
             &p,
             &mut DefaultPolicy,
             &mut events,
@@ -721,5 +775,53 @@ mod tests {
         )
         .expect("one hex");
         assert_eq!(f.at_hex(Hex::new(0, -1)).map(|p| p.facing), Some(Dir::S));
+    }
+
+    #[test]
+    fn mobility_is_once_per_unit_per_turn_and_follows_the_unit() {
+        let c = catalog();
+        let mut f = field(&c, &[("runner", 0, 0, 0), ("runner", 0, 1, 1)]);
+        let mut turn = Turn::new(Player::new(0));
+        let first = Play::Move {
+            unit: Hex::ORIGIN,
+            to: Hex::new(0, -1),
+            facing: None,
+            instant: false,
+        };
+        play_in(&mut f, &c, &mut turn, first).expect("first move");
+        let again = Play::Move {
+            unit: Hex::new(0, -1),
+            to: Hex::new(0, -2),
+            facing: None,
+            instant: false,
+        };
+        let e = play_in(&mut f, &c, &mut turn, again)
+            .expect_err("second Mobility move of the same unit");
+        assert!(
+            e.to_string()
+                .starts_with("move: the unit on [0, -1] has already used its Mobility"),
+            "{e}"
+        );
+        let other = Play::Move {
+            unit: Hex::new(1, 1),
+            to: Hex::new(1, 0),
+            facing: None,
+            instant: false,
+        };
+        play_in(&mut f, &c, &mut turn, other).expect("another unit may still move");
+        let instant = Play::Move {
+            unit: Hex::new(0, -1),
+            to: Hex::new(0, -2),
+            facing: None,
+            instant: true,
+        };
+        play_in(&mut f, &c, &mut turn, instant).expect("a Move instant is not Mobility");
+        let back = Play::Move {
+            unit: Hex::new(0, -2),
+            to: Hex::new(0, -1),
+            facing: None,
+            instant: false,
+        };
+        play_in(&mut f, &c, &mut Turn::new(Player::new(0)), back).expect("a new turn");
     }
 }

@@ -7,7 +7,7 @@ use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
 use hexforge_core::{
     Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS, NoAbilities,
-    Play, Player, TileRef, resolve_play,
+    Play, Player, TileRef, Turn, resolve_play,
 };
 
 /// What running one scenario gave.
@@ -36,59 +36,105 @@ struct Tracked {
 /// Runs a validated scenario.
 pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     let mut report = Report::default();
-    let ctx = Context {
-        catalog,
-        rules: &s.rules,
-    };
-    let mut field = match Battlefield::new(s.setup.clone(), catalog) {
+    let field = match Battlefield::new(s.setup.clone(), catalog) {
         Ok(f) => f,
         Err(e) => {
             refused(&mut report, s, &e.to_string());
             return report;
         }
     };
-    let mut tracked: Vec<Tracked> = s
-        .tiles
-        .iter()
-        .map(|t| {
-            let cell = if t.at_start {
-                field.shape().cell(t.hex)
-            } else {
-                None
-            };
-            let tile = cell.and_then(|c| field.at(c)).map(|p| (p.tile, p.owner));
-            Tracked {
-                label: t.label.clone(),
-                cell,
-                tile,
-            }
-        })
-        .collect();
-    let labels = |tracked: &[Tracked]| {
-        let mut by_cell = vec![None; MAX_CELLS];
-        for t in tracked {
-            if let Some(c) = t.cell {
-                by_cell[c.index()] = Some(t.label.clone());
-            }
-        }
-        by_cell
-    };
-    let by_cell = labels(&tracked);
-    let mut names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
-    let mut used = vec![false; s.choices.len()];
-    let mut defaults = Vec::new();
-    let mut turn: Option<Player> = None;
-    let mut moved: Vec<String> = Vec::new();
+    let mut run = Runner::new(
+        s,
+        Context {
+            catalog,
+            rules: &s.rules,
+        },
+        field,
+    );
     for step in &s.steps {
-        // Steps of one player in a row are one turn (Mobility is once per unit per turn, Q13); a step
-        // of another player starts a new turn, and a Battle ends the turn (R4.2).
+        if let Err(message) = run.step(step) {
+            report.log = run.log;
+            refused(&mut report, s, &message);
+            return report;
+        }
+    }
+    report.log = run.log;
+    report.defaults = run.defaults;
+    for (i, c) in s.choices.iter().enumerate() {
+        if !run.used[i] {
+            report.failures.push(format!(
+                "choice on line {} (`{}` by `{}`) was never asked or matched no option",
+                c.line, c.pick, c.by
+            ));
+        }
+    }
+    if let Some(e) = &s.expect.error {
+        report.failures.push(format!(
+            "expected a step to be refused with an error containing \"{e}\", but every step was played"
+        ));
+    }
+    check(&mut report, s, &run.field, run.ctx, &run.tracked);
+    report
+}
+
+/// The state of a scenario between its steps.
+struct Runner<'a> {
+    s: &'a Scenario,
+    ctx: Context<'a>,
+    field: Battlefield,
+    tracked: Vec<Tracked>,
+    names: Names,
+    /// Which `[[choice]]` tables answered a decision.
+    used: Vec<bool>,
+    defaults: Vec<String>,
+    /// Steps of one player in a row are one turn; a step of another player starts a new turn, and a
+    /// Battle ends the turn (R4.2).
+    turn: Option<Turn>,
+    log: Vec<String>,
+}
+
+impl<'a> Runner<'a> {
+    fn new(s: &'a Scenario, ctx: Context<'a>, field: Battlefield) -> Self {
+        let tracked: Vec<Tracked> = s
+            .tiles
+            .iter()
+            .map(|t| {
+                let cell = if t.at_start {
+                    field.shape().cell(t.hex)
+                } else {
+                    None
+                };
+                let tile = cell.and_then(|c| field.at(c)).map(|p| (p.tile, p.owner));
+                Tracked {
+                    label: t.label.clone(),
+                    cell,
+                    tile,
+                }
+            })
+            .collect();
+        let by_cell = labels(&tracked);
+        let names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
+        Runner {
+            s,
+            ctx,
+            field,
+            tracked,
+            names,
+            used: vec![false; s.choices.len()],
+            defaults: Vec::new(),
+            turn: None,
+            log: Vec::new(),
+        }
+    }
+
+    /// Plays one step; an error is the message of a refused step.
+    fn step(&mut self, step: &Step) -> Result<(), String> {
         let by = match step {
             Step::Place { by, .. } | Step::Play { by, .. } => Some(*by),
             Step::Battle => None,
         };
-        if by.is_none() || turn != by {
-            turn = by;
-            moved.clear();
+        if by != self.turn.map(|t| t.player()) {
+            self.turn = by.map(Turn::new);
         }
         let battle = match step {
             Step::Battle => true,
@@ -100,133 +146,119 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
                 facing,
                 line,
             } => {
-                let event = match field.check_place(catalog, *by, *tile, *hex, *facing) {
-                    Ok(e) => e,
-                    Err(e) => {
-                        refused(&mut report, s, &format!("place (line {line}): {e}"));
-                        return report;
-                    }
-                };
-                field.apply(&event);
-                if let Some(t) = tracked.iter_mut().find(|t| t.label == *label)
-                    && let Event::Placed {
-                        cell, tile, owner, ..
-                    } = event
+                let event = self
+                    .field
+                    .check_place(self.ctx.catalog, *by, *tile, *hex, *facing)
+                    .map_err(|e| format!("place (line {line}): {e}"))?;
+                self.field.apply(&event);
+                if let Event::Placed {
+                    cell, tile, owner, ..
+                } = event
+                    && let Some(t) = self.tracked.iter_mut().find(|t| t.label == *label)
                 {
                     t.cell = Some(cell);
                     t.tile = Some((tile, owner));
-                    names.placed(&field, ctx, cell, label);
-                    report.log.extend(names.describe(&event));
+                    self.names.placed(&self.field, self.ctx, cell, label);
+                    self.log.extend(self.names.describe(&event));
                 }
                 // R4.11.1: a full play area starts a battle at once.
-                field.main_area_full()
+                self.field.main_area_full()
             }
             Step::Play { by, play, line } => {
-                let at = |label: &str| -> Result<Hex, String> {
-                    let t = tracked
-                        .iter()
-                        .find(|t| t.label == label)
-                        .ok_or_else(|| format!("no tile `{label}`"))?;
-                    t.cell
-                        .filter(|c| field.at(*c).map(|p| (p.tile, p.owner)) == t.tile)
-                        .map(|c| field.shape().hex(c))
-                        .ok_or_else(|| format!("`{label}` is not on the board any more"))
-                };
-                match play_of(play, at) {
-                    Err(msg) => {
-                        refused(
-                            &mut report,
-                            s,
-                            &format!("{} (line {line}): {msg}", step_name(play)),
-                        );
-                        return report;
-                    }
+                match play_of(play, |label| self.hex_of(label))
+                    .map_err(|msg| format!("{} (line {line}): {msg}", step_name(play)))?
+                {
                     // A Battle instant (R5.1).
-                    Ok(None) => true,
-                    Ok(Some(core)) => {
-                        if let PlayStep::Move {
-                            unit,
-                            instant: false,
-                            ..
-                        } = play
-                            && moved.contains(unit)
-                        {
-                            refused(
-                                &mut report,
-                                s,
-                                &format!(
-                                    "move: `{unit}` has already used its Mobility this turn (R3.13, Q13)"
-                                ),
-                            );
-                            return report;
-                        }
-                        let by_cell = labels(&tracked);
-                        let mut decider = ScenarioDecider {
-                            choices: &s.choices,
-                            used: &mut used,
-                            labels: &by_cell,
-                            defaults: &mut defaults,
-                        };
-                        let mut events: Vec<Event> = Vec::new();
-                        if let Err(e) =
-                            resolve_play(&mut field, ctx, *by, &core, &mut decider, &mut events)
-                        {
-                            refused(&mut report, s, &e.to_string());
-                            return report;
-                        }
-                        for e in &events {
-                            report.log.extend(names.describe(e));
-                            names.follow(e);
-                            if let Event::Moved { from, to, .. } = *e
-                                && let Some(t) = tracked.iter_mut().find(|t| t.cell == Some(from))
-                            {
-                                t.cell = Some(to);
-                            }
-                        }
-                        if let PlayStep::Move {
-                            unit,
-                            instant: false,
-                            ..
-                        } = play
-                        {
-                            moved.push(unit.clone());
-                        }
+                    None => true,
+                    Some(core) => {
+                        self.play(*by, &core)?;
                         false
                     }
                 }
             }
         };
         if battle {
-            turn = None;
-            moved.clear();
-            let by_cell = labels(&tracked);
-            let mut decider = ScenarioDecider {
-                choices: &s.choices,
-                used: &mut used,
-                labels: &by_cell,
-                defaults: &mut defaults,
-            };
-            let mut events: Vec<Event> = Vec::new();
-            battle::resolve(&mut field, ctx, &mut NoAbilities, &mut decider, &mut events);
-            report
-                .log
-                .extend(events.iter().filter_map(|e| names.describe(e)));
+            self.battle();
+        }
+        Ok(())
+    }
+
+    /// Where the tile with `label` stands now, if it is still on the board.
+    fn hex_of(&self, label: &str) -> Result<Hex, String> {
+        let t = self
+            .tracked
+            .iter()
+            .find(|t| t.label == label)
+            .ok_or_else(|| format!("no tile `{label}`"))?;
+        t.cell
+            .filter(|c| self.field.at(*c).map(|p| (p.tile, p.owner)) == t.tile)
+            .map(|c| self.field.shape().hex(c))
+            .ok_or_else(|| format!("`{label}` is not on the board any more"))
+    }
+
+    fn play(&mut self, by: Player, play: &Play) -> Result<(), String> {
+        let by_cell = labels(&self.tracked);
+        let mut decider = ScenarioDecider {
+            choices: &self.s.choices,
+            used: &mut self.used,
+            labels: &by_cell,
+            defaults: &mut self.defaults,
+        };
+        let mut events: Vec<Event> = Vec::new();
+        let turn = self.turn.get_or_insert_with(|| Turn::new(by));
+        resolve_play(
+            &mut self.field,
+            self.ctx,
+            turn,
+            play,
+            &mut decider,
+            &mut events,
+        )
+        .map_err(|e| e.to_string())?;
+        for e in &events {
+            self.log.extend(self.names.describe(e));
+            self.names.follow(e);
+            if let Event::Moved { from, to, .. } = *e
+                && let Some(t) = self.tracked.iter_mut().find(|t| t.cell == Some(from))
+            {
+                t.cell = Some(to);
+            }
+        }
+        Ok(())
+    }
+
+    /// A battle, which also ends the turn (R4.2).
+    fn battle(&mut self) {
+        self.turn = None;
+        let by_cell = labels(&self.tracked);
+        let mut decider = ScenarioDecider {
+            choices: &self.s.choices,
+            used: &mut self.used,
+            labels: &by_cell,
+            defaults: &mut self.defaults,
+        };
+        let mut events: Vec<Event> = Vec::new();
+        battle::resolve(
+            &mut self.field,
+            self.ctx,
+            &mut NoAbilities,
+            &mut decider,
+            &mut events,
+        );
+        self.log
+            .extend(events.iter().filter_map(|e| self.names.describe(e)));
+    }
+}
+
+/// The label of the tile on each cell.
+fn labels(tracked: &[Tracked]) -> Vec<Option<String>> {
+    let mut by_cell = vec![None; MAX_CELLS];
+    for t in tracked {
+        if let Some(c) = t.cell {
+            by_cell[c.index()] = Some(t.label.clone());
         }
     }
-    report.defaults = defaults;
-    for (i, c) in s.choices.iter().enumerate() {
-        if !used[i] {
-            report.failures.push(format!(
-                "choice on line {} (`{}` by `{}`) was never asked or matched no option",
-                c.line, c.pick, c.by
-            ));
-        }
-    }
-    if let Some(e) = &s.expect.error {
-        report.failures.push(format!("expected a step to be refused with an error containing \"{e}\", but every step was played"));
-    }
-    check(&mut report, s, &field, ctx, &tracked);
-    report
+    by_cell
 }
 
 /// The engine play of a step, with labels turned into hexes; `None` for a Battle instant.
