@@ -34,19 +34,20 @@ pub enum Play {
 }
 
 impl Play {
-    /// The name errors start with.
+    /// The name of the effect, which errors start with. The engine names no tile: a caller that
+    /// knows which instant tile was played shows that tile's name with [`PlayError::reason`].
     pub fn name(&self) -> &'static str {
         match self {
             Play::Move { .. } => "move",
             Play::Push { .. } => "push",
-            Play::Wound { .. } => "sniper",
-            Play::DestroyNearHq { .. } => "grenade",
-            Play::Area { .. } => "air strike",
+            Play::Wound { .. } => "wound",
+            Play::DestroyNearHq { .. } => "destroy",
+            Play::Area { .. } => "area",
         }
     }
 }
 
-/// Why a play is refused. The message starts with the play's name.
+/// Why a play is refused: the effect's name and the reason, which cites the rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlayError {
     pub play: &'static str,
@@ -663,7 +664,7 @@ mod tests {
             },
         )
         .expect_err("HQ");
-        assert_eq!(e.to_string(), "sniper: never an HQ (R5.5)");
+        assert_eq!(e.reason, "never an HQ (R5.5)");
         let e = play(
             &mut f,
             &c,
@@ -676,7 +677,7 @@ mod tests {
         .expect_err("edge");
         assert!(
             e.to_string()
-                .starts_with("air strike: every hex within 1 of [2, 0] must be on the board"),
+                .starts_with("area: every hex within 1 of [2, 0] must be on the board"),
             "{e}"
         );
         let events = play(

@@ -97,6 +97,8 @@ pub enum Step {
     Play {
         by: Player,
         play: PlayStep,
+        /// What the step plays, as refusals name it: the step (`sniper`) or the instant tile (`bomb`).
+        name: String,
         line: usize,
     },
 }
@@ -466,7 +468,17 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 };
                 errs.extend(fields.errors);
                 if let (Some(by), Some(play)) = (by, play) {
-                    steps.push(Step::Play { by: Player::new(by as u8), play, line });
+                    let name = match st.action.get_ref().as_str() {
+                        "instant" => st
+                            .fields
+                            .get("tile")
+                            .and_then(|t| t.get_ref().as_str())
+                            .and_then(|t| t.rsplit('/').next())
+                            .unwrap_or("instant"),
+                        action => action,
+                    };
+                    let name = name.replace('_', " ");
+                    steps.push(Step::Play { by: Player::new(by as u8), play, name, line });
                 }
             }
             other => errs.push(src.error(

@@ -164,14 +164,20 @@ impl<'a> Runner<'a> {
                 // R4.11.1: a full play area starts a battle at once.
                 self.field.main_area_full()
             }
-            Step::Play { by, play, line } => {
+            Step::Play {
+                by,
+                play,
+                name,
+                line,
+            } => {
                 match play_of(play, |label| self.hex_of(label))
-                    .map_err(|msg| format!("{} (line {line}): {msg}", step_name(play)))?
+                    .map_err(|msg| format!("{name} (line {line}): {msg}"))?
                 {
                     // A Battle instant (R5.1).
                     None => true,
                     Some(core) => {
-                        self.play(*by, &core)?;
+                        self.play(*by, &core)
+                            .map_err(|reason| format!("{name}: {reason}"))?;
                         false
                     }
                 }
@@ -196,6 +202,7 @@ impl<'a> Runner<'a> {
             .ok_or_else(|| format!("`{label}` is not on the board any more"))
     }
 
+    /// Resolves a play; an error is the reason it is refused.
     fn play(&mut self, by: Player, play: &Play) -> Result<(), String> {
         let by_cell = labels(&self.tracked);
         let mut decider = ScenarioDecider {
@@ -214,7 +221,7 @@ impl<'a> Runner<'a> {
             &mut decider,
             &mut events,
         )
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.reason)?;
         for e in &events {
             self.log.extend(self.names.describe(e));
             self.names.follow(e);
@@ -301,17 +308,6 @@ fn play_of(
             radius: *radius,
         },
     }))
-}
-
-fn step_name(step: &PlayStep) -> &'static str {
-    match step {
-        PlayStep::Battle => "battle",
-        PlayStep::Move { .. } => "move",
-        PlayStep::Push { .. } => "push",
-        PlayStep::Wound { .. } => "sniper",
-        PlayStep::DestroyNearHq { .. } => "grenade",
-        PlayStep::Area { .. } => "air strike",
-    }
 }
 
 fn refused(report: &mut Report, s: &Scenario, message: &str) {
