@@ -7,7 +7,7 @@
 
 use hexforge_content::load_mod;
 use hexforge_core::{
-    Battlefield, BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileSetup,
+    Battlefield, BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
 };
 use std::path::PathBuf;
 
@@ -117,7 +117,7 @@ fn build(layout: &[Spot]) -> (Catalog, Rules, Battlefield) {
             tile: catalog
                 .find(id)
                 .unwrap_or_else(|| panic!("no tile `{id}` in the base mod")),
-            owner: Player::new(owner),
+            owner: Seat::new(owner),
             hex: Hex::new(q, r),
             facing: Dir::new(facing),
             wounds: 0,

@@ -1,4 +1,7 @@
-//! The `hexforge` command line: runs scenario files, prints battles, lists loaded armies.
+//! The `hexforge` command line: runs scenario files, prints battles, plays matches between bots,
+//! lists loaded armies.
+
+mod matches;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
@@ -40,6 +43,61 @@ enum Command {
     },
     /// Lists the loaded armies with their tile counts, and any content problems.
     Armies,
+    /// Plays one whole game between bots and prints it turn by turn.
+    Match {
+        /// An army per player, in seat order (2 to 4).
+        #[arg(long = "army", required = true, value_name = "ARMY")]
+        armies: Vec<String>,
+        /// A bot per player (random, greedy, mc); the last one given plays the remaining seats.
+        #[arg(long = "bot", value_name = "BOT")]
+        bots: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        table: TableArgs,
+        /// Print only the result line.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Plays many games between bots (every pairing of the armies by default) on every core and
+    /// prints a table of wins and draws.
+    Matches {
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// The armies to pair (default: every loaded army).
+        #[arg(long = "army", value_name = "ARMY")]
+        armies: Vec<String>,
+        /// The bot of the first and second army of each pairing (default: random).
+        #[arg(long = "bot", value_name = "BOT")]
+        bots: Vec<String>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        table: TableArgs,
+    },
+}
+
+#[derive(clap::Args)]
+struct TableArgs {
+    /// The rules preset: classic, v3 or v2025.
+    #[arg(long, default_value = "v3")]
+    rules: String,
+    /// A rule option of RULES.md Appendix B as KEY=VALUE (repeatable).
+    #[arg(long = "option", value_name = "KEY=VALUE")]
+    options: Vec<String>,
+    /// Play on the extended 37-hex board.
+    #[arg(long)]
+    extended: bool,
+}
+
+impl TableArgs {
+    fn table(self) -> matches::Table {
+        matches::Table {
+            preset: self.rules,
+            options: self.options,
+            extended: self.extended,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -74,6 +132,50 @@ fn run() -> Result<ExitCode> {
         Command::Scenario { paths, verbose } => scenarios(&mut out, &loaded, &paths, verbose),
         Command::Battle { file } => battle(&mut out, &loaded, &file),
         Command::Armies => armies(&mut out, &loaded),
+        Command::Match {
+            armies,
+            bots,
+            seed,
+            table,
+            quiet,
+        } => {
+            report_problems(&loaded);
+            matches::play_match(
+                &mut out,
+                loaded.catalog,
+                &table.table(),
+                &armies,
+                &bots,
+                seed,
+                quiet,
+            )
+            .map(|()| ExitCode::SUCCESS)
+        }
+        Command::Matches {
+            games,
+            armies,
+            bots,
+            seed,
+            table,
+        } => {
+            report_problems(&loaded);
+            matches::play_matches(
+                &mut out,
+                loaded.catalog,
+                &table.table(),
+                &armies,
+                &bots,
+                games,
+                seed,
+            )
+            .map(|ok| {
+                if ok {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                }
+            })
+        }
     }?;
     out.flush()?;
     Ok(code)

@@ -17,11 +17,11 @@ pub const MAX_PLAYERS: usize = 4;
 
 /// A player seat, in turn order from 0.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
-pub struct Player(u8);
+pub struct Seat(u8);
 
-impl Player {
+impl Seat {
     pub const fn new(i: u8) -> Self {
-        Player(i)
+        Seat(i)
     }
 
     pub const fn index(self) -> usize {
@@ -29,7 +29,7 @@ impl Player {
     }
 }
 
-impl fmt::Display for Player {
+impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "player {}", self.0 + 1)
     }
@@ -39,7 +39,7 @@ impl fmt::Display for Player {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Placed {
     pub tile: TileRef,
-    pub owner: Player,
+    pub owner: Seat,
     pub facing: Dir,
     pub wounds: u8,
 }
@@ -57,7 +57,7 @@ pub struct PlayerSetup {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TileSetup {
     pub tile: TileRef,
-    pub owner: Player,
+    pub owner: Seat,
     pub hex: Hex,
     pub facing: Dir,
     pub wounds: u8,
@@ -83,7 +83,7 @@ pub enum SetupError {
     },
     UnknownOwner {
         hex: Hex,
-        owner: Player,
+        owner: Seat,
     },
     NotABoardTile {
         hex: Hex,
@@ -91,7 +91,7 @@ pub enum SetupError {
     },
     SecondHq {
         hex: Hex,
-        owner: Player,
+        owner: Seat,
     },
     TooManyWounds {
         hex: Hex,
@@ -217,7 +217,7 @@ impl Battlefield {
     pub fn check_place(
         &self,
         catalog: &Catalog,
-        owner: Player,
+        owner: Seat,
         tile: TileRef,
         hex: Hex,
         facing: Dir,
@@ -296,29 +296,29 @@ impl Battlefield {
         self.players as usize
     }
 
-    pub fn players(&self) -> impl Iterator<Item = Player> + use<> {
-        (0..self.players).map(Player)
+    pub fn players(&self) -> impl Iterator<Item = Seat> + use<> {
+        (0..self.players).map(Seat)
     }
 
-    pub fn team(&self, p: Player) -> u8 {
+    pub fn team(&self, p: Seat) -> u8 {
         self.sides[p.index()].team
     }
 
     /// Own or allied (R0.5).
     #[inline]
-    pub fn friends(&self, a: Player, b: Player) -> bool {
+    pub fn friends(&self, a: Seat, b: Seat) -> bool {
         self.sides[a.index()].team == self.sides[b.index()].team
     }
 
     #[inline]
-    pub fn enemies(&self, a: Player, b: Player) -> bool {
+    pub fn enemies(&self, a: Seat, b: Seat) -> bool {
         !self.friends(a, b)
     }
 
     /// Whether a tile of `attacker` (defined by `def`) attacks a tile of `target`: enemies always;
     /// allies too when the attacker's army has the team exception and the rules keep it (R8.5.7).
     #[inline]
-    pub fn attacks(&self, attacker: Player, def: &Tile, target: Player, rules: &Rules) -> bool {
+    pub fn attacks(&self, attacker: Seat, def: &Tile, target: Seat, rules: &Rules) -> bool {
         self.enemies(attacker, target)
             || (attacker != target && def.attacks_allies && team_exception(rules))
     }
@@ -328,9 +328,9 @@ impl Battlefield {
     #[inline]
     pub fn nets(
         &self,
-        netter: Player,
+        netter: Seat,
         netter_def: &Tile,
-        target: Player,
+        target: Seat,
         target_def: &Tile,
         rules: &Rules,
     ) -> bool {
@@ -340,7 +340,7 @@ impl Battlefield {
                 && team_exception(rules))
     }
 
-    pub fn hq_hp(&self, p: Player) -> i32 {
+    pub fn hq_hp(&self, p: Seat) -> i32 {
         self.sides[p.index()].hq_hp
     }
 
@@ -368,7 +368,7 @@ impl Battlefield {
     }
 
     /// The cell of a player's HQ, if it is on the board.
-    pub fn hq_cell(&self, p: Player, catalog: &Catalog) -> Option<Cell> {
+    pub fn hq_cell(&self, p: Seat, catalog: &Catalog) -> Option<Cell> {
         self.tiles()
             .find(|(_, t)| t.owner == p && catalog.get(t.tile).kind == TileKind::Hq)
             .map(|(c, _)| c)
@@ -421,7 +421,7 @@ mod tests {
     fn tile(c: &Catalog, id: &str, owner: u8, q: i32, r: i32, wounds: u8) -> TileSetup {
         TileSetup {
             tile: c.find(id).expect("tile"),
-            owner: Player(owner),
+            owner: Seat(owner),
             hex: Hex::new(q, r),
             facing: Dir::N,
             wounds,
@@ -440,8 +440,8 @@ mod tests {
         )
         .expect("legal");
         assert_eq!(f.tiles().count(), 2);
-        assert!(f.enemies(Player(0), Player(1)));
-        assert_eq!(f.hq_cell(Player(0), &c), f.shape().cell(Hex::ORIGIN));
+        assert!(f.enemies(Seat(0), Seat(1)));
+        assert_eq!(f.hq_cell(Seat(0), &c), f.shape().cell(Hex::ORIGIN));
     }
 
     #[test]

@@ -1,10 +1,10 @@
-//! Decisions the rules leave to a player during a battle, and who answers them.
+//! Decisions the rules leave to a player during a battle or a play, and who answers them.
 //!
 //! The engine lists the legal options of each decision in a documented order; the
 //! [`DefaultPolicy`] takes the first. The orders put the choice a careful player would usually
 //! make first (see docs/DECISIONS.md).
 
-use crate::battlefield::{Battlefield, Player};
+use crate::battlefield::{Battlefield, Seat};
 use crate::hex::Edge;
 use crate::shape::Cell;
 
@@ -24,6 +24,8 @@ pub enum Question {
     Save,
     /// Which of several Medics absorbs for the unit (R4.8.5, R4.8.8). Options: `Medic` in reading order.
     Medic,
+    /// Where a pushed unit goes; its owner picks (R5.3.3). Options: `To` in reading order.
+    PushTo,
 }
 
 /// One option of a decision.
@@ -36,6 +38,7 @@ pub enum Choice {
     Absorb { attacker: Cell },
     Save { unit: Cell },
     Medic { medic: Cell },
+    To { cell: Cell },
 }
 
 /// A decision put to the player who controls `by`.
@@ -44,7 +47,7 @@ pub struct Decision<'a> {
     pub question: Question,
     /// The tile whose owner decides (the Medic, the Clown, the Quartermaster, the wounded unit).
     pub by: Cell,
-    pub player: Player,
+    pub player: Seat,
     pub options: &'a [Choice],
 }
 

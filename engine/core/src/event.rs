@@ -1,7 +1,7 @@
 //! Engine events: what happened during a battle, in order. The CLI, the editor and replays read
 //! them; [`crate::Battlefield::apply`] is the only place they change state.
 
-use crate::battlefield::Player;
+use crate::battlefield::Seat;
 use crate::hex::{Dir, Edge};
 use crate::shape::Cell;
 use crate::tile::TileRef;
@@ -36,7 +36,7 @@ pub enum Event {
     Placed {
         cell: Cell,
         tile: TileRef,
-        owner: Player,
+        owner: Seat,
         facing: Dir,
     },
     /// A unit moves (or only turns) by Mobility, a Move instant or a Push (R3.13, R5.2, R5.3).
@@ -109,11 +109,11 @@ pub enum Event {
     Removed {
         cell: Cell,
         tile: TileRef,
-        owner: Player,
+        owner: Seat,
     },
     /// A player's HQ tracker goes down at the end of the phase (R4.7.1).
     HqDamaged {
-        player: Player,
+        player: Seat,
         amount: u16,
         hp: i32,
     },
@@ -121,6 +121,88 @@ pub enum Event {
         phase: u8,
     },
     BattleEnded,
+
+    // Game events: turns, hands and piles, and the end of the game (section 2).
+    /// A player's turn begins; `number` counts the turns of the game from 1 (R2.5).
+    TurnStarted {
+        player: Seat,
+        number: u16,
+    },
+    /// The top tile of the player's draw pile goes to their hand, face up (R2.5.1).
+    Drew {
+        player: Seat,
+        tile: TileRef,
+    },
+    /// `player` drew the last tile of their pile: no Battle tile may be played any more, and the
+    /// final round begins (R2.8.1, R2.8.2, R8.2.2).
+    LastTileDrawn {
+        player: Seat,
+    },
+    /// The player's hand is all instants and they redraw it (R2.6); the discards follow.
+    BadDraw {
+        player: Seat,
+    },
+    /// A held tile goes to its owner's discard pile (R2.5.2, R2.5.3).
+    Discarded {
+        player: Seat,
+        tile: TileRef,
+    },
+    /// An instant is played from the hand and goes to the discard pile (R5.7).
+    InstantPlayed {
+        player: Seat,
+        tile: TileRef,
+    },
+    TurnEnded {
+        player: Seat,
+    },
+    /// A battle is about to start, and why (R4.1).
+    BattleCalled {
+        cause: BattleCause,
+    },
+    /// Equal HP after the Final Battle: every player plays one more turn, then one more battle
+    /// (R2.9.5, `tie_breaker = extra_turn_then_battle`).
+    TieBreak,
+    GameEnded {
+        result: GameResult,
+    },
+}
+
+/// What started a battle (R4.1).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum BattleCause {
+    /// A Battle instant (R5.1).
+    Instant { player: Seat },
+    /// The play area became full (R4.11).
+    BoardFull,
+    /// The board is still full after a battle (R4.13, `repeat_battle_while_full`).
+    StillFull,
+    /// After every player's last turn (R2.8).
+    Final,
+    /// After the extra turns of a tie (R2.9.5).
+    TieBreak,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum GameResult {
+    /// The players of `team` won (a player's team is its own in a duel or free for all).
+    Won {
+        team: u8,
+    },
+    Draw {
+        reason: DrawReason,
+    },
+}
+
+/// Why a game ended in a draw.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DrawReason {
+    /// Every side lost its HQ in the same battle (R2.9.3, Q35).
+    AllHqsDestroyed,
+    /// Equal HP after the Final Battle (and after the tie-break, if any) (R2.9.5).
+    EqualHp,
+    /// A full-board battle changed nothing and would repeat forever (Q7, `battle_loop_guard`).
+    BattleLoop,
 }
 
 /// Where events go. `Vec<Event>` keeps them; `()` drops them (bots and benchmarks).

@@ -1,26 +1,30 @@
-//! Hexforge's rules engine: hex geometry, boards, tile definitions, rule options and battle
-//! resolution. Pure and deterministic: no IO, no clock, no global randomness, no scripting, no UI.
+//! Hexforge's rules engine: hex geometry, boards, tile definitions, rule options, battle
+//! resolution and whole games. Pure and deterministic: no IO, no clock, no global randomness, no scripting, no UI.
 
 pub mod battle;
 pub mod battlefield;
 pub mod decision;
 pub mod event;
+pub mod game;
 pub mod hex;
 pub mod hooks;
 pub mod play;
+pub mod rng;
 pub mod rules;
 pub mod shape;
 pub mod tile;
 
 pub use battle::{BattleReport, Context};
 pub use battlefield::{
-    Battlefield, MAX_PLAYERS, Placed, Player, PlayerSetup, Setup, SetupError, TileSetup,
+    Battlefield, MAX_PLAYERS, Placed, PlayerSetup, Seat, Setup, SetupError, TileSetup,
 };
 pub use decision::{Choice, Decider, Decision, DefaultPolicy, Question};
-pub use event::{AttackKind, Event, EventSink};
+pub use event::{AttackKind, BattleCause, DrawReason, Event, EventSink, GameResult};
+pub use game::{Action, ActionError, Game, GameError, GameSetup, SeatSetup, Stage, Target};
 pub use hex::{Dir, Edge, Hex};
 pub use hooks::{AbilityHooks, NoAbilities};
-pub use play::{Play, PlayError, Turn, check_play, resolve_play};
+pub use play::{Play, PlayChecker, PlayError, Turn, check_play, resolve_play};
+pub use rng::Rng;
 pub use rules::{Preset, Rules};
 pub use shape::{BoardShape, Cell, MAX_CELLS};
 pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef};

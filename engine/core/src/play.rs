@@ -3,7 +3,7 @@
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
 use crate::battle::{Context, Hit, Layout, View, medic, remove_tiles, wound};
-use crate::battlefield::{Battlefield, Player};
+use crate::battlefield::{Battlefield, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
@@ -65,21 +65,21 @@ impl std::error::Error for PlayError {}
 /// The turn a play belongs to: whose it is and what it has already used (R2.5, R3.13).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Turn {
-    player: Player,
+    player: Seat,
     /// Cells of the units that used Mobility this turn; the marks follow the units as they move.
     mobility_used: u64,
 }
 
 impl Turn {
     /// A new turn of `player`: nothing used yet.
-    pub const fn new(player: Player) -> Self {
+    pub const fn new(player: Seat) -> Self {
         Turn {
             player,
             mobility_used: 0,
         }
     }
 
-    pub const fn player(&self) -> Player {
+    pub const fn player(&self) -> Seat {
         self.player
     }
 
@@ -114,8 +114,7 @@ pub fn check_play(
     turn: &Turn,
     play: &Play,
 ) -> Result<(), PlayError> {
-    let (layout, view) = views(field, ctx);
-    check(field, ctx, &layout, &view, turn, play).map(|_| ())
+    PlayChecker::new(field, ctx).check(turn, play)
 }
 
 /// Checks then resolves a play in `turn`. A refused play leaves the battlefield and the turn unchanged.
@@ -152,6 +151,50 @@ where
         }
     }
     Ok(())
+}
+
+/// Checks many plays on one unchanged battlefield, computing nets and module effects once: this is
+/// how the legal plays of a position are listed.
+pub struct PlayChecker<'f> {
+    field: &'f Battlefield,
+    ctx: Context<'f>,
+    layout: Layout,
+    view: View,
+}
+
+impl<'f> PlayChecker<'f> {
+    pub fn new(field: &'f Battlefield, ctx: Context<'f>) -> Self {
+        let (layout, view) = views(field, ctx);
+        PlayChecker {
+            field,
+            ctx,
+            layout,
+            view,
+        }
+    }
+
+    /// Checks a play in `turn`; nothing changes.
+    pub fn check(&self, turn: &Turn, play: &Play) -> Result<(), PlayError> {
+        check(self.field, self.ctx, &self.layout, &self.view, turn, play).map(|_| ())
+    }
+
+    /// The netted tiles (R6.1.9).
+    pub fn netted(&self) -> u64 {
+        self.view.netted
+    }
+
+    /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
+    /// whether it may move at all: [`PlayChecker::check`] says that.
+    pub fn move_destinations(&self, unit: Cell) -> u64 {
+        let owner = self.field.at(unit).map(|p| p.owner).unwrap_or_default();
+        let range = move_range(self.field, self.ctx, &self.view, owner);
+        reach(self.field, unit, range)
+    }
+
+    /// R5.3.2: the empty hexes where a Push by `pusher` could send the unit on `target`.
+    pub fn push_destinations(&self, pusher: Cell, target: Cell) -> u64 {
+        push_destinations(self.field, pusher, target)
+    }
 }
 
 fn views(field: &Battlefield, ctx: Context<'_>) -> (Layout, View) {
@@ -265,7 +308,7 @@ fn check(
                 return Err(no(format!("{to} is not empty")));
             }
             let range = move_range(field, ctx, view, p.owner);
-            if !reachable(field, from, dest, range) {
+            if reach(field, from, range) & dest.bit() == 0 {
                 return Err(no(if range > 1 {
                     format!("{to} is not within {range} hexes through empty hexes (R7.1.4)")
                 } else {
@@ -414,7 +457,7 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
 
 /// How far a unit of `owner` moves: 1, or the largest `move_range` of a working tile of its owner
 /// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
-fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, owner: Player) -> u32 {
+fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, owner: Seat) -> u32 {
     let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
     field
         .tiles()
@@ -428,8 +471,8 @@ fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, owner: Player)
         .max(1)
 }
 
-/// Whether `to` can be reached from `from` in at most `range` steps through empty hexes (Q12).
-fn reachable(field: &Battlefield, from: Cell, to: Cell, range: u32) -> bool {
+/// The empty cells reachable from `from` in at most `range` steps through empty hexes (Q12).
+fn reach(field: &Battlefield, from: Cell, range: u32) -> u64 {
     let mut frontier = from.bit();
     let mut seen = frontier;
     for _ in 0..range {
@@ -441,13 +484,10 @@ fn reachable(field: &Battlefield, from: Cell, to: Cell, range: u32) -> bool {
                 }
             }
         }
-        if next & to.bit() != 0 {
-            return true;
-        }
         frontier = next & !seen & !field.occupied();
-        seen |= next;
+        seen |= frontier;
     }
-    false
+    seen & !from.bit()
 }
 
 /// Wounds or destroys the target units at once; connected Medics absorb (R4.8.2, Q30); armor does
@@ -548,7 +588,7 @@ mod tests {
                 .iter()
                 .map(|(id, o, q, r)| TileSetup {
                     tile: c.find(&format!("t/{id}")).expect("tile"),
-                    owner: Player::new(*o),
+                    owner: Seat::new(*o),
                     hex: Hex::new(*q, *r),
                     facing: Dir::N,
                     wounds: 0,
@@ -559,7 +599,7 @@ mod tests {
     }
 
     fn play(f: &mut Battlefield, c: &Catalog, p: Play) -> Result<Vec<Event>, PlayError> {
-        play_in(f, c, &mut Turn::new(Player::new(0)), p)
+        play_in(f, c, &mut Turn::new(Seat::new(0)), p)
     }
 
     fn play_in(
@@ -695,7 +735,7 @@ mod tests {
             .filter(|e| matches!(e, Event::Struck { .. }))
             .count();
         assert_eq!(struck, 2, "both runners, friend and foe, and not the HQ");
-        assert_eq!(f.hq_hp(Player::new(1)), 20);
+        assert_eq!(f.hq_hp(Seat::new(1)), 20);
     }
 
     #[test]
@@ -782,7 +822,7 @@ mod tests {
     fn mobility_is_once_per_unit_per_turn_and_follows_the_unit() {
         let c = catalog();
         let mut f = field(&c, &[("runner", 0, 0, 0), ("runner", 0, 1, 1)]);
-        let mut turn = Turn::new(Player::new(0));
+        let mut turn = Turn::new(Seat::new(0));
         let first = Play::Move {
             unit: Hex::ORIGIN,
             to: Hex::new(0, -1),
@@ -823,6 +863,6 @@ mod tests {
             facing: None,
             instant: false,
         };
-        play_in(&mut f, &c, &mut Turn::new(Player::new(0)), back).expect("a new turn");
+        play_in(&mut f, &c, &mut Turn::new(Seat::new(0)), back).expect("a new turn");
     }
 }

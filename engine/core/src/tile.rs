@@ -389,6 +389,11 @@ impl Catalog {
         self.tiles.len()
     }
 
+    /// The reference of the `i`-th tile definition, if there is one.
+    pub fn tile_ref(&self, i: usize) -> Option<TileRef> {
+        (i < self.tiles.len()).then_some(TileRef(i as u16))
+    }
+
     pub fn is_empty(&self) -> bool {
         self.tiles.is_empty()
     }

@@ -5,7 +5,7 @@ use hexforge_content::value::param;
 use hexforge_content::{Diagnostic, Diagnostics, SourceText};
 use hexforge_core::rules::Preset;
 use hexforge_core::{
-    BoardShape, Catalog, Dir, Hex, Player, PlayerSetup, Rules, Setup, TileRef, TileSetup,
+    BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileRef, TileSetup,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -86,7 +86,7 @@ pub enum Step {
     Battle,
     /// Put a board tile from outside the deck on the board (R3.3); a full board starts a battle (R4.11.1).
     Place {
-        by: Player,
+        by: Seat,
         tile: TileRef,
         label: String,
         hex: Hex,
@@ -95,7 +95,7 @@ pub enum Step {
     },
     /// An instant or a Mobility move by a player, on tiles named by label.
     Play {
-        by: Player,
+        by: Seat,
         play: PlayStep,
         /// What the step plays, as refusals name it: the step (`sniper`) or the instant tile (`bomb`).
         name: String,
@@ -153,7 +153,7 @@ pub struct ChoiceSpec {
 /// The expected outcome.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Expect {
-    pub hq: Vec<(Player, String, i32)>,
+    pub hq: Vec<(Seat, String, i32)>,
     pub removed: Option<Vec<String>>,
     pub wounds: Vec<(String, u8)>,
     pub netted: Option<Vec<String>>,
@@ -374,7 +374,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         if let (Some(o), Some(tr)) = (owner, tile_ref) {
             tiles.push(TileSetup {
                 tile: tr,
-                owner: Player::new(o as u8),
+                owner: Seat::new(o as u8),
                 hex,
                 facing,
                 wounds,
@@ -436,7 +436,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                         errs.push(src.error(st.action.span(), format!("label `{label}` is used twice: give the placed tile a `label`")));
                     }
                     labelled.push(Labelled { label: label.clone(), hex, at_start: false });
-                    steps.push(Step::Place { by: Player::new(by as u8), tile, label, hex, facing, line });
+                    steps.push(Step::Place { by: Seat::new(by as u8), tile, label, hex, facing, line });
                 }
             }
             "move" | "push" | "sniper" | "grenade" | "air_strike" | "instant" => {
@@ -478,7 +478,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                         action => action,
                     };
                     let name = name.replace('_', " ");
-                    steps.push(Step::Play { by: Player::new(by as u8), play, name, line });
+                    steps.push(Step::Play { by: Seat::new(by as u8), play, name, line });
                 }
             }
             other => errs.push(src.error(
@@ -513,11 +513,9 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     if let Some(e) = def.expect {
         for (pid, hp) in &e.hq {
             match player_ids.iter().position(|p| p == pid) {
-                Some(i) => {
-                    expect
-                        .hq
-                        .push((Player::new(i as u8), pid.clone(), *hp.get_ref() as i32))
-                }
+                Some(i) => expect
+                    .hq
+                    .push((Seat::new(i as u8), pid.clone(), *hp.get_ref() as i32)),
                 None => err!(
                     hp.span(),
                     format!("expect.hq names `{pid}`, who is not a player"),

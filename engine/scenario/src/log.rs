@@ -1,7 +1,10 @@
-//! Readable battle logs: one line per event, tiles named by their scenario labels.
+//! Readable logs of battles and games: one line per event, tiles named by their scenario labels
+//! (or by their tile ids when a game places them).
 
 use hexforge_core::battle::Context;
-use hexforge_core::{Battlefield, Cell, Event, MAX_CELLS};
+use hexforge_core::{
+    BattleCause, Battlefield, Cell, DrawReason, Event, GameResult, MAX_CELLS, Seat,
+};
 
 /// Names the tiles of a battlefield by label and tile id, and follows them as they move; removed
 /// tiles keep their names for the rest of the log.
@@ -11,6 +14,10 @@ pub struct Names {
     names: Vec<Option<(String, String)>>,
     hexes: Vec<hexforge_core::Hex>,
     players: Vec<String>,
+    /// Per tile definition: its id, `army/tile` and display name.
+    tiles: Vec<(String, String, String)>,
+    /// Each player's team, to name the winners.
+    teams: Vec<u8>,
 }
 
 impl Names {
@@ -27,10 +34,51 @@ impl Names {
             let label = label_of(c).unwrap_or_else(|| def.id.clone());
             names[c.index()] = Some((label, def.full_id()));
         }
+        let tiles = (0..ctx.catalog.len())
+            .filter_map(|i| ctx.catalog.tile_ref(i))
+            .map(|r| {
+                let d = ctx.catalog.get(r);
+                (d.id.clone(), d.full_id(), d.name.clone())
+            })
+            .collect();
         Names {
             names,
             hexes: field.shape().hexes().to_vec(),
             players: players.to_vec(),
+            tiles,
+            teams: field.players().map(|p| field.team(p)).collect(),
+        }
+    }
+
+    fn player(&self, p: Seat) -> String {
+        self.players
+            .get(p.index())
+            .cloned()
+            .unwrap_or_else(|| p.to_string())
+    }
+
+    fn tile(&self, t: hexforge_core::TileRef) -> &str {
+        self.tiles.get(t.index()).map_or("?", |x| x.2.as_str())
+    }
+
+    /// The winners of a result, by player name.
+    pub fn result(&self, r: GameResult) -> String {
+        match r {
+            GameResult::Won { team } => {
+                let who: Vec<String> = (0..self.teams.len())
+                    .filter(|i| self.teams[*i] == team)
+                    .map(|i| self.player(Seat::new(i as u8)))
+                    .collect();
+                format!("{} won", who.join(" and "))
+            }
+            GameResult::Draw { reason } => format!(
+                "draw ({})",
+                match reason {
+                    DrawReason::AllHqsDestroyed => "every side lost its HQ in the same battle",
+                    DrawReason::EqualHp => "equal HQ HP",
+                    DrawReason::BattleLoop => "a full-board battle changed nothing",
+                }
+            ),
         }
     }
 
@@ -41,12 +89,19 @@ impl Names {
         }
     }
 
-    /// Keeps names on their tiles when an event moves one.
+    /// Keeps names on their tiles when an event moves one, and names tiles a game places by
+    /// their tile id.
     pub fn follow(&mut self, e: &Event) {
-        if let Event::Moved { from, to, .. } = *e
-            && from != to
-        {
-            self.names[to.index()] = self.names[from.index()].take();
+        match *e {
+            Event::Moved { from, to, .. } if from != to => {
+                self.names[to.index()] = self.names[from.index()].take();
+            }
+            Event::Placed { cell, tile, .. } => {
+                if let Some((id, full, _)) = self.tiles.get(tile.index()) {
+                    self.names[cell.index()] = Some((id.clone(), full.clone()));
+                }
+            }
+            _ => {}
         }
     }
 
@@ -61,7 +116,9 @@ impl Names {
     /// One line for an event, or `None` for events that only mark structure.
     pub fn describe(&self, e: &Event) -> Option<String> {
         Some(match *e {
-            Event::Placed { cell, .. } => format!("{} is placed", self.name(cell)),
+            Event::Placed { cell, facing, .. } => {
+                format!("{} is placed facing {}", self.name(cell), facing.name())
+            }
             Event::Moved { from, to, facing } => {
                 if from == to {
                     format!("{} turns to face {}", self.name(from), facing.name())
@@ -143,15 +200,44 @@ impl Names {
             ),
             Event::Removed { cell, .. } => format!("  {} leaves the board", self.name(cell)),
             Event::HqDamaged { player, amount, hp } => {
-                let who = self
-                    .players
-                    .get(player.index())
-                    .cloned()
-                    .unwrap_or_else(|| player.to_string());
-                format!("  HQ of {who} loses {amount}: {hp} HP")
+                format!("  HQ of {} loses {amount}: {hp} HP", self.player(player))
             }
             Event::PhaseEnded { .. } => return None,
             Event::BattleEnded => "Battle over".to_string(),
+            Event::TurnStarted { player, number } => {
+                format!("Turn {number}: {}", self.player(player))
+            }
+            Event::Drew { player, tile } => {
+                format!("  {} draws {}", self.player(player), self.tile(tile))
+            }
+            Event::LastTileDrawn { player } => format!(
+                "  {} has drawn their last tile: no more Battle tiles; every player plays one last turn, then the Final Battle",
+                self.player(player)
+            ),
+            Event::BadDraw { player } => format!(
+                "  {} holds only instants and redraws (bad draw)",
+                self.player(player)
+            ),
+            Event::Discarded { player, tile } => {
+                format!("  {} discards {}", self.player(player), self.tile(tile))
+            }
+            Event::InstantPlayed { player, tile } => {
+                format!("  {} plays {}", self.player(player), self.tile(tile))
+            }
+            Event::TurnEnded { .. } => return None,
+            Event::BattleCalled { cause } => match cause {
+                BattleCause::Instant { player } => {
+                    format!("Battle tile of {}", self.player(player))
+                }
+                BattleCause::BoardFull => "The board is full".to_string(),
+                BattleCause::StillFull => "The board is still full".to_string(),
+                BattleCause::Final => "Final Battle".to_string(),
+                BattleCause::TieBreak => "Tie-break battle".to_string(),
+            },
+            Event::TieBreak => {
+                "Equal HP: every player plays one more turn, then one more battle".to_string()
+            }
+            Event::GameEnded { result } => format!("Game over: {}", self.result(result)),
         })
     }
 }

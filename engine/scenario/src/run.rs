@@ -7,7 +7,7 @@ use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
 use hexforge_core::{
     Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS, NoAbilities,
-    Play, Player, TileRef, Turn, resolve_play,
+    Play, Seat, TileRef, Turn, resolve_play,
 };
 
 /// What running one scenario gave.
@@ -30,7 +30,7 @@ impl Report {
 struct Tracked {
     label: String,
     cell: Option<Cell>,
-    tile: Option<(TileRef, Player)>,
+    tile: Option<(TileRef, Seat)>,
 }
 
 /// Runs a validated scenario.
@@ -203,7 +203,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Resolves a play; an error is the reason it is refused.
-    fn play(&mut self, by: Player, play: &Play) -> Result<(), String> {
+    fn play(&mut self, by: Seat, play: &Play) -> Result<(), String> {
         let by_cell = labels(&self.tracked);
         let mut decider = ScenarioDecider {
             choices: &self.s.choices,
@@ -450,6 +450,7 @@ impl ScenarioDecider<'_> {
             Choice::Absorb { attacker } => format!("absorb:{}", self.label(attacker)),
             Choice::Save { unit } => format!("save:{}", self.label(unit)),
             Choice::Medic { medic } => format!("medic:{}", self.label(medic)),
+            Choice::To { cell } => format!("to:{}", self.label(cell)),
         }
     }
 }

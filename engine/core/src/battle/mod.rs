@@ -11,7 +11,7 @@ pub(crate) mod view;
 
 pub(crate) use view::{Layout, View};
 
-use crate::battlefield::{Battlefield, MAX_PLAYERS, Player};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::{Dir, Edge};
@@ -582,7 +582,7 @@ where
         removed
     }
 
-    fn remove_hq(&mut self, field: &mut Battlefield, p: Player) -> u64 {
+    fn remove_hq(&mut self, field: &mut Battlefield, p: Seat) -> u64 {
         let Some(cell) = field.hq_cell(p, self.cat) else {
             return 0;
         };

@@ -69,7 +69,7 @@ fn field(c: &Catalog, players: usize, tiles: &[(&str, u8, i32, i32, u8)]) -> Bat
             .iter()
             .map(|(id, owner, q, r, facing)| TileSetup {
                 tile: c.find(&format!("t/{id}")).expect("tile"),
-                owner: Player::new(*owner),
+                owner: Seat::new(*owner),
                 hex: Hex::new(*q, *r),
                 facing: Dir::new(*facing),
                 wounds: 0,
@@ -194,7 +194,7 @@ fn extra_slot_from_a_module_acts_one_phase_below_the_last_normal_one() {
         .collect();
     assert_eq!(acts, vec![3, 2]);
     assert_eq!(
-        f.hq_hp(Player::new(1)),
+        f.hq_hp(Seat::new(1)),
         16,
         "two melee attacks of strength 1 + 1"
     );
@@ -245,14 +245,14 @@ fn random_field(c: &Catalog, picks: &[(u8, u8, u8, u8)]) -> Battlefield {
     let mut tiles = vec![
         TileSetup {
             tile: c.find("t/hq").expect("hq"),
-            owner: Player::new(0),
+            owner: Seat::new(0),
             hex: hexes[0],
             facing: Dir::N,
             wounds: 0,
         },
         TileSetup {
             tile: c.find("t/hq").expect("hq"),
-            owner: Player::new(1),
+            owner: Seat::new(1),
             hex: hexes[18],
             facing: Dir::N,
             wounds: 0,
@@ -264,7 +264,7 @@ fn random_field(c: &Catalog, picks: &[(u8, u8, u8, u8)]) -> Battlefield {
                 tile: c
                     .find(&format!("t/{}", ids[*kind as usize % ids.len()]))
                     .expect("tile"),
-                owner: Player::new(owner % 2),
+                owner: Seat::new(owner % 2),
                 hex: hexes[i + 1],
                 facing: Dir::new(*facing),
                 wounds: 0,
@@ -369,28 +369,28 @@ fn ability_hooks_change_the_attacks_of_tiles_that_list_them() {
         tiles: vec![
             TileSetup {
                 tile: c.find("s/scripted_brute").expect("s"),
-                owner: Player::new(0),
+                owner: Seat::new(0),
                 hex: Hex::ORIGIN,
                 facing: Dir::N,
                 wounds: 0,
             },
             TileSetup {
                 tile: c.find("t/brute").expect("t"),
-                owner: Player::new(0),
+                owner: Seat::new(0),
                 hex: Hex::new(2, 0),
                 facing: Dir::N,
                 wounds: 0,
             },
             TileSetup {
                 tile: c.find("t/hq").expect("hq"),
-                owner: Player::new(1),
+                owner: Seat::new(1),
                 hex: Hex::new(0, -1),
                 facing: Dir::N,
                 wounds: 0,
             },
             TileSetup {
                 tile: c.find("t/hq").expect("hq"),
-                owner: Player::new(0),
+                owner: Seat::new(0),
                 hex: Hex::new(0, 2),
                 facing: Dir::N,
                 wounds: 0,

@@ -4,7 +4,7 @@
 //! gives effects or nets leaves the board.
 
 use super::nets;
-use crate::battlefield::{Battlefield, Player};
+use crate::battlefield::{Battlefield, Seat};
 use crate::hex::{Dir, Edge};
 use crate::rules::{Rules, ScoperScope};
 use crate::shape::{MAX_CELLS, bits};
@@ -79,7 +79,7 @@ impl Layout {
 pub struct View {
     pub netted: u64,
     /// Who a tile's effects work for (its owner, or the owner of a module that hijacks it).
-    pub controller: [Player; MAX_CELLS],
+    pub controller: [Seat; MAX_CELLS],
     pub melee: [i8; MAX_CELLS],
     pub ranged: [i8; MAX_CELLS],
     pub initiative: [i8; MAX_CELLS],
@@ -96,7 +96,7 @@ impl View {
     pub fn empty() -> View {
         View {
             netted: 0,
-            controller: [Player::default(); MAX_CELLS],
+            controller: [Seat::default(); MAX_CELLS],
             melee: [0; MAX_CELLS],
             ranged: [0; MAX_CELLS],
             initiative: [0; MAX_CELLS],

@@ -1,0 +1,113 @@
+//! The greedy bot: one ply. Every placement, instant and Mobility move is tried on a copy of the
+//! game; the position after it is scored by [`crate::evaluate`] after a simulated battle (or after
+//! the real one, if the action started a battle). The best action is played; ties go to acting
+//! rather than ending the turn, then to the seeded generator. Mandatory discards drop the tile of
+//! least [`crate::tile_value`]; optional discards are never made.
+
+use crate::eval::{evaluate, terminal, tile_value};
+use hexforge_core::battle;
+use hexforge_core::game::{Player, Stage};
+use hexforge_core::{Action, DefaultPolicy, Game, NoAbilities, Rng};
+
+/// The one-ply bot.
+#[derive(Clone, Debug)]
+pub struct GreedyBot {
+    rng: Rng,
+}
+
+impl GreedyBot {
+    pub fn new(seed: u64) -> Self {
+        GreedyBot {
+            rng: Rng::seeded(seed),
+        }
+    }
+}
+
+impl Player for GreedyBot {
+    fn act(&mut self, game: &Game, legal: &[Action]) -> usize {
+        if let Some(i) = forced(game, legal) {
+            return i;
+        }
+        let scored = score_actions(game, legal);
+        best(&scored, legal, &mut self.rng)
+    }
+}
+
+/// The choice when there is nothing to weigh: the only action, an HQ spot, or a mandatory discard.
+pub(crate) fn forced(game: &Game, legal: &[Action]) -> Option<usize> {
+    if legal.len() <= 1 {
+        return Some(0);
+    }
+    match game.stage() {
+        Stage::PlaceHq => {
+            // The centre is the strongest spot; else the first listed hex.
+            let centre = legal.iter().position(
+                |a| matches!(a, Action::Place { hex, .. } if *hex == hexforge_core::Hex::ORIGIN),
+            );
+            Some(centre.unwrap_or(0))
+        }
+        Stage::Discard => legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Discard { tile } => Some((i, tile_value(game.catalog().get(*tile)))),
+                _ => None,
+            })
+            .min_by_key(|(_, v)| *v)
+            .map(|(i, _)| i),
+        _ => None,
+    }
+}
+
+/// The score of each weighed action (placements, instants, moves and ending the turn), by index.
+pub(crate) fn score_actions(game: &Game, legal: &[Action]) -> Vec<(usize, i32)> {
+    let Some(me) = game.current() else {
+        return Vec::new();
+    };
+    let ctx = game.context();
+    let after_battle = |g: &Game| -> i32 {
+        let mut f = g.field().clone();
+        battle::resolve(&mut f, ctx, &mut NoAbilities, &mut DefaultPolicy, &mut ());
+        match g.result() {
+            Some(r) => terminal(r, g.field(), me),
+            None => evaluate(&f, g.catalog(), me),
+        }
+    };
+    let mut out = Vec::with_capacity(legal.len());
+    for (i, a) in legal.iter().enumerate() {
+        let score = match a {
+            Action::Discard { .. } | Action::Redraw => continue,
+            Action::EndTurn => after_battle(game),
+            _ => {
+                let mut g = game.clone();
+                let battles = g.battles();
+                if g.act(a, &mut NoAbilities, &mut DefaultPolicy, &mut ())
+                    .is_err()
+                {
+                    continue;
+                }
+                match g.result() {
+                    Some(r) => terminal(r, g.field(), me),
+                    None if g.battles() > battles => evaluate(g.field(), g.catalog(), me),
+                    None => after_battle(&g),
+                }
+            }
+        };
+        out.push((i, score));
+    }
+    out
+}
+
+/// The best scored action: highest score, then anything but ending the turn, then a seeded pick.
+pub(crate) fn best(scored: &[(usize, i32)], legal: &[Action], rng: &mut Rng) -> usize {
+    let key = |(i, s): &(usize, i32)| (*s, legal[*i] != Action::EndTurn);
+    let Some(top) = scored.iter().map(key).max() else {
+        return legal.len().saturating_sub(1);
+    };
+    let ties: Vec<usize> = scored
+        .iter()
+        .filter(|x| key(x) == top)
+        .map(|(i, _)| *i)
+        .collect();
+    ties[rng.below(ties.len())]
+}

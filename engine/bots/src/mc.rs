@@ -1,0 +1,89 @@
+//! The Monte-Carlo bot: the greedy bot's best candidates, each tried in a number of seeded random
+//! playouts to the end of the game on copies whose draw piles are reshuffled (the bot never reads
+//! the real order of a pile). The candidate with the best mean result is played (win 1, draw ½).
+
+use crate::greedy::{best, forced, score_actions};
+use crate::random::RandomBot;
+use hexforge_core::game::{Player, play_out};
+use hexforge_core::{Action, DefaultPolicy, Game, GameResult, NoAbilities, Rng};
+
+/// Playouts per candidate.
+#[derive(Clone, Debug)]
+pub struct MonteCarloBot {
+    rng: Rng,
+    playouts: u32,
+    candidates: usize,
+}
+
+impl MonteCarloBot {
+    /// The default number of playouts per candidate.
+    pub const PLAYOUTS: u32 = 16;
+    /// How many of the greedy bot's best actions are tried.
+    pub const CANDIDATES: usize = 6;
+
+    pub fn new(seed: u64, playouts: u32) -> Self {
+        MonteCarloBot {
+            rng: Rng::seeded(seed),
+            playouts: playouts.max(1),
+            candidates: Self::CANDIDATES,
+        }
+    }
+
+    /// The mean result of `action` for the current player over the playouts (0 to 2: loss, draw, win).
+    fn playouts(&mut self, game: &Game, action: &Action) -> u32 {
+        let Some(me) = game.current() else {
+            return 0;
+        };
+        let team = game.field().team(me);
+        let mut total = 0;
+        for _ in 0..self.playouts {
+            let mut g = game.clone();
+            let mut rng = self.rng.fork();
+            g.shuffle_unknown(&mut rng);
+            if g.act(action, &mut NoAbilities, &mut DefaultPolicy, &mut ())
+                .is_err()
+            {
+                return 0;
+            }
+            let mut bots: Vec<RandomBot> = (0..g.field().player_count())
+                .map(|_| RandomBot::from_rng(rng.fork()))
+                .collect();
+            let mut players: Vec<&mut dyn Player> =
+                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+            let result = match g.result() {
+                Some(r) => Ok(r),
+                None => play_out(&mut g, &mut players, &mut NoAbilities, &mut ()),
+            };
+            total += match result {
+                Ok(GameResult::Won { team: t }) if t == team => 2,
+                Ok(GameResult::Draw { .. }) => 1,
+                _ => 0,
+            };
+        }
+        total
+    }
+}
+
+impl Player for MonteCarloBot {
+    fn act(&mut self, game: &Game, legal: &[Action]) -> usize {
+        if let Some(i) = forced(game, legal) {
+            return i;
+        }
+        let mut scored = score_actions(game, legal);
+        // Best greedy scores first; ties keep the list order, so the choice is deterministic.
+        scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
+        let mut candidates: Vec<(usize, i32)> =
+            scored.iter().copied().take(self.candidates).collect();
+        if let Some(end) = scored.iter().find(|(i, _)| legal[*i] == Action::EndTurn)
+            && !candidates.contains(end)
+        {
+            candidates.push(*end);
+        }
+        let mut results: Vec<(usize, i32)> = Vec::with_capacity(candidates.len());
+        for (i, _) in &candidates {
+            let wins = self.playouts(game, &legal[*i]);
+            results.push((*i, wins as i32));
+        }
+        best(&results, legal, &mut self.rng)
+    }
+}

@@ -1,0 +1,32 @@
+//! The random bot: a uniform pick among the legal actions and among a decision's options.
+
+use hexforge_core::game::Player;
+use hexforge_core::{Action, Battlefield, Decision, Game, Rng};
+
+/// Picks uniformly at random, from its own seeded generator.
+#[derive(Clone, Debug)]
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> Self {
+        RandomBot {
+            rng: Rng::seeded(seed),
+        }
+    }
+
+    pub fn from_rng(rng: Rng) -> Self {
+        RandomBot { rng }
+    }
+}
+
+impl Player for RandomBot {
+    fn act(&mut self, _game: &Game, legal: &[Action]) -> usize {
+        self.rng.below(legal.len().max(1))
+    }
+
+    fn decide(&mut self, _field: &Battlefield, decision: &Decision<'_>) -> usize {
+        self.rng.below(decision.options.len().max(1))
+    }
+}

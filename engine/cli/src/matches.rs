@@ -1,0 +1,430 @@
+//! `hexforge match` and `hexforge matches`: whole games between bots, one with a readable log, or
+//! many in parallel with a table of results.
+
+use anyhow::{Result, bail};
+use hexforge_core::game::{Player, Seats};
+use hexforge_core::tile::ParamValue;
+use hexforge_core::{
+    BoardShape, Catalog, Event, Game, GameResult, GameSetup, NoAbilities, Preset, Rng, Rules,
+    SeatSetup,
+};
+use hexforge_scenario::log::Names;
+use rayon::prelude::*;
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What both commands share: the rules and the board.
+pub struct Table {
+    pub preset: String,
+    pub options: Vec<String>,
+    pub extended: bool,
+}
+
+impl Table {
+    pub fn rules(&self) -> Result<Rules> {
+        let Some(preset) = Preset::parse(&self.preset) else {
+            bail!(
+                "unknown rules preset `{}`: use one of {}",
+                self.preset,
+                Preset::VALUES.join(", ")
+            );
+        };
+        let mut rules = Rules::preset(preset);
+        for o in &self.options {
+            let Some((key, value)) = o.split_once('=') else {
+                bail!("option `{o}` should be KEY=VALUE, e.g. tie_breaker=draw");
+            };
+            let value = match value.trim() {
+                "true" => ParamValue::Bool(true),
+                "false" => ParamValue::Bool(false),
+                v => v
+                    .parse::<i64>()
+                    .map(ParamValue::Int)
+                    .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
+            };
+            rules.set(key.trim(), &value)?;
+        }
+        Ok(rules)
+    }
+
+    fn shape(&self, rules: &Rules) -> BoardShape {
+        if self.extended || rules.extended_board {
+            BoardShape::extended()
+        } else {
+            BoardShape::standard()
+        }
+    }
+}
+
+/// A game's seats, bots and seed.
+struct Lineup<'a> {
+    armies: Vec<&'a str>,
+    bots: Vec<&'a str>,
+    seed: u64,
+}
+
+/// Different seeds for the game and each seat's bot, all fixed by the game's seed.
+fn seeds(seed: u64, seats: usize) -> (u64, Vec<u64>) {
+    let mut rng = Rng::seeded(seed);
+    let game = rng.next_u64();
+    (game, (0..seats).map(|_| rng.next_u64()).collect())
+}
+
+fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + Send>>> {
+    lineup
+        .bots
+        .iter()
+        .zip(bot_seeds)
+        .map(|(name, s)| {
+            hexforge_bots::by_name(name, *s).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown bot `{name}`: use one of {}",
+                    hexforge_bots::NAMES.join(", ")
+                )
+            })
+        })
+        .collect()
+}
+
+fn new_game(
+    lineup: &Lineup<'_>,
+    catalog: &Arc<Catalog>,
+    rules: &Arc<Rules>,
+    shape: BoardShape,
+) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
+    let (game_seed, bot_seeds) = seeds(lineup.seed, lineup.armies.len());
+    let seats = lineup
+        .armies
+        .iter()
+        .enumerate()
+        .map(|(i, a)| SeatSetup {
+            army: a.to_string(),
+            team: i as u8,
+        })
+        .collect();
+    let game = Game::new(
+        GameSetup {
+            shape,
+            seats,
+            seed: game_seed,
+        },
+        catalog.clone(),
+        rules.clone(),
+    )?;
+    Ok((game, bots(lineup, &bot_seeds)?))
+}
+
+/// Player names for logs: the army id, numbered when two players use the same army.
+fn player_names(armies: &[&str]) -> Vec<String> {
+    armies
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if armies.iter().filter(|x| *x == a).count() > 1 {
+                format!("{a}-{}", i + 1)
+            } else {
+                a.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Plays one game with a readable log (or only the result line).
+#[allow(clippy::too_many_arguments)]
+pub fn play_match(
+    out: &mut impl Write,
+    catalog: Catalog,
+    table: &Table,
+    armies: &[String],
+    bot_names: &[String],
+    seed: u64,
+    quiet: bool,
+) -> Result<()> {
+    if armies.len() < 2 {
+        bail!("give at least two armies: --army moloch --army borgo");
+    }
+    let rules = Arc::new(table.rules()?);
+    let shape = table.shape(&rules);
+    let catalog = Arc::new(catalog);
+    let lineup = Lineup {
+        armies: armies.iter().map(String::as_str).collect(),
+        bots: (0..armies.len())
+            .map(|i| {
+                bot_names
+                    .get(i)
+                    .or(bot_names.last())
+                    .map_or("random", |s| s)
+            })
+            .collect(),
+        seed,
+    };
+    let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape)?;
+    let names = player_names(&lineup.armies);
+    let mut log = Names::new(game.field(), game.context(), |_| None, &names);
+    let mut hp: Vec<i32> = game
+        .field()
+        .players()
+        .map(|p| game.field().hq_hp(p))
+        .collect();
+    if !quiet {
+        let who: Vec<String> = names
+            .iter()
+            .zip(&lineup.bots)
+            .map(|(n, b)| format!("{n} ({b})"))
+            .collect();
+        writeln!(
+            out,
+            "Match: {}; rules {}; seed {seed}",
+            who.join(" vs "),
+            table.preset
+        )?;
+        writeln!(out, "Setup: each player places their HQ")?;
+    }
+    let mut legal = Vec::new();
+    let mut events: Vec<Event> = Vec::new();
+    while let Some(seat) = game.current() {
+        game.legal_actions(&mut legal);
+        let pick = bots[seat.index()]
+            .act(&game, &legal)
+            .min(legal.len().saturating_sub(1));
+        let action = legal[pick];
+        events.clear();
+        let mut players: Vec<&mut dyn Player> = bots
+            .iter_mut()
+            .map(|b| b.as_mut() as &mut dyn Player)
+            .collect();
+        game.act(
+            &action,
+            &mut NoAbilities,
+            &mut Seats {
+                players: &mut players,
+            },
+            &mut events,
+        )
+        .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
+        for e in &events {
+            if let Event::HqDamaged {
+                player, hp: now, ..
+            } = *e
+            {
+                hp[player.index()] = now;
+            }
+            // A placed tile is named before its line; a moved one after it.
+            let placed = matches!(e, Event::Placed { .. });
+            if placed {
+                log.follow(e);
+            }
+            if !quiet && let Some(line) = log.describe(e) {
+                let indent = matches!(
+                    e,
+                    Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
+                );
+                writeln!(out, "{}{line}", if indent { "  " } else { "" })?;
+            }
+            if !placed {
+                log.follow(e);
+            }
+            if !quiet && let Event::BattleEnded = e {
+                writeln!(out, "  HQ: {}", hq_line(&names, &hp))?;
+            }
+        }
+    }
+    let result = game
+        .result()
+        .map_or("unfinished".to_string(), |r| log.result(r));
+    writeln!(
+        out,
+        "Result: {result}; {} turns, {} battles; HQ {}; seed {seed}",
+        game.turn_number(),
+        game.battles(),
+        hq_line(&names, &hp)
+    )?;
+    Ok(())
+}
+
+fn hq_line(names: &[String], hp: &[i32]) -> String {
+    names
+        .iter()
+        .zip(hp)
+        .map(|(n, h)| format!("{n} {h}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One finished game of a series.
+struct Outcome {
+    pairing: usize,
+    /// Seat of each army of the pairing (the first army may sit second).
+    swapped: bool,
+    result: GameResult,
+}
+
+/// Plays `games` games between every pairing of `armies` (mirror matches included) on every
+/// core, and prints a table of wins and draws.
+#[allow(clippy::too_many_arguments)]
+pub fn play_matches(
+    out: &mut impl Write,
+    catalog: Catalog,
+    table: &Table,
+    armies: &[String],
+    bot_names: &[String],
+    games: usize,
+    seed: u64,
+) -> Result<bool> {
+    let armies: Vec<String> = if armies.is_empty() {
+        catalog.armies().iter().map(|a| a.id.clone()).collect()
+    } else {
+        armies.to_vec()
+    };
+    if armies.is_empty() {
+        bail!("no army is loaded");
+    }
+    let mut pairings = Vec::new();
+    for i in 0..armies.len() {
+        for j in i..armies.len() {
+            pairings.push((i, j));
+        }
+    }
+    let bot = |k: usize| {
+        bot_names
+            .get(k)
+            .or(bot_names.last())
+            .map_or("random", String::as_str)
+    };
+    let rules = Arc::new(table.rules()?);
+    let shape = table.shape(&rules);
+    let catalog = Arc::new(catalog);
+    let done = AtomicUsize::new(0);
+    let progress = std::io::stderr().is_terminal();
+    let results: Vec<Result<Outcome>> = (0..games)
+        .into_par_iter()
+        .map(|k| {
+            let pairing = k % pairings.len();
+            let (a, b) = pairings[pairing];
+            // Each pairing alternates which army sits first.
+            let swapped = (k / pairings.len()) % 2 == 1;
+            let (first, second) = if swapped { (b, a) } else { (a, b) };
+            let lineup = Lineup {
+                armies: vec![&armies[first], &armies[second]],
+                bots: if swapped {
+                    vec![bot(1), bot(0)]
+                } else {
+                    vec![bot(0), bot(1)]
+                },
+                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
+            };
+            let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape.clone())?;
+            let mut players: Vec<&mut dyn Player> = bots
+                .iter_mut()
+                .map(|b| b.as_mut() as &mut dyn Player)
+                .collect();
+            let result =
+                hexforge_core::game::play_out(&mut game, &mut players, &mut NoAbilities, &mut ())
+                    .map_err(|e| {
+                    anyhow::anyhow!(
+                        "game {k} (seed {}): the engine refused an action it listed as legal: {e}",
+                        lineup.seed
+                    )
+                })?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if progress && (n % (games / 100).max(1) == 0 || n == games) {
+                let width = 40;
+                let filled = n * width / games.max(1);
+                eprint!(
+                    "\r[{}{}] {n}/{games}",
+                    "#".repeat(filled),
+                    ".".repeat(width - filled)
+                );
+                if n == games {
+                    eprintln!();
+                }
+            }
+            Ok(Outcome {
+                pairing,
+                swapped,
+                result,
+            })
+        })
+        .collect();
+    // [a wins, b wins, draws] per pairing.
+    let mut tally = vec![[0usize; 3]; pairings.len()];
+    let mut failures = Vec::new();
+    for r in results {
+        match r {
+            Ok(o) => {
+                let slot = match o.result {
+                    GameResult::Won { team } => usize::from((team == 1) != o.swapped),
+                    GameResult::Draw { .. } => 2,
+                };
+                tally[o.pairing][slot] += 1;
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    writeln!(
+        out,
+        "{games} games; bots {} vs {}; rules {}; seed {seed}",
+        bot(0),
+        bot(1),
+        table.preset
+    )?;
+    writeln!(
+        out,
+        "{:<24} {:>6} {:>7} {:>7} {:>6} {:>7}",
+        "pairing (first army A)", "games", "A wins", "B wins", "draws", "A win%"
+    )?;
+    for ((a, b), t) in pairings.iter().zip(&tally) {
+        let n: usize = t.iter().sum();
+        let pct = if n == 0 {
+            0.0
+        } else {
+            100.0 * t[0] as f64 / n as f64
+        };
+        writeln!(
+            out,
+            "{:<24} {:>6} {:>7} {:>7} {:>6} {:>6.1}%",
+            format!("{} vs {}", armies[*a], armies[*b]),
+            n,
+            t[0],
+            t[1],
+            t[2],
+            pct
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "{:<12} {:>6} {:>6} {:>6} {:>7} {:>6}",
+        "army", "games", "wins", "draws", "losses", "win%"
+    )?;
+    for (i, army) in armies.iter().enumerate() {
+        let (mut n, mut w, mut d, mut l) = (0, 0, 0, 0);
+        for ((a, b), t) in pairings.iter().zip(&tally) {
+            if a == b {
+                continue; // a mirror match says nothing about the army against others
+            }
+            let (wins, losses) = if *a == i {
+                (t[0], t[1])
+            } else if *b == i {
+                (t[1], t[0])
+            } else {
+                continue;
+            };
+            n += wins + losses + t[2];
+            w += wins;
+            l += losses;
+            d += t[2];
+        }
+        let pct = if n == 0 {
+            0.0
+        } else {
+            100.0 * w as f64 / n as f64
+        };
+        writeln!(out, "{army:<12} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%")?;
+    }
+    for f in &failures {
+        writeln!(out, "error: {f:#}")?;
+    }
+    Ok(failures.is_empty())
+}

@@ -1,0 +1,606 @@
+//! Player actions: what a player may do in a game, the check that refuses an illegal one with the
+//! rule it breaks, and the list of every legal action of a state.
+
+use super::{Game, HAND_SIZE, Stage, is_instant};
+use crate::battlefield::SetupError;
+use crate::hex::{Dir, Hex};
+use crate::play::{Play, PlayChecker, PlayError};
+use crate::rules::MobilityTiming;
+use crate::shape::{Cell, bits};
+use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
+use std::fmt;
+
+/// Everything a player can do. The game lists the legal ones ([`Game::legal_actions`]) and
+/// refuses any other with an [`ActionError`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Action {
+    /// Put a board tile from the hand on an empty hex (R3.3); during setup, the player's HQ (R2.3).
+    Place {
+        tile: TileRef,
+        hex: Hex,
+        facing: Dir,
+    },
+    /// Play an instant from the hand (section 5).
+    Instant { tile: TileRef, target: Target },
+    /// Mobility: the unit on `unit` moves to `to` (its own hex to only turn) facing `facing` (R3.13).
+    Move { unit: Hex, to: Hex, facing: Dir },
+    /// Put a held tile on the discard pile (R2.5.2, R2.5.3).
+    Discard { tile: TileRef },
+    /// Bad draw: discard an all-instant hand and draw as many tiles again (R2.6).
+    Redraw,
+    /// Keep the tiles still held and end the turn (R2.5.5).
+    EndTurn,
+}
+
+/// What an instant is played on.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Target {
+    /// Battle (R5.1).
+    None,
+    /// Move (R5.2): the unit on `unit` goes to `to` (or turns on its hex) facing `facing`.
+    Move { unit: Hex, to: Hex, facing: Dir },
+    /// Push (R5.3): the pushed unit's owner then picks where it goes.
+    Push { pusher: Hex, target: Hex },
+    /// One unit (Sniper R5.5, Grenade R5.4).
+    Unit(Hex),
+    /// A hex (Air Strike / Bomb, R5.6).
+    Hex(Hex),
+}
+
+/// Why an action is refused. The message says which rule and what to do instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    GameOver,
+    /// Setup: only the HQ may be placed (R2.3).
+    PlaceHqFirst,
+    /// Three tiles after drawing: one must be discarded first (R2.5.2).
+    DiscardFirst,
+    NotInHand {
+        tile: String,
+    },
+    /// A board tile played as an instant, or the reverse.
+    WrongKind {
+        tile: String,
+        kind: TileKind,
+    },
+    Board(SetupError),
+    /// The instant's effect is refused; `name` is the instant's name.
+    Play {
+        name: String,
+        error: PlayError,
+    },
+    WrongTarget {
+        name: String,
+        expected: &'static str,
+    },
+    /// The instant has no effect the engine can play (a scripted one needs its hook).
+    NoEffect {
+        tile: String,
+    },
+    /// R2.8.2.
+    BattleAfterLastTile,
+    /// Q13: a unit used Mobility after tiles were played.
+    TilesClosed,
+    /// R9.1: the first turn of the alternative start plays at most one tile.
+    OpeningLimit,
+    /// R2.6 does not allow a redraw now; the reason is given.
+    NoRedraw(&'static str),
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ActionError::GameOver => f.write_str("the game is over"),
+            ActionError::PlaceHqFirst => {
+                f.write_str("every player places their HQ before anything else (R2.3)")
+            }
+            ActionError::DiscardFirst => f.write_str(
+                "you hold 3 tiles after drawing: discard one before anything else (R2.5.2)",
+            ),
+            ActionError::NotInHand { tile } => write!(f, "`{tile}` is not in your hand"),
+            ActionError::WrongKind { tile, kind } => match kind {
+                TileKind::Instant => write!(
+                    f,
+                    "`{tile}` is an instant: play it, it is never placed on the board (R3.16)"
+                ),
+                _ => write!(f, "`{tile}` is a board tile: place it on a hex (R3.3)"),
+            },
+            ActionError::Board(e) => write!(f, "{e}"),
+            ActionError::Play { name, error } => write!(f, "{name}: {}", error.reason),
+            ActionError::WrongTarget { name, expected } => {
+                write!(f, "{name}: the target must be {expected}")
+            }
+            ActionError::NoEffect { tile } => write!(
+                f,
+                "`{tile}` has no instant effect the engine can play: give it `[tile.instant]` or a script hook"
+            ),
+            ActionError::BattleAfterLastTile => f.write_str(
+                "battle: no Battle tile may be played once a player has drawn their last tile (R2.8.2)",
+            ),
+            ActionError::TilesClosed => f.write_str(
+                "no more tiles this turn: a unit used Mobility after tiles were played (`mobility_timing = before_or_after_placing`, R3.13, Q13)",
+            ),
+            ActionError::OpeningLimit => f.write_str(
+                "the first turn of the alternative start plays at most one tile; keep or discard the other (R9.1)",
+            ),
+            ActionError::NoRedraw(why) => write!(f, "no redraw: {why} (R2.6)"),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}
+
+/// A checked action, ready to perform.
+pub(super) enum Checked {
+    Place {
+        tile: TileRef,
+        cell: Cell,
+        facing: Dir,
+    },
+    Discard(TileRef),
+    Redraw,
+    EndTurn,
+    Battle(TileRef),
+    /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play.
+    Play(Option<TileRef>, Play),
+    /// A Push: the pushed unit's owner picks one of `options`.
+    Push {
+        tile: TileRef,
+        pusher: Cell,
+        target: Cell,
+        options: u64,
+    },
+}
+
+impl Action {
+    /// The action in words, for logs.
+    pub fn describe(&self, catalog: &Catalog) -> String {
+        let name = |t: TileRef| catalog.get(t).name.clone();
+        match *self {
+            Action::Place { tile, hex, facing } => {
+                format!("place {} on {hex} facing {}", name(tile), facing.index())
+            }
+            Action::Instant { tile, target } => match target {
+                Target::None => format!("play {}", name(tile)),
+                Target::Move { unit, to, facing } if unit == to => {
+                    format!(
+                        "play {}: turn {unit} to face {}",
+                        name(tile),
+                        facing.index()
+                    )
+                }
+                Target::Move { unit, to, facing } => format!(
+                    "play {}: {unit} to {to} facing {}",
+                    name(tile),
+                    facing.index()
+                ),
+                Target::Push { pusher, target } => {
+                    format!("play {}: {pusher} pushes {target}", name(tile))
+                }
+                Target::Unit(h) | Target::Hex(h) => format!("play {} on {h}", name(tile)),
+            },
+            Action::Move { unit, to, facing } if unit == to => {
+                format!("turn {unit} to face {}", facing.index())
+            }
+            Action::Move { unit, to, facing } => {
+                format!("move {unit} to {to} facing {}", facing.index())
+            }
+            Action::Discard { tile } => format!("discard {}", name(tile)),
+            Action::Redraw => "redraw an all-instant hand".to_string(),
+            Action::EndTurn => "end the turn".to_string(),
+        }
+    }
+}
+
+impl Game {
+    /// Checks an action of the current player; nothing changes.
+    pub fn check(&self, action: &Action) -> Result<(), ActionError> {
+        self.check_action(action).map(|_| ())
+    }
+
+    pub(super) fn check_action(&self, action: &Action) -> Result<Checked, ActionError> {
+        let player = self.state.turn.player();
+        let cat = &*self.catalog;
+        match self.stage {
+            Stage::Over(_) => Err(ActionError::GameOver),
+            Stage::PlaceHq => match *action {
+                Action::Place { tile, hex, facing } if cat.get(tile).is_hq() => {
+                    if cat.get(tile).army != self.armies[player.index()] {
+                        return Err(ActionError::NotInHand {
+                            tile: cat.get(tile).full_id(),
+                        });
+                    }
+                    self.place(tile, hex, facing)
+                }
+                _ => Err(ActionError::PlaceHqFirst),
+            },
+            Stage::Discard => match *action {
+                Action::Discard { tile } => {
+                    self.held(tile)?;
+                    Ok(Checked::Discard(tile))
+                }
+                Action::Redraw => self.redraw(),
+                _ => Err(ActionError::DiscardFirst),
+            },
+            Stage::Play => match *action {
+                Action::Redraw => self.redraw(),
+                Action::Discard { tile } => {
+                    self.held(tile)?;
+                    Ok(Checked::Discard(tile))
+                }
+                Action::EndTurn => Ok(Checked::EndTurn),
+                Action::Place { tile, hex, facing } => {
+                    self.held(tile)?;
+                    let def = cat.get(tile);
+                    if def.kind == TileKind::Instant || def.is_hq() {
+                        return Err(ActionError::WrongKind {
+                            tile: def.full_id(),
+                            kind: def.kind,
+                        });
+                    }
+                    self.may_play_tile()?;
+                    self.place(tile, hex, facing)
+                }
+                Action::Instant { tile, target } => {
+                    self.held(tile)?;
+                    let def = cat.get(tile);
+                    if def.kind != TileKind::Instant {
+                        return Err(ActionError::WrongKind {
+                            tile: def.full_id(),
+                            kind: def.kind,
+                        });
+                    }
+                    self.may_play_tile()?;
+                    let checker = PlayChecker::new(&self.field, self.context());
+                    self.instant(&checker, tile, target)
+                }
+                Action::Move { unit, to, facing } => {
+                    let play = Play::Move {
+                        unit,
+                        to,
+                        facing: Some(facing),
+                        instant: false,
+                    };
+                    PlayChecker::new(&self.field, self.context())
+                        .check(&self.state.turn, &play)
+                        .map_err(|error| ActionError::Play {
+                            name: "mobility".into(),
+                            error,
+                        })?;
+                    Ok(Checked::Play(None, play))
+                }
+            },
+        }
+    }
+
+    fn held(&self, tile: TileRef) -> Result<(), ActionError> {
+        if self.hand(self.state.turn.player()).contains(&tile) {
+            Ok(())
+        } else {
+            Err(ActionError::NotInHand {
+                tile: self.catalog.get(tile).full_id(),
+            })
+        }
+    }
+
+    fn may_play_tile(&self) -> Result<(), ActionError> {
+        if self.state.tiles_closed {
+            return Err(ActionError::TilesClosed);
+        }
+        if self.rules.alternative_start && self.turn_number == 1 && self.state.tiles_played >= 1 {
+            return Err(ActionError::OpeningLimit);
+        }
+        Ok(())
+    }
+
+    fn place(&self, tile: TileRef, hex: Hex, facing: Dir) -> Result<Checked, ActionError> {
+        let player = self.state.turn.player();
+        match self
+            .field
+            .check_place(&self.catalog, player, tile, hex, facing)
+            .map_err(ActionError::Board)?
+        {
+            crate::event::Event::Placed { cell, .. } => Ok(Checked::Place { tile, cell, facing }),
+            _ => Err(ActionError::Board(SetupError::OffBoard { hex })),
+        }
+    }
+
+    /// R2.6: the redraw is open before anything else is done in the turn, when every held tile is
+    /// an instant (Battle tiles included) and the rule is on for this army.
+    pub(super) fn redraw_open(&self) -> Result<(), &'static str> {
+        let p = self.state.turn.player();
+        let rules = &self.rules;
+        if !rules.bad_draw_rule {
+            return Err("the bad-draw rule is off (`bad_draw_rule`)");
+        }
+        let army = &self.armies[p.index()];
+        let name = self
+            .catalog
+            .army(army)
+            .map(|a| a.name.as_str())
+            .unwrap_or("");
+        if rules
+            .bad_draw_exempt_armies
+            .iter()
+            .any(|x| x.eq_ignore_ascii_case(army) || x.eq_ignore_ascii_case(name))
+        {
+            return Err("this army is exempt (`bad_draw_exempt_armies`)");
+        }
+        if self.state.acted {
+            return Err("only before anything else is done in the turn");
+        }
+        let hand = self.hand(p);
+        if hand.is_empty() || !hand.iter().all(|t| is_instant(&self.catalog, *t)) {
+            return Err("only when every tile you hold is an instant");
+        }
+        if self.deck_len(p) == 0 {
+            return Err("your draw pile is empty");
+        }
+        Ok(())
+    }
+
+    fn redraw(&self) -> Result<Checked, ActionError> {
+        self.redraw_open().map_err(ActionError::NoRedraw)?;
+        Ok(Checked::Redraw)
+    }
+
+    fn instant(
+        &self,
+        checker: &PlayChecker<'_>,
+        tile: TileRef,
+        target: Target,
+    ) -> Result<Checked, ActionError> {
+        let def = self.catalog.get(tile);
+        let name = def.name.to_lowercase();
+        let wrong = |expected: &'static str| ActionError::WrongTarget {
+            name: name.clone(),
+            expected,
+        };
+        let Some(effect) = def.instant else {
+            return Err(ActionError::NoEffect {
+                tile: def.full_id(),
+            });
+        };
+        let play = match (effect, target) {
+            (InstantEffect::Battle, Target::None) => {
+                if self.last_drawn {
+                    return Err(ActionError::BattleAfterLastTile);
+                }
+                return Ok(Checked::Battle(tile));
+            }
+            (InstantEffect::Battle, _) => return Err(wrong("none: a Battle has no target")),
+            (InstantEffect::Move, Target::Move { unit, to, facing }) => Play::Move {
+                unit,
+                to,
+                facing: Some(facing),
+                instant: true,
+            },
+            (InstantEffect::Move, _) => return Err(wrong("a unit, a hex and a facing")),
+            (InstantEffect::Push, Target::Push { pusher, target }) => {
+                let cell = |h: Hex| self.field.shape().cell(h);
+                let options = match (cell(pusher), cell(target)) {
+                    (Some(p), Some(t)) => checker.push_destinations(p, t),
+                    _ => 0,
+                };
+                // Any legal destination checks the push; the owner picks the real one later.
+                let to = bits(options)
+                    .next()
+                    .map(|i| {
+                        self.field
+                            .shape()
+                            .hex(self.field.shape().cell_from_index(i))
+                    })
+                    .unwrap_or(target);
+                let play = Play::Push { pusher, target, to };
+                checker
+                    .check(&self.state.turn, &play)
+                    .map_err(|error| ActionError::Play {
+                        name: name.clone(),
+                        error,
+                    })?;
+                let (Some(pusher), Some(target)) = (cell(pusher), cell(target)) else {
+                    return Err(wrong("two units on the board"));
+                };
+                return Ok(Checked::Push {
+                    tile,
+                    pusher,
+                    target,
+                    options,
+                });
+            }
+            (InstantEffect::Push, _) => return Err(wrong("a pusher and a unit to push")),
+            (InstantEffect::Wound { wounds }, Target::Unit(h)) => Play::Wound { target: h, wounds },
+            (InstantEffect::DestroyNearHq, Target::Unit(h)) => Play::DestroyNearHq { target: h },
+            (InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq, _) => {
+                return Err(wrong("one unit"));
+            }
+            (InstantEffect::Area { wounds, radius }, Target::Hex(h)) => Play::Area {
+                at: h,
+                wounds,
+                radius,
+            },
+            (InstantEffect::Area { .. }, _) => return Err(wrong("a hex")),
+        };
+        checker
+            .check(&self.state.turn, &play)
+            .map_err(|error| ActionError::Play { name, error })?;
+        Ok(Checked::Play(Some(tile), play))
+    }
+
+    /// Every legal action of the current player, in a fixed order: redraw, discards, placements
+    /// (hand order, then hexes in reading order, then facings), instants, Mobility, end of turn.
+    pub fn legal_actions(&self, out: &mut Vec<Action>) {
+        out.clear();
+        let player = self.state.turn.player();
+        let field = &self.field;
+        let empty: Vec<Hex> = field
+            .shape()
+            .cells()
+            .filter(|c| field.at(*c).is_none())
+            .map(|c| field.shape().hex(c))
+            .collect();
+        match self.stage {
+            Stage::Over(_) => {}
+            Stage::PlaceHq => {
+                // The HQ attacks on all sides, so its facing does not matter (R2.3): one per hex.
+                if let Some(hq) = self.catalog.hq_of(&self.armies[player.index()]) {
+                    out.extend(empty.iter().map(|&hex| Action::Place {
+                        tile: hq,
+                        hex,
+                        facing: Dir::N,
+                    }));
+                }
+            }
+            Stage::Discard => {
+                if self.redraw_open().is_ok() {
+                    out.push(Action::Redraw);
+                }
+                out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
+            }
+            Stage::Play => {
+                if self.redraw_open().is_ok() {
+                    out.push(Action::Redraw);
+                }
+                out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
+                let mut checker = None;
+                if self.may_play_tile().is_ok() {
+                    for tile in self.distinct_hand() {
+                        let def = self.catalog.get(tile);
+                        if def.kind.is_board_tile() {
+                            for &hex in &empty {
+                                out.extend(Dir::ALL.map(|facing| Action::Place {
+                                    tile,
+                                    hex,
+                                    facing,
+                                }));
+                            }
+                        } else {
+                            let c = checker
+                                .get_or_insert_with(|| PlayChecker::new(field, self.context()));
+                            self.instant_actions(c, tile, out);
+                        }
+                    }
+                }
+                let c = checker.get_or_insert_with(|| PlayChecker::new(field, self.context()));
+                self.unit_moves(c, false, |unit, to, facing| {
+                    out.push(Action::Move { unit, to, facing });
+                });
+                out.push(Action::EndTurn);
+            }
+        }
+    }
+
+    fn distinct_hand(&self) -> impl Iterator<Item = TileRef> + '_ {
+        let hand = self.hand(self.state.turn.player());
+        debug_assert!(hand.len() <= HAND_SIZE);
+        hand.iter()
+            .enumerate()
+            .filter(|(i, t)| !hand[..*i].contains(t))
+            .map(|(_, t)| *t)
+    }
+
+    fn instant_actions(&self, checker: &PlayChecker<'_>, tile: TileRef, out: &mut Vec<Action>) {
+        let Some(effect) = self.catalog.get(tile).instant else {
+            return;
+        };
+        let field = &self.field;
+        let shape = field.shape();
+        let mut push = |target: Target| {
+            if self.instant(checker, tile, target).is_ok() {
+                out.push(Action::Instant { tile, target });
+            }
+        };
+        match effect {
+            InstantEffect::Battle => push(Target::None),
+            InstantEffect::Move => {
+                let mut found = Vec::new();
+                self.unit_moves(checker, true, |unit, to, facing| {
+                    found.push(Target::Move { unit, to, facing });
+                });
+                found.into_iter().for_each(push);
+            }
+            InstantEffect::Push => {
+                for (pc, p) in field.tiles() {
+                    if p.owner != self.state.turn.player() {
+                        continue;
+                    }
+                    for d in Dir::ALL {
+                        if let Some(tc) = shape.neighbour(pc, d)
+                            && field.at(tc).is_some()
+                            && checker.push_destinations(pc, tc) != 0
+                        {
+                            push(Target::Push {
+                                pusher: shape.hex(pc),
+                                target: shape.hex(tc),
+                            });
+                        }
+                    }
+                }
+            }
+            InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq => {
+                for (c, _) in field.tiles() {
+                    push(Target::Unit(shape.hex(c)));
+                }
+            }
+            InstantEffect::Area { .. } => {
+                for c in shape.cells() {
+                    push(Target::Hex(shape.hex(c)));
+                }
+            }
+        }
+    }
+
+    /// Every move of one unit: Mobility (`instant = false`) or the Move instant. Turning in place
+    /// gives the five other facings; each reachable empty hex gives all six.
+    fn unit_moves(
+        &self,
+        checker: &PlayChecker<'_>,
+        instant: bool,
+        mut found: impl FnMut(Hex, Hex, Dir),
+    ) {
+        let field = &self.field;
+        let player = self.state.turn.player();
+        let carriers = !instant && self.may_be_carried();
+        for (c, p) in field.tiles() {
+            if !instant && (p.owner != player || !(carriers || self.catalog.get(p.tile).mobile)) {
+                continue;
+            }
+            let hex = field.shape().hex(c);
+            let turn = Play::Move {
+                unit: hex,
+                to: hex,
+                facing: Some(p.facing.rotate(1)),
+                instant,
+            };
+            if checker.check(&self.state.turn, &turn).is_err() {
+                continue;
+            }
+            for f in Dir::ALL {
+                if f != p.facing {
+                    found(hex, hex, f);
+                }
+            }
+            for i in bits(checker.move_destinations(c)) {
+                let to = field.shape().hex(field.shape().cell_from_index(i));
+                for f in Dir::ALL {
+                    found(hex, to, f);
+                }
+            }
+        }
+    }
+
+    /// A quick filter before the full check: some friendly tile gives Mobility through links
+    /// (R7.4.4), so units without Mobility might be carried.
+    fn may_be_carried(&self) -> bool {
+        let player = self.state.turn.player();
+        self.field.tiles().any(|(_, p)| {
+            self.field.friends(player, p.owner) && self.catalog.get(p.tile).module.mobility
+        })
+    }
+
+    /// Whether the current turn may still use Mobility without closing tile play.
+    pub(super) fn closes_tiles(&self) -> bool {
+        self.rules.mobility_timing == MobilityTiming::BeforeOrAfterPlacing
+            && self.state.tiles_played > 0
+    }
+}

@@ -1,0 +1,431 @@
+//! The game flow: performing a checked action, then everything that follows without a player's
+//! input: draws at the start of a turn, battles (instant, full board, repeats, the Final Battle
+//! and the tie-break), the end of the turn, the final round and the result.
+
+use super::action::Checked;
+use super::{Game, Hand, Stage, apply_piles};
+use crate::battle::{self, Context};
+use crate::battlefield::{MAX_PLAYERS, Seat};
+use crate::decision::{Choice, Decider, Decision, Question};
+use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
+use crate::game::{Action, ActionError};
+use crate::hooks::AbilityHooks;
+use crate::play::resolve_play;
+use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
+use crate::shape::bits;
+
+/// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
+/// then play goes on with the board full, so that every game ends.
+const MAX_REPEATS: u32 = 100;
+
+/// Events of the engine's battles and plays pass here: tiles that leave the board go to their
+/// owners' discard piles (R4.3.5) before the events reach the caller.
+struct Piled<'a, S: ?Sized> {
+    piles: &'a mut [Hand; MAX_PLAYERS],
+    sink: &'a mut S,
+}
+
+impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
+    fn push(&mut self, event: Event) {
+        apply_piles(self.piles, &event);
+        self.sink.push(event);
+    }
+}
+
+impl Game {
+    /// Checks and performs an action of the current player, then runs the game on until a player
+    /// must act again (or the game is over). `hooks` take part in battles; `decider` answers the
+    /// decisions of battles and plays for every player; every event goes to `sink`. A refused
+    /// action changes nothing.
+    pub fn act<H, D, S>(
+        &mut self,
+        action: &Action,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) -> Result<(), ActionError>
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let checked = self.check_action(action)?;
+        let player = self.state.turn.player();
+        match checked {
+            Checked::Place { tile, cell, facing } => {
+                let setup = self.stage == Stage::PlaceHq;
+                self.emit(
+                    Event::Placed {
+                        cell,
+                        tile,
+                        owner: player,
+                        facing,
+                    },
+                    sink,
+                );
+                if setup {
+                    self.next_hq(sink);
+                } else if self.field.main_area_full() {
+                    // R4.11.1: a full play area starts a battle at once and ends the turn.
+                    self.board_full(hooks, decider, sink);
+                }
+            }
+            Checked::Discard(tile) => self.emit(Event::Discarded { player, tile }, sink),
+            Checked::Redraw => {
+                self.emit(Event::BadDraw { player }, sink);
+                let hand = self.hand(player).to_vec();
+                for tile in &hand {
+                    self.emit(
+                        Event::Discarded {
+                            player,
+                            tile: *tile,
+                        },
+                        sink,
+                    );
+                }
+                // Q4: draw as many as were discarded; the check may apply again.
+                self.state.acted = false;
+                self.draw(player, hand.len(), sink);
+            }
+            Checked::EndTurn => self.end_turn(hooks, decider, sink),
+            Checked::Battle(tile) => {
+                self.emit(Event::InstantPlayed { player, tile }, sink);
+                self.battle_ends_turn(BattleCause::Instant { player }, hooks, decider, sink);
+            }
+            Checked::Play(tile, play) => {
+                if let Some(tile) = tile {
+                    self.emit(Event::InstantPlayed { player, tile }, sink);
+                } else if self.closes_tiles() {
+                    self.state.tiles_closed = true;
+                }
+                self.state.acted = true;
+                self.resolve(&play, decider, sink);
+            }
+            Checked::Push {
+                tile,
+                pusher,
+                target,
+                options,
+            } => {
+                self.emit(Event::InstantPlayed { player, tile }, sink);
+                let choices: Vec<Choice> = bits(options)
+                    .map(|i| Choice::To {
+                        cell: self.field.shape().cell_from_index(i),
+                    })
+                    .collect();
+                let owner = self.field.at(target).map(|p| p.owner).unwrap_or(player);
+                let pick = if choices.len() > 1 {
+                    decider.decide(
+                        &self.field,
+                        &Decision {
+                            question: Question::PushTo,
+                            by: target,
+                            player: owner,
+                            options: &choices,
+                        },
+                    )
+                } else {
+                    0
+                };
+                let Some(Choice::To { cell }) = choices.get(pick).or(choices.first()).copied()
+                else {
+                    return Ok(());
+                };
+                let shape = self.field.shape();
+                let play = crate::play::Play::Push {
+                    pusher: shape.hex(pusher),
+                    target: shape.hex(target),
+                    to: shape.hex(cell),
+                };
+                self.resolve(&play, decider, sink);
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies an event and passes it on.
+    fn emit<S: EventSink + ?Sized>(&mut self, event: Event, sink: &mut S) {
+        self.apply(&event);
+        sink.push(event);
+    }
+
+    /// Resolves a checked core play (an instant's effect or a Mobility move).
+    fn resolve<D, S>(&mut self, play: &crate::play::Play, decider: &mut D, sink: &mut S)
+    where
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let ctx = Context {
+            catalog: &self.catalog,
+            rules: &self.rules,
+        };
+        let mut out = Piled {
+            piles: &mut self.piles,
+            sink,
+        };
+        // Checked just before: a refusal here would be an engine bug, and changes nothing.
+        let _ = resolve_play(
+            &mut self.field,
+            ctx,
+            &mut self.state.turn,
+            play,
+            decider,
+            &mut out,
+        );
+    }
+
+    /// After an HQ is placed: the next player in turn order without one, or the first turn (R2.3).
+    fn next_hq<S: EventSink + ?Sized>(&mut self, sink: &mut S) {
+        let next = self
+            .order
+            .iter()
+            .copied()
+            .find(|p| self.field.hq_cell(*p, &self.catalog).is_none());
+        match next {
+            Some(p) => self.state = super::TurnState::new(p),
+            None => {
+                self.cursor = 0;
+                self.begin_turn(self.order[0], sink);
+            }
+        }
+    }
+
+    /// A turn begins: the player draws (R2.4 opening draws of 1, 2, then up to 3; R9.1).
+    pub(super) fn begin_turn<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
+        let number = self.turn_number + 1;
+        self.emit(Event::TurnStarted { player, number }, sink);
+        let up_to = if self.rules.alternative_start {
+            super::HAND_SIZE
+        } else {
+            usize::from(number).min(super::HAND_SIZE)
+        };
+        let have = self.hand(player).len();
+        self.draw(player, up_to.saturating_sub(have), sink);
+    }
+
+    /// Draws up to `n` tiles one at a time from the top of the pile (R2.5.1); the first player to
+    /// draw their last tile starts the final round (R2.8.1).
+    fn draw<S: EventSink + ?Sized>(&mut self, player: Seat, n: usize, sink: &mut S) {
+        for _ in 0..n {
+            let Some(&tile) = self.piles[player.index()].deck.last() else {
+                break;
+            };
+            self.emit(Event::Drew { player, tile }, sink);
+            if self.piles[player.index()].deck.is_empty() && !self.last_drawn {
+                self.emit(Event::LastTileDrawn { player }, sink);
+            }
+        }
+    }
+
+    fn end_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let player = self.state.turn.player();
+        self.emit(Event::TurnEnded { player }, sink);
+        self.after_turn(hooks, decider, sink);
+    }
+
+    /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
+    /// more, else the next player's turn.
+    fn after_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let active = self
+            .field
+            .players()
+            .filter(|p| self.active(*p))
+            .fold(0u8, |m, p| m | 1 << p.index());
+        match self.owed {
+            Some(owed) if owed & active == 0 => {
+                let cause = if self.tie_break {
+                    BattleCause::TieBreak
+                } else {
+                    BattleCause::Final
+                };
+                self.final_battle(cause, hooks, decider, sink);
+            }
+            _ => self.next_turn(sink),
+        }
+    }
+
+    fn next_turn<S: EventSink + ?Sized>(&mut self, sink: &mut S) {
+        let n = self.order.len();
+        for step in 1..=n {
+            let i = (self.cursor + step) % n;
+            let p = self.order[i];
+            if self.active(p) {
+                self.cursor = i;
+                self.begin_turn(p, sink);
+                return;
+            }
+        }
+    }
+
+    /// The Final Battle or the tie-break battle, then the result by HQ HP (R2.8, R2.9).
+    fn final_battle<H, D, S>(
+        &mut self,
+        cause: BattleCause,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        self.fight(cause, hooks, decider, sink);
+        if self.result().is_some() {
+            return;
+        }
+        if let Some(result) = self.by_hit_points() {
+            self.emit(Event::GameEnded { result }, sink);
+        } else if self.rules.tie_breaker == TieBreaker::ExtraTurnThenBattle && !self.tie_break {
+            // R2.9.5 and Q3: one more turn each, in the usual order, then one more battle.
+            self.emit(Event::TieBreak, sink);
+            self.next_turn(sink);
+        } else {
+            self.emit(
+                Event::GameEnded {
+                    result: GameResult::Draw {
+                        reason: DrawReason::EqualHp,
+                    },
+                },
+                sink,
+            );
+        }
+    }
+
+    /// The play area is full (R4.11): a battle that ends the turn, or with the extended board and
+    /// `extended_board_trigger = final_battle`, the Final Battle (R8.7, Q9).
+    fn board_full<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let extended = self.field.shape().main_area() != self.field.shape().all();
+        if extended && self.rules.extended_board_trigger == ExtendedTrigger::FinalBattle {
+            let player = self.state.turn.player();
+            self.emit(Event::TurnEnded { player }, sink);
+            self.final_battle(BattleCause::Final, hooks, decider, sink);
+        } else {
+            self.battle_ends_turn(BattleCause::BoardFull, hooks, decider, sink);
+        }
+    }
+
+    /// A battle during a turn ends that turn, when it starts or after it (R4.2,
+    /// `battle_turn_end`); battles repeat while the board stays full (R4.13).
+    fn battle_ends_turn<H, D, S>(
+        &mut self,
+        cause: BattleCause,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let player = self.state.turn.player();
+        let at_start = self.rules.battle_turn_end == BattleTurnEnd::AtStart;
+        if at_start {
+            self.emit(Event::TurnEnded { player }, sink);
+        }
+        self.battles_while_full(cause, hooks, decider, sink);
+        if self.result().is_some() {
+            return;
+        }
+        if !at_start {
+            self.emit(Event::TurnEnded { player }, sink);
+        }
+        self.after_turn(hooks, decider, sink);
+    }
+
+    /// One battle, then more while the board is full and `repeat_battle_while_full` says so,
+    /// stopped by `battle_loop_guard` (R4.13, R9.5.3, Q7).
+    fn battles_while_full<H, D, S>(
+        &mut self,
+        first: BattleCause,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let mut cause = first;
+        let mut fought = 0u32;
+        loop {
+            let before = self.field.clone();
+            self.fight(cause, hooks, decider, sink);
+            if self.result().is_some() {
+                return;
+            }
+            fought += 1;
+            let by_full_board = matches!(cause, BattleCause::BoardFull | BattleCause::StillFull);
+            if by_full_board
+                && self.rules.battle_loop_guard == BattleLoopGuard::AtlasDraw
+                && self.field.occupied() == before.occupied()
+            {
+                // R9.5.3: a full-board battle that removes no unit ends the game in a draw.
+                self.draw_game(DrawReason::BattleLoop, sink);
+                return;
+            }
+            if !(self.rules.repeat_battle_while_full && self.field.main_area_full()) {
+                return;
+            }
+            match self.rules.battle_loop_guard {
+                BattleLoopGuard::DrawIfNoChange if self.field == before => {
+                    self.draw_game(DrawReason::BattleLoop, sink);
+                    return;
+                }
+                BattleLoopGuard::StopAfterN
+                    if fought >= u32::from(self.rules.battle_loop_limit) =>
+                {
+                    return;
+                }
+                _ if fought >= MAX_REPEATS => return,
+                _ => {}
+            }
+            cause = BattleCause::StillFull;
+        }
+    }
+
+    fn draw_game<S: EventSink + ?Sized>(&mut self, reason: DrawReason, sink: &mut S) {
+        self.emit(
+            Event::GameEnded {
+                result: GameResult::Draw { reason },
+            },
+            sink,
+        );
+    }
+
+    /// One battle; then the game ends if it destroyed an HQ that decides it (R2.9.1).
+    fn fight<H, D, S>(&mut self, cause: BattleCause, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        self.emit(Event::BattleCalled { cause }, sink);
+        let ctx = Context {
+            catalog: &self.catalog,
+            rules: &self.rules,
+        };
+        let mut out = Piled {
+            piles: &mut self.piles,
+            sink: &mut *sink,
+        };
+        battle::resolve(&mut self.field, ctx, hooks, decider, &mut out);
+        if let Some(result) = self.decisive() {
+            self.emit(Event::GameEnded { result }, sink);
+        }
+    }
+}

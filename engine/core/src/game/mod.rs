@@ -1,0 +1,570 @@
+//! Whole games (section 2): seats, draw piles, hands and discard piles, turn order, the final round
+//! and the result. A [`GameSetup`] becomes a [`Game`] only through [`Game::new`] (or a mid-game
+//! [`Position`] through [`Game::from_position`]); after that the state changes only by
+//! [`Game::act`] with a legal [`Action`], which produces events that the game applies to itself.
+
+mod action;
+mod flow;
+mod judge;
+mod player;
+
+pub use action::{Action, ActionError, Target};
+pub use judge::Mode;
+pub use player::{Player, Seats, play_out};
+
+use crate::battle::Context;
+use crate::battlefield::{Battlefield, MAX_PLAYERS, PlayerSetup, Seat, Setup, SetupError};
+use crate::event::{Event, GameResult};
+use crate::play::Turn;
+use crate::rng::Rng;
+use crate::rules::{FirstPlayer, Rules};
+use crate::shape::BoardShape;
+use crate::tile::{Catalog, TileKind, TileRef};
+use std::fmt;
+use std::sync::Arc;
+
+/// The most tiles a player holds (R2.5.1).
+pub const HAND_SIZE: usize = 3;
+
+/// One player of a new game.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SeatSetup {
+    /// The army id in the catalog (`moloch`).
+    pub army: String,
+    /// Players with the same team number are allies (R0.5); give every player its own in a duel.
+    pub team: u8,
+}
+
+/// A new game, not yet checked: players in seat order, the board and the seed.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    pub shape: BoardShape,
+    pub seats: Vec<SeatSetup>,
+    /// Fixes every shuffle and the first player: the same seed and actions give the same game.
+    pub seed: u64,
+}
+
+/// A game in progress, as a scenario describes it (not yet checked): the board, each player's
+/// piles and hand, whose turn begins next, and the final round if it has begun.
+#[derive(Clone, Debug)]
+pub struct Position {
+    /// The board, with every player's HQ on it.
+    pub setup: Setup,
+    /// Per player: the army, then the draw pile from the top, the hand and the discard pile.
+    pub piles: Vec<Piles>,
+    /// The player whose turn begins (they draw first).
+    pub next: Seat,
+    /// The number of the turn that begins: turns 1 and 2 draw 1 and 2 tiles (R2.4, R8.1).
+    pub turn_number: u16,
+    /// The players who still play their last turn, when a last tile has been drawn (R2.8.1).
+    pub last_turns: Option<Vec<Seat>>,
+    pub seed: u64,
+}
+
+/// One player's tiles off the board.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Piles {
+    pub army: String,
+    /// Top first.
+    pub deck: Vec<TileRef>,
+    pub hand: Vec<TileRef>,
+    pub discard: Vec<TileRef>,
+}
+
+/// Why a game cannot be set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameError {
+    UnknownArmy(String),
+    /// The army has no HQ, or more than one.
+    ArmyHq {
+        army: String,
+        hqs: usize,
+    },
+    /// The seats' teams make no mode of section 8.
+    Teams(String),
+    /// A rule option the game flow does not support yet.
+    Unsupported {
+        key: &'static str,
+    },
+    Board(SetupError),
+    /// A mid-game position is inconsistent.
+    Position(String),
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameError::UnknownArmy(a) => write!(f, "no army `{a}` is loaded"),
+            GameError::ArmyHq { army, hqs } => write!(
+                f,
+                "army `{army}` has {hqs} HQ tiles; a playable army has exactly one (R1.1)"
+            ),
+            GameError::Teams(why) => f.write_str(why),
+            GameError::Unsupported { key } => write!(
+                f,
+                "the rule option `{key}` is not supported in whole games yet; turn it off to play"
+            ),
+            GameError::Board(e) => write!(f, "{e}"),
+            GameError::Position(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// Where a game stands: who must do what.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stage {
+    /// The current player puts their HQ on the board (R2.3).
+    PlaceHq,
+    /// The current player holds 3 tiles after drawing and must discard one first (R2.5.2).
+    Discard,
+    /// The current player plays, keeps or discards tiles, uses Mobility, or ends the turn (R2.5.3).
+    Play,
+    Over(GameResult),
+}
+
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+struct Hand {
+    deck: Vec<TileRef>,
+    hand: Vec<TileRef>,
+    discard: Vec<TileRef>,
+}
+
+/// What the current turn has done so far.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct TurnState {
+    turn: Turn,
+    /// Tiles placed or instants played this turn.
+    tiles_played: u8,
+    /// Something other than a bad-draw redraw happened: no redraw any more (R2.6).
+    acted: bool,
+    /// A unit used Mobility after tiles were played: no more tiles this turn
+    /// (`mobility_timing = before_or_after_placing`, Q13).
+    tiles_closed: bool,
+}
+
+/// A game of Hexforge. Fields are private: the state changes only through [`Game::act`].
+#[derive(Clone, Debug)]
+pub struct Game {
+    catalog: Arc<Catalog>,
+    rules: Arc<Rules>,
+    field: Battlefield,
+    mode: Mode,
+    armies: Vec<String>,
+    piles: [Hand; MAX_PLAYERS],
+    /// The turn cycle (R8.4.2, R8.5.3); `cursor` is the current turn's place in it.
+    order: Vec<Seat>,
+    cursor: usize,
+    stage: Stage,
+    state: TurnState,
+    /// Turns played so far (the current one included).
+    turn_number: u16,
+    /// A last tile has been drawn: no more Battle tiles (R2.8.2).
+    last_drawn: bool,
+    /// Players who still owe their last turn (bit per player) while a final round runs.
+    owed: Option<u8>,
+    /// The tie-break of R2.9.5 has begun.
+    tie_break: bool,
+    /// Battles fought so far.
+    battles: u32,
+    rng: Rng,
+}
+
+impl Game {
+    /// Sets up a new game: each army's tiles but the HQ shuffled into a draw pile with the game's
+    /// seeded RNG (R2.1), the first player chosen (R2.2), and the first HQ to place (R2.3).
+    pub fn new(
+        setup: GameSetup,
+        catalog: Arc<Catalog>,
+        rules: Arc<Rules>,
+    ) -> Result<Self, GameError> {
+        supported(&rules)?;
+        let teams: Vec<u8> = setup.seats.iter().map(|s| s.team).collect();
+        let mode = Mode::of(&teams)?;
+        let hp = rules.starting_hq_hp(&teams);
+        let field = Battlefield::new(
+            Setup {
+                shape: setup.shape,
+                players: teams
+                    .iter()
+                    .zip(&hp)
+                    .map(|(t, h)| PlayerSetup {
+                        team: *t,
+                        hq_hp: i32::from(*h),
+                    })
+                    .collect(),
+                tiles: Vec::new(),
+            },
+            &catalog,
+        )
+        .map_err(GameError::Board)?;
+        let mut rng = Rng::seeded(setup.seed);
+        let mut piles: [Hand; MAX_PLAYERS] = Default::default();
+        for (seat, pile) in setup.seats.iter().zip(piles.iter_mut()) {
+            let army = catalog
+                .army(&seat.army)
+                .ok_or_else(|| GameError::UnknownArmy(seat.army.clone()))?;
+            let hqs = army
+                .tiles
+                .iter()
+                .filter(|t| catalog.get(**t).is_hq())
+                .count();
+            if hqs != 1 {
+                return Err(GameError::ArmyHq {
+                    army: seat.army.clone(),
+                    hqs,
+                });
+            }
+            for t in &army.tiles {
+                let def = catalog.get(*t);
+                if !def.is_hq() {
+                    pile.deck
+                        .extend(std::iter::repeat_n(*t, usize::from(def.count)));
+                }
+            }
+            rng.shuffle(&mut pile.deck);
+        }
+        let mut order = mode.turn_order(&teams);
+        if rules.first_player_rule == FirstPlayer::Random && mode != Mode::OneVsTeam {
+            // R2.2; the lone player always starts against a team (R8.4.1, R8.1).
+            let k = rng.below(order.len());
+            order.rotate_left(k);
+        }
+        let first = order[0];
+        Ok(Game {
+            catalog,
+            rules,
+            field,
+            mode,
+            armies: setup.seats.into_iter().map(|s| s.army).collect(),
+            piles,
+            order,
+            cursor: 0,
+            stage: Stage::PlaceHq,
+            state: TurnState::new(first),
+            turn_number: 0,
+            last_drawn: false,
+            owed: None,
+            tie_break: false,
+            battles: 0,
+            rng,
+        })
+    }
+
+    /// A game in progress, checked: the board is legal, every player has an HQ on it, hands hold
+    /// at most 3 tiles of the player's army. The turn of `next` begins at once (with its draws).
+    pub fn from_position<S>(
+        position: Position,
+        catalog: Arc<Catalog>,
+        rules: Arc<Rules>,
+        sink: &mut S,
+    ) -> Result<Self, GameError>
+    where
+        S: crate::event::EventSink + ?Sized,
+    {
+        supported(&rules)?;
+        let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
+        let mode = Mode::of(&teams)?;
+        let field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
+        let n = field.player_count();
+        if position.piles.len() != n {
+            return Err(GameError::Position(format!(
+                "{} players but {} sets of piles",
+                n,
+                position.piles.len()
+            )));
+        }
+        let mut piles: [Hand; MAX_PLAYERS] = Default::default();
+        for (i, p) in position.piles.iter().enumerate() {
+            let seat = Seat::new(i as u8);
+            if field.hq_cell(seat, &catalog).is_none() {
+                return Err(GameError::Position(format!(
+                    "{seat} has no HQ on the board: a game in progress needs every HQ (R2.3)"
+                )));
+            }
+            if p.hand.len() > HAND_SIZE {
+                return Err(GameError::Position(format!(
+                    "{seat} holds {} tiles; nobody may hold more than {HAND_SIZE} (R2.5.1)",
+                    p.hand.len()
+                )));
+            }
+            for t in p.deck.iter().chain(&p.hand).chain(&p.discard) {
+                let def = catalog.get(*t);
+                if def.army != p.army || def.is_hq() {
+                    return Err(GameError::Position(format!(
+                        "`{}` cannot be in the piles of {seat}, who plays `{}`",
+                        def.full_id(),
+                        p.army
+                    )));
+                }
+            }
+            let mut deck = p.deck.clone();
+            deck.reverse(); // the top of the pile is the end of the vector
+            piles[i] = Hand {
+                deck,
+                hand: p.hand.clone(),
+                discard: p.discard.clone(),
+            };
+        }
+        let order = mode.turn_order(&teams);
+        let cursor = order
+            .iter()
+            .position(|s| *s == position.next)
+            .ok_or_else(|| GameError::Position(format!("{} is not playing", position.next)))?;
+        let owed = position
+            .last_turns
+            .as_ref()
+            .map(|v| v.iter().fold(0u8, |m, p| m | 1 << p.index()));
+        let mut game = Game {
+            catalog,
+            rules,
+            field,
+            mode,
+            armies: position.piles.into_iter().map(|p| p.army).collect(),
+            piles,
+            order,
+            cursor,
+            stage: Stage::Play,
+            state: TurnState::new(position.next),
+            turn_number: position.turn_number.saturating_sub(1),
+            last_drawn: owed.is_some(),
+            owed,
+            tie_break: false,
+            battles: 0,
+            rng: Rng::seeded(position.seed),
+        };
+        game.begin_turn(position.next, sink);
+        Ok(game)
+    }
+
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The catalog and rules, as battles and plays take them.
+    pub fn context(&self) -> Context<'_> {
+        Context {
+            catalog: &self.catalog,
+            rules: &self.rules,
+        }
+    }
+
+    pub fn field(&self) -> &Battlefield {
+        &self.field
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    pub fn stage(&self) -> Stage {
+        self.stage
+    }
+
+    pub fn result(&self) -> Option<GameResult> {
+        match self.stage {
+            Stage::Over(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Whose input the game waits for; `None` once it is over.
+    pub fn current(&self) -> Option<Seat> {
+        match self.stage {
+            Stage::Over(_) => None,
+            _ => Some(self.state.turn.player()),
+        }
+    }
+
+    pub fn army(&self, p: Seat) -> &str {
+        &self.armies[p.index()]
+    }
+
+    /// The tiles a player holds, face up for everyone (R2.5.1).
+    pub fn hand(&self, p: Seat) -> &[TileRef] {
+        &self.piles[p.index()].hand
+    }
+
+    /// How many tiles are left in the player's draw pile (its order is hidden).
+    pub fn deck_len(&self, p: Seat) -> usize {
+        self.piles[p.index()].deck.len()
+    }
+
+    pub fn discard_pile(&self, p: Seat) -> &[TileRef] {
+        &self.piles[p.index()].discard
+    }
+
+    /// The number of the current turn (1 is the first turn after the HQs are placed).
+    pub fn turn_number(&self) -> u16 {
+        self.turn_number
+    }
+
+    /// Battles fought so far.
+    pub fn battles(&self) -> u32 {
+        self.battles
+    }
+
+    /// A last tile has been drawn, so no Battle tile may be played (R2.8.2).
+    pub fn last_tile_drawn(&self) -> bool {
+        self.last_drawn
+    }
+
+    /// The players who still play a last turn before the Final Battle (or the tie-break battle).
+    pub fn last_turns(&self) -> Option<Vec<Seat>> {
+        self.owed.map(|m| {
+            self.field
+                .players()
+                .filter(|p| m & 1 << p.index() != 0)
+                .collect()
+        })
+    }
+
+    /// A player is in the game until their HQ is destroyed (R8.2.3).
+    pub fn active(&self, p: Seat) -> bool {
+        self.field.hq_hp(p) > 0
+    }
+
+    /// Reshuffles every draw pile with `rng`: a bot sampling futures must not read the real order.
+    pub fn shuffle_unknown(&mut self, rng: &mut Rng) {
+        for p in &mut self.piles {
+            rng.shuffle(&mut p.deck);
+        }
+    }
+
+    /// The game's random number generator (for scripted effects in later layers).
+    pub fn rng_state(&self) -> &Rng {
+        &self.rng
+    }
+
+    /// Applies an event of this game. Board events go to the battlefield; the rest move tiles
+    /// between piles or advance the turn.
+    fn apply(&mut self, event: &Event) {
+        self.field.apply(event);
+        apply_piles(&mut self.piles, event);
+        match *event {
+            Event::Placed { .. } if self.stage != Stage::PlaceHq => {
+                self.state.tiles_played += 1;
+                self.state.acted = true;
+            }
+            Event::InstantPlayed { .. } => {
+                self.state.tiles_played += 1;
+                self.state.acted = true;
+            }
+            Event::TurnStarted { player, number } => {
+                self.state = TurnState::new(player);
+                self.turn_number = number;
+                self.stage = self.stage_for_hand(player);
+            }
+            Event::Drew { player, .. } => self.stage = self.stage_for_hand(player),
+            Event::LastTileDrawn { .. } => {
+                self.last_drawn = true;
+                let all = self
+                    .field
+                    .players()
+                    .filter(|p| self.active(*p))
+                    .fold(0u8, |m, p| m | 1 << p.index());
+                self.owed = Some(all);
+            }
+            Event::Discarded { .. } => {
+                if self.stage == Stage::Discard {
+                    self.stage = Stage::Play;
+                }
+                self.state.acted = true;
+            }
+            Event::TurnEnded { player } => {
+                if let Some(m) = self.owed.as_mut() {
+                    *m &= !(1 << player.index());
+                }
+            }
+            Event::TieBreak => {
+                self.tie_break = true;
+                let all = self
+                    .field
+                    .players()
+                    .filter(|p| self.active(*p))
+                    .fold(0u8, |m, p| m | 1 << p.index());
+                self.owed = Some(all);
+            }
+            Event::BattleCalled { .. } => self.battles += 1,
+            Event::GameEnded { result } => self.stage = Stage::Over(result),
+            _ => {}
+        }
+    }
+}
+
+impl Game {
+    /// Holding 3 tiles after drawing, the player must discard one first (R2.5.2, R2.7, Q31).
+    fn stage_for_hand(&self, p: Seat) -> Stage {
+        if self.piles[p.index()].hand.len() >= HAND_SIZE {
+            Stage::Discard
+        } else {
+            Stage::Play
+        }
+    }
+}
+
+impl TurnState {
+    const fn new(p: Seat) -> Self {
+        TurnState {
+            turn: Turn::new(p),
+            tiles_played: 0,
+            acted: false,
+            tiles_closed: false,
+        }
+    }
+}
+
+/// Moves tiles between a player's piles for an event (shared by game events and battle events).
+fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
+    let take = |v: &mut Vec<TileRef>, t: TileRef| {
+        if let Some(i) = v.iter().position(|x| *x == t) {
+            v.remove(i);
+        }
+    };
+    match *event {
+        Event::Placed { tile, owner, .. } => take(&mut piles[owner.index()].hand, tile),
+        Event::Drew { player, tile } => {
+            let p = &mut piles[player.index()];
+            if p.deck.last() == Some(&tile) {
+                p.deck.pop();
+                p.hand.push(tile);
+            }
+        }
+        Event::Discarded { player, tile } | Event::InstantPlayed { player, tile } => {
+            let p = &mut piles[player.index()];
+            take(&mut p.hand, tile);
+            p.discard.push(tile);
+        }
+        // R4.3.5: destroyed tiles go to their owners' discard piles.
+        Event::Removed { tile, owner, .. } => piles[owner.index()].discard.push(tile),
+        _ => {}
+    }
+}
+
+/// Options that change the game flow in ways not built yet are refused rather than ignored.
+fn supported(rules: &Rules) -> Result<(), GameError> {
+    let unsupported = [
+        ("reinforcements", rules.reinforcements),
+        ("structures", rules.structures),
+        ("leaders", rules.leaders),
+        ("atlas_map", rules.atlas_map.is_some()),
+        ("king_of_the_hill", rules.king_of_the_hill),
+    ];
+    match unsupported.iter().find(|(_, on)| *on) {
+        Some((key, _)) => Err(GameError::Unsupported { key }),
+        None => Ok(()),
+    }
+}
+
+/// Whether a tile id is an instant (R3.16); bad draw counts Battle tiles as instants (R2.6).
+fn is_instant(catalog: &Catalog, t: TileRef) -> bool {
+    catalog.get(t).kind == TileKind::Instant
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,66 @@
+//! Players: whoever answers a game's questions, the turns' actions and the decisions of battles and
+//! plays. Bots and people (through a front end) implement [`Player`]; [`play_out`] runs a game
+//! with one player per seat.
+
+use super::{Action, ActionError, Game};
+use crate::battlefield::Battlefield;
+use crate::decision::{Decider, Decision};
+use crate::event::{EventSink, GameResult};
+use crate::hooks::AbilityHooks;
+
+/// A player of a game.
+pub trait Player {
+    /// Picks one of `legal` (never empty) for the current player of `game`: its index.
+    fn act(&mut self, game: &Game, legal: &[Action]) -> usize;
+
+    /// Answers a decision of a battle or a play put to this player: an index into
+    /// `decision.options`. The default takes the first option, the engine's documented default.
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        let _ = (field, decision);
+        0
+    }
+}
+
+/// The players of a game by seat, answering each decision through the player it is put to.
+pub struct Seats<'a, 'p> {
+    pub players: &'a mut [&'p mut dyn Player],
+}
+
+impl Decider for Seats<'_, '_> {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        match self.players.get_mut(decision.player.index()) {
+            Some(p) => p.decide(field, decision),
+            None => 0,
+        }
+    }
+}
+
+/// Plays a game to its end with one player per seat. An action a player picks outside the list
+/// counts as the last listed one (ending the turn). Errors only if the engine refuses an action it
+/// listed as legal, which would be an engine bug.
+pub fn play_out<H, S>(
+    game: &mut Game,
+    players: &mut [&mut dyn Player],
+    hooks: &mut H,
+    sink: &mut S,
+) -> Result<GameResult, ActionError>
+where
+    H: AbilityHooks + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let mut legal = Vec::with_capacity(256);
+    while let Some(seat) = game.current() {
+        game.legal_actions(&mut legal);
+        let Some(last) = legal.len().checked_sub(1) else {
+            break;
+        };
+        let pick = players
+            .get_mut(seat.index())
+            .map(|p| p.act(game, &legal))
+            .unwrap_or(last)
+            .min(last);
+        let action = legal[pick];
+        game.act(&action, hooks, &mut Seats { players }, sink)?;
+    }
+    game.result().ok_or(ActionError::GameOver)
+}

@@ -1,0 +1,1 @@
+//! Unit tests of whole games on a small hand-made army.
