@@ -30,6 +30,17 @@ pub struct ScenarioDef {
     #[serde(default)]
     pub choice: Vec<Spanned<ChoiceDef>>,
     pub expect: Option<ExpectDef>,
+    /// A game in progress: steps are then the players' actions in their turns.
+    pub game: Option<Spanned<GameDef>>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct GameDef {
+    pub next: Spanned<String>,
+    pub turn: Option<Spanned<i64>>,
+    pub last_turns: Option<Vec<Spanned<String>>>,
+    pub seed: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -39,6 +50,9 @@ pub struct PlayerDef {
     pub army: Spanned<String>,
     pub hq: Option<Spanned<i64>>,
     pub team: Option<String>,
+    pub deck: Option<Spanned<Vec<Spanned<String>>>>,
+    pub hand: Option<Spanned<Vec<Spanned<String>>>>,
+    pub discard: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -78,6 +92,15 @@ pub struct ExpectDef {
     pub positions: BTreeMap<String, Spanned<[i32; 3]>>,
     pub winner: Option<Spanned<String>>,
     pub error: Option<String>,
+    #[serde(default)]
+    pub hand: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    #[serde(default)]
+    pub deck: BTreeMap<String, Spanned<i64>>,
+    #[serde(default)]
+    pub discard: BTreeMap<String, Spanned<i64>>,
+    pub turn: Option<Spanned<String>>,
+    pub battles: Option<Spanned<Vec<Spanned<String>>>>,
+    pub last_tile_drawn: Option<Spanned<bool>>,
 }
 
 /// A step of a scenario.
@@ -99,6 +122,24 @@ pub enum Step {
         play: PlayStep,
         /// What the step plays, as refusals name it: the step (`sniper`) or the instant tile (`bomb`).
         name: String,
+        /// The instant tile a `do = "instant"` step names.
+        tile: Option<TileRef>,
+        line: usize,
+    },
+    /// Game mode: discard a held tile (R2.5.2, R2.5.3).
+    Discard {
+        by: Seat,
+        tile: TileRef,
+        line: usize,
+    },
+    /// Game mode: redraw an all-instant hand (R2.6).
+    Redraw {
+        by: Seat,
+        line: usize,
+    },
+    /// Game mode: end the turn, keeping the tiles held (R2.5.5).
+    EndTurn {
+        by: Seat,
         line: usize,
     },
 }
@@ -160,7 +201,34 @@ pub struct Expect {
     pub positions: Vec<(String, Hex, Dir)>,
     pub winner: Option<String>,
     pub error: Option<String>,
+    /// Game mode: each listed player's hand (as `army/tile` ids, any order).
+    pub hands: Vec<(Seat, String, Vec<TileRef>)>,
+    /// Game mode: the number of tiles left in draw piles.
+    pub decks: Vec<(Seat, String, usize)>,
+    /// Game mode: the number of tiles on discard piles.
+    pub discards: Vec<(Seat, String, usize)>,
+    /// Game mode: whose turn it is at the end (a player id, or "over").
+    pub turn: Option<String>,
+    /// Game mode: the causes of the battles fought, in order.
+    pub battles: Option<Vec<String>>,
+    pub last_tile_drawn: Option<bool>,
 }
+
+/// A game in progress (`[game]`): the piles of each player and whose turn begins.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameStart {
+    /// Per player: the army id.
+    pub armies: Vec<String>,
+    /// Per player: draw pile (top first), hand, discard pile.
+    pub piles: Vec<[Vec<TileRef>; 3]>,
+    pub next: Seat,
+    pub turn: u16,
+    pub last_turns: Option<Vec<Seat>>,
+    pub seed: u64,
+}
+
+/// The battle causes `expect.battles` may list.
+pub const BATTLE_CAUSES: &[&str] = &["instant", "board_full", "still_full", "final", "tie_break"];
 
 /// A validated scenario.
 #[derive(Clone, Debug)]
@@ -174,6 +242,8 @@ pub struct Scenario {
     pub steps: Vec<Step>,
     pub choices: Vec<ChoiceSpec>,
     pub expect: Expect,
+    /// Set for a game in progress: the steps are then actions of a whole game.
+    pub game: Option<GameStart>,
 }
 
 /// Reads and validates a scenario file against the loaded tiles.
@@ -279,6 +349,112 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         };
         players.push((team, p.hq.as_ref().map(|h| *h.get_ref() as i32)));
     }
+    let game_mode = def.game.is_some();
+    let mut piles: Vec<[Vec<TileRef>; 3]> = Vec::new();
+    for p in &def.player {
+        let p = p.get_ref();
+        let army = p.army.get_ref();
+        let mut three: [Vec<TileRef>; 3] = Default::default();
+        for (k, (list, what)) in [
+            (&p.deck, "deck"),
+            (&p.hand, "hand"),
+            (&p.discard, "discard"),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let Some(list) = list else { continue };
+            if !game_mode {
+                err!(
+                    list.span(),
+                    format!(
+                        "`{what}` belongs to a game in progress: add a `[game]` table with `next = \"{}\"`",
+                        p.id.get_ref()
+                    ),
+                );
+                continue;
+            }
+            for t in list.get_ref() {
+                match resolve_tile(catalog, t.get_ref()) {
+                    Some(r) if catalog.get(r).army == *army && !catalog.get(r).is_hq() => {
+                        three[k].push(r)
+                    }
+                    Some(_) => err!(
+                        t.span(),
+                        format!(
+                            "`{}` is not a tile of `{army}`'s draw pile (HQs start on the board)",
+                            t.get_ref()
+                        ),
+                    ),
+                    None => err!(
+                        t.span(),
+                        format!(
+                            "unknown tile `{}`: write `army/tile`, e.g. `moloch/gauss_cannon`",
+                            t.get_ref()
+                        ),
+                    ),
+                }
+            }
+        }
+        if three[1].len() > 3 {
+            if let Some(h) = &p.hand {
+                err!(
+                    h.span(),
+                    "a hand holds at most 3 tiles (R2.5.1)".to_string()
+                );
+            }
+        }
+        piles.push(three);
+    }
+    let player_of = |id: &Spanned<String>, what: &str, errs: &mut Vec<Diagnostic>| {
+        let i = player_ids.iter().position(|p| p == id.get_ref());
+        if i.is_none() {
+            errs.push(src.error(
+                id.span(),
+                format!(
+                    "{what} `{}` is not one of the players ({})",
+                    id.get_ref(),
+                    player_ids.join(", ")
+                ),
+            ));
+        }
+        i.map(|i| Seat::new(i as u8))
+    };
+    let game = def.game.as_ref().map(|g| {
+        let g = g.get_ref();
+        let next = player_of(&g.next, "game.next", &mut errs).unwrap_or_default();
+        let turn = match &g.turn {
+            None => 3,
+            Some(t) => u16::try_from(*t.get_ref())
+                .ok()
+                .filter(|t| *t >= 1)
+                .unwrap_or_else(|| {
+                    errs.push(src.error(
+                        t.span(),
+                        "game.turn is the number of the turn that begins, from 1".to_string(),
+                    ));
+                    3
+                }),
+        };
+        let last_turns = g.last_turns.as_ref().map(|l| {
+            l.iter()
+                .filter_map(|p| player_of(p, "game.last_turns", &mut errs))
+                .collect::<Vec<Seat>>()
+        });
+        let seed = g.seed.as_ref().map_or(0, |s| *s.get_ref() as u64);
+        GameStart {
+            armies: def
+                .player
+                .iter()
+                .map(|p| p.get_ref().army.get_ref().clone())
+                .collect(),
+            piles: piles.clone(),
+            next,
+            turn,
+            last_turns,
+            seed,
+        }
+    });
     let teams: Vec<u8> = players.iter().map(|(t, _)| *t).collect();
     let defaults = rules.starting_hq_hp(&teams);
     let players: Vec<PlayerSetup> = players
@@ -409,7 +585,48 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         };
         let (line, _) = src.line_col(st.action.span().start);
         match st.action.get_ref().as_str() {
+            "battle" if game_mode => {
+                let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
+                fields.only(&["do", "by"]);
+                let by = fields.player("by", &player_ids);
+                errs.extend(fields.errors);
+                if let Some(by) = by {
+                    steps.push(Step::Play { by: Seat::new(by as u8), play: PlayStep::Battle, name: "battle".into(), tile: None, line });
+                }
+            }
             "battle" => steps.push(Step::Battle),
+            "discard" | "redraw" | "end_turn" => {
+                let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
+                if !game_mode {
+                    fields.error(st.action.span(), format!("`{}` is a step of a game in progress: add a `[game]` table", st.action.get_ref()));
+                }
+                let by = fields.player("by", &player_ids).map(|b| Seat::new(b as u8));
+                let step = match st.action.get_ref().as_str() {
+                    "discard" => {
+                        fields.only(&["do", "by", "tile"]);
+                        let tile = fields.string("tile").and_then(|(name, span)| {
+                            let t = resolve_tile(catalog, &name);
+                            if t.is_none() {
+                                fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/battle`"));
+                            }
+                            t
+                        });
+                        by.zip(tile).map(|(by, tile)| Step::Discard { by, tile, line })
+                    }
+                    "redraw" => {
+                        fields.only(&["do", "by"]);
+                        by.map(|by| Step::Redraw { by, line })
+                    }
+                    _ => {
+                        fields.only(&["do", "by"]);
+                        by.map(|by| Step::EndTurn { by, line })
+                    }
+                };
+                errs.extend(fields.errors);
+                if game_mode {
+                    steps.extend(step);
+                }
+            }
             "place" => {
                 let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
                 fields.only(&["do", "by", "tile", "label", "at", "facing"]);
@@ -467,6 +684,10 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                     _ => instant_step(&mut fields, catalog, &known),
                 };
                 errs.extend(fields.errors);
+                let tile = (st.action.get_ref() == "instant")
+                    .then(|| st.fields.get("tile").and_then(|t| t.get_ref().as_str()))
+                    .flatten()
+                    .and_then(|t| resolve_tile(catalog, t));
                 if let (Some(by), Some(play)) = (by, play) {
                     let name = match st.action.get_ref().as_str() {
                         "instant" => st
@@ -478,16 +699,16 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                         action => action,
                     };
                     let name = name.replace('_', " ");
-                    steps.push(Step::Play { by: Seat::new(by as u8), play, name, line });
+                    steps.push(Step::Play { by: Seat::new(by as u8), play, name, tile, line });
                 }
             }
             other => errs.push(src.error(
                 st.action.span(),
-                format!("unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike or instant"),
+                format!("unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn"),
             )),
         }
     }
-    if steps.is_empty() {
+    if steps.is_empty() && !game_mode {
         steps.push(Step::Battle);
     }
 
@@ -578,6 +799,86 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             expect.winner = Some(w.get_ref().clone());
         }
         expect.error = e.error;
+        let game_only = |span: std::ops::Range<usize>, key: &str, errs: &mut Vec<Diagnostic>| {
+            if !game_mode {
+                errs.push(src.error(
+                    span,
+                    format!("expect.{key} belongs to a game in progress: add a `[game]` table"),
+                ));
+            }
+        };
+        let seat = |pid: &str| {
+            player_ids
+                .iter()
+                .position(|p| p == pid)
+                .map(|i| Seat::new(i as u8))
+        };
+        for (pid, list) in &e.hand {
+            game_only(list.span(), "hand", &mut errs);
+            let Some(p) = seat(pid) else {
+                err!(
+                    list.span(),
+                    format!("expect.hand names `{pid}`, who is not a player")
+                );
+                continue;
+            };
+            let mut tiles = Vec::new();
+            for t in list.get_ref() {
+                match resolve_tile(catalog, t.get_ref()) {
+                    Some(r) => tiles.push(r),
+                    None => err!(t.span(), format!("unknown tile `{}`", t.get_ref())),
+                }
+            }
+            expect.hands.push((p, pid.clone(), tiles));
+        }
+        for (map, key, out) in [
+            (&e.deck, "deck", &mut expect.decks),
+            (&e.discard, "discard", &mut expect.discards),
+        ] {
+            for (pid, n) in map {
+                game_only(n.span(), key, &mut errs);
+                match seat(pid) {
+                    Some(p) => out.push((p, pid.clone(), (*n.get_ref()).max(0) as usize)),
+                    None => err!(
+                        n.span(),
+                        format!("expect.{key} names `{pid}`, who is not a player")
+                    ),
+                }
+            }
+        }
+        if let Some(t) = &e.turn {
+            game_only(t.span(), "turn", &mut errs);
+            if t.get_ref() != "over" && seat(t.get_ref()).is_none() {
+                err!(
+                    t.span(),
+                    format!(
+                        "expect.turn must be a player id or \"over\", not `{}`",
+                        t.get_ref()
+                    )
+                );
+            }
+            expect.turn = Some(t.get_ref().clone());
+        }
+        if let Some(b) = &e.battles {
+            game_only(b.span(), "battles", &mut errs);
+            for c in b.get_ref() {
+                if !BATTLE_CAUSES.contains(&c.get_ref().as_str()) {
+                    err!(
+                        c.span(),
+                        format!(
+                            "unknown battle cause `{}`: use {}",
+                            c.get_ref(),
+                            BATTLE_CAUSES.join(", ")
+                        )
+                    );
+                }
+            }
+            expect.battles = Some(b.get_ref().iter().map(|c| c.get_ref().clone()).collect());
+        }
+        if let Some(l) = &e.last_tile_drawn {
+            game_only(l.span(), "last_tile_drawn", &mut errs);
+            expect.last_tile_drawn = Some(*l.get_ref());
+        }
     }
 
     if !errs.is_empty() {
@@ -597,6 +898,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         steps,
         choices,
         expect,
+        game,
     })
 }
 

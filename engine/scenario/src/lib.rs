@@ -2,6 +2,7 @@
 //! and validated with located errors, run against the engine, and reported.
 
 pub mod file;
+mod game;
 pub mod log;
 pub mod run;
 

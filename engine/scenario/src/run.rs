@@ -27,14 +27,37 @@ impl Report {
 }
 
 /// A labelled tile and where it is: `cell` is `None` until a step places it.
-struct Tracked {
-    label: String,
-    cell: Option<Cell>,
-    tile: Option<(TileRef, Seat)>,
+pub(crate) struct Tracked {
+    pub(crate) label: String,
+    pub(crate) cell: Option<Cell>,
+    pub(crate) tile: Option<(TileRef, Seat)>,
+}
+
+/// The labelled tiles of a scenario at the start, found on its board.
+pub(crate) fn tracked(s: &Scenario, field: &Battlefield) -> Vec<Tracked> {
+    s.tiles
+        .iter()
+        .map(|t| {
+            let cell = if t.at_start {
+                field.shape().cell(t.hex)
+            } else {
+                None
+            };
+            let tile = cell.and_then(|c| field.at(c)).map(|p| (p.tile, p.owner));
+            Tracked {
+                label: t.label.clone(),
+                cell,
+                tile,
+            }
+        })
+        .collect()
 }
 
 /// Runs a validated scenario.
 pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
+    if let Some(start) = &s.game {
+        return crate::game::run_game(s, start, catalog);
+    }
     let mut report = Report::default();
     let field = match Battlefield::new(s.setup.clone(), catalog) {
         Ok(f) => f,
@@ -60,8 +83,27 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
     }
     report.log = run.log;
     report.defaults = run.defaults;
+    unused_choices(&mut report, s, &run.used);
+    check(&mut report, s, &run.field, run.ctx, &run.tracked);
+    if let Some(w) = &s.expect.winner {
+        let got = match run.field.outcome() {
+            Outcome::Ongoing => "nobody yet (the game goes on)".to_string(),
+            Outcome::Draw => "draw".to_string(),
+            Outcome::Won { team } => winners(s, &run.field, team, w),
+        };
+        if got != *w {
+            report
+                .failures
+                .push(format!("winner: expected {w}, found {got}"));
+        }
+    }
+    report
+}
+
+/// Fails on `[[choice]]` tables that answered nothing, and on an expected refusal that never came.
+pub(crate) fn unused_choices(report: &mut Report, s: &Scenario, used: &[bool]) {
     for (i, c) in s.choices.iter().enumerate() {
-        if !run.used[i] {
+        if !used[i] {
             report.failures.push(format!(
                 "choice on line {} (`{}` by `{}`) was never asked or matched no option",
                 c.line, c.pick, c.by
@@ -73,8 +115,20 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
             "expected a step to be refused with an error containing \"{e}\", but every step was played"
         ));
     }
-    check(&mut report, s, &run.field, run.ctx, &run.tracked);
-    report
+}
+
+/// The players of a winning team, as `expect.winner` names one of them.
+pub(crate) fn winners(s: &Scenario, field: &Battlefield, team: u8, expected: &str) -> String {
+    let winners: Vec<&str> = field
+        .players()
+        .filter(|p| field.team(*p) == team)
+        .map(|p| s.player_ids[p.index()].as_str())
+        .collect();
+    if winners.contains(&expected) {
+        expected.to_string()
+    } else {
+        winners.join(" and ")
+    }
 }
 
 /// The state of a scenario between its steps.
@@ -95,23 +149,7 @@ struct Runner<'a> {
 
 impl<'a> Runner<'a> {
     fn new(s: &'a Scenario, ctx: Context<'a>, field: Battlefield) -> Self {
-        let tracked: Vec<Tracked> = s
-            .tiles
-            .iter()
-            .map(|t| {
-                let cell = if t.at_start {
-                    field.shape().cell(t.hex)
-                } else {
-                    None
-                };
-                let tile = cell.and_then(|c| field.at(c)).map(|p| (p.tile, p.owner));
-                Tracked {
-                    label: t.label.clone(),
-                    cell,
-                    tile,
-                }
-            })
-            .collect();
+        let tracked = tracked(s, &field);
         let by_cell = labels(&tracked);
         let names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
         Runner {
@@ -132,12 +170,18 @@ impl<'a> Runner<'a> {
         let by = match step {
             Step::Place { by, .. } | Step::Play { by, .. } => Some(*by),
             Step::Battle => None,
+            Step::Discard { line, .. } | Step::Redraw { line, .. } | Step::EndTurn { line, .. } => {
+                return Err(format!(
+                    "step on line {line} needs a game in progress (`[game]`)"
+                ));
+            }
         };
         if by != self.turn.map(|t| t.player()) {
             self.turn = by.map(Turn::new);
         }
         let battle = match step {
             Step::Battle => true,
+            Step::Discard { .. } | Step::Redraw { .. } | Step::EndTurn { .. } => false,
             Step::Place {
                 by,
                 tile,
@@ -169,6 +213,7 @@ impl<'a> Runner<'a> {
                 play,
                 name,
                 line,
+                ..
             } => {
                 match play_of(play, |label| self.hex_of(label))
                     .map_err(|msg| format!("{name} (line {line}): {msg}"))?
@@ -210,6 +255,7 @@ impl<'a> Runner<'a> {
             used: &mut self.used,
             labels: &by_cell,
             defaults: &mut self.defaults,
+            push_to: None,
         };
         let mut events: Vec<Event> = Vec::new();
         let turn = self.turn.get_or_insert_with(|| Turn::new(by));
@@ -243,6 +289,7 @@ impl<'a> Runner<'a> {
             used: &mut self.used,
             labels: &by_cell,
             defaults: &mut self.defaults,
+            push_to: None,
         };
         let mut events: Vec<Event> = Vec::new();
         battle::resolve(
@@ -258,7 +305,7 @@ impl<'a> Runner<'a> {
 }
 
 /// The label of the tile on each cell.
-fn labels(tracked: &[Tracked]) -> Vec<Option<String>> {
+pub(crate) fn labels(tracked: &[Tracked]) -> Vec<Option<String>> {
     let mut by_cell = vec![None; MAX_CELLS];
     for t in tracked {
         if let Some(c) = t.cell {
@@ -269,7 +316,7 @@ fn labels(tracked: &[Tracked]) -> Vec<Option<String>> {
 }
 
 /// The engine play of a step, with labels turned into hexes; `None` for a Battle instant.
-fn play_of(
+pub(crate) fn play_of(
     step: &PlayStep,
     at: impl Fn(&str) -> Result<Hex, String>,
 ) -> Result<Option<Play>, String> {
@@ -310,7 +357,7 @@ fn play_of(
     }))
 }
 
-fn refused(report: &mut Report, s: &Scenario, message: &str) {
+pub(crate) fn refused(report: &mut Report, s: &Scenario, message: &str) {
     match &s.expect.error {
         Some(e) if loose(message).contains(&loose(e)) => {}
         Some(e) => report.failures.push(format!(
@@ -325,7 +372,7 @@ fn loose(s: &str) -> String {
     s.to_lowercase().replace('_', " ")
 }
 
-fn check(
+pub(crate) fn check(
     report: &mut Report,
     s: &Scenario,
     field: &Battlefield,
@@ -389,30 +436,14 @@ fn check(
             None => fail.push(format!("position of {label}: it left the board")),
         }
     }
-    if let Some(w) = &s.expect.winner {
-        let got = match field.outcome() {
-            Outcome::Ongoing => "nobody yet (the game goes on)".to_string(),
-            Outcome::Draw => "draw".to_string(),
-            Outcome::Won { team } => {
-                let winners: Vec<&str> = field
-                    .players()
-                    .filter(|p| field.team(*p) == team)
-                    .map(|p| s.player_ids[p.index()].as_str())
-                    .collect();
-                if winners.contains(&w.as_str()) {
-                    w.clone()
-                } else {
-                    winners.join(" and ")
-                }
-            }
-        };
-        if got != *w {
-            fail.push(format!("winner: expected {w}, found {got}"));
-        }
-    }
 }
 
-fn compare_sets(fail: &mut Vec<String>, what: &str, expected: &[String], found: &[&str]) {
+pub(crate) fn compare_sets(
+    fail: &mut Vec<String>,
+    what: &str,
+    expected: &[String],
+    found: &[&str],
+) {
     let mut e: Vec<&str> = expected.iter().map(String::as_str).collect();
     let mut f = found.to_vec();
     e.sort_unstable();
@@ -427,11 +458,13 @@ fn compare_sets(fail: &mut Vec<String>, what: &str, expected: &[String], found: 
 }
 
 /// Answers decisions from the scenario's `[[choice]]` tables; records the defaults it takes.
-struct ScenarioDecider<'a> {
-    choices: &'a [ChoiceSpec],
-    used: &'a mut [bool],
-    labels: &'a [Option<String>],
-    defaults: &'a mut Vec<String>,
+pub(crate) struct ScenarioDecider<'a> {
+    pub(crate) choices: &'a [ChoiceSpec],
+    pub(crate) used: &'a mut [bool],
+    pub(crate) labels: &'a [Option<String>],
+    pub(crate) defaults: &'a mut Vec<String>,
+    /// Where a push step sends the pushed unit (the owner's pick, R5.3.3).
+    pub(crate) push_to: Option<Cell>,
 }
 
 impl ScenarioDecider<'_> {
@@ -457,6 +490,11 @@ impl ScenarioDecider<'_> {
 
 impl Decider for ScenarioDecider<'_> {
     fn decide(&mut self, _field: &Battlefield, d: &Decision<'_>) -> usize {
+        if let Some(to) = self.push_to
+            && let Some(k) = d.options.iter().position(|o| *o == Choice::To { cell: to })
+        {
+            return k;
+        }
         let by = self.label(d.by);
         let labels: Vec<String> = d.options.iter().map(|o| self.option_label(o)).collect();
         for (i, c) in self.choices.iter().enumerate() {
