@@ -1,0 +1,243 @@
+//! Random whole games of the base armies, with the state's invariants checked after every action:
+//! no two tiles on a hex and none off the board, at most 3 tiles in a hand, every tile of every
+//! army in exactly one of its owner's draw pile, hand, discard pile or the board, HQ HP never
+//! rising, and every game ending (RULES.md section 2, R4.11, R4.13, section 8).
+
+use hexforge_bots::RandomBot;
+use hexforge_content::load_mods;
+use hexforge_core::game::Player;
+use hexforge_core::rules::Preset;
+use hexforge_core::{
+    Action, BoardShape, Catalog, Event, Game, GameSetup, NoAbilities, Rules, SeatSetup, Stage,
+};
+use proptest::prelude::*;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
+
+/// No game of 34-tile decks takes anywhere near this many actions.
+const ACTION_LIMIT: usize = 20_000;
+
+fn catalog() -> Arc<Catalog> {
+    static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
+    CATALOG
+        .get_or_init(|| {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+            let loaded = load_mods(&[root.join("../mods")]);
+            assert!(loaded.problems.is_empty(), "{}", loaded.problems);
+            Arc::new(loaded.catalog)
+        })
+        .clone()
+}
+
+/// Everything that must hold in every state of every game.
+fn check_invariants(game: &Game, army_sizes: &[usize], last_hp: &mut [i32]) {
+    let field = game.field();
+    let shape = field.shape();
+    let cat = game.catalog();
+    let tiles: Vec<_> = field.tiles().collect();
+    assert_eq!(
+        tiles.len(),
+        field.occupied().count_ones() as usize,
+        "one tile per occupied hex"
+    );
+    for (c, _) in &tiles {
+        assert!(c.index() < shape.len(), "a tile off the board");
+    }
+    for p in field.players() {
+        assert!(game.hand(p).len() <= 3, "{p} holds more than 3 tiles");
+        let on_board = tiles.iter().filter(|(_, t)| t.owner == p).count();
+        let hqs = tiles
+            .iter()
+            .filter(|(_, t)| t.owner == p && cat.get(t.tile).is_hq())
+            .count();
+        assert!(hqs <= 1, "{p} has {hqs} HQs on the board");
+        let total = game.deck_len(p) + game.hand(p).len() + game.discard_pile(p).len() + on_board;
+        // Before the HQ is placed it is set aside (R2.1).
+        let set_aside = usize::from(hqs == 0 && game.stage() == Stage::PlaceHq);
+        assert_eq!(
+            total + set_aside,
+            army_sizes[p.index()],
+            "{p}: tiles lost or duplicated (deck {}, hand {}, discard {}, board {on_board})",
+            game.deck_len(p),
+            game.hand(p).len(),
+            game.discard_pile(p).len()
+        );
+        let hp = field.hq_hp(p);
+        assert!(hp <= last_hp[p.index()], "{p}'s HQ HP rose");
+        last_hp[p.index()] = hp;
+    }
+    assert_eq!(
+        game.current().is_none(),
+        game.result().is_some(),
+        "a game without a current player is over"
+    );
+}
+
+/// Plays one random game to its end, checking the invariants after every action.
+fn random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64) {
+    let cat = catalog();
+    let sizes: Vec<usize> = armies
+        .iter()
+        .map(|a| {
+            let army = cat.army(a).expect("base army");
+            army.tiles
+                .iter()
+                .map(|t| usize::from(cat.get(*t).count))
+                .sum()
+        })
+        .collect();
+    let mut game = Game::new(
+        GameSetup {
+            shape: BoardShape::standard(),
+            seats: armies
+                .iter()
+                .zip(teams)
+                .map(|(a, t)| SeatSetup {
+                    army: a.to_string(),
+                    team: *t,
+                })
+                .collect(),
+            seed,
+        },
+        cat,
+        Arc::new(rules),
+    )
+    .expect("a legal setup");
+    let mut bots: Vec<RandomBot> = (0..armies.len())
+        .map(|i| RandomBot::new(seed.wrapping_add(i as u64 + 1)))
+        .collect();
+    let mut last_hp: Vec<i32> = game
+        .field()
+        .players()
+        .map(|p| game.field().hq_hp(p))
+        .collect();
+    let mut legal = Vec::new();
+    let mut events: Vec<Event> = Vec::new();
+    for _ in 0..ACTION_LIMIT {
+        let Some(seat) = game.current() else {
+            check_invariants(&game, &sizes, &mut last_hp);
+            return;
+        };
+        game.legal_actions(&mut legal);
+        assert!(!legal.is_empty(), "a player to act always has an action");
+        for a in &legal {
+            assert_eq!(game.check(a), Ok(()), "listed but refused: {a:?}");
+        }
+        let pick = bots[seat.index()].act(&game, &legal);
+        let action = legal[pick];
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        events.clear();
+        game.act(
+            &action,
+            &mut NoAbilities,
+            &mut hexforge_core::game::Seats {
+                players: &mut players,
+            },
+            &mut events,
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: legal action {action:?} refused: {e}"));
+        check_invariants(&game, &sizes, &mut last_hp);
+        if action == Action::EndTurn {
+            assert!(
+                events
+                    .iter()
+                    .any(|e| matches!(e, Event::TurnEnded { player } if *player == seat)),
+                "ending a turn ends it"
+            );
+        }
+    }
+    panic!("seed {seed}: the game did not end within {ACTION_LIMIT} actions");
+}
+
+fn preset(i: usize) -> Rules {
+    Rules::preset([Preset::Classic, Preset::V3, Preset::V2025][i % 3])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_duels_keep_every_invariant(seed in any::<u64>(), a in 0..4usize, b in 0..4usize, p in 0..3usize) {
+        random_game(preset(p), &[ARMIES[a], ARMIES[b]], &[0, 1], seed);
+    }
+
+    #[test]
+    fn random_multiplayer_games_keep_every_invariant(
+        seed in any::<u64>(),
+        mode in 0..4usize,
+        p in 0..3usize,
+        shift in 0..4usize,
+    ) {
+        let armies: Vec<&str> = (0..4).map(|i| ARMIES[(i + shift) % 4]).collect();
+        let (n, teams): (usize, &[u8]) = match mode {
+            0 => (3, &[0, 1, 2]),
+            1 => (4, &[0, 1, 2, 3]),
+            2 => (3, &[0, 1, 1]),
+            _ => (4, &[0, 1, 0, 1]),
+        };
+        random_game(preset(p), &armies[..n], teams, seed);
+    }
+}
+
+/// The acceptance bar of whole games: 10,000 seeded random duels over every pairing and preset
+/// finish with every invariant holding.
+#[test]
+fn ten_thousand_seeded_random_games_end_with_every_invariant_holding() {
+    const GAMES: u64 = 10_000;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            s.spawn(move || {
+                let mut k = t;
+                while k < GAMES {
+                    let (a, b) = ((k % 4) as usize, ((k / 4) % 4) as usize);
+                    random_game(
+                        preset((k / 16) as usize),
+                        &[ARMIES[a], ARMIES[b]],
+                        &[0, 1],
+                        k,
+                    );
+                    k += threads;
+                }
+            });
+        }
+    });
+}
+
+/// Same seed, same bots: the same game, event for event (replays depend on it).
+#[test]
+fn a_seed_fixes_the_whole_game() {
+    let play = |seed: u64| -> Vec<Event> {
+        let mut game = Game::new(
+            GameSetup {
+                shape: BoardShape::standard(),
+                seats: vec![
+                    SeatSetup {
+                        army: "borgo".into(),
+                        team: 0,
+                    },
+                    SeatSetup {
+                        army: "hegemony".into(),
+                        team: 1,
+                    },
+                ],
+                seed,
+            },
+            catalog(),
+            Arc::new(Rules::default()),
+        )
+        .expect("setup");
+        let mut a = RandomBot::new(seed);
+        let mut b = RandomBot::new(seed + 1);
+        let mut players: Vec<&mut dyn Player> = vec![&mut a, &mut b];
+        let mut events = Vec::new();
+        hexforge_core::game::play_out(&mut game, &mut players, &mut NoAbilities, &mut events)
+            .expect("a game");
+        events
+    };
+    assert_eq!(play(5), play(5));
+    assert_ne!(play(5), play(6));
+}
