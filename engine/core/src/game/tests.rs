@@ -1,1 +1,386 @@
 //! Unit tests of whole games on a small hand-made army.
+
+use super::*;
+use crate::battlefield::TileSetup;
+use crate::decision::{Decider, Decision, DefaultPolicy, Question};
+use crate::event::BattleCause;
+use crate::hex::Dir;
+use crate::hooks::NoAbilities;
+use crate::tile::{InstantEffect, Tile};
+
+/// Army `a`: an HQ, 4 soldiers, 2 Battle tiles, 2 Push tiles (9 tiles). Army `b` is the same.
+fn catalog() -> Arc<Catalog> {
+    let mut c = Catalog::new();
+    for army in ["a", "b"] {
+        let mut hq = Tile::new(army, "hq", TileKind::Hq);
+        hq.initiative = crate::tile::Initiative::new(&[0]).expect("initiative");
+        for e in &mut hq.edges {
+            e.melee = 1;
+        }
+        let mut soldier = Tile::new(army, "soldier", TileKind::Soldier);
+        soldier.count = 4;
+        soldier.initiative = crate::tile::Initiative::new(&[2]).expect("initiative");
+        soldier.edges[0].melee = 1;
+        let mut battle = Tile::new(army, "battle", TileKind::Instant);
+        battle.count = 2;
+        battle.instant = Some(InstantEffect::Battle);
+        let mut push = Tile::new(army, "push", TileKind::Instant);
+        push.count = 2;
+        push.instant = Some(InstantEffect::Push);
+        c.add_army(army, army, 9, vec![hq, soldier, battle, push])
+            .expect("army");
+    }
+    Arc::new(c)
+}
+
+fn new_game(rules: Rules, seed: u64) -> Game {
+    Game::new(
+        GameSetup {
+            shape: BoardShape::standard(),
+            seats: vec![
+                SeatSetup {
+                    army: "a".into(),
+                    team: 0,
+                },
+                SeatSetup {
+                    army: "b".into(),
+                    team: 1,
+                },
+            ],
+            seed,
+        },
+        catalog(),
+        Arc::new(rules),
+    )
+    .expect("game")
+}
+
+fn act(g: &mut Game, a: Action) -> Vec<Event> {
+    let mut events = Vec::new();
+    g.act(&a, &mut NoAbilities, &mut DefaultPolicy, &mut events)
+        .unwrap_or_else(|e| panic!("{a:?} refused: {e}"));
+    events
+}
+
+fn place_hqs(g: &mut Game) {
+    let mut legal = Vec::new();
+    for _ in 0..2 {
+        g.legal_actions(&mut legal);
+        let hex = if g.current() == Some(Seat::new(0)) {
+            Hex::new(0, 2)
+        } else {
+            Hex::new(0, -2)
+        };
+        let tile = match legal[0] {
+            Action::Place { tile, .. } => tile,
+            other => panic!("expected an HQ placement, got {other:?}"),
+        };
+        act(
+            g,
+            Action::Place {
+                tile,
+                hex,
+                facing: Dir::N,
+            },
+        );
+    }
+}
+
+use crate::hex::Hex;
+
+#[test]
+fn opening_turns_draw_one_then_two_then_up_to_three_with_a_discard() {
+    // R2.4.1-R2.4.3.
+    let mut g = new_game(Rules::default(), 3);
+    assert_eq!(g.stage(), Stage::PlaceHq);
+    place_hqs(&mut g);
+    let first = g.current().expect("a turn");
+    assert_eq!(g.hand(first).len(), 1);
+    assert_eq!(g.stage(), Stage::Play);
+    act(&mut g, Action::EndTurn);
+    let second = g.current().expect("a turn");
+    assert_ne!(first, second);
+    assert_eq!(g.hand(second).len(), 2);
+    assert_eq!(g.stage(), Stage::Play);
+    act(&mut g, Action::EndTurn);
+    assert_eq!(g.hand(first).len(), 3, "kept 1, drew 2");
+    assert_eq!(g.stage(), Stage::Discard);
+    let tile = g.hand(first)[0];
+    let err = g
+        .check(&Action::Place {
+            tile,
+            hex: Hex::ORIGIN,
+            facing: Dir::N,
+        })
+        .expect_err("discard first");
+    assert_eq!(err, ActionError::DiscardFirst);
+    assert!(err.to_string().contains("R2.5.2"));
+    act(&mut g, Action::Discard { tile });
+    assert_eq!(g.stage(), Stage::Play);
+    assert_eq!(g.discard_pile(first), &[tile]);
+}
+
+/// A position: HQs at [0, 2] and [0, -2], each player's piles as given, `a` to play.
+fn position(decks: [Vec<&str>; 2], hands: [Vec<&str>; 2], last_turns: Option<Vec<u8>>) -> Game {
+    let cat = catalog();
+    let tile = |id: &str| cat.find(id).expect("tile");
+    let piles = ["a", "b"]
+        .iter()
+        .enumerate()
+        .map(|(i, army)| Piles {
+            army: army.to_string(),
+            deck: decks[i]
+                .iter()
+                .map(|t| tile(&format!("{army}/{t}")))
+                .collect(),
+            hand: hands[i]
+                .iter()
+                .map(|t| tile(&format!("{army}/{t}")))
+                .collect(),
+            discard: Vec::new(),
+        })
+        .collect();
+    let setup = Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup { team: 0, hq_hp: 20 },
+            PlayerSetup { team: 1, hq_hp: 20 },
+        ],
+        tiles: vec![
+            TileSetup {
+                tile: tile("a/hq"),
+                owner: Seat::new(0),
+                hex: Hex::new(0, 2),
+                facing: Dir::N,
+                wounds: 0,
+            },
+            TileSetup {
+                tile: tile("b/hq"),
+                owner: Seat::new(1),
+                hex: Hex::new(0, -2),
+                facing: Dir::N,
+                wounds: 0,
+            },
+        ],
+    };
+    Game::from_position(
+        Position {
+            setup,
+            piles,
+            next: Seat::new(0),
+            turn_number: 5,
+            last_turns: last_turns.map(|v| v.into_iter().map(Seat::new).collect()),
+            seed: 0,
+        },
+        cat.clone(),
+        Arc::new(Rules::default()),
+        &mut (),
+    )
+    .expect("position")
+}
+
+#[test]
+fn drawing_the_last_tile_starts_the_final_round_then_the_final_battle() {
+    // R2.8.1: a draws its last tile; b plays one last turn; then the Final Battle.
+    let mut g = position(
+        [vec!["soldier"], vec!["soldier"; 3]],
+        [vec![], vec![]],
+        None,
+    );
+    assert!(g.last_tile_drawn());
+    let a_turn = act(&mut g, Action::EndTurn);
+    assert!(
+        !a_turn
+            .iter()
+            .any(|e| matches!(e, Event::BattleCalled { .. }))
+    );
+    assert_eq!(g.current(), Some(Seat::new(1)));
+    let b = g.hand(Seat::new(1))[0];
+    act(&mut g, Action::Discard { tile: b });
+    let end = act(&mut g, Action::EndTurn);
+    assert!(end.contains(&Event::BattleCalled {
+        cause: BattleCause::Final
+    }));
+    // Equal HP: v3 plays one more turn each, then the tie-break battle (R2.9.5).
+    assert!(end.contains(&Event::TieBreak));
+    assert_eq!(g.current(), Some(Seat::new(0)));
+    act(&mut g, Action::EndTurn);
+    let last = act(&mut g, Action::EndTurn);
+    assert!(last.contains(&Event::BattleCalled {
+        cause: BattleCause::TieBreak
+    }));
+    assert_eq!(
+        g.result(),
+        Some(GameResult::Draw {
+            reason: crate::event::DrawReason::EqualHp
+        })
+    );
+}
+
+#[test]
+fn no_battle_tile_after_a_last_tile_is_drawn() {
+    // R2.8.2.
+    let g = position(
+        [vec!["battle"], vec!["soldier"]],
+        [vec![], vec![]],
+        Some(vec![0, 1]),
+    );
+    let battle = g.hand(Seat::new(0))[0];
+    let err = g
+        .check(&Action::Instant {
+            tile: battle,
+            target: Target::None,
+        })
+        .expect_err("refused");
+    assert_eq!(err, ActionError::BattleAfterLastTile);
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    assert!(!legal.iter().any(|a| matches!(
+        a,
+        Action::Instant {
+            target: Target::None,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn a_hand_of_instants_may_be_redrawn_only_before_anything_else() {
+    // R2.6 and Q4: discard all, draw as many; not after acting.
+    let mut g = position(
+        [
+            vec!["battle", "push", "soldier", "soldier"],
+            vec!["soldier"],
+        ],
+        [vec![], vec![]],
+        None,
+    );
+    // Drew battle, push, soldier: not all instants.
+    assert_eq!(
+        g.check(&Action::Redraw),
+        Err(ActionError::NoRedraw(
+            "only when every tile you hold is an instant"
+        ))
+    );
+    let mut g2 = position(
+        [
+            vec!["battle", "push", "battle", "soldier", "soldier", "soldier"],
+            vec!["soldier"],
+        ],
+        [vec![], vec![]],
+        None,
+    );
+    let mut legal = Vec::new();
+    g2.legal_actions(&mut legal);
+    assert_eq!(legal[0], Action::Redraw);
+    let events = act(&mut g2, Action::Redraw);
+    assert!(events.contains(&Event::BadDraw {
+        player: Seat::new(0)
+    }));
+    assert_eq!(g2.hand(Seat::new(0)).len(), 3);
+    assert_eq!(g2.discard_pile(Seat::new(0)).len(), 3);
+    g.legal_actions(&mut legal);
+    assert!(!legal.contains(&Action::Redraw));
+}
+
+/// Records who was asked what.
+struct Recorder(Vec<(Question, Seat, usize)>);
+
+impl Decider for Recorder {
+    fn decide(&mut self, _field: &Battlefield, d: &Decision<'_>) -> usize {
+        self.0.push((d.question, d.player, d.options.len()));
+        d.options.len() - 1
+    }
+}
+
+#[test]
+fn the_pushed_units_owner_picks_where_it_goes() {
+    // R5.3.3: a's soldier at [0, 1] pushes b's soldier at [0, 0]; three hexes are free.
+    let cat = catalog();
+    let mut g = position(
+        [vec!["soldier"; 3], vec!["soldier"]],
+        [vec!["push"], vec![]],
+        None,
+    );
+    let soldier = |army: &str| cat.find(&format!("{army}/soldier")).expect("tile");
+    // Put the two soldiers on the board through the game itself.
+    let hand = g.hand(Seat::new(0)).to_vec();
+    act(&mut g, Action::Discard { tile: hand[1] });
+    act(
+        &mut g,
+        Action::Place {
+            tile: soldier("a"),
+            hex: Hex::new(0, 1),
+            facing: Dir::N,
+        },
+    );
+    act(&mut g, Action::EndTurn);
+    act(
+        &mut g,
+        Action::Place {
+            tile: soldier("b"),
+            hex: Hex::ORIGIN,
+            facing: Dir::S,
+        },
+    );
+    act(&mut g, Action::EndTurn);
+    let push = g
+        .hand(Seat::new(0))
+        .iter()
+        .copied()
+        .find(|t| cat.get(*t).id == "push")
+        .expect("push in hand");
+    if g.stage() == Stage::Discard {
+        let other = g
+            .hand(Seat::new(0))
+            .iter()
+            .copied()
+            .find(|t| *t != push)
+            .expect("another tile");
+        act(&mut g, Action::Discard { tile: other });
+    }
+    let mut rec = Recorder(Vec::new());
+    let mut events = Vec::new();
+    g.act(
+        &Action::Instant {
+            tile: push,
+            target: Target::Push {
+                pusher: Hex::new(0, 1),
+                target: Hex::ORIGIN,
+            },
+        },
+        &mut NoAbilities,
+        &mut rec,
+        &mut events,
+    )
+    .expect("push");
+    assert_eq!(rec.0, vec![(Question::PushTo, Seat::new(1), 3)]);
+    assert!(g.field().at_hex(Hex::ORIGIN).is_none(), "pushed away");
+}
+
+#[test]
+fn illegal_actions_say_why() {
+    let g = position(
+        [vec!["soldier"; 3], vec!["soldier"]],
+        [vec!["push"], vec![]],
+        None,
+    );
+    let cat = catalog();
+    let hand = g.hand(Seat::new(0)).to_vec();
+    let b_tile = cat.find("b/soldier").expect("tile");
+    let cases = [
+        (Action::Discard { tile: b_tile }, "is not in your hand"),
+        (
+            Action::Place {
+                tile: hand[0],
+                hex: Hex::ORIGIN,
+                facing: Dir::N,
+            },
+            "discard one",
+        ),
+    ];
+    for (a, text) in cases {
+        let e = g.check(&a).expect_err(text);
+        assert!(e.to_string().contains(text), "{e} should say {text}");
+    }
+}
