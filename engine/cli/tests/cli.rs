@@ -52,3 +52,86 @@ fn battle_command_prints_phases_and_hq_damage() {
         assert!(out.contains(needed), "missing {needed}:\n{out}");
     }
 }
+
+const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
+
+#[test]
+fn match_plays_every_pairing_of_the_base_armies_to_a_result() {
+    for (i, a) in ARMIES.iter().enumerate() {
+        for (j, b) in ARMIES.iter().enumerate() {
+            let bots = if (i + j) % 2 == 0 {
+                ["greedy", "random"]
+            } else {
+                ["random", "greedy"]
+            };
+            let seed = (i * 4 + j).to_string();
+            let (ok, out) = hexforge(&[
+                "match", "--army", a, "--army", b, "--bot", bots[0], "--bot", bots[1], "--seed",
+                &seed, "--quiet",
+            ]);
+            assert!(ok, "{a} vs {b}: {out}");
+            let line = out.lines().last().unwrap_or_default();
+            assert!(
+                line.starts_with("Result: ") && (line.contains(" won;") || line.contains("draw")),
+                "{a} vs {b}: {line}"
+            );
+        }
+    }
+}
+
+#[test]
+fn match_log_shows_turns_draws_placements_battles_and_hq() {
+    let (ok, out) = hexforge(&[
+        "match", "--army", "moloch", "--army", "borgo", "--bot", "greedy", "--bot", "mc", "--seed",
+        "7",
+    ]);
+    assert!(ok, "{out}");
+    for needed in [
+        "Match: moloch (greedy) vs borgo (mc)",
+        "Turn 1: ",
+        " draws ",
+        " discards ",
+        "is placed facing",
+        "Phase 0",
+        "  HQ: moloch ",
+        "Result: ",
+    ] {
+        assert!(out.contains(needed), "missing {needed:?}:\n{out}");
+    }
+    let (_, again) = hexforge(&[
+        "match", "--army", "moloch", "--army", "borgo", "--bot", "greedy", "--bot", "mc", "--seed",
+        "7",
+    ]);
+    assert_eq!(out, again, "a seed fixes the whole match");
+}
+
+#[test]
+fn matches_prints_a_table_of_every_pairing() {
+    let (ok, out) = hexforge(&["matches", "--games", "40", "--seed", "3"]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("40 games; bots random vs random"), "{out}");
+    for pairing in ["moloch vs moloch", "borgo vs outpost", "hegemony vs moloch"] {
+        assert!(out.contains(pairing), "missing {pairing}:\n{out}");
+    }
+    let games: usize = out
+        .lines()
+        .filter(|l| l.contains(" vs "))
+        .filter_map(|l| l.split_whitespace().nth(3)?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(games, 40, "every game is counted once:\n{out}");
+}
+
+#[test]
+fn match_refuses_an_unknown_army_or_bot_with_the_choices() {
+    let (ok, out) = hexforge(&["match", "--army", "moloch", "--army", "elves"]);
+    assert!(!ok);
+    assert!(out.contains("no army `elves`"), "{out}");
+    let (ok, out) = hexforge(&[
+        "match", "--army", "moloch", "--army", "borgo", "--bot", "genius",
+    ]);
+    assert!(!ok);
+    assert!(
+        out.contains("unknown bot `genius`: use one of random, greedy, mc"),
+        "{out}"
+    );
+}
