@@ -236,11 +236,7 @@ impl Game {
         D: Decider + ?Sized,
         S: EventSink + ?Sized,
     {
-        let active = self
-            .field
-            .players()
-            .filter(|p| self.active(*p))
-            .fold(0u8, |m, p| m | 1 << p.index());
+        let active = self.active_mask();
         match self.owed {
             Some(owed) if owed & active == 0 => {
                 let cause = if self.tie_break {

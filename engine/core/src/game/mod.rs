@@ -429,6 +429,14 @@ impl Game {
         self.field.hq_hp(p) > 0
     }
 
+    /// The players still in the game, one bit each.
+    fn active_mask(&self) -> u8 {
+        self.field
+            .players()
+            .filter(|p| self.active(*p))
+            .fold(0u8, |m, p| m | 1 << p.index())
+    }
+
     /// Reshuffles every draw pile with `rng`: a bot sampling futures must not read the real order.
     pub fn shuffle_unknown(&mut self, rng: &mut Rng) {
         for p in &mut self.piles {
@@ -463,12 +471,7 @@ impl Game {
             Event::Drew { player, .. } => self.stage = self.stage_for_hand(player),
             Event::LastTileDrawn { .. } => {
                 self.last_drawn = true;
-                let all = self
-                    .field
-                    .players()
-                    .filter(|p| self.active(*p))
-                    .fold(0u8, |m, p| m | 1 << p.index());
-                self.owed = Some(all);
+                self.owed = Some(self.active_mask());
             }
             Event::Discarded { .. } => {
                 if self.stage == Stage::Discard {
@@ -483,12 +486,7 @@ impl Game {
             }
             Event::TieBreak => {
                 self.tie_break = true;
-                let all = self
-                    .field
-                    .players()
-                    .filter(|p| self.active(*p))
-                    .fold(0u8, |m, p| m | 1 << p.index());
-                self.owed = Some(all);
+                self.owed = Some(self.active_mask());
             }
             Event::BattleCalled { .. } => self.battles += 1,
             Event::GameEnded { result } => self.stage = Stage::Over(result),
