@@ -130,8 +130,33 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    let (layout, view) = views(field, ctx);
-    match check(field, ctx, &layout, &view, turn, play)? {
+    let views = PlayChecker::new(field, ctx).into_views();
+    resolve_with(field, ctx, turn, play, &views, decider, sink)
+}
+
+/// The nets and module effects of an unchanged battlefield, kept from a [`PlayChecker`] to resolve
+/// the play it checked without computing them again.
+pub(crate) struct Views {
+    layout: Layout,
+    view: View,
+}
+
+/// [`resolve_play`] with the views of the battlefield as it is.
+pub(crate) fn resolve_with<D, S>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    turn: &mut Turn,
+    play: &Play,
+    views: &Views,
+    decider: &mut D,
+    sink: &mut S,
+) -> Result<(), PlayError>
+where
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let (layout, view) = (&views.layout, &views.view);
+    match check(field, ctx, layout, view, turn, play)? {
         Checked::Move { from, to, facing } => {
             let e = Event::Moved { from, to, facing };
             field.apply(&e);
@@ -146,7 +171,7 @@ where
             wounds,
             destroy,
         } => {
-            let removed = strike(field, ctx, &view, targets, wounds, destroy, decider, sink);
+            let removed = strike(field, ctx, view, targets, wounds, destroy, decider, sink);
             turn.mobility_used &= !removed;
         }
     }
@@ -176,6 +201,14 @@ impl<'f> PlayChecker<'f> {
     /// Checks a play in `turn`; nothing changes.
     pub fn check(&self, turn: &Turn, play: &Play) -> Result<(), PlayError> {
         check(self.field, self.ctx, &self.layout, &self.view, turn, play).map(|_| ())
+    }
+
+    /// Keeps the computed views to resolve a checked play with.
+    pub(crate) fn into_views(self) -> Views {
+        Views {
+            layout: self.layout,
+            view: self.view,
+        }
     }
 
     /// The netted tiles (R6.1.9).

@@ -4,7 +4,7 @@
 use super::{Game, HAND_SIZE, Stage, is_instant};
 use crate::battlefield::SetupError;
 use crate::hex::{Dir, Hex};
-use crate::play::{Play, PlayChecker, PlayError};
+use crate::play::{Play, PlayChecker, PlayError, Views};
 use crate::rules::MobilityTiming;
 use crate::shape::{Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
@@ -141,8 +141,9 @@ pub(super) enum Checked {
     Redraw,
     EndTurn,
     Battle(TileRef),
-    /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play.
-    Play(Option<TileRef>, Play),
+    /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play, with the views it
+    /// was checked against.
+    Play(Option<TileRef>, Play, Box<Views>),
     /// A Push: the pushed unit's owner picks one of `options`.
     Push {
         tile: TileRef,
@@ -150,6 +151,17 @@ pub(super) enum Checked {
         target: Cell,
         options: u64,
     },
+}
+
+/// What an instant's check found.
+enum Found {
+    Battle,
+    Push {
+        pusher: Cell,
+        target: Cell,
+        options: u64,
+    },
+    Play(Play),
 }
 
 impl Action {
@@ -252,7 +264,24 @@ impl Game {
                     }
                     self.may_play_tile()?;
                     let checker = PlayChecker::new(&self.field, self.context());
-                    self.instant(&checker, tile, target)
+                    match self.instant(&checker, tile, target)? {
+                        Found::Battle => Ok(Checked::Battle(tile)),
+                        Found::Push {
+                            pusher,
+                            target,
+                            options,
+                        } => Ok(Checked::Push {
+                            tile,
+                            pusher,
+                            target,
+                            options,
+                        }),
+                        Found::Play(play) => Ok(Checked::Play(
+                            Some(tile),
+                            play,
+                            Box::new(checker.into_views()),
+                        )),
+                    }
                 }
                 Action::Move { unit, to, facing } => {
                     let play = Play::Move {
@@ -261,13 +290,14 @@ impl Game {
                         facing: Some(facing),
                         instant: false,
                     };
-                    PlayChecker::new(&self.field, self.context())
+                    let checker = PlayChecker::new(&self.field, self.context());
+                    checker
                         .check(&self.state.turn, &play)
                         .map_err(|error| ActionError::Play {
                             name: "mobility".into(),
                             error,
                         })?;
-                    Ok(Checked::Play(None, play))
+                    Ok(Checked::Play(None, play, Box::new(checker.into_views())))
                 }
             },
         }
@@ -349,11 +379,11 @@ impl Game {
         checker: &PlayChecker<'_>,
         tile: TileRef,
         target: Target,
-    ) -> Result<Checked, ActionError> {
+    ) -> Result<Found, ActionError> {
         let def = self.catalog.get(tile);
-        let name = def.name.to_lowercase();
+        let name = || def.name.to_lowercase();
         let wrong = |expected: &'static str| ActionError::WrongTarget {
-            name: name.clone(),
+            name: name(),
             expected,
         };
         let Some(effect) = def.instant else {
@@ -366,7 +396,7 @@ impl Game {
                 if self.last_drawn {
                     return Err(ActionError::BattleAfterLastTile);
                 }
-                return Ok(Checked::Battle(tile));
+                return Ok(Found::Battle);
             }
             (InstantEffect::Battle, _) => return Err(wrong("none: a Battle has no target")),
             (InstantEffect::Move, Target::Move { unit, to, facing }) => Play::Move {
@@ -395,14 +425,13 @@ impl Game {
                 checker
                     .check(&self.state.turn, &play)
                     .map_err(|error| ActionError::Play {
-                        name: name.clone(),
+                        name: name(),
                         error,
                     })?;
                 let (Some(pusher), Some(target)) = (cell(pusher), cell(target)) else {
                     return Err(wrong("two units on the board"));
                 };
-                return Ok(Checked::Push {
-                    tile,
+                return Ok(Found::Push {
                     pusher,
                     target,
                     options,
@@ -423,8 +452,11 @@ impl Game {
         };
         checker
             .check(&self.state.turn, &play)
-            .map_err(|error| ActionError::Play { name, error })?;
-        Ok(Checked::Play(Some(tile), play))
+            .map_err(|error| ActionError::Play {
+                name: name(),
+                error,
+            })?;
+        Ok(Found::Play(play))
     }
 
     /// Every legal action of the current player, in a fixed order: redraw, discards, placements

@@ -10,7 +10,7 @@ use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::AbilityHooks;
-use crate::play::resolve_play;
+use crate::play::{Views, resolve_play, resolve_with};
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
 use crate::shape::bits;
 
@@ -92,14 +92,14 @@ impl Game {
                 self.emit(Event::InstantPlayed { player, tile }, sink);
                 self.battle_ends_turn(BattleCause::Instant { player }, hooks, decider, sink);
             }
-            Checked::Play(tile, play) => {
+            Checked::Play(tile, play, views) => {
                 if let Some(tile) = tile {
                     self.emit(Event::InstantPlayed { player, tile }, sink);
                 } else if self.closes_tiles() {
                     self.state.tiles_closed = true;
                 }
                 self.state.acted = true;
-                self.resolve(&play, decider, sink);
+                self.resolve(&play, Some(&views), decider, sink);
             }
             Checked::Push {
                 tile,
@@ -137,7 +137,7 @@ impl Game {
                     target: shape.hex(target),
                     to: shape.hex(cell),
                 };
-                self.resolve(&play, decider, sink);
+                self.resolve(&play, None, decider, sink);
             }
         }
         Ok(())
@@ -149,9 +149,15 @@ impl Game {
         sink.push(event);
     }
 
-    /// Resolves a checked core play (an instant's effect or a Mobility move).
-    fn resolve<D, S>(&mut self, play: &crate::play::Play, decider: &mut D, sink: &mut S)
-    where
+    /// Resolves a checked core play (an instant's effect or a Mobility move), with the views it was
+    /// checked against when the board has not changed since.
+    fn resolve<D, S>(
+        &mut self,
+        play: &crate::play::Play,
+        views: Option<&Views>,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
         D: Decider + ?Sized,
         S: EventSink + ?Sized,
     {
@@ -164,14 +170,25 @@ impl Game {
             sink,
         };
         // Checked just before: a refusal here would be an engine bug, and changes nothing.
-        let _ = resolve_play(
-            &mut self.field,
-            ctx,
-            &mut self.state.turn,
-            play,
-            decider,
-            &mut out,
-        );
+        let _ = match views {
+            Some(v) => resolve_with(
+                &mut self.field,
+                ctx,
+                &mut self.state.turn,
+                play,
+                v,
+                decider,
+                &mut out,
+            ),
+            None => resolve_play(
+                &mut self.field,
+                ctx,
+                &mut self.state.turn,
+                play,
+                decider,
+                &mut out,
+            ),
+        };
     }
 
     /// After an HQ is placed: the next player in turn order without one, or the first turn (R2.3).
