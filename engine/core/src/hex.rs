@@ -60,6 +60,11 @@ impl Hex {
         v.sort_by_key(|h| reading_order(*h));
         v
     }
+
+    /// Every hex within `radius` steps of `self`, in no particular order and without allocating.
+    pub fn area(self, radius: u32) -> impl Iterator<Item = Hex> {
+        self.to_hexx().range(radius).map(Hex::from_hexx)
+    }
 }
 
 /// Sort key that lists hexes top to bottom, then left to right, as a reader scans a flat-topped

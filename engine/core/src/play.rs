@@ -9,6 +9,7 @@ use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
 use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
 use crate::shape::{Cell, MAX_CELLS, bits};
+use std::borrow::Cow;
 use std::fmt;
 
 /// A play a player makes on the battlefield.
@@ -83,6 +84,11 @@ impl Turn {
         self.player
     }
 
+    /// The cells of the units that have used their Mobility this turn.
+    pub const fn mobility_used(&self) -> u64 {
+        self.mobility_used
+    }
+
     /// Follows the units of this turn through an event of a play.
     fn follow(&mut self, e: &Event) {
         if let Event::Moved { from, to, .. } = *e
@@ -130,15 +136,25 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    let views = PlayChecker::new(field, ctx).into_views();
+    let views = Views::new(field, ctx);
     resolve_with(field, ctx, turn, play, &views, decider, sink)
 }
 
-/// The nets and module effects of an unchanged battlefield, kept from a [`PlayChecker`] to resolve
-/// the play it checked without computing them again.
+/// The nets and module effects of a battlefield, computed once and kept while it does not change:
+/// a [`PlayChecker`] checks plays with them and [`resolve_with`] resolves the play it checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Views {
     layout: Layout,
     view: View,
+}
+
+impl Views {
+    pub(crate) fn new(field: &Battlefield, ctx: Context<'_>) -> Self {
+        let layout = Layout::new(field, ctx.catalog, ctx.rules);
+        let mut view = View::empty();
+        view.compute(field, ctx.catalog, ctx.rules, &layout);
+        Views { layout, view }
+    }
 }
 
 /// [`resolve_play`] with the views of the battlefield as it is.
@@ -183,44 +199,48 @@ where
 pub struct PlayChecker<'f> {
     field: &'f Battlefield,
     ctx: Context<'f>,
-    layout: Layout,
-    view: View,
+    views: Cow<'f, Views>,
 }
 
 impl<'f> PlayChecker<'f> {
     pub fn new(field: &'f Battlefield, ctx: Context<'f>) -> Self {
-        let (layout, view) = views(field, ctx);
         PlayChecker {
             field,
             ctx,
-            layout,
-            view,
+            views: Cow::Owned(Views::new(field, ctx)),
+        }
+    }
+
+    /// A checker with views already computed for `field` as it is.
+    pub(crate) fn with_views(field: &'f Battlefield, ctx: Context<'f>, views: &'f Views) -> Self {
+        PlayChecker {
+            field,
+            ctx,
+            views: Cow::Borrowed(views),
         }
     }
 
     /// Checks a play in `turn`; nothing changes.
     pub fn check(&self, turn: &Turn, play: &Play) -> Result<(), PlayError> {
-        check(self.field, self.ctx, &self.layout, &self.view, turn, play).map(|_| ())
-    }
-
-    /// Keeps the computed views to resolve a checked play with.
-    pub(crate) fn into_views(self) -> Views {
-        Views {
-            layout: self.layout,
-            view: self.view,
-        }
+        let v = &*self.views;
+        check(self.field, self.ctx, &v.layout, &v.view, turn, play).map(|_| ())
     }
 
     /// The netted tiles (R6.1.9).
     pub fn netted(&self) -> u64 {
-        self.view.netted
+        self.views.view.netted
+    }
+
+    /// The units that may move as if mobile through a connected friendly module (R7.4.4).
+    pub fn carried(&self) -> u64 {
+        self.views.view.mobility
     }
 
     /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
     /// whether it may move at all: [`PlayChecker::check`] says that.
     pub fn move_destinations(&self, unit: Cell) -> u64 {
         let owner = self.field.at(unit).map(|p| p.owner).unwrap_or_default();
-        let range = move_range(self.field, self.ctx, &self.view, owner);
+        let range = move_range(self.field, self.ctx, &self.views.view, owner);
         reach(self.field, unit, range)
     }
 
@@ -228,13 +248,6 @@ impl<'f> PlayChecker<'f> {
     pub fn push_destinations(&self, pusher: Cell, target: Cell) -> u64 {
         push_destinations(self.field, pusher, target)
     }
-}
-
-fn views(field: &Battlefield, ctx: Context<'_>) -> (Layout, View) {
-    let layout = Layout::new(field, ctx.catalog, ctx.rules);
-    let mut view = View::empty();
-    view.compute(field, ctx.catalog, ctx.rules, &layout);
-    (layout, view)
 }
 
 fn check(
@@ -455,11 +468,20 @@ fn check(
             })
         }
         Play::Area { at, wounds, radius } => {
+            let shape = field.shape();
             let mut targets = 0u64;
-            for h in at.within(u32::from(radius)) {
-                let c = field.shape().cell(h).ok_or_else(|| {
-                    no(format!("every hex within {radius} of {at} must be on the board, and {h} is not (R5.6.2)"))
-                })?;
+            for h in at.area(u32::from(radius)) {
+                let Some(c) = shape.cell(h) else {
+                    // Name the first hex off the board, in reading order.
+                    let off = at
+                        .within(u32::from(radius))
+                        .into_iter()
+                        .find(|h| shape.cell(*h).is_none())
+                        .unwrap_or(h);
+                    return Err(no(format!(
+                        "every hex within {radius} of {at} must be on the board, and {off} is not (R5.6.2)"
+                    )));
+                };
                 if field.at(c).is_some() && !is_hq(c) {
                     targets |= c.bit();
                 }

@@ -4,7 +4,7 @@
 use super::{Game, HAND_SIZE, Stage, is_instant};
 use crate::battlefield::SetupError;
 use crate::hex::{Dir, Hex};
-use crate::play::{Play, PlayChecker, PlayError, Views};
+use crate::play::{Play, PlayChecker, PlayError};
 use crate::rules::MobilityTiming;
 use crate::shape::{Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
@@ -143,7 +143,7 @@ pub(super) enum Checked {
     Battle(TileRef),
     /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play, with the views it
     /// was checked against.
-    Play(Option<TileRef>, Play, Box<Views>),
+    Play(Option<TileRef>, Play),
     /// A Push: the pushed unit's owner picks one of `options`.
     Push {
         tile: TileRef,
@@ -263,7 +263,7 @@ impl Game {
                         });
                     }
                     self.may_play_tile()?;
-                    let checker = PlayChecker::new(&self.field, self.context());
+                    let checker = self.checker();
                     match self.instant(&checker, tile, target)? {
                         Found::Battle => Ok(Checked::Battle(tile)),
                         Found::Push {
@@ -276,11 +276,7 @@ impl Game {
                             target,
                             options,
                         }),
-                        Found::Play(play) => Ok(Checked::Play(
-                            Some(tile),
-                            play,
-                            Box::new(checker.into_views()),
-                        )),
+                        Found::Play(play) => Ok(Checked::Play(Some(tile), play)),
                     }
                 }
                 Action::Move { unit, to, facing } => {
@@ -290,14 +286,13 @@ impl Game {
                         facing: Some(facing),
                         instant: false,
                     };
-                    let checker = PlayChecker::new(&self.field, self.context());
-                    checker
+                    self.checker()
                         .check(&self.state.turn, &play)
                         .map_err(|error| ActionError::Play {
                             name: "mobility".into(),
                             error,
                         })?;
-                    Ok(Checked::Play(None, play, Box::new(checker.into_views())))
+                    Ok(Checked::Play(None, play))
                 }
             },
         }
@@ -465,18 +460,15 @@ impl Game {
         out.clear();
         let player = self.state.turn.player();
         let field = &self.field;
-        let empty: Vec<Hex> = field
-            .shape()
-            .cells()
-            .filter(|c| field.at(*c).is_none())
-            .map(|c| field.shape().hex(c))
-            .collect();
+        let shape = field.shape();
+        let empty = shape.all() & !field.occupied();
+        let hexes = || bits(empty).map(|i| shape.hex(shape.cell_from_index(i)));
         match self.stage {
             Stage::Over(_) => {}
             Stage::PlaceHq => {
                 // The HQ attacks on all sides, so its facing does not matter (R2.3): one per hex.
                 if let Some(hq) = self.catalog.hq_of(&self.armies[player.index()]) {
-                    out.extend(empty.iter().map(|&hex| Action::Place {
+                    out.extend(hexes().map(|hex| Action::Place {
                         tile: hq,
                         hex,
                         facing: Dir::N,
@@ -494,12 +486,11 @@ impl Game {
                     out.push(Action::Redraw);
                 }
                 out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
-                let mut checker = None;
                 if self.may_play_tile().is_ok() {
                     for tile in self.distinct_hand() {
                         let def = self.catalog.get(tile);
                         if def.kind.is_board_tile() {
-                            for &hex in &empty {
+                            for hex in hexes() {
                                 out.extend(Dir::ALL.map(|facing| Action::Place {
                                     tile,
                                     hex,
@@ -507,16 +498,15 @@ impl Game {
                                 }));
                             }
                         } else {
-                            let c = checker
-                                .get_or_insert_with(|| PlayChecker::new(field, self.context()));
-                            self.instant_actions(c, tile, out);
+                            self.instant_actions(tile, out);
                         }
                     }
                 }
-                let c = checker.get_or_insert_with(|| PlayChecker::new(field, self.context()));
-                self.unit_moves(c, false, |unit, to, facing| {
-                    out.push(Action::Move { unit, to, facing });
-                });
+                if self.may_move_any() {
+                    self.unit_moves(&self.checker(), false, |unit, to, facing| {
+                        out.push(Action::Move { unit, to, facing });
+                    });
+                }
                 out.push(Action::EndTurn);
             }
         }
@@ -531,10 +521,21 @@ impl Game {
             .map(|(_, t)| *t)
     }
 
-    fn instant_actions(&self, checker: &PlayChecker<'_>, tile: TileRef, out: &mut Vec<Action>) {
+    fn instant_actions(&self, tile: TileRef, out: &mut Vec<Action>) {
         let Some(effect) = self.catalog.get(tile).instant else {
             return;
         };
+        if effect == InstantEffect::Battle {
+            if !self.last_drawn {
+                out.push(Action::Instant {
+                    tile,
+                    target: Target::None,
+                });
+            }
+            return;
+        }
+        let checker = self.checker();
+        let checker = &checker;
         let field = &self.field;
         let shape = field.shape();
         let mut push = |target: Target| {
@@ -545,11 +546,14 @@ impl Game {
         match effect {
             InstantEffect::Battle => push(Target::None),
             InstantEffect::Move => {
-                let mut found = Vec::new();
+                // `unit_moves` checks each unit once and lists only reachable empty hexes: every
+                // move it finds is legal, so none is checked again.
                 self.unit_moves(checker, true, |unit, to, facing| {
-                    found.push(Target::Move { unit, to, facing });
+                    out.push(Action::Instant {
+                        tile,
+                        target: Target::Move { unit, to, facing },
+                    });
                 });
-                found.into_iter().for_each(push);
             }
             InstantEffect::Push => {
                 for (pc, p) in field.tiles() {
@@ -570,13 +574,22 @@ impl Game {
                 }
             }
             InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq => {
-                for (c, _) in field.tiles() {
-                    push(Target::Unit(shape.hex(c)));
+                // Only enemy units that are not HQs can be targets (R5.4, R5.5, R5.8): skip the
+                // rest before the full check.
+                let player = self.state.turn.player();
+                for (c, p) in field.tiles() {
+                    if !field.friends(player, p.owner) && !self.catalog.get(p.tile).is_hq() {
+                        push(Target::Unit(shape.hex(c)));
+                    }
                 }
             }
-            InstantEffect::Area { .. } => {
+            InstantEffect::Area { radius, .. } => {
+                // Only hexes whose whole area is on the board (R5.6.2).
                 for c in shape.cells() {
-                    push(Target::Hex(shape.hex(c)));
+                    let at = shape.hex(c);
+                    if at.area(u32::from(radius)).all(|h| shape.cell(h).is_some()) {
+                        push(Target::Hex(at));
+                    }
                 }
             }
         }
@@ -592,9 +605,19 @@ impl Game {
     ) {
         let field = &self.field;
         let player = self.state.turn.player();
-        let carriers = !instant && self.may_be_carried();
+        // Netted units never move (R6.1.3); Mobility needs the icon or a connection to a
+        // Transport (R7.4.4) and is used once per turn (R3.13): skip those before the full check.
+        let mut skip = checker.netted();
+        if !instant {
+            skip |= self.state.turn.mobility_used();
+        }
+        let carried = checker.carried();
         for (c, p) in field.tiles() {
-            if !instant && (p.owner != player || !(carriers || self.catalog.get(p.tile).mobile)) {
+            if skip & c.bit() != 0
+                || (!instant
+                    && (p.owner != player
+                        || !(carried & c.bit() != 0 || self.catalog.get(p.tile).mobile)))
+            {
                 continue;
             }
             let hex = field.shape().hex(c);
@@ -621,12 +644,14 @@ impl Game {
         }
     }
 
-    /// A quick filter before the full check: some friendly tile gives Mobility through links
-    /// (R7.4.4), so units without Mobility might be carried.
-    fn may_be_carried(&self) -> bool {
+    /// A quick filter before any check: the current player has a unit with Mobility, or some tile
+    /// on the board gives Mobility through its links (R7.4.4). Any owner's: a hijacked module
+    /// works for the hijacker's side (R7.1.3).
+    fn may_move_any(&self) -> bool {
         let player = self.state.turn.player();
         self.field.tiles().any(|(_, p)| {
-            self.field.friends(player, p.owner) && self.catalog.get(p.tile).module.mobility
+            let def = self.catalog.get(p.tile);
+            def.module.mobility || (p.owner == player && def.mobile)
         })
     }
 

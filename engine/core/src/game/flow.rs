@@ -13,6 +13,7 @@ use crate::hooks::AbilityHooks;
 use crate::play::{Views, resolve_play, resolve_with};
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
 use crate::shape::bits;
+use std::sync::OnceLock;
 
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
 /// then play goes on with the board full, so that every game ends.
@@ -51,6 +52,7 @@ impl Game {
     {
         let checked = self.check_action(action)?;
         let player = self.state.turn.player();
+        let board_kept = matches!(checked, Checked::Discard(_) | Checked::Redraw);
         match checked {
             Checked::Place { tile, cell, facing } => {
                 let setup = self.stage == Stage::PlaceHq;
@@ -92,14 +94,16 @@ impl Game {
                 self.emit(Event::InstantPlayed { player, tile }, sink);
                 self.battle_ends_turn(BattleCause::Instant { player }, hooks, decider, sink);
             }
-            Checked::Play(tile, play, views) => {
+            Checked::Play(tile, play) => {
                 if let Some(tile) = tile {
                     self.emit(Event::InstantPlayed { player, tile }, sink);
                 } else if self.closes_tiles() {
                     self.state.tiles_closed = true;
                 }
                 self.state.acted = true;
-                self.resolve(&play, Some(&views), decider, sink);
+                // The views the play was checked with: the board has not changed since.
+                let views = self.views.take();
+                self.resolve(&play, views.as_deref(), decider, sink);
             }
             Checked::Push {
                 tile,
@@ -137,8 +141,12 @@ impl Game {
                     target: shape.hex(target),
                     to: shape.hex(cell),
                 };
-                self.resolve(&play, None, decider, sink);
+                let views = self.views.take();
+                self.resolve(&play, views.as_deref(), decider, sink);
             }
+        }
+        if !board_kept {
+            self.views = OnceLock::new();
         }
         Ok(())
     }

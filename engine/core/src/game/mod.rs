@@ -15,13 +15,13 @@ pub use player::{Player, Seats, play_out};
 use crate::battle::Context;
 use crate::battlefield::{Battlefield, MAX_PLAYERS, PlayerSetup, Seat, Setup, SetupError};
 use crate::event::{Event, GameResult};
-use crate::play::Turn;
+use crate::play::{PlayChecker, Turn, Views};
 use crate::rng::Rng;
 use crate::rules::{FirstPlayer, Rules};
 use crate::shape::BoardShape;
 use crate::tile::{Catalog, TileKind, TileRef};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The most tiles a player holds (R2.5.1).
 pub const HAND_SIZE: usize = 3;
@@ -169,6 +169,9 @@ pub struct Game {
     /// Battles fought so far.
     battles: u32,
     rng: Rng,
+    /// The nets and module effects of `field`, computed when first needed and dropped whenever an
+    /// action may have changed the board.
+    views: OnceLock<Box<Views>>,
 }
 
 impl Game {
@@ -249,6 +252,7 @@ impl Game {
             tie_break: false,
             battles: 0,
             rng,
+            views: OnceLock::new(),
         })
     }
 
@@ -333,6 +337,7 @@ impl Game {
             tie_break: false,
             battles: 0,
             rng: Rng::seeded(position.seed),
+            views: OnceLock::new(),
         };
         game.begin_turn(position.next, sink);
         Ok(game)
@@ -352,6 +357,17 @@ impl Game {
             catalog: &self.catalog,
             rules: &self.rules,
         }
+    }
+
+    /// The nets and module effects of the board as it is, computed once per board.
+    pub(crate) fn views(&self) -> &Views {
+        self.views
+            .get_or_init(|| Box::new(Views::new(&self.field, self.context())))
+    }
+
+    /// A checker of plays on the board as it is, with the kept views.
+    pub(crate) fn checker(&self) -> PlayChecker<'_> {
+        PlayChecker::with_views(&self.field, self.context(), self.views())
     }
 
     pub fn field(&self) -> &Battlefield {

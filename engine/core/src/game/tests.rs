@@ -247,7 +247,7 @@ fn no_battle_tile_after_a_last_tile_is_drawn() {
 #[test]
 fn a_hand_of_instants_may_be_redrawn_only_before_anything_else() {
     // R2.6 and Q4: discard all, draw as many; not after acting.
-    let mut g = position(
+    let g = position(
         [
             vec!["battle", "push", "soldier", "soldier"],
             vec!["soldier"],
@@ -279,8 +279,25 @@ fn a_hand_of_instants_may_be_redrawn_only_before_anything_else() {
     }));
     assert_eq!(g2.hand(Seat::new(0)).len(), 3);
     assert_eq!(g2.discard_pile(Seat::new(0)).len(), 3);
-    g.legal_actions(&mut legal);
-    assert!(!legal.contains(&Action::Redraw));
+    // Three instants again, but the mandatory discard comes first: after it, no redraw.
+    let mut g3 = position(
+        [vec!["battle", "push", "battle", "soldier"], vec!["soldier"]],
+        [vec![], vec![]],
+        None,
+    );
+    g3.legal_actions(&mut legal);
+    assert_eq!(legal[0], Action::Redraw);
+    let battle = g3.hand(Seat::new(0))[0];
+    act(&mut g3, Action::Discard { tile: battle });
+    assert_eq!(g3.hand(Seat::new(0)).len(), 2);
+    g3.legal_actions(&mut legal);
+    assert!(!legal.contains(&Action::Redraw), "{legal:?}");
+    assert_eq!(
+        g3.check(&Action::Redraw),
+        Err(ActionError::NoRedraw(
+            "only before anything else is done in the turn"
+        ))
+    );
 }
 
 /// Records who was asked what.
@@ -382,5 +399,112 @@ fn illegal_actions_say_why() {
     for (a, text) in cases {
         let e = g.check(&a).expect_err(text);
         assert!(e.to_string().contains(text), "{e} should say {text}");
+    }
+}
+
+/// R7.1.3, R7.4.4: a hijacked Transport carries the hijacker's units, so their Mobility moves
+/// must be listed even though no tile of the player's own army gives Mobility.
+#[test]
+fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
+    let mut c = Catalog::new();
+    let linked = |mut t: Tile| {
+        for e in &mut t.edges {
+            e.link = true;
+        }
+        t
+    };
+    let hq = |army: &str| {
+        let mut hq = Tile::new(army, "hq", TileKind::Hq);
+        hq.initiative = crate::tile::Initiative::new(&[0]).expect("initiative");
+        hq
+    };
+    let mut hacker = linked(Tile::new("a", "hacker", TileKind::Module));
+    hacker.module.hijack = true;
+    let mut transport = linked(Tile::new("b", "transport", TileKind::Module));
+    transport.module.mobility = true;
+    c.add_army("a", "a", 2, vec![hq("a"), hacker])
+        .expect("army a");
+    c.add_army("b", "b", 2, vec![hq("b"), transport])
+        .expect("army b");
+    let cat = Arc::new(c);
+    let tile = |id: &str| cat.find(id).expect("tile");
+    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
+        tile: tile(id),
+        owner: Seat::new(owner),
+        hex: Hex::new(q, r),
+        facing: Dir::N,
+        wounds: 0,
+    };
+    let setup = Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup { team: 0, hq_hp: 20 },
+            PlayerSetup { team: 1, hq_hp: 20 },
+        ],
+        tiles: vec![
+            at("a/hq", 0, 0, 2),
+            at("b/hq", 1, 0, -2),
+            at("a/hacker", 0, 0, 0),
+            at("b/transport", 1, 0, -1),
+        ],
+    };
+    let piles = ["a", "b"]
+        .iter()
+        .map(|army| Piles {
+            army: army.to_string(),
+            deck: Vec::new(),
+            hand: Vec::new(),
+            discard: Vec::new(),
+        })
+        .collect();
+    let g = Game::from_position(
+        Position {
+            setup,
+            piles,
+            next: Seat::new(0),
+            turn_number: 5,
+            last_turns: None,
+            seed: 0,
+        },
+        cat.clone(),
+        Arc::new(Rules::default()),
+        &mut (),
+    )
+    .expect("position");
+    let mut legal = Vec::new();
+    g.legal_actions(&mut legal);
+    let moves: Vec<_> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Move { unit, .. } if *unit == Hex::ORIGIN))
+        .collect();
+    assert!(!moves.is_empty(), "the hacker is carried: {legal:?}");
+    for m in moves {
+        assert_eq!(g.check(m), Ok(()), "{m:?}");
+    }
+}
+
+/// The views a game keeps between actions always equal those of its board as it is.
+#[test]
+fn kept_views_always_match_the_board() {
+    let mut rng = crate::rng::Rng::seeded(11);
+    let mut legal = Vec::new();
+    for seed in 0..40 {
+        let mut g = new_game(Rules::default(), seed);
+        let mut steps = 0;
+        while g.current().is_some() && steps < 2_000 {
+            g.legal_actions(&mut legal);
+            let a = legal[rng.below(legal.len())];
+            act(&mut g, a);
+            // Views kept through an action must still be those of the board.
+            if let Some(kept) = g.views.get() {
+                assert_eq!(
+                    **kept,
+                    Views::new(&g.field, g.context()),
+                    "seed {seed}: {a:?}"
+                );
+            }
+            steps += 1;
+        }
+        assert!(g.result().is_some(), "seed {seed} ends");
     }
 }
