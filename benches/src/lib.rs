@@ -1,15 +1,20 @@
-//! Benchmark positions: full 19-hex standard boards built from the base armies of `mods/base`,
-//! shared by the criterion benches (`benches/battle.rs`) and the tests below.
+//! Benchmark positions and games: full 19-hex standard boards built from the base armies of
+//! `mods/base`, and whole random-vs-random games, shared by the criterion benches
+//! (`benches/battle.rs`, `benches/game.rs`) and the tests below.
 //!
 //! Every position is a checked [`Battlefield`] with the [`Catalog`] and [`Rules`] (the `v3`
 //! preset) it is fought with. Building one reads the army files, so do it once, outside the timed
 //! loop, and clone the battlefield for every battle.
 
+use hexforge_bots::RandomBot;
 use hexforge_content::load_mod;
+use hexforge_core::game::{Player, play_out};
 use hexforge_core::{
-    Battlefield, BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
+    Battlefield, BoardShape, Catalog, Dir, Game, GameResult, GameSetup, Hex, NoAbilities,
+    PlayerSetup, Rng, Rules, Seat, SeatSetup, Setup, TileSetup,
 };
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// One tile of a layout: `army/tile`, owner seat, axial `q`, `r`, facing (0 N ... 5 NW).
 type Spot = (&'static str, u8, i32, i32, u8);
@@ -159,6 +164,102 @@ pub fn full_board_battle() -> (Catalog, Rules, Battlefield) {
 /// If the base mod does not load or the layout is not a legal battlefield.
 pub fn borgo_vs_hegemony_battle() -> (Catalog, Rules, Battlefield) {
     build(&BORGO_VS_HEGEMONY)
+}
+
+/// The four base armies, in the order [`PAIRINGS`] uses.
+pub const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
+
+/// Every ordered pairing of two different base armies (12): the game bench cycles through them.
+pub const PAIRINGS: [[&str; 2]; 12] = [
+    ["moloch", "outpost"],
+    ["moloch", "borgo"],
+    ["moloch", "hegemony"],
+    ["outpost", "moloch"],
+    ["outpost", "borgo"],
+    ["outpost", "hegemony"],
+    ["borgo", "moloch"],
+    ["borgo", "outpost"],
+    ["borgo", "hegemony"],
+    ["hegemony", "moloch"],
+    ["hegemony", "outpost"],
+    ["hegemony", "borgo"],
+];
+
+/// What whole games are played with: the base catalog and the `v3` preset, shared by every game.
+#[derive(Clone, Debug)]
+pub struct GameBench {
+    pub catalog: Arc<Catalog>,
+    pub rules: Arc<Rules>,
+}
+
+/// How one random game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    pub result: GameResult,
+    pub turns: u16,
+    pub battles: u32,
+    pub hq_hp: Vec<i32>,
+}
+
+impl GameBench {
+    /// The base catalog and the `v3` rules.
+    ///
+    /// # Panics
+    /// If the base mod does not load.
+    pub fn new() -> Self {
+        GameBench {
+            catalog: Arc::new(base_catalog()),
+            rules: Arc::new(Rules::default()),
+        }
+    }
+
+    /// Plays one whole 2-player game of random bots on the standard board, from HQ placement to
+    /// the result, with no abilities and events dropped. The game and both bots are seeded from
+    /// `seed`, so a seed fixes the whole game.
+    ///
+    /// # Panics
+    /// If the armies are unknown or the engine refuses an action it listed as legal.
+    pub fn random_game(&self, armies: [&str; 2], seed: u64) -> GameOutcome {
+        let mut seeds = Rng::seeded(seed);
+        let seats = armies
+            .iter()
+            .enumerate()
+            .map(|(i, a)| SeatSetup {
+                army: (*a).to_string(),
+                team: i as u8,
+            })
+            .collect();
+        let setup = GameSetup {
+            shape: BoardShape::standard(),
+            seats,
+            seed: seeds.next_u64(),
+        };
+        let mut game = Game::new(setup, self.catalog.clone(), self.rules.clone())
+            .unwrap_or_else(|e| panic!("{armies:?}: {e}"));
+        let mut a = RandomBot::new(seeds.next_u64());
+        let mut b = RandomBot::new(seeds.next_u64());
+        let mut players: [&mut dyn Player; 2] = [&mut a, &mut b];
+        let result = play_out(&mut game, &mut players, &mut NoAbilities, &mut ())
+            .unwrap_or_else(|e| panic!("{armies:?}, seed {seed}: {e}"));
+        let field = game.field();
+        GameOutcome {
+            result,
+            turns: game.turn_number(),
+            battles: game.battles(),
+            hq_hp: field.players().map(|p| field.hq_hp(p)).collect(),
+        }
+    }
+
+    /// The `n`-th game of the bench: pairing `n % 12`, seed `n`.
+    pub fn nth_game(&self, n: u64) -> GameOutcome {
+        self.random_game(PAIRINGS[(n % PAIRINGS.len() as u64) as usize], n)
+    }
+}
+
+impl Default for GameBench {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 #[cfg(test)]
