@@ -23,8 +23,8 @@ pub use event::{AttackKind, BattleCause, DrawReason, Event, EventSink, GameResul
 pub use game::{Action, ActionError, Game, GameError, GameSetup, SeatSetup, Stage, Target};
 pub use hex::{Dir, Edge, Hex};
 pub use hooks::{AbilityHooks, NoAbilities};
-pub use play::{Play, PlayChecker, PlayError, Turn, check_play, resolve_play};
+pub use play::{Play, PlayChecker, PlayError, Refusal, Turn, check_play, resolve_play};
 pub use rng::Rng;
 pub use rules::{Preset, Rules};
 pub use shape::{BoardShape, Cell, MAX_CELLS};
-pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef};
+pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef, Traits};

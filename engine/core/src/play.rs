@@ -49,15 +49,140 @@ impl Play {
 }
 
 /// Why a play is refused: the effect's name and the reason, which cites the rule.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayError {
     pub play: &'static str,
-    pub reason: String,
+    pub reason: Refusal,
 }
 
 impl fmt::Display for PlayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.play, self.reason)
+    }
+}
+
+/// Why a play is refused. A small value: checking many plays (to list the legal ones) refuses
+/// most of them, and no text is made until one is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    OffBoard(Hex),
+    /// No tile on a hex that must hold `what` ("unit", "pusher", "unit to push").
+    Missing {
+        what: &'static str,
+        hex: Hex,
+    },
+    OwnTarget,
+    AllyTarget,
+    MoveOnAlly,
+    MoveOwnUnitsOnly,
+    MobilityOwnUnitsOnly,
+    MobilityUsed(Hex),
+    NoMobility(Hex),
+    NettedCannotMove,
+    NoChange,
+    Occupied(Hex),
+    OutOfRange {
+        to: Hex,
+        range: u32,
+    },
+    NotAdjacent {
+        to: Hex,
+        unit: Hex,
+    },
+    PusherNotOwn,
+    PushOnlyEnemies,
+    PushNotAdjacent,
+    PushNetted,
+    NettedCannotPush,
+    NetterPushedByItsTarget,
+    NoPushHex,
+    /// `to` is not among the legal hexes, which are listed (at most six).
+    PushHex {
+        to: Hex,
+        legal: [Option<Hex>; 6],
+    },
+    /// Instants never hit an HQ; the rule of the instant.
+    NeverHq(&'static str),
+    NoHq,
+    HqNetted,
+    NotNextToHq,
+    AreaOffBoard {
+        radius: u8,
+        at: Hex,
+        off: Hex,
+    },
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Refusal::OffBoard(h) => write!(f, "{h} is not on the board"),
+            Refusal::Missing { what, hex } => write!(f, "no {what} on {hex}"),
+            Refusal::OwnTarget => f.write_str("the target must be an enemy unit, not one of yours"),
+            Refusal::AllyTarget => {
+                f.write_str("the target must be an enemy unit, not an ally's (R5.8)")
+            }
+            Refusal::MoveOnAlly => {
+                f.write_str("the Move instant cannot be played on an ally's unit (R5.8)")
+            }
+            Refusal::MoveOwnUnitsOnly => f.write_str(
+                "the Move instant moves only your own units (`move_tile_target = own`, R5.2)",
+            ),
+            Refusal::MobilityOwnUnitsOnly => {
+                f.write_str("Mobility moves only your own units (R3.13)")
+            }
+            Refusal::MobilityUsed(h) => write!(
+                f,
+                "the unit on {h} has already used its Mobility this turn (R3.13, Q13)"
+            ),
+            Refusal::NoMobility(h) => write!(
+                f,
+                "the unit on {h} has no Mobility and no connected Transport (R3.13, R7.4.4)"
+            ),
+            Refusal::NettedCannotMove => f.write_str("a netted unit cannot move (R6.1.3)"),
+            Refusal::NoChange => f.write_str("the unit neither moves nor turns"),
+            Refusal::Occupied(h) => write!(f, "{h} is not empty"),
+            Refusal::OutOfRange { to, range } => write!(
+                f,
+                "{to} is not within {range} hexes through empty hexes (R7.1.4)"
+            ),
+            Refusal::NotAdjacent { to, unit } => write!(f, "{to} is not adjacent to {unit}"),
+            Refusal::PusherNotOwn => f.write_str("the pusher must be one of your units (R5.3.1)"),
+            Refusal::PushOnlyEnemies => {
+                f.write_str("only an enemy unit can be pushed (R5.3.1, R5.8)")
+            }
+            Refusal::PushNotAdjacent => {
+                f.write_str("the unit to push must be adjacent to the pusher (R5.3.1)")
+            }
+            Refusal::PushNetted => f.write_str("a netted unit can never be pushed (R5.3.6)"),
+            Refusal::NettedCannotPush => f.write_str("a netted unit cannot push (R5.3.6, 2025)"),
+            Refusal::NetterPushedByItsTarget => {
+                f.write_str("a netter cannot be pushed by the unit it nets (R6.1.4)")
+            }
+            Refusal::NoPushHex => f.write_str(
+                "no empty hex two steps from the pusher next to the pushed unit (R5.3.5)",
+            ),
+            Refusal::PushHex { to, legal } => {
+                write!(f, "{to} is not a legal hex for the pushed unit (legal: ")?;
+                for (i, h) in legal.iter().flatten().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{h}")?;
+                }
+                f.write_str(")")
+            }
+            Refusal::NeverHq(rule) => write!(f, "never an HQ ({rule})"),
+            Refusal::NoHq => f.write_str("your HQ is not on the board"),
+            Refusal::HqNetted => {
+                f.write_str("your HQ is netted, so it cannot throw a Grenade (R5.4, R6.1.7)")
+            }
+            Refusal::NotNextToHq => f.write_str("the target must be adjacent to your HQ (R5.4)"),
+            Refusal::AreaOffBoard { radius, at, off } => write!(
+                f,
+                "every hex within {radius} of {at} must be on the board, and {off} is not (R5.6.2)"
+            ),
+        }
     }
 }
 
@@ -240,7 +365,16 @@ impl<'f> PlayChecker<'f> {
     /// whether it may move at all: [`PlayChecker::check`] says that.
     pub fn move_destinations(&self, unit: Cell) -> u64 {
         let owner = self.field.at(unit).map(|p| p.owner).unwrap_or_default();
-        let range = move_range(self.field, self.ctx, &self.views.view, owner);
+        reach(self.field, unit, self.move_range(owner))
+    }
+
+    /// How far the units of `owner` move (R7.1.4).
+    pub(crate) fn move_range(&self, owner: Seat) -> u32 {
+        move_range(self.field, self.ctx, &self.views.view, owner)
+    }
+
+    /// The empty cells within `range` steps of `unit` through empty hexes.
+    pub(crate) fn reach(&self, unit: Cell, range: u32) -> u64 {
         reach(self.field, unit, range)
     }
 
@@ -259,17 +393,17 @@ fn check(
     play: &Play,
 ) -> Result<Checked, PlayError> {
     let player = turn.player;
-    let no = |reason: String| PlayError {
+    let no = |reason: Refusal| PlayError {
         play: play.name(),
         reason,
     };
-    let cell_of = |h: Hex, what: &str| -> Result<Cell, PlayError> {
+    let cell_of = |h: Hex, what: &'static str| -> Result<Cell, PlayError> {
         let c = field
             .shape()
             .cell(h)
-            .ok_or_else(|| no(format!("{h} is not on the board")))?;
+            .ok_or_else(|| no(Refusal::OffBoard(h)))?;
         if field.at(c).is_none() {
-            return Err(no(format!("no {what} on {h}")));
+            return Err(no(Refusal::Missing { what, hex: h }));
         }
         Ok(c)
     };
@@ -278,14 +412,10 @@ fn check(
     let enemy_target = |c: Cell| -> Result<(), PlayError> {
         let o = owner(c);
         if o == player {
-            return Err(no(
-                "the target must be an enemy unit, not one of yours".into()
-            ));
+            return Err(no(Refusal::OwnTarget));
         }
         if field.friends(player, o) {
-            return Err(no(
-                "the target must be an enemy unit, not an ally's (R5.8)".into()
-            ));
+            return Err(no(Refusal::AllyTarget));
         }
         Ok(())
     };
@@ -297,9 +427,12 @@ fn check(
             instant,
         } => {
             let from = cell_of(unit, "unit")?;
-            let p = *field
-                .at(from)
-                .ok_or_else(|| no(format!("no unit on {unit}")))?;
+            let p = *field.at(from).ok_or_else(|| {
+                no(Refusal::Missing {
+                    what: "unit",
+                    hex: unit,
+                })
+            })?;
             if instant {
                 let o = p.owner;
                 if o != player {
@@ -307,42 +440,34 @@ fn check(
                         && ctx.rules.team_instants_on_allies
                             != InstantsOnAllies::AllowMoveForbidPush
                     {
-                        return Err(no(
-                            "the Move instant cannot be played on an ally's unit (R5.8)".into(),
-                        ));
+                        return Err(no(Refusal::MoveOnAlly));
                     }
                     if ctx.rules.move_tile_target == MoveTarget::Own {
-                        return Err(no("the Move instant moves only your own units (`move_tile_target = own`, R5.2)".into()));
+                        return Err(no(Refusal::MoveOwnUnitsOnly));
                     }
                 }
             } else {
                 if p.owner != player {
-                    return Err(no("Mobility moves only your own units (R3.13)".into()));
+                    return Err(no(Refusal::MobilityOwnUnitsOnly));
                 }
-                let def = ctx.catalog.get(p.tile);
                 if turn.mobility_used & from.bit() != 0 {
-                    return Err(no(format!(
-                        "the unit on {unit} has already used its Mobility this turn (R3.13, Q13)"
-                    )));
+                    return Err(no(Refusal::MobilityUsed(unit)));
                 }
-                if !def.mobile && view.mobility & from.bit() == 0 {
-                    return Err(no(format!(
-                        "`{}` has no Mobility and no connected Transport (R3.13, R7.4.4)",
-                        def.full_id()
-                    )));
+                if !ctx.catalog.get(p.tile).mobile && view.mobility & from.bit() == 0 {
+                    return Err(no(Refusal::NoMobility(unit)));
                 }
             }
             if view.netted & from.bit() != 0 {
-                return Err(no("a netted unit cannot move (R6.1.3)".into()));
+                return Err(no(Refusal::NettedCannotMove));
             }
             let facing_now = facing.unwrap_or(p.facing);
             let dest = field
                 .shape()
                 .cell(to)
-                .ok_or_else(|| no(format!("{to} is not on the board")))?;
+                .ok_or_else(|| no(Refusal::OffBoard(to)))?;
             if dest == from {
                 if facing_now == p.facing {
-                    return Err(no("the unit neither moves nor turns".into()));
+                    return Err(no(Refusal::NoChange));
                 }
                 return Ok(Checked::Move {
                     from,
@@ -351,14 +476,14 @@ fn check(
                 });
             }
             if field.at(dest).is_some() {
-                return Err(no(format!("{to} is not empty")));
+                return Err(no(Refusal::Occupied(to)));
             }
             let range = move_range(field, ctx, view, p.owner);
             if reach(field, from, range) & dest.bit() == 0 {
                 return Err(no(if range > 1 {
-                    format!("{to} is not within {range} hexes through empty hexes (R7.1.4)")
+                    Refusal::OutOfRange { to, range }
                 } else {
-                    format!("{to} is not adjacent to {unit}")
+                    Refusal::NotAdjacent { to, unit }
                 }));
             }
             Ok(Checked::Move {
@@ -371,7 +496,7 @@ fn check(
             let pc = cell_of(pusher, "pusher")?;
             let tc = cell_of(target, "unit to push")?;
             if owner(pc) != player {
-                return Err(no("the pusher must be one of your units (R5.3.1)".into()));
+                return Err(no(Refusal::PusherNotOwn));
             }
             let (po, to_owner) = (owner(pc), owner(tc));
             let exception = field.friends(po, to_owner)
@@ -380,50 +505,36 @@ fn check(
                     .zip(field.def(ctx.catalog, tc))
                     .is_some_and(|(a, b)| field.nets(po, a, to_owner, b, ctx.rules));
             if field.friends(po, to_owner) && !exception {
-                return Err(no("only an enemy unit can be pushed (R5.3.1, R5.8)".into()));
+                return Err(no(Refusal::PushOnlyEnemies));
             }
             if field.shape().hex(pc).distance(field.shape().hex(tc)) != 1 {
-                return Err(no(
-                    "the unit to push must be adjacent to the pusher (R5.3.1)".into(),
-                ));
+                return Err(no(Refusal::PushNotAdjacent));
             }
             if view.netted & tc.bit() != 0 {
-                return Err(no("a netted unit can never be pushed (R5.3.6)".into()));
+                return Err(no(Refusal::PushNetted));
             }
             if view.netted & pc.bit() != 0 {
                 if !ctx.rules.netted_can_push {
-                    return Err(no("a netted unit cannot push (R5.3.6, 2025)".into()));
+                    return Err(no(Refusal::NettedCannotPush));
                 }
                 if layout.reach(tc) & pc.bit() != 0 {
-                    return Err(no(
-                        "a netter cannot be pushed by the unit it nets (R6.1.4)".into()
-                    ));
+                    return Err(no(Refusal::NetterPushedByItsTarget));
                 }
             }
             let legal = push_destinations(field, pc, tc);
             if legal == 0 {
-                return Err(no(
-                    "no empty hex two steps from the pusher next to the pushed unit (R5.3.5)"
-                        .into(),
-                ));
+                return Err(no(Refusal::NoPushHex));
             }
             let dest = field
                 .shape()
                 .cell(to)
                 .filter(|c| legal & c.bit() != 0)
                 .ok_or_else(|| {
-                    let list: Vec<String> = bits(legal)
-                        .map(|i| {
-                            field
-                                .shape()
-                                .hex(field.shape().cell_from_index(i))
-                                .to_string()
-                        })
-                        .collect();
-                    no(format!(
-                        "{to} is not a legal hex for the pushed unit (legal: {})",
-                        list.join(", ")
-                    ))
+                    let mut list = [None; 6];
+                    for (slot, i) in list.iter_mut().zip(bits(legal)) {
+                        *slot = Some(field.shape().hex(field.shape().cell_from_index(i)));
+                    }
+                    no(Refusal::PushHex { to, legal: list })
                 })?;
             let facing = field.at(tc).map(|p| p.facing).unwrap_or_default();
             Ok(Checked::Move {
@@ -435,7 +546,7 @@ fn check(
         Play::Wound { target, wounds } => {
             let tc = cell_of(target, "unit")?;
             if is_hq(tc) {
-                return Err(no("never an HQ (R5.5)".into()));
+                return Err(no(Refusal::NeverHq("R5.5")));
             }
             enemy_target(tc)?;
             Ok(Checked::Strike {
@@ -447,19 +558,17 @@ fn check(
         Play::DestroyNearHq { target } => {
             let tc = cell_of(target, "unit")?;
             if is_hq(tc) {
-                return Err(no("never an HQ (R5.4)".into()));
+                return Err(no(Refusal::NeverHq("R5.4")));
             }
             enemy_target(tc)?;
             let hq = field
                 .hq_cell(player, ctx.catalog)
-                .ok_or_else(|| no("your HQ is not on the board".into()))?;
+                .ok_or_else(|| no(Refusal::NoHq))?;
             if ctx.rules.grenade_blocked_if_hq_netted && view.netted & hq.bit() != 0 {
-                return Err(no(
-                    "your HQ is netted, so it cannot throw a Grenade (R5.4, R6.1.7)".into(),
-                ));
+                return Err(no(Refusal::HqNetted));
             }
             if field.shape().hex(hq).distance(target) != 1 {
-                return Err(no("the target must be adjacent to your HQ (R5.4)".into()));
+                return Err(no(Refusal::NotNextToHq));
             }
             Ok(Checked::Strike {
                 targets: tc.bit(),
@@ -478,9 +587,7 @@ fn check(
                         .into_iter()
                         .find(|h| shape.cell(*h).is_none())
                         .unwrap_or(h);
-                    return Err(no(format!(
-                        "every hex within {radius} of {at} must be on the board, and {off} is not (R5.6.2)"
-                    )));
+                    return Err(no(Refusal::AreaOffBoard { radius, at, off }));
                 };
                 if field.at(c).is_some() && !is_hq(c) {
                     targets |= c.bit();
@@ -759,7 +866,7 @@ mod tests {
             },
         )
         .expect_err("HQ");
-        assert_eq!(e.reason, "never an HQ (R5.5)");
+        assert_eq!(e.reason.to_string(), "never an HQ (R5.5)");
         let e = play(
             &mut f,
             &c,
@@ -844,7 +951,8 @@ mod tests {
         )
         .expect_err("no Mobility");
         assert!(
-            e.to_string().starts_with("move: `t/block` has no Mobility"),
+            e.to_string()
+                .starts_with("move: the unit on [1, 1] has no Mobility"),
             "{e}"
         );
         let e = play(

@@ -5,6 +5,7 @@
 
 use crate::hex::{Dir, Hex, reading_order};
 use std::fmt;
+use std::sync::OnceLock;
 
 /// The largest number of hexes a board may have. Cell sets are 64-bit masks.
 pub const MAX_CELLS: usize = 64;
@@ -67,12 +68,18 @@ pub struct BoardShape {
 impl BoardShape {
     /// The 19-hex battlefield (R1.2).
     pub fn standard() -> Self {
-        Self::hexagon("standard", 2, 2)
+        static STANDARD: OnceLock<BoardShape> = OnceLock::new();
+        STANDARD
+            .get_or_init(|| Self::hexagon("standard", 2, 2))
+            .clone()
     }
 
     /// The 37-hex extended battlefield whose fullness is judged on its 19 main hexes (R1.3, R8.7, Q9).
     pub fn extended() -> Self {
-        Self::hexagon("extended", 3, 2)
+        static EXTENDED: OnceLock<BoardShape> = OnceLock::new();
+        EXTENDED
+            .get_or_init(|| Self::hexagon("extended", 3, 2))
+            .clone()
     }
 
     fn hexagon(name: &str, radius: u32, main_radius: u32) -> Self {

@@ -313,10 +313,43 @@ impl fmt::Display for CatalogError {
 
 impl std::error::Error for CatalogError {}
 
+/// What the engine's inner loops ask of a tile definition, worked out once when it is added.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Traits {
+    /// Edges (bit = edge index) with a net icon.
+    pub nets: u8,
+    /// Edges (bit = edge index) that carry its effects to neighbours: the link icons of a module,
+    /// every edge of an HQ (its aura).
+    pub links: u8,
+    /// It gives effects to connected tiles (a module with effects, an HQ with an aura).
+    pub gives: bool,
+    /// Its effects include Mobility for connected units (R7.4.4).
+    pub gives_mobility: bool,
+}
+
+impl Traits {
+    fn of(t: &Tile) -> Traits {
+        let mask = |f: fn(&EdgeIcons) -> bool| {
+            t.edges
+                .iter()
+                .enumerate()
+                .fold(0u8, |m, (i, e)| if f(e) { m | 1 << i } else { m })
+        };
+        let fx = t.gives();
+        Traits {
+            nets: mask(|e| e.net),
+            links: if t.is_hq() { 0x3f } else { mask(|e| e.link) },
+            gives: !fx.is_none(),
+            gives_mobility: fx.mobility,
+        }
+    }
+}
+
 /// Every tile definition a match or battle may use, indexed by [`TileRef`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Catalog {
     tiles: Vec<Tile>,
+    traits: Vec<Traits>,
     armies: Vec<Army>,
     by_name: BTreeMap<String, TileRef>,
 }
@@ -346,6 +379,7 @@ impl Catalog {
             }
             let r = TileRef(u16::try_from(self.tiles.len()).map_err(|_| CatalogError::Full)?);
             self.by_name.insert(key, r);
+            self.traits.push(Traits::of(&t));
             self.tiles.push(t);
             refs.push(r);
         }
@@ -361,6 +395,11 @@ impl Catalog {
     #[inline]
     pub fn get(&self, r: TileRef) -> &Tile {
         &self.tiles[r.index()]
+    }
+
+    #[inline]
+    pub fn traits(&self, r: TileRef) -> Traits {
+        self.traits[r.index()]
     }
 
     /// Looks a tile up by `army/tile`.

@@ -149,7 +149,7 @@ impl GameRunner<'_> {
                     // The owner's pick, checked as the sandbox checks it (R5.3.2).
                     PlayChecker::new(self.game.field(), self.game.context())
                         .check(&Turn::new(by), &Play::Push { pusher, target, to })
-                        .map_err(|e| fail(e.reason))?;
+                        .map_err(|e| fail(e.reason.to_string()))?;
                     push_to = self.game.field().shape().cell(to);
                 }
                 self.action(by, play, core, *tile).map_err(fail)?

@@ -267,7 +267,7 @@ impl<'a> Runner<'a> {
             &mut decider,
             &mut events,
         )
-        .map_err(|e| e.reason)?;
+        .map_err(|e| e.reason.to_string())?;
         for e in &events {
             self.log.extend(self.names.describe(e));
             self.names.follow(e);

@@ -27,10 +27,14 @@ pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
 /// The tiles the nets of the tile on `c` point at and affect (enemies, or allies under R8.5.7).
 pub(super) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Cell) -> u64 {
     let Some(p) = field.at(c) else { return 0 };
+    let nets = catalog.traits(p.tile).nets;
+    if nets == 0 {
+        return 0;
+    }
     let def = catalog.get(p.tile);
     let mut mask = 0u64;
     for e in Edge::ALL {
-        if !def.edge(e).net {
+        if nets & (1 << e.index()) == 0 {
             continue;
         }
         if let Some(n) = field.shape().neighbour(c, e.direction(p.facing))

@@ -38,17 +38,16 @@ impl Layout {
             if l.nets[i] != 0 {
                 l.netters |= c.bit();
             }
-            let def = catalog.get(p.tile);
-            let fx = def.gives();
-            if fx.is_none() {
+            let traits = catalog.traits(p.tile);
+            if !traits.gives {
                 continue;
             }
             l.givers |= c.bit();
-            if fx.hijack {
+            if catalog.get(p.tile).gives().hijack {
                 l.hijackers |= c.bit();
             }
             for dir in Dir::ALL {
-                if (def.is_hq() || def.edge(Edge::facing_toward(p.facing, dir)).link)
+                if traits.links & (1 << Edge::facing_toward(p.facing, dir).index()) != 0
                     && let Some(n) = field.shape().neighbour(c, dir)
                 {
                     l.links[i] |= n.bit();

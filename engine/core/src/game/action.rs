@@ -164,6 +164,13 @@ enum Found {
     Play(Play),
 }
 
+/// Why an instant's target fails, before it is worded as an [`ActionError`].
+enum Miss {
+    BattleAfterLastTile,
+    Target(&'static str),
+    Play(PlayError),
+}
+
 impl Action {
     /// The action in words, for logs.
     pub fn describe(&self, catalog: &Catalog) -> String {
@@ -354,14 +361,23 @@ impl Game {
         if self.state.acted {
             return Err("only before anything else is done in the turn");
         }
-        let hand = self.hand(p);
-        if hand.is_empty() || !hand.iter().all(|t| is_instant(&self.catalog, *t)) {
+        if !self.all_instants() {
             return Err("only when every tile you hold is an instant");
         }
         if self.deck_len(p) == 0 {
             return Err("your draw pile is empty");
         }
         Ok(())
+    }
+
+    fn all_instants(&self) -> bool {
+        let hand = self.hand(self.state.turn.player());
+        !hand.is_empty() && hand.iter().all(|t| is_instant(&self.catalog, *t))
+    }
+
+    /// Whether a redraw is legal, for listing: the cheap tests first.
+    fn may_redraw(&self) -> bool {
+        !self.state.acted && self.all_instants() && self.redraw_open().is_ok()
     }
 
     fn redraw(&self) -> Result<Checked, ActionError> {
@@ -376,31 +392,48 @@ impl Game {
         target: Target,
     ) -> Result<Found, ActionError> {
         let def = self.catalog.get(tile);
-        let name = || def.name.to_lowercase();
-        let wrong = |expected: &'static str| ActionError::WrongTarget {
-            name: name(),
-            expected,
-        };
         let Some(effect) = def.instant else {
             return Err(ActionError::NoEffect {
                 tile: def.full_id(),
             });
         };
+        self.instant_target(checker, effect, target)
+            .map_err(|miss| match miss {
+                Miss::BattleAfterLastTile => ActionError::BattleAfterLastTile,
+                Miss::Target(expected) => ActionError::WrongTarget {
+                    name: def.name.to_lowercase(),
+                    expected,
+                },
+                Miss::Play(error) => ActionError::Play {
+                    name: def.name.to_lowercase(),
+                    error,
+                },
+            })
+    }
+
+    /// What an instant's effect does on a target, or why it cannot; no text is made here, since
+    /// listing the legal actions tries many targets that fail.
+    fn instant_target(
+        &self,
+        checker: &PlayChecker<'_>,
+        effect: InstantEffect,
+        target: Target,
+    ) -> Result<Found, Miss> {
         let play = match (effect, target) {
             (InstantEffect::Battle, Target::None) => {
                 if self.last_drawn {
-                    return Err(ActionError::BattleAfterLastTile);
+                    return Err(Miss::BattleAfterLastTile);
                 }
                 return Ok(Found::Battle);
             }
-            (InstantEffect::Battle, _) => return Err(wrong("none: a Battle has no target")),
+            (InstantEffect::Battle, _) => return Err(Miss::Target("none: a Battle has no target")),
             (InstantEffect::Move, Target::Move { unit, to, facing }) => Play::Move {
                 unit,
                 to,
                 facing: Some(facing),
                 instant: true,
             },
-            (InstantEffect::Move, _) => return Err(wrong("a unit, a hex and a facing")),
+            (InstantEffect::Move, _) => return Err(Miss::Target("a unit, a hex and a facing")),
             (InstantEffect::Push, Target::Push { pusher, target }) => {
                 let cell = |h: Hex| self.field.shape().cell(h);
                 let options = match (cell(pusher), cell(target)) {
@@ -417,14 +450,9 @@ impl Game {
                     })
                     .unwrap_or(target);
                 let play = Play::Push { pusher, target, to };
-                checker
-                    .check(&self.state.turn, &play)
-                    .map_err(|error| ActionError::Play {
-                        name: name(),
-                        error,
-                    })?;
+                checker.check(&self.state.turn, &play).map_err(Miss::Play)?;
                 let (Some(pusher), Some(target)) = (cell(pusher), cell(target)) else {
-                    return Err(wrong("two units on the board"));
+                    return Err(Miss::Target("two units on the board"));
                 };
                 return Ok(Found::Push {
                     pusher,
@@ -432,25 +460,20 @@ impl Game {
                     options,
                 });
             }
-            (InstantEffect::Push, _) => return Err(wrong("a pusher and a unit to push")),
+            (InstantEffect::Push, _) => return Err(Miss::Target("a pusher and a unit to push")),
             (InstantEffect::Wound { wounds }, Target::Unit(h)) => Play::Wound { target: h, wounds },
             (InstantEffect::DestroyNearHq, Target::Unit(h)) => Play::DestroyNearHq { target: h },
             (InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq, _) => {
-                return Err(wrong("one unit"));
+                return Err(Miss::Target("one unit"));
             }
             (InstantEffect::Area { wounds, radius }, Target::Hex(h)) => Play::Area {
                 at: h,
                 wounds,
                 radius,
             },
-            (InstantEffect::Area { .. }, _) => return Err(wrong("a hex")),
+            (InstantEffect::Area { .. }, _) => return Err(Miss::Target("a hex")),
         };
-        checker
-            .check(&self.state.turn, &play)
-            .map_err(|error| ActionError::Play {
-                name: name(),
-                error,
-            })?;
+        checker.check(&self.state.turn, &play).map_err(Miss::Play)?;
         Ok(Found::Play(play))
     }
 
@@ -476,13 +499,13 @@ impl Game {
                 }
             }
             Stage::Discard => {
-                if self.redraw_open().is_ok() {
+                if self.may_redraw() {
                     out.push(Action::Redraw);
                 }
                 out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
             }
             Stage::Play => {
-                if self.redraw_open().is_ok() {
+                if self.may_redraw() {
                     out.push(Action::Redraw);
                 }
                 out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
@@ -539,7 +562,7 @@ impl Game {
         let field = &self.field;
         let shape = field.shape();
         let mut push = |target: Target| {
-            if self.instant(checker, tile, target).is_ok() {
+            if self.instant_target(checker, effect, target).is_ok() {
                 out.push(Action::Instant { tile, target });
             }
         };
@@ -612,6 +635,7 @@ impl Game {
             skip |= self.state.turn.mobility_used();
         }
         let carried = checker.carried();
+        let mut ranges = [None; crate::battlefield::MAX_PLAYERS];
         for (c, p) in field.tiles() {
             if skip & c.bit() != 0
                 || (!instant
@@ -635,7 +659,8 @@ impl Game {
                     found(hex, hex, f);
                 }
             }
-            for i in bits(checker.move_destinations(c)) {
+            let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
+            for i in bits(checker.reach(c, range)) {
                 let to = field.shape().hex(field.shape().cell_from_index(i));
                 for f in Dir::ALL {
                     found(hex, to, f);
@@ -650,8 +675,8 @@ impl Game {
     fn may_move_any(&self) -> bool {
         let player = self.state.turn.player();
         self.field.tiles().any(|(_, p)| {
-            let def = self.catalog.get(p.tile);
-            def.module.mobility || (p.owner == player && def.mobile)
+            self.catalog.traits(p.tile).gives_mobility
+                || (p.owner == player && self.catalog.get(p.tile).mobile)
         })
     }
 
