@@ -8,7 +8,8 @@ use hexforge_content::load_mods;
 use hexforge_core::game::Player;
 use hexforge_core::rules::Preset;
 use hexforge_core::{
-    Action, BoardShape, Catalog, Event, Game, GameSetup, NoAbilities, Rules, SeatSetup, Stage,
+    Action, BoardShape, Catalog, Dir, Event, Game, GameSetup, Hex, NoAbilities, Rules, SeatSetup,
+    Stage, Target,
 };
 use proptest::prelude::*;
 use std::path::Path;
@@ -75,8 +76,78 @@ fn check_invariants(game: &Game, army_sizes: &[usize], last_hp: &mut [i32]) {
     );
 }
 
+/// Every action the engine accepts in this state is listed (the list is complete, not just
+/// legal): every candidate over the board's hexes, facings, the hand and every instant target
+/// is checked. HQs are listed facing north only, since their facing does not matter (R2.3).
+fn assert_every_legal_action_listed(game: &Game, legal: &[Action]) {
+    let shape = game.field().shape();
+    let hexes: Vec<Hex> = shape.cells().map(|c| shape.hex(c)).collect();
+    let Some(seat) = game.current() else { return };
+    let mut hand = game.hand(seat).to_vec();
+    if game.stage() == Stage::PlaceHq {
+        hand = game.catalog().hq_of(game.army(seat)).into_iter().collect();
+    }
+    let facings: &[Dir] = if game.stage() == Stage::PlaceHq {
+        &[Dir::N]
+    } else {
+        &Dir::ALL
+    };
+    let mut candidates = vec![Action::Redraw, Action::EndTurn];
+    let mut targets = vec![Target::None];
+    for &a in &hexes {
+        targets.push(Target::Unit(a));
+        targets.push(Target::Hex(a));
+        for &b in &hexes {
+            if a.distance(b) == 1 {
+                targets.push(Target::Push {
+                    pusher: a,
+                    target: b,
+                });
+            }
+            for &facing in &Dir::ALL {
+                targets.push(Target::Move {
+                    unit: a,
+                    to: b,
+                    facing,
+                });
+                candidates.push(Action::Move {
+                    unit: a,
+                    to: b,
+                    facing,
+                });
+            }
+        }
+    }
+    for &tile in &hand {
+        candidates.push(Action::Discard { tile });
+        for &hex in &hexes {
+            for &facing in facings {
+                candidates.push(Action::Place { tile, hex, facing });
+            }
+        }
+        if game.catalog().get(tile).instant.is_some() {
+            candidates.extend(
+                targets
+                    .iter()
+                    .map(|&target| Action::Instant { tile, target }),
+            );
+        }
+    }
+    for a in candidates {
+        if game.check(&a).is_ok() {
+            assert!(legal.contains(&a), "accepted but not listed: {a:?}");
+        }
+    }
+}
+
 /// Plays one random game to its end, checking the invariants after every action.
 fn random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64) {
+    play_random_game(rules, armies, teams, seed, false);
+}
+
+/// [`random_game`]; with `sweep`, also checks that the list of legal actions is complete in every
+/// fourth state.
+fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, sweep: bool) {
     let cat = catalog();
     let sizes: Vec<usize> = armies
         .iter()
@@ -115,7 +186,7 @@ fn random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64) {
         .collect();
     let mut legal = Vec::new();
     let mut events: Vec<Event> = Vec::new();
-    for _ in 0..ACTION_LIMIT {
+    for step in 0..ACTION_LIMIT {
         let Some(seat) = game.current() else {
             check_invariants(&game, &sizes, &mut last_hp);
             return;
@@ -124,6 +195,9 @@ fn random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64) {
         assert!(!legal.is_empty(), "a player to act always has an action");
         for a in &legal {
             assert_eq!(game.check(a), Ok(()), "listed but refused: {a:?}");
+        }
+        if sweep && step % 4 == 0 {
+            assert_every_legal_action_listed(&game, &legal);
         }
         let pick = bots[seat.index()].act(&game, &legal);
         let action = legal[pick];
@@ -179,6 +253,26 @@ proptest! {
             _ => (4, &[0, 1, 0, 1]),
         };
         random_game(preset(p), &armies[..n], teams, seed);
+    }
+}
+
+/// The listed actions are every action the engine accepts, in every preset and pairing (a unit
+/// carried by a hijacked Transport was once missing).
+#[test]
+fn every_accepted_action_is_listed() {
+    for k in 0..48u64 {
+        let (a, b) = ((k % 4) as usize, ((k / 4) % 4) as usize);
+        play_random_game(
+            preset((k / 16) as usize),
+            &[ARMIES[a], ARMIES[b]],
+            &[0, 1],
+            k,
+            true,
+        );
+    }
+    for k in 0..8u64 {
+        let armies: Vec<&str> = (0..4).map(|i| ARMIES[(i + k as usize) % 4]).collect();
+        play_random_game(preset(k as usize), &armies, &[0, 1, 0, 1], 100 + k, true);
     }
 }
 
