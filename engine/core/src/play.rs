@@ -2,14 +2,13 @@
 //! (Move, Push, Sniper, Grenade, Air Strike). Each play is checked first, with an error that says
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
-use crate::battle::{Context, Hit, Layout, View, medic, remove_tiles, wound};
+use crate::battle::{Context, Hit, Layout, View, medic, nets, remove_tiles, wound};
 use crate::battlefield::{Battlefield, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
 use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
 use crate::shape::{Cell, MAX_CELLS, bits};
-use std::borrow::Cow;
 use std::fmt;
 
 /// A play a player makes on the battlefield.
@@ -265,21 +264,45 @@ where
     resolve_with(field, ctx, turn, play, &views, decider, sink)
 }
 
-/// The nets and module effects of a battlefield, computed once and kept while it does not change:
-/// a [`PlayChecker`] checks plays with them and [`resolve_with`] resolves the play it checked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What checking a play needs to know of a battlefield beyond its tiles: who is netted and who is
+/// carried by a Transport. Computed once and kept while the battlefield does not change: a
+/// [`PlayChecker`] checks plays with it and [`resolve_with`] resolves the play it checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Views {
-    layout: Layout,
-    view: View,
+    /// The netted tiles (R6.1.9).
+    netted: u64,
+    /// Units connected to a working module that lets them move as if mobile (R7.4.4).
+    mobility: u64,
 }
 
 impl Views {
     pub(crate) fn new(field: &Battlefield, ctx: Context<'_>) -> Self {
-        let layout = Layout::new(field, ctx.catalog, ctx.rules);
-        let mut view = View::empty();
-        view.compute(field, ctx.catalog, ctx.rules, &layout);
-        Views { layout, view }
+        // Mobility through links needs every module effect (hijacks, nets): only worked out
+        // when some tile on the board gives it.
+        let gives_mobility = field
+            .tiles()
+            .any(|(_, p)| ctx.catalog.traits(p.tile).gives_mobility);
+        if gives_mobility {
+            let (_, view) = full_views(field, ctx);
+            Views {
+                netted: view.netted,
+                mobility: view.mobility,
+            }
+        } else {
+            Views {
+                netted: nets::netted(field, ctx.catalog, ctx.rules),
+                mobility: 0,
+            }
+        }
     }
+}
+
+/// Every link, net and module effect of a battlefield, as a battle sees them.
+fn full_views(field: &Battlefield, ctx: Context<'_>) -> (Layout, View) {
+    let layout = Layout::new(field, ctx.catalog, ctx.rules);
+    let mut view = View::empty();
+    view.compute(field, ctx.catalog, ctx.rules, &layout);
+    (layout, view)
 }
 
 /// [`resolve_play`] with the views of the battlefield as it is.
@@ -296,8 +319,7 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    let (layout, view) = (&views.layout, &views.view);
-    match check(field, ctx, layout, view, turn, play)? {
+    match check(field, ctx, views, turn, play)? {
         Checked::Move { from, to, facing } => {
             let e = Event::Moved { from, to, facing };
             field.apply(&e);
@@ -312,7 +334,9 @@ where
             wounds,
             destroy,
         } => {
-            let removed = strike(field, ctx, view, targets, wounds, destroy, decider, sink);
+            // Medics may absorb the wounds (R5.7): they need every module effect.
+            let (_, view) = full_views(field, ctx);
+            let removed = strike(field, ctx, &view, targets, wounds, destroy, decider, sink);
             turn.mobility_used &= !removed;
         }
     }
@@ -324,7 +348,7 @@ where
 pub struct PlayChecker<'f> {
     field: &'f Battlefield,
     ctx: Context<'f>,
-    views: Cow<'f, Views>,
+    views: Views,
 }
 
 impl<'f> PlayChecker<'f> {
@@ -332,33 +356,28 @@ impl<'f> PlayChecker<'f> {
         PlayChecker {
             field,
             ctx,
-            views: Cow::Owned(Views::new(field, ctx)),
+            views: Views::new(field, ctx),
         }
     }
 
     /// A checker with views already computed for `field` as it is.
-    pub(crate) fn with_views(field: &'f Battlefield, ctx: Context<'f>, views: &'f Views) -> Self {
-        PlayChecker {
-            field,
-            ctx,
-            views: Cow::Borrowed(views),
-        }
+    pub(crate) fn with_views(field: &'f Battlefield, ctx: Context<'f>, views: Views) -> Self {
+        PlayChecker { field, ctx, views }
     }
 
     /// Checks a play in `turn`; nothing changes.
     pub fn check(&self, turn: &Turn, play: &Play) -> Result<(), PlayError> {
-        let v = &*self.views;
-        check(self.field, self.ctx, &v.layout, &v.view, turn, play).map(|_| ())
+        check(self.field, self.ctx, &self.views, turn, play).map(|_| ())
     }
 
     /// The netted tiles (R6.1.9).
     pub fn netted(&self) -> u64 {
-        self.views.view.netted
+        self.views.netted
     }
 
     /// The units that may move as if mobile through a connected friendly module (R7.4.4).
     pub fn carried(&self) -> u64 {
-        self.views.view.mobility
+        self.views.mobility
     }
 
     /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
@@ -370,7 +389,7 @@ impl<'f> PlayChecker<'f> {
 
     /// How far the units of `owner` move (R7.1.4).
     pub(crate) fn move_range(&self, owner: Seat) -> u32 {
-        move_range(self.field, self.ctx, &self.views.view, owner)
+        move_range(self.field, self.ctx, &self.views, owner)
     }
 
     /// The empty cells within `range` steps of `unit` through empty hexes.
@@ -387,8 +406,7 @@ impl<'f> PlayChecker<'f> {
 fn check(
     field: &Battlefield,
     ctx: Context<'_>,
-    layout: &Layout,
-    view: &View,
+    view: &Views,
     turn: &Turn,
     play: &Play,
 ) -> Result<Checked, PlayError> {
@@ -517,7 +535,7 @@ fn check(
                 if !ctx.rules.netted_can_push {
                     return Err(no(Refusal::NettedCannotPush));
                 }
-                if layout.reach(tc) & pc.bit() != 0 {
+                if nets::reach(field, ctx.catalog, ctx.rules, tc) & pc.bit() != 0 {
                     return Err(no(Refusal::NetterPushedByItsTarget));
                 }
             }
@@ -619,7 +637,7 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
 
 /// How far a unit of `owner` moves: 1, or the largest `move_range` of a working tile of its owner
 /// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
-fn move_range(field: &Battlefield, ctx: Context<'_>, view: &View, owner: Seat) -> u32 {
+fn move_range(field: &Battlefield, ctx: Context<'_>, view: &Views, owner: Seat) -> u32 {
     let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
     field
         .tiles()

@@ -63,6 +63,11 @@ pub struct BoardShape {
     neighbours: Vec<[u8; 6]>,
     /// Cells whose fullness starts a Battle (R4.1(b); with the extended board only the 19 main hexes, R8.7).
     main: u64,
+    /// The cell of every hex in the bounding box of the board, row by row from `corner`
+    /// (`NO_CELL` off the board): finding a hex's cell is one lookup.
+    grid: Vec<u8>,
+    corner: Hex,
+    width: i32,
 }
 
 impl BoardShape {
@@ -137,11 +142,27 @@ impl BoardShape {
                 m
             }
         };
+        let (q0, q1) = (
+            sorted.iter().map(|h| h.q()).min().unwrap_or(0),
+            sorted.iter().map(|h| h.q()).max().unwrap_or(0),
+        );
+        let (r0, r1) = (
+            sorted.iter().map(|h| h.r()).min().unwrap_or(0),
+            sorted.iter().map(|h| h.r()).max().unwrap_or(0),
+        );
+        let width = q1 - q0 + 1;
+        let mut grid = vec![NO_CELL; (width * (r1 - r0 + 1)) as usize];
+        for (i, h) in sorted.iter().enumerate() {
+            grid[((h.r() - r0) * width + (h.q() - q0)) as usize] = i as u8;
+        }
         Ok(BoardShape {
             name: name.to_string(),
             hexes: sorted,
             neighbours,
             main: main_mask,
+            grid,
+            corner: Hex::new(q0, r0),
+            width,
         })
     }
 
@@ -171,11 +192,14 @@ impl BoardShape {
     }
 
     /// The cell of `hex`, if the hex is on this board.
+    #[inline]
     pub fn cell(&self, hex: Hex) -> Option<Cell> {
-        self.hexes
-            .iter()
-            .position(|h| *h == hex)
-            .map(|i| Cell(i as u8))
+        let (q, r) = (hex.q() - self.corner.q(), hex.r() - self.corner.r());
+        if q < 0 || r < 0 || q >= self.width {
+            return None;
+        }
+        let n = *self.grid.get((r * self.width + q) as usize)?;
+        (n != NO_CELL).then_some(Cell(n))
     }
 
     /// The neighbour of `c` in direction `d`, if it is on the board.

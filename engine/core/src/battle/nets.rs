@@ -25,7 +25,7 @@ pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
 }
 
 /// The tiles the nets of the tile on `c` point at and affect (enemies, or allies under R8.5.7).
-pub(super) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Cell) -> u64 {
+pub(crate) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Cell) -> u64 {
     let Some(p) = field.at(c) else { return 0 };
     let nets = catalog.traits(p.tile).nets;
     if nets == 0 {

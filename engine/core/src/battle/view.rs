@@ -57,11 +57,6 @@ impl Layout {
         l
     }
 
-    /// The tiles the nets of the tile on `c` affect.
-    pub fn reach(&self, c: crate::shape::Cell) -> u64 {
-        self.nets[c.index()]
-    }
-
     /// Whether the view can change when the tiles in `removed` leave the board.
     pub fn matters(&self, removed: u64) -> bool {
         removed & (self.givers | self.netters) != 0

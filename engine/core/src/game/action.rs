@@ -514,11 +514,9 @@ impl Game {
                         let def = self.catalog.get(tile);
                         if def.kind.is_board_tile() {
                             for hex in hexes() {
-                                out.extend(Dir::ALL.map(|facing| Action::Place {
-                                    tile,
-                                    hex,
-                                    facing,
-                                }));
+                                for facing in Dir::ALL {
+                                    out.push(Action::Place { tile, hex, facing });
+                                }
                             }
                         } else {
                             self.instant_actions(tile, out);

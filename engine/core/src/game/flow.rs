@@ -103,7 +103,7 @@ impl Game {
                 self.state.acted = true;
                 // The views the play was checked with: the board has not changed since.
                 let views = self.views.take();
-                self.resolve(&play, views.as_deref(), decider, sink);
+                self.resolve(&play, views.as_ref(), decider, sink);
             }
             Checked::Push {
                 tile,
@@ -142,7 +142,7 @@ impl Game {
                     to: shape.hex(cell),
                 };
                 let views = self.views.take();
-                self.resolve(&play, views.as_deref(), decider, sink);
+                self.resolve(&play, views.as_ref(), decider, sink);
             }
         }
         if !board_kept {

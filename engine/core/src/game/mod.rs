@@ -171,7 +171,7 @@ pub struct Game {
     rng: Rng,
     /// The nets and module effects of `field`, computed when first needed and dropped whenever an
     /// action may have changed the board.
-    views: OnceLock<Box<Views>>,
+    views: OnceLock<Views>,
 }
 
 impl Game {
@@ -360,9 +360,10 @@ impl Game {
     }
 
     /// The nets and module effects of the board as it is, computed once per board.
-    pub(crate) fn views(&self) -> &Views {
-        self.views
-            .get_or_init(|| Box::new(Views::new(&self.field, self.context())))
+    pub(crate) fn views(&self) -> Views {
+        *self
+            .views
+            .get_or_init(|| Views::new(&self.field, self.context()))
     }
 
     /// A checker of plays on the board as it is, with the kept views.

@@ -498,7 +498,7 @@ fn kept_views_always_match_the_board() {
             // Views kept through an action must still be those of the board.
             if let Some(kept) = g.views.get() {
                 assert_eq!(
-                    **kept,
+                    *kept,
                     Views::new(&g.field, g.context()),
                     "seed {seed}: {a:?}"
                 );
