@@ -17,7 +17,7 @@ use crate::battlefield::{Battlefield, MAX_PLAYERS, PlayerSetup, Seat, Setup, Set
 use crate::event::{Event, GameResult};
 use crate::play::{PlayChecker, Turn, Views};
 use crate::rng::Rng;
-use crate::rules::{FirstPlayer, Rules};
+use crate::rules::{Ffa3Tie, FirstPlayer, Rules};
 use crate::shape::BoardShape;
 use crate::tile::{Catalog, TileKind, TileRef};
 use std::fmt;
@@ -182,9 +182,9 @@ impl Game {
         catalog: Arc<Catalog>,
         rules: Arc<Rules>,
     ) -> Result<Self, GameError> {
-        supported(&rules)?;
         let teams: Vec<u8> = setup.seats.iter().map(|s| s.team).collect();
         let mode = Mode::of(&teams)?;
+        supported(&rules, mode, teams.len())?;
         let hp = rules.starting_hq_hp(&teams);
         let field = Battlefield::new(
             Setup {
@@ -267,9 +267,9 @@ impl Game {
     where
         S: crate::event::EventSink + ?Sized,
     {
-        supported(&rules)?;
         let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
         let mode = Mode::of(&teams)?;
+        supported(&rules, mode, teams.len())?;
         let field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
         let n = field.player_count();
         if position.piles.len() != n {
@@ -562,8 +562,15 @@ fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
 }
 
 /// Options that change the game flow in ways not built yet are refused rather than ignored.
-fn supported(rules: &Rules) -> Result<(), GameError> {
+fn supported(rules: &Rules, mode: Mode, players: usize) -> Result<(), GameError> {
     let unsupported = [
+        // R8.2.5: only the tied players play on, and a victory may be shared; not played yet.
+        (
+            "ffa3_tie_procedure",
+            mode == Mode::FreeForAll
+                && players == 3
+                && rules.ffa3_tie_procedure == Ffa3Tie::ExtraTurnsThenBattleShare,
+        ),
         ("reinforcements", rules.reinforcements),
         ("structures", rules.structures),
         ("leaders", rules.leaders),

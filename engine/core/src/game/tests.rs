@@ -508,3 +508,41 @@ fn kept_views_always_match_the_board() {
         assert!(g.result().is_some(), "seed {seed} ends");
     }
 }
+
+/// R8.2.5: the 2025 tie procedure of three-player games is not played yet, so such a game is
+/// refused rather than played with another procedure; two players, or the standard procedure,
+/// are fine.
+#[test]
+fn three_player_games_refuse_the_2025_tie_procedure() {
+    let mut rules = Rules::default();
+    rules.ffa3_tie_procedure = crate::rules::Ffa3Tie::ExtraTurnsThenBattleShare;
+    let seats = |n: u8| {
+        (0..n)
+            .map(|i| SeatSetup {
+                army: if i % 2 == 0 { "a" } else { "b" }.into(),
+                team: i,
+            })
+            .collect()
+    };
+    let game = |n: u8, rules: &Rules| {
+        Game::new(
+            GameSetup {
+                shape: BoardShape::standard(),
+                seats: seats(n),
+                seed: 1,
+            },
+            catalog(),
+            Arc::new(rules.clone()),
+        )
+    };
+    let e = game(3, &rules).expect_err("refused");
+    assert_eq!(
+        e,
+        GameError::Unsupported {
+            key: "ffa3_tie_procedure"
+        }
+    );
+    assert!(game(2, &rules).is_ok());
+    rules.ffa3_tie_procedure = crate::rules::Ffa3Tie::None;
+    assert!(game(3, &rules).is_ok());
+}
