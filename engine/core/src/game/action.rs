@@ -577,13 +577,23 @@ impl Game {
                 });
             }
             InstantEffect::Push => {
+                // Before the full check: a netted unit is never pushed (R5.3.6), an ally only by
+                // a netter of the allied army (R5.8 exception), and a netted pusher only where
+                // `netted_can_push` allows it.
+                let player = self.state.turn.player();
+                let netted = checker.netted();
                 for (pc, p) in field.tiles() {
-                    if p.owner != self.state.turn.player() {
+                    if p.owner != player || (netted & pc.bit() != 0 && !self.rules.netted_can_push)
+                    {
                         continue;
                     }
+                    let may_push_allies = self.catalog.traits(p.tile).nets != 0;
                     for d in Dir::ALL {
                         if let Some(tc) = shape.neighbour(pc, d)
-                            && field.at(tc).is_some()
+                            && netted & tc.bit() == 0
+                            && field
+                                .at(tc)
+                                .is_some_and(|t| may_push_allies || field.enemies(player, t.owner))
                             && checker.push_destinations(pc, tc) != 0
                         {
                             push(Target::Push {
