@@ -577,9 +577,9 @@ impl Game {
                 });
             }
             InstantEffect::Push => {
-                // Before the full check: a netted unit is never pushed (R5.3.6), an ally only by
-                // a netter of the allied army (R5.8 exception), and a netted pusher only where
-                // `netted_can_push` allows it.
+                // Before the full check: a netted unit is never pushed (R5.3.6), an ally only
+                // when Moloch's team exception lets them push each other (R5.8, R8.5.7), and a
+                // netted pusher only where `netted_can_push` allows it.
                 let player = self.state.turn.player();
                 let netted = checker.netted();
                 for (pc, p) in field.tiles() {
@@ -587,13 +587,19 @@ impl Game {
                     {
                         continue;
                     }
-                    let may_push_allies = self.catalog.traits(p.tile).nets != 0;
+                    let pusher = self.catalog.get(p.tile);
                     for d in Dir::ALL {
                         if let Some(tc) = shape.neighbour(pc, d)
                             && netted & tc.bit() == 0
-                            && field
-                                .at(tc)
-                                .is_some_and(|t| may_push_allies || field.enemies(player, t.owner))
+                            && field.at(tc).is_some_and(|t| {
+                                field.nets(
+                                    player,
+                                    pusher,
+                                    t.owner,
+                                    self.catalog.get(t.tile),
+                                    &self.rules,
+                                )
+                            })
                             && checker.push_destinations(pc, tc) != 0
                         {
                             push(Target::Push {
