@@ -10,7 +10,7 @@ use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::AbilityHooks;
-use crate::play::{Views, resolve_play, resolve_with};
+use crate::play::resolve_with;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
 use crate::shape::bits;
 use std::sync::OnceLock;
@@ -101,9 +101,7 @@ impl Game {
                     self.state.tiles_closed = true;
                 }
                 self.state.acted = true;
-                // The views the play was checked with: the board has not changed since.
-                let views = self.views.take();
-                self.resolve(&play, views.as_ref(), decider, sink);
+                self.resolve(&play, decider, sink);
             }
             Checked::Push {
                 tile,
@@ -141,8 +139,7 @@ impl Game {
                     target: shape.hex(target),
                     to: shape.hex(cell),
                 };
-                let views = self.views.take();
-                self.resolve(&play, views.as_ref(), decider, sink);
+                self.resolve(&play, decider, sink);
             }
         }
         if !board_kept {
@@ -157,18 +154,15 @@ impl Game {
         sink.push(event);
     }
 
-    /// Resolves a checked core play (an instant's effect or a Mobility move), with the views it was
-    /// checked against when the board has not changed since.
-    fn resolve<D, S>(
-        &mut self,
-        play: &crate::play::Play,
-        views: Option<&Views>,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
+    /// Resolves a checked core play (an instant's effect or a Mobility move) with the kept views it
+    /// was checked against.
+    fn resolve<D, S>(&mut self, play: &crate::play::Play, decider: &mut D, sink: &mut S)
+    where
         D: Decider + ?Sized,
         S: EventSink + ?Sized,
     {
+        // The views the play was checked with: the board has not changed since.
+        let views = self.views();
         let ctx = Context {
             catalog: &self.catalog,
             rules: &self.rules,
@@ -178,25 +172,15 @@ impl Game {
             sink,
         };
         // Checked just before: a refusal here would be an engine bug, and changes nothing.
-        let _ = match views {
-            Some(v) => resolve_with(
-                &mut self.field,
-                ctx,
-                &mut self.state.turn,
-                play,
-                v,
-                decider,
-                &mut out,
-            ),
-            None => resolve_play(
-                &mut self.field,
-                ctx,
-                &mut self.state.turn,
-                play,
-                decider,
-                &mut out,
-            ),
-        };
+        let _ = resolve_with(
+            &mut self.field,
+            ctx,
+            &mut self.state.turn,
+            play,
+            &views,
+            decider,
+            &mut out,
+        );
     }
 
     /// After an HQ is placed: the next player in turn order without one, or the first turn (R2.3).
