@@ -120,6 +120,18 @@ fn opening_turns_draw_one_then_two_then_up_to_three_with_a_discard() {
     assert_eq!(g.discard_pile(first), &[tile]);
 }
 
+/// A two-player standard board holding `tiles`, both HQs at 20 HP.
+fn duel_setup(tiles: Vec<TileSetup>) -> Setup {
+    Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup { team: 0, hq_hp: 20 },
+            PlayerSetup { team: 1, hq_hp: 20 },
+        ],
+        tiles,
+    }
+}
+
 /// A position: HQs at [0, 2] and [0, -2], each player's piles as given, `a` to play.
 fn position(decks: [Vec<&str>; 2], hands: [Vec<&str>; 2], last_turns: Option<Vec<u8>>) -> Game {
     let cat = catalog();
@@ -140,29 +152,22 @@ fn position(decks: [Vec<&str>; 2], hands: [Vec<&str>; 2], last_turns: Option<Vec
             discard: Vec::new(),
         })
         .collect();
-    let setup = Setup {
-        shape: BoardShape::standard(),
-        players: vec![
-            PlayerSetup { team: 0, hq_hp: 20 },
-            PlayerSetup { team: 1, hq_hp: 20 },
-        ],
-        tiles: vec![
-            TileSetup {
-                tile: tile("a/hq"),
-                owner: Seat::new(0),
-                hex: Hex::new(0, 2),
-                facing: Dir::N,
-                wounds: 0,
-            },
-            TileSetup {
-                tile: tile("b/hq"),
-                owner: Seat::new(1),
-                hex: Hex::new(0, -2),
-                facing: Dir::N,
-                wounds: 0,
-            },
-        ],
-    };
+    let setup = duel_setup(vec![
+        TileSetup {
+            tile: tile("a/hq"),
+            owner: Seat::new(0),
+            hex: Hex::new(0, 2),
+            facing: Dir::N,
+            wounds: 0,
+        },
+        TileSetup {
+            tile: tile("b/hq"),
+            owner: Seat::new(1),
+            hex: Hex::new(0, -2),
+            facing: Dir::N,
+            wounds: 0,
+        },
+    ]);
     Game::from_position(
         Position {
             setup,
@@ -435,19 +440,12 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
         facing: Dir::N,
         wounds: 0,
     };
-    let setup = Setup {
-        shape: BoardShape::standard(),
-        players: vec![
-            PlayerSetup { team: 0, hq_hp: 20 },
-            PlayerSetup { team: 1, hq_hp: 20 },
-        ],
-        tiles: vec![
-            at("a/hq", 0, 0, 2),
-            at("b/hq", 1, 0, -2),
-            at("a/hacker", 0, 0, 0),
-            at("b/transport", 1, 0, -1),
-        ],
-    };
+    let setup = duel_setup(vec![
+        at("a/hq", 0, 0, 2),
+        at("b/hq", 1, 0, -2),
+        at("a/hacker", 0, 0, 0),
+        at("b/transport", 1, 0, -1),
+    ]);
     let piles = ["a", "b"]
         .iter()
         .map(|army| Piles {
