@@ -283,7 +283,7 @@ impl Views {
             .tiles()
             .any(|(_, p)| ctx.catalog.traits(p.tile).gives_mobility);
         if gives_mobility {
-            let (_, view) = full_views(field, ctx);
+            let view = full_view(field, ctx);
             Views {
                 netted: view.netted,
                 mobility: view.mobility,
@@ -297,12 +297,12 @@ impl Views {
     }
 }
 
-/// Every link, net and module effect of a battlefield, as a battle sees them.
-fn full_views(field: &Battlefield, ctx: Context<'_>) -> (Layout, View) {
+/// Every net and module effect of a battlefield, as a battle sees them.
+fn full_view(field: &Battlefield, ctx: Context<'_>) -> View {
     let layout = Layout::new(field, ctx.catalog, ctx.rules);
     let mut view = View::empty();
     view.compute(field, ctx.catalog, ctx.rules, &layout);
-    (layout, view)
+    view
 }
 
 /// [`resolve_play`] with the views of the battlefield as it is.
@@ -335,7 +335,7 @@ where
             destroy,
         } => {
             // Medics may absorb the wounds (R5.7): they need every module effect.
-            let (_, view) = full_views(field, ctx);
+            let view = full_view(field, ctx);
             let removed = strike(field, ctx, &view, targets, wounds, destroy, decider, sink);
             turn.mobility_used &= !removed;
         }
@@ -406,7 +406,7 @@ impl<'f> PlayChecker<'f> {
 fn check(
     field: &Battlefield,
     ctx: Context<'_>,
-    view: &Views,
+    views: &Views,
     turn: &Turn,
     play: &Play,
 ) -> Result<Checked, PlayError> {
@@ -471,11 +471,11 @@ fn check(
                 if turn.mobility_used & from.bit() != 0 {
                     return Err(no(Refusal::MobilityUsed(unit)));
                 }
-                if !ctx.catalog.get(p.tile).mobile && view.mobility & from.bit() == 0 {
+                if !ctx.catalog.get(p.tile).mobile && views.mobility & from.bit() == 0 {
                     return Err(no(Refusal::NoMobility(unit)));
                 }
             }
-            if view.netted & from.bit() != 0 {
+            if views.netted & from.bit() != 0 {
                 return Err(no(Refusal::NettedCannotMove));
             }
             let facing_now = facing.unwrap_or(p.facing);
@@ -496,7 +496,7 @@ fn check(
             if field.at(dest).is_some() {
                 return Err(no(Refusal::Occupied(to)));
             }
-            let range = move_range(field, ctx, view, p.owner);
+            let range = move_range(field, ctx, views, p.owner);
             if reach(field, from, range) & dest.bit() == 0 {
                 return Err(no(if range > 1 {
                     Refusal::OutOfRange { to, range }
@@ -528,10 +528,10 @@ fn check(
             if field.shape().hex(pc).distance(field.shape().hex(tc)) != 1 {
                 return Err(no(Refusal::PushNotAdjacent));
             }
-            if view.netted & tc.bit() != 0 {
+            if views.netted & tc.bit() != 0 {
                 return Err(no(Refusal::PushNetted));
             }
-            if view.netted & pc.bit() != 0 {
+            if views.netted & pc.bit() != 0 {
                 if !ctx.rules.netted_can_push {
                     return Err(no(Refusal::NettedCannotPush));
                 }
@@ -582,7 +582,7 @@ fn check(
             let hq = field
                 .hq_cell(player, ctx.catalog)
                 .ok_or_else(|| no(Refusal::NoHq))?;
-            if ctx.rules.grenade_blocked_if_hq_netted && view.netted & hq.bit() != 0 {
+            if ctx.rules.grenade_blocked_if_hq_netted && views.netted & hq.bit() != 0 {
                 return Err(no(Refusal::HqNetted));
             }
             if field.shape().hex(hq).distance(target) != 1 {
@@ -637,13 +637,13 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
 
 /// How far a unit of `owner` moves: 1, or the largest `move_range` of a working tile of its owner
 /// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
-fn move_range(field: &Battlefield, ctx: Context<'_>, view: &Views, owner: Seat) -> u32 {
+fn move_range(field: &Battlefield, ctx: Context<'_>, views: &Views, owner: Seat) -> u32 {
     let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
     field
         .tiles()
         .filter(|(c, p)| {
             (p.owner == owner || (allies_too && field.friends(owner, p.owner)))
-                && view.netted & c.bit() == 0
+                && views.netted & c.bit() == 0
         })
         .map(|(_, p)| u32::from(ctx.catalog.get(p.tile).global.move_range))
         .max()

@@ -11,7 +11,7 @@ use crate::shape::{MAX_CELLS, bits};
 use crate::tile::{Catalog, TileKind};
 
 /// The reach of every tile on the board when a battle starts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Layout {
     /// Cells a module's links point at, or the neighbours of an HQ (its aura), for tiles that give effects.
     links: [u64; MAX_CELLS],
@@ -69,7 +69,7 @@ impl Layout {
 }
 
 /// Modifiers of every cell. Entries of empty cells are zero.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct View {
     pub netted: u64,
     /// Who a tile's effects work for (its owner, or the owner of a module that hijacks it).

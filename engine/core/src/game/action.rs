@@ -141,8 +141,7 @@ pub(super) enum Checked {
     Redraw,
     EndTurn,
     Battle(TileRef),
-    /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play, with the views it
-    /// was checked against.
+    /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play.
     Play(Option<TileRef>, Play),
     /// A Push: the pushed unit's owner picks one of `options`.
     Push {
@@ -421,9 +420,7 @@ impl Game {
     ) -> Result<Found, Miss> {
         let play = match (effect, target) {
             (InstantEffect::Battle, Target::None) => {
-                if self.last_drawn {
-                    return Err(Miss::BattleAfterLastTile);
-                }
+                self.battle_open()?;
                 return Ok(Found::Battle);
             }
             (InstantEffect::Battle, _) => return Err(Miss::Target("none: a Battle has no target")),
@@ -475,6 +472,15 @@ impl Game {
         };
         checker.check(&self.state.turn, &play).map_err(Miss::Play)?;
         Ok(Found::Play(play))
+    }
+
+    /// R2.8.2: no Battle tile once a last tile has been drawn.
+    fn battle_open(&self) -> Result<(), Miss> {
+        if self.last_drawn {
+            Err(Miss::BattleAfterLastTile)
+        } else {
+            Ok(())
+        }
     }
 
     /// Every legal action of the current player, in a fixed order: redraw, discards, placements
@@ -547,7 +553,8 @@ impl Game {
             return;
         };
         if effect == InstantEffect::Battle {
-            if !self.last_drawn {
+            // No target, and nothing of the board to know.
+            if self.battle_open().is_ok() {
                 out.push(Action::Instant {
                     tile,
                     target: Target::None,
@@ -565,7 +572,7 @@ impl Game {
             }
         };
         match effect {
-            InstantEffect::Battle => push(Target::None),
+            InstantEffect::Battle => {}
             InstantEffect::Move => {
                 // `unit_moves` checks each unit once and lists only reachable empty hexes: every
                 // move it finds is legal, so none is checked again.

@@ -169,8 +169,8 @@ pub struct Game {
     /// Battles fought so far.
     battles: u32,
     rng: Rng,
-    /// The nets and module effects of `field`, computed when first needed and dropped whenever an
-    /// action may have changed the board.
+    /// The netted and carried units of `field`, worked out when first needed and dropped whenever
+    /// an action may have changed the board.
     views: OnceLock<Views>,
 }
 
@@ -359,7 +359,7 @@ impl Game {
         }
     }
 
-    /// The nets and module effects of the board as it is, computed once per board.
+    /// The netted and carried units of the board as it is, worked out once per board.
     pub(crate) fn views(&self) -> Views {
         *self
             .views
