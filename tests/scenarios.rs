@@ -1,6 +1,5 @@
 //! Runs every scenario under `tests/scenarios/` against the base armies: the rules acceptance suite.
 
-use hexforge_content::load_mods;
 use hexforge_scenario::{load_scenario, run_scenario};
 use std::path::{Path, PathBuf};
 
@@ -22,7 +21,10 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
 #[test]
 fn every_scenario_passes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded = load_mods(&[root.join("../mods")]);
+    let hexforge_script::Loaded {
+        mods: loaded,
+        mut scripts,
+    } = hexforge_script::load(&[root.join("../mods")], hexforge_script::Limits::default());
     assert!(
         loaded.problems.is_empty(),
         "content problems:\n{}",
@@ -35,7 +37,7 @@ fn every_scenario_passes() {
         match load_scenario(f, &loaded.catalog) {
             Err(d) => failures.push(format!("{}:\n{d}", f.display())),
             Ok(s) => {
-                let r = run_scenario(&s, &loaded.catalog);
+                let r = run_scenario(&s, &loaded.catalog, &mut scripts);
                 if !r.passed() {
                     failures.push(format!(
                         "{} ({}):\n  {}\n  log:\n    {}",

@@ -1,7 +1,11 @@
 //! Criterion benches of whole-battle resolution on full 19-hex boards (docs/PERFORMANCE.md).
 //!
 //! For each position (see `hexforge_benches`):
-//! - `no_log`: one battle with the `()` sink, which drops events (bots, searches);
+//! - `no_log`: one battle with the `()` sink, which drops events (bots, searches), the base
+//!   abilities run by their Lua scripts;
+//! - `no_log_hooks_removed`: the same battle with the scripts' hooks removed (the tiles keep
+//!   their data effects; the Gauss Cannon shoots as a plain ranged unit, the Clown never
+//!   explodes): what the Lua layer costs is the difference;
 //! - `event_log`: one battle with a fresh `Vec<Event>` sink, which keeps the log (CLI, replays);
 //!   the vector starts empty, so its growth is part of the measured time;
 //! - `clone`: cloning the battlefield alone, the cost a caller adds per battle.
@@ -11,7 +15,7 @@
 //! drops them after it, so the battle benches time `resolve` alone.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hexforge_benches::{borgo_vs_hegemony_battle, full_board_battle};
+use hexforge_benches::{base_content, borgo_vs_hegemony_battle, full_board_battle};
 use hexforge_core::battle::resolve;
 use hexforge_core::{Battlefield, Catalog, Context, DefaultPolicy, Event, NoAbilities, Rules};
 use std::hint::black_box;
@@ -22,8 +26,16 @@ fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Batt
         catalog: &catalog,
         rules: &rules,
     };
+    let mut scripts = base_content().1;
     let mut group = c.benchmark_group(name);
     group.bench_function("no_log", |b| {
+        b.iter_batched_ref(
+            || field.clone(),
+            |f| black_box(resolve(f, ctx, &mut scripts, &mut DefaultPolicy, &mut ())),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("no_log_hooks_removed", |b| {
         b.iter_batched_ref(
             || field.clone(),
             |f| {
@@ -41,7 +53,7 @@ fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Batt
     group.bench_function("event_log", |b| {
         b.iter_batched_ref(
             || (field.clone(), Vec::<Event>::new()),
-            |(f, log)| black_box(resolve(f, ctx, &mut NoAbilities, &mut DefaultPolicy, log)),
+            |(f, log)| black_box(resolve(f, ctx, &mut scripts, &mut DefaultPolicy, log)),
             BatchSize::SmallInput,
         );
     });

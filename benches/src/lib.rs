@@ -10,9 +10,11 @@ use hexforge_bots::RandomBot;
 use hexforge_content::load_mod;
 use hexforge_core::game::{Player, play_out};
 use hexforge_core::{
-    Battlefield, BoardShape, Catalog, Dir, Game, GameResult, GameSetup, Hex, NoAbilities,
-    PlayerSetup, Rng, Rules, Seat, SeatSetup, Setup, TileSetup,
+    Battlefield, BoardShape, Catalog, Dir, Game, GameResult, GameSetup, Hex, PlayerSetup, Rng,
+    Rules, Seat, SeatSetup, Setup, TileSetup,
 };
+use hexforge_script::{Limits, ScriptHost};
+use std::cell::RefCell;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -102,6 +104,15 @@ pub fn base_mod_dir() -> PathBuf {
 /// # Panics
 /// If the base mod does not load: the benches have nothing to measure without it.
 pub fn base_catalog() -> Catalog {
+    base_content().0
+}
+
+/// The base catalog with every ability bound to its Lua script, and the script host that runs
+/// them (the hooks to resolve battles and games with).
+///
+/// # Panics
+/// If the base mod or its scripts do not load.
+pub fn base_content() -> (Catalog, ScriptHost) {
     let dir = base_mod_dir();
     let m = load_mod(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
     let mut catalog = Catalog::new();
@@ -110,7 +121,9 @@ pub fn base_catalog() -> Catalog {
             .add_army(&a.id, &a.name, a.size, a.tiles.clone())
             .unwrap_or_else(|e| panic!("army {}: {e}", a.id));
     }
-    catalog
+    let (host, problems) = ScriptHost::load(&[m], &mut catalog, Limits::default());
+    assert!(problems.is_empty(), "base scripts: {problems}");
+    (catalog, host)
 }
 
 fn build(layout: &[Spot]) -> (Catalog, Rules, Battlefield) {
@@ -186,10 +199,12 @@ pub const PAIRINGS: [[&str; 2]; 12] = [
 ];
 
 /// What whole games are played with: the base catalog and the `v3` preset, shared by every game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct GameBench {
     pub catalog: Arc<Catalog>,
     pub rules: Arc<Rules>,
+    /// The base abilities' scripts.
+    scripts: RefCell<ScriptHost>,
 }
 
 /// How one random game ended.
@@ -207,9 +222,11 @@ impl GameBench {
     /// # Panics
     /// If the base mod does not load.
     pub fn new() -> Self {
+        let (catalog, scripts) = base_content();
         GameBench {
-            catalog: Arc::new(base_catalog()),
+            catalog: Arc::new(catalog),
             rules: Arc::new(Rules::default()),
+            scripts: RefCell::new(scripts),
         }
     }
 
@@ -239,7 +256,8 @@ impl GameBench {
         let mut a = RandomBot::new(seeds.next_u64());
         let mut b = RandomBot::new(seeds.next_u64());
         let mut players: [&mut dyn Player; 2] = [&mut a, &mut b];
-        let result = play_out(&mut game, &mut players, &mut NoAbilities, &mut ())
+        let mut scripts = self.scripts.borrow_mut();
+        let result = play_out(&mut game, &mut players, &mut *scripts, &mut ())
             .unwrap_or_else(|e| panic!("{armies:?}, seed {seed}: {e}"));
         let field = game.field();
         GameOutcome {
@@ -266,7 +284,7 @@ impl Default for GameBench {
 mod tests {
     use super::*;
     use hexforge_core::battle::resolve;
-    use hexforge_core::{AttackKind, Context, DefaultPolicy, Event, NoAbilities};
+    use hexforge_core::{AttackKind, Context, DefaultPolicy, Event};
 
     fn fight(
         (catalog, rules, field): &(Catalog, Rules, Battlefield),
@@ -276,10 +294,11 @@ mod tests {
         let report = resolve(
             &mut field,
             Context { catalog, rules },
-            &mut NoAbilities,
+            &mut base_content().1,
             &mut DefaultPolicy,
             &mut log,
-        );
+        )
+        .expect("no hook fails");
         (field, report, log)
     }
 
@@ -304,10 +323,11 @@ mod tests {
                 catalog: &position.0,
                 rules: &position.1,
             },
-            &mut NoAbilities,
+            &mut base_content().1,
             &mut DefaultPolicy,
             &mut (),
-        );
+        )
+        .expect("no hook fails");
         assert_eq!(quiet_report, report);
         assert_eq!(quiet, after);
         log
@@ -384,7 +404,7 @@ mod tests {
 mod regression {
     use super::*;
     use hexforge_core::battle::{Context, resolve};
-    use hexforge_core::{DefaultPolicy, Event, NoAbilities};
+    use hexforge_core::{DefaultPolicy, Event};
 
     /// Events, removals and HQ HP of a position, as measured when the benchmark was written.
     fn outcome((catalog, rules, field): &(Catalog, Rules, Battlefield)) -> (usize, u32, Vec<i32>) {
@@ -393,10 +413,11 @@ mod regression {
         let report = resolve(
             &mut field,
             Context { catalog, rules },
-            &mut NoAbilities,
+            &mut base_content().1,
             &mut DefaultPolicy,
             &mut log,
-        );
+        )
+        .expect("no hook fails");
         (
             log.len(),
             report.removed,

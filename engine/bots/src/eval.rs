@@ -63,7 +63,7 @@ fn tile_worth(def: &Tile) -> i32 {
     let attacks: i32 = def
         .edges
         .iter()
-        .map(|e| i32::from(e.melee) + i32::from(e.ranged) + i32::from(e.pierce))
+        .map(|e| i32::from(e.melee) + i32::from(e.ranged))
         .sum();
     attacks + 2 * effects(def.gives()) + def.initiative.values().len() as i32
 }

@@ -67,7 +67,8 @@ pub(crate) fn score_actions(game: &Game, legal: &[Action]) -> Vec<(usize, i32)> 
     let ctx = game.context();
     let after_battle = |g: &Game| -> i32 {
         let mut f = g.field().clone();
-        battle::resolve(&mut f, ctx, &mut NoAbilities, &mut DefaultPolicy, &mut ());
+        // A battle whose hook fails leaves `f` as it was, which is then what is scored.
+        let _ = battle::resolve(&mut f, ctx, &mut NoAbilities, &mut DefaultPolicy, &mut ());
         match g.result() {
             Some(r) => terminal(r, g.field(), me),
             None => evaluate(&f, g.catalog(), me),

@@ -5,8 +5,9 @@ mod matches;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
-use hexforge_content::{LoadedMods, load_mods};
+use hexforge_content::LoadedMods;
 use hexforge_scenario::{load_scenario, run_scenario};
+use hexforge_script::ScriptHost;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -126,11 +127,16 @@ fn run() -> Result<ExitCode> {
     } else {
         cli.mods.clone()
     };
-    let loaded = load_mods(&roots);
+    let hexforge_script::Loaded {
+        mods: loaded,
+        mut scripts,
+    } = hexforge_script::load(&roots, hexforge_script::Limits::default());
     let mut out = BufWriter::new(std::io::stdout().lock());
     let code = match cli.command {
-        Command::Scenario { paths, verbose } => scenarios(&mut out, &loaded, &paths, verbose),
-        Command::Battle { file } => battle(&mut out, &loaded, &file),
+        Command::Scenario { paths, verbose } => {
+            scenarios(&mut out, &loaded, &mut scripts, &paths, verbose)
+        }
+        Command::Battle { file } => battle(&mut out, &loaded, &mut scripts, &file),
         Command::Armies => armies(&mut out, &loaded),
         Command::Match {
             armies,
@@ -237,6 +243,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 fn scenarios(
     out: &mut impl Write,
     loaded: &LoadedMods,
+    scripts: &mut ScriptHost,
     paths: &[PathBuf],
     verbose: bool,
 ) -> Result<ExitCode> {
@@ -252,7 +259,7 @@ fn scenarios(
                 continue;
             }
         };
-        let r = run_scenario(&s, &loaded.catalog);
+        let r = run_scenario(&s, &loaded.catalog, scripts);
         let cites = s
             .cites
             .as_deref()
@@ -285,10 +292,15 @@ fn scenarios(
     })
 }
 
-fn battle(out: &mut impl Write, loaded: &LoadedMods, file: &Path) -> Result<ExitCode> {
+fn battle(
+    out: &mut impl Write,
+    loaded: &LoadedMods,
+    scripts: &mut ScriptHost,
+    file: &Path,
+) -> Result<ExitCode> {
     report_problems(loaded);
     let s = load_scenario(file, &loaded.catalog).map_err(|d| anyhow::anyhow!("{d}"))?;
-    let r = run_scenario(&s, &loaded.catalog);
+    let r = run_scenario(&s, &loaded.catalog, scripts);
     writeln!(out, "{}", s.name)?;
     for line in &r.log {
         writeln!(out, "{line}")?;

@@ -5,7 +5,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::edges::apply_feature;
 use crate::value::param;
 use hexforge_core::tile::{
-    AbilityRef, EdgeIcons, Effects, GlobalEffects, Initiative, InstantEffect, Tile, TileKind,
+    AbilityRef, EdgeIcons, Effects, Initiative, InstantEffect, Tile, TileKind,
 };
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -53,8 +53,6 @@ pub struct TileRawDef {
     pub edges: Vec<Spanned<String>>,
     pub module: Option<Spanned<EffectsDef>>,
     pub aura: Option<Spanned<EffectsDef>>,
-    pub global: Option<Spanned<GlobalDef>>,
-    pub explodes: Option<Spanned<bool>>,
     pub instant: Option<Spanned<InstantDef>>,
     #[serde(default)]
     pub ability: Vec<Spanned<AbilityDef>>,
@@ -69,19 +67,6 @@ pub struct EffectsDef {
     pub enemy_initiative: Option<Spanned<i64>>,
     #[serde(default)]
     pub medic: bool,
-    pub extra_attack: Option<Spanned<i64>>,
-    #[serde(default)]
-    pub hijack: bool,
-    #[serde(default)]
-    pub convert_attack: bool,
-    #[serde(default)]
-    pub mobility: bool,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct GlobalDef {
-    pub move_range: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -100,6 +85,17 @@ pub struct AbilityDef {
     pub params: BTreeMap<String, Spanned<toml::Value>>,
 }
 
+/// Where a tile binds an ability hook (`[[tile.ability]] hook = ...`), so that the layer that
+/// resolves hooks can report an unknown one at its line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HookSite {
+    /// The tile's id within the army.
+    pub tile: String,
+    pub hook: String,
+    /// The position of the hook name (the message is empty).
+    pub at: Diagnostic,
+}
+
 /// A validated army file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArmyFile {
@@ -110,6 +106,8 @@ pub struct ArmyFile {
     pub tiles: Vec<Tile>,
     /// Names of each tile in other languages, parallel to `tiles`.
     pub tile_names: Vec<BTreeMap<String, String>>,
+    /// Every ability binding of the file, in file order.
+    pub hook_sites: Vec<HookSite>,
 }
 
 /// Reads and validates one army file.
@@ -142,8 +140,17 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
     let mut seen: BTreeMap<String, std::ops::Range<usize>> = BTreeMap::new();
     let mut total = 0i64;
     let mut hqs = Vec::new();
+    let mut hook_sites = Vec::new();
     for t in &def.tile {
         let raw = t.get_ref();
+        for a in &raw.ability {
+            let hook = &a.get_ref().hook;
+            hook_sites.push(HookSite {
+                tile: raw.id.get_ref().clone(),
+                hook: hook.get_ref().clone(),
+                at: src.error(hook.span(), ""),
+            });
+        }
         if let Some(first) = seen.get(raw.id.get_ref()) {
             let (line, _) = src.line_col(first.start);
             v.at(&raw.id, format!("tile id `{}` is already used on line {line}: tile ids must be unique in an army", raw.id.get_ref()));
@@ -196,6 +203,7 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
         size: size as u16,
         tiles,
         tile_names,
+        hook_sites,
     })
 }
 
@@ -321,35 +329,6 @@ impl Validator<'_> {
                 self.at(a, format!("only an HQ has an `[tile.aura]`; this tile is a {kind} (a module uses `[tile.module]`)"));
             }
         }
-        if let Some(g) = &raw.global {
-            if board {
-                tile.global = GlobalEffects {
-                    move_range: g
-                        .get_ref()
-                        .move_range
-                        .as_ref()
-                        .and_then(|m| self.range(m, 1, 9, "move_range"))
-                        .unwrap_or(0) as u8,
-                };
-            } else {
-                self.at(g, "an instant has no `[tile.global]` effects");
-            }
-        }
-        if let Some(x) = &raw.explodes {
-            if *x.get_ref() && kind != TileKind::Soldier {
-                self.at(
-                    x,
-                    "only a soldier can explode (it explodes instead of attacking, R7.2.4)",
-                );
-            }
-            tile.explodes = *x.get_ref();
-            if tile.explodes && tile.initiative.is_empty() {
-                self.at(
-                    x,
-                    "an exploding soldier needs an initiative: it explodes in its initiative phase",
-                );
-            }
-        }
         match (&raw.instant, kind) {
             (Some(i), TileKind::Instant) => tile.instant = self.instant(i),
             (Some(i), _) => self.at(
@@ -376,10 +355,7 @@ impl Validator<'_> {
                     Err(msg) => self.at(val, format!("parameter `{k}`: {msg}")),
                 }
             }
-            tile.abilities.push(AbilityRef {
-                hook: hook.clone(),
-                params,
-            });
+            tile.abilities.push(AbilityRef::new(hook, params));
         }
         (self.errors.len() == before).then_some(tile)
     }
@@ -393,7 +369,7 @@ impl Validator<'_> {
         };
         match tile.kind {
             TileKind::Instant if any => self.at(first, "an instant has no edges"),
-            TileKind::Module if attacks => self.at(first, "a module never attacks: remove its melee/ranged/pierce features"),
+            TileKind::Module if attacks => self.at(first, "a module never attacks: remove its melee/ranged features"),
             TileKind::Soldier if links => self.at(first, "a soldier has no module links: `link` is for modules"),
             TileKind::Soldier | TileKind::Hq if attacks && tile.initiative.is_empty() => {
                 self.at(first, "this tile has attacks but no initiative, so it would never attack: add `initiative`")
@@ -415,10 +391,7 @@ impl Validator<'_> {
             initiative: n(&d.initiative, -9, 9, "initiative") as i8,
             enemy_initiative: n(&d.enemy_initiative, -9, 9, "enemy_initiative") as i8,
             medic: d.medic,
-            extra_attack: n(&d.extra_attack, 0, 4, "extra_attack") as u8,
-            hijack: d.hijack,
-            convert_attack: d.convert_attack,
-            mobility: d.mobility,
+            ..Effects::NONE
         };
         if fx.is_none() && self.errors.is_empty() {
             self.at(

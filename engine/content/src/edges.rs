@@ -9,7 +9,7 @@ pub struct EdgeError {
     pub message: String,
 }
 
-const FEATURES: &str = "melee:S, ranged:S, pierce:S, armor, net, link";
+const FEATURES: &str = "melee:S, ranged:S, armor, net, link";
 
 /// Adds one feature string to `edges`.
 pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeError> {
@@ -32,7 +32,15 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
         }
         None => (head.trim(), None),
     };
-    let needs_strength = matches!(name, "melee" | "ranged" | "pierce");
+    let needs_strength = matches!(name, "melee" | "ranged");
+    if matches!(name, "pierce" | "gauss") {
+        return Err(err(
+            0,
+            format!(
+                "`{name}` is not an edge feature: a shot that hits every enemy on its line is an ability; write `ranged:S@e` and bind `[[tile.ability]] hook = \"line_shot\"`"
+            ),
+        ));
+    }
     if !needs_strength && !matches!(name, "armor" | "net" | "link") {
         return Err(err(
             0,
@@ -83,7 +91,6 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
         let already = match name {
             "melee" => std::mem::replace(&mut icons.melee, strength) != 0,
             "ranged" => std::mem::replace(&mut icons.ranged, strength) != 0,
-            "pierce" => std::mem::replace(&mut icons.pierce, strength) != 0,
             "armor" => std::mem::replace(&mut icons.armor, true),
             "net" => std::mem::replace(&mut icons.net, true),
             _ => std::mem::replace(&mut icons.link, true),

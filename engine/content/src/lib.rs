@@ -8,6 +8,6 @@ pub mod edges;
 pub mod modpack;
 pub mod value;
 
-pub use army::{ArmyFile, load_army, parse_army};
+pub use army::{ArmyFile, HookSite, load_army, parse_army};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use modpack::{LoadedMods, ModInfo, load_mod, load_mods};

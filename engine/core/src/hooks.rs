@@ -1,14 +1,64 @@
-//! The ability-hook interface: how scripted abilities take part in a battle.
+//! The ability-hook interface: the points where scripted abilities take part in a battle, what
+//! they see there, and the effects they may ask of the engine.
 //!
-//! The engine calls these hooks only for tiles whose definition lists abilities, so boards of
-//! plain tiles pay nothing. The scripting layer implements the trait; [`NoAbilities`] is the
-//! implementation for content without scripts.
+//! A tile lists its abilities; each [`AbilityRef`] says which hook points its implementation
+//! defines ([`HookPoints`]), so the engine calls only those, and boards of plain tiles pay
+//! nothing. A hook never changes the state itself: it edits an [`AttackPlan`] (attacks, a blast)
+//! that the engine then carries out with its own rules, so no script can break an invariant.
+//! The scripting layer implements [`AbilityHooks`]; [`NoAbilities`] is the implementation for
+//! content without scripts.
 
 use crate::battlefield::Battlefield;
+use crate::decision::Decider;
 use crate::event::AttackKind;
 use crate::hex::Edge;
+use crate::rules::Rules;
 use crate::shape::Cell;
-use crate::tile::{AbilityRef, Tile};
+use crate::tile::{AbilityRef, Catalog, Tile};
+use std::fmt;
+
+/// The hook points an ability's implementation defines (a set of flags).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct HookPoints(u8);
+
+impl HookPoints {
+    pub const NONE: HookPoints = HookPoints(0);
+    /// Once per battle, before the first phase.
+    pub const BATTLE_STARTED: HookPoints = HookPoints(1);
+    /// Each time the unit acts: change its attacks, or blow it up.
+    pub const PLAN_ATTACKS: HookPoints = HookPoints(1 << 1);
+    /// At the end of every phase while the tile is on the board.
+    pub const PHASE_ENDED: HookPoints = HookPoints(1 << 2);
+    /// Once per battle, after the last phase, if the tile is still on the board.
+    pub const BATTLE_ENDED: HookPoints = HookPoints(1 << 3);
+
+    /// Every point with its name in scripts, in the order the engine documents them.
+    pub const ALL: [(HookPoints, &'static str); 4] = [
+        (HookPoints::BATTLE_STARTED, "battle_started"),
+        (HookPoints::PLAN_ATTACKS, "plan_attacks"),
+        (HookPoints::PHASE_ENDED, "phase_ended"),
+        (HookPoints::BATTLE_ENDED, "battle_ended"),
+    ];
+
+    /// Every point.
+    pub const ALL_POINTS: HookPoints = HookPoints(0b1111);
+
+    pub const fn contains(self, other: HookPoints) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    pub const fn intersects(self, other: HookPoints) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    pub const fn union(self, other: HookPoints) -> HookPoints {
+        HookPoints(self.0 | other.0)
+    }
+
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}
 
 /// An attack a unit is about to make, before targets are found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -17,28 +67,82 @@ pub struct PlannedAttack {
     pub kind: AttackKind,
     /// Final strength including bonuses; a hook may change it (0 cancels the attack).
     pub strength: u8,
+    /// The printed strength, before any bonus (what an attack that is never boosted uses).
+    pub base: u8,
 }
 
-/// What a hook sees of the tile it runs for.
+/// An explosion instead of attacks (R7.2.4): every unit within `radius` of the exploding unit
+/// takes `wounds`, unboosted and through armor; HQs only if `hits_hqs`. The exploding unit is
+/// then removed and no Medic can save it (R4.8.9).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Blast {
+    pub radius: u8,
+    pub wounds: u8,
+    pub hits_hqs: bool,
+}
+
+/// What an acting unit does this phase: its attacks, or a blast that replaces them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttackPlan {
+    pub attacks: Vec<PlannedAttack>,
+    pub blast: Option<Blast>,
+}
+
+/// What a hook sees of the tile it runs for and of the board around it.
 #[derive(Clone, Copy, Debug)]
 pub struct HookContext<'a> {
     pub field: &'a Battlefield,
+    pub catalog: &'a Catalog,
+    pub rules: &'a Rules,
     pub cell: Cell,
     pub def: &'a Tile,
     pub ability: &'a AbilityRef,
     pub phase: u8,
 }
 
-/// Scripted abilities. Every method has a no-op default.
+/// A hook failed: the message names the mod, the file and line, the hook and the tile. The
+/// engine refuses what the hook was part of and leaves the state as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HookError {
+    pub message: String,
+}
+
+impl fmt::Display for HookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for HookError {}
+
+/// Scripted abilities. Every method has a default that does nothing; the engine calls a method
+/// only for abilities whose [`AbilityRef::points`] contain its point.
 pub trait AbilityHooks {
-    /// Once per battle, before the first phase, for each tile with abilities.
-    fn battle_started(&mut self, _ctx: &HookContext<'_>) {}
+    /// Once per battle, before the first phase, for each tile with this point.
+    fn battle_started(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+        Ok(())
+    }
 
-    /// For each acting unit with abilities: change the attacks it makes this phase.
-    fn plan_attacks(&mut self, _ctx: &HookContext<'_>, _attacks: &mut Vec<PlannedAttack>) {}
+    /// For each acting unit with this point: change the attacks it makes this phase, or replace
+    /// them with a blast. `decider` answers the decisions the ability puts to the unit's owner.
+    fn plan_attacks(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _plan: &mut AttackPlan,
+        _decider: &mut dyn Decider,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
 
-    /// At the end of each phase, for each tile with abilities still on the board.
-    fn phase_ended(&mut self, _ctx: &HookContext<'_>) {}
+    /// At the end of each phase, for each tile with this point still on the board.
+    fn phase_ended(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// After the last phase, for each tile with this point still on the board.
+    fn battle_ended(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+        Ok(())
+    }
 }
 
 /// No scripted abilities.
@@ -46,3 +150,18 @@ pub trait AbilityHooks {
 pub struct NoAbilities;
 
 impl AbilityHooks for NoAbilities {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hook_points_combine_and_test_as_flags() {
+        let p = HookPoints::PLAN_ATTACKS.union(HookPoints::PHASE_ENDED);
+        assert!(p.contains(HookPoints::PLAN_ATTACKS));
+        assert!(p.contains(HookPoints::PHASE_ENDED));
+        assert!(!p.contains(HookPoints::BATTLE_STARTED));
+        assert!(HookPoints::NONE.is_empty());
+        assert!(!p.is_empty());
+    }
+}

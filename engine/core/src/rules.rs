@@ -430,7 +430,7 @@ impl Rules {
             }
             "structures" => self.structures = v.flag()?,
             "leaders" => self.leaders = v.flag()?,
-            "atlas_map" => self.atlas_map = Some(v.string()?),
+            "atlas_map" => self.atlas_map = Some(v.string()?).filter(|m| !m.is_empty()),
             "atlas_no_removal_draw" => self.atlas_no_removal_draw = v.flag()?,
             "king_of_the_hill" => self.king_of_the_hill = v.flag()?,
             _ => {
@@ -444,6 +444,76 @@ impl Rules {
 }
 
 impl Rules {
+    /// The value of one option by its Appendix B key, as [`Rules::set`] accepts it (choices as
+    /// their names, on/off keys as booleans); `None` for an unknown key.
+    pub fn get(&self, key: &str) -> Option<ParamValue> {
+        use ParamValue::{Bool, Int, List, Str};
+        let s = |v: &str| Some(Str(v.to_string()));
+        let n = |v: u16| Some(Int(i64::from(v)));
+        match key {
+            "hq_hp" => n(self.hq_hp),
+            "hq_can_damage_hq" => Some(Bool(self.hq_can_damage_hq)),
+            "first_player_rule" => s(self.first_player_rule.as_str()),
+            "bad_draw_rule" => Some(Bool(self.bad_draw_rule)),
+            "bad_draw_exempt_armies" => Some(List(
+                self.bad_draw_exempt_armies
+                    .iter()
+                    .map(|a| Str(a.clone()))
+                    .collect(),
+            )),
+            "tie_breaker" => s(self.tie_breaker.as_str()),
+            "battle_turn_end" => s(self.battle_turn_end.as_str()),
+            "repeat_battle_while_full" => Some(Bool(self.repeat_battle_while_full)),
+            "battle_loop_guard" => s(self.battle_loop_guard.as_str()),
+            "battle_loop_limit" => n(self.battle_loop_limit),
+            "move_tile_target" => s(self.move_tile_target.as_str()),
+            "grenade_blocked_if_hq_netted" => Some(Bool(self.grenade_blocked_if_hq_netted)),
+            "netted_can_push" => Some(Bool(self.netted_can_push)),
+            "moloch_aoe_tile_name" => s(self.moloch_aoe_tile_name.as_str()),
+            "clown_explosion_mode" => s(self.clown_explosion_mode.as_str()),
+            "clown_hits_hqs" => Some(Bool(
+                self.clown_explosion_mode == ClownExplosion::AdjacentInclHqs,
+            )),
+            "net_cycle_rule" => s(self.net_cycle_rule.as_str()),
+            "netted_keeps_armor_toughness" => Some(Bool(self.netted_keeps_armor_toughness)),
+            "transport_stacks" => Some(Bool(self.transport_stacks)),
+            "mobility_timing" => s(self.mobility_timing.as_str()),
+            "scoper_scope" => s(self.scoper_scope.as_str()),
+            "medic_absorbs" => s(self.medic_absorbs.as_str()),
+            "quartermaster_mode" => s(self.quartermaster_mode.as_str()),
+            "initiative_markers" => Some(Bool(self.initiative_markers)),
+            "hq_tracker" => s(self.hq_tracker.as_str()),
+            "team_hq_hp" => n(self.team_hq_hp),
+            "one_vs_team_hq_hp" => Some(List(
+                self.one_vs_team_hq_hp
+                    .iter()
+                    .map(|v| Int(i64::from(*v)))
+                    .collect(),
+            )),
+            "one_vs_team_compare" => s(self.one_vs_team_compare.as_str()),
+            "team_ally_module_scope" => s(self.team_ally_module_scope.as_str()),
+            "team_instants_on_allies" => s(self.team_instants_on_allies.as_str()),
+            "moloch_team_exception" => s(self.moloch_team_exception.as_str()),
+            "destroyed_hq_removal" => s(self.destroyed_hq_removal.as_str()),
+            "hq_loss_ends_game_4p" => Some(Bool(self.hq_loss_ends_game_4p)),
+            "ffa3_tie_procedure" => s(self.ffa3_tie_procedure.as_str()),
+            "scored_target" => n(self.scored_target),
+            "scored_team_target" => n(self.scored_team_target),
+            "scored_resolution" => s(self.scored_resolution.as_str()),
+            "extended_board" => Some(Bool(self.extended_board)),
+            "extended_board_trigger" => s(self.extended_board_trigger.as_str()),
+            "alternative_start" => Some(Bool(self.alternative_start)),
+            "reinforcements" => Some(Bool(self.reinforcements)),
+            "reinforcements_mode" => s(self.reinforcements_mode.as_str()),
+            "structures" => Some(Bool(self.structures)),
+            "leaders" => Some(Bool(self.leaders)),
+            "atlas_map" => Some(Str(self.atlas_map.clone().unwrap_or_default())),
+            "atlas_no_removal_draw" => Some(Bool(self.atlas_no_removal_draw)),
+            "king_of_the_hill" => Some(Bool(self.king_of_the_hill)),
+            _ => None,
+        }
+    }
+
     /// Starting HQ HP of each player, from the players' teams (`teams[i]` = team of player i):
     /// two teams of two use `team_hq_hp` (R8.5.1); one player against a team of two uses
     /// `one_vs_team_hq_hp` (R8.4.1); every other game `hq_hp` (R2.10).
@@ -550,6 +620,24 @@ impl Setter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_key_reads_back_what_was_set() {
+        for preset in [Preset::Classic, Preset::V3, Preset::V2025] {
+            let rules = Rules::preset(preset);
+            for key in Rules::KEYS {
+                let value = rules
+                    .get(key)
+                    .unwrap_or_else(|| panic!("`{key}` cannot be read"));
+                let mut again = rules.clone();
+                again
+                    .set(key, &value)
+                    .unwrap_or_else(|e| panic!("`{key}` = {value}: {e}"));
+                assert_eq!(again, rules, "{key}");
+            }
+        }
+        assert_eq!(Rules::preset(Preset::V3).get("no_such_key"), None);
+    }
 
     #[test]
     fn presets_follow_appendix_b() {

@@ -4,6 +4,7 @@
 //! engine refers to a tile by its [`TileRef`] index; names are for people and files.
 
 use crate::hex::Edge;
+use crate::hooks::HookPoints;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -45,8 +46,6 @@ pub struct EdgeIcons {
     pub melee: u8,
     /// Ranged strength (R3.9), 0 = none.
     pub ranged: u8,
-    /// Piercing ranged strength: hits every enemy on the line and is never boosted (R7.2.3).
-    pub pierce: u8,
     /// Armor against ranged attacks entering through this edge (R3.10).
     pub armor: bool,
     /// Net on the adjacent hex (R3.11).
@@ -57,7 +56,7 @@ pub struct EdgeIcons {
 
 impl EdgeIcons {
     pub const fn attacks(&self) -> bool {
-        self.melee > 0 || self.ranged > 0 || self.pierce > 0
+        self.melee > 0 || self.ranged > 0
     }
 }
 
@@ -123,11 +122,28 @@ pub enum InstantEffect {
     },
 }
 
-/// A scripted ability bound to a tile: a hook name and its parameters.
+/// A scripted ability bound to a tile: a hook name and its parameters; once a hook
+/// implementation has bound it, the hook points it defines and the implementation's own index.
 #[derive(Clone, PartialEq, Debug)]
 pub struct AbilityRef {
     pub hook: String,
     pub params: BTreeMap<String, ParamValue>,
+    /// The points the engine calls for this ability (none until bound).
+    pub points: HookPoints,
+    /// An index the hook implementation assigns when it binds the ability.
+    pub binding: u32,
+}
+
+impl AbilityRef {
+    /// An unbound ability.
+    pub fn new(hook: &str, params: BTreeMap<String, ParamValue>) -> Self {
+        AbilityRef {
+            hook: hook.to_string(),
+            params,
+            points: HookPoints::NONE,
+            binding: 0,
+        }
+    }
 }
 
 /// A parameter value of an ability or a rule option.
@@ -215,8 +231,6 @@ pub struct Tile {
     pub module: Effects,
     pub aura: Effects,
     pub global: GlobalEffects,
-    /// May explode instead of attacking (R7.2.4).
-    pub explodes: bool,
     /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
     pub attacks_allies: bool,
     pub instant: Option<InstantEffect>,
@@ -239,7 +253,6 @@ impl Tile {
             module: Effects::NONE,
             aura: Effects::NONE,
             global: GlobalEffects::default(),
-            explodes: false,
             attacks_allies: false,
             instant: None,
             abilities: Vec::new(),
@@ -325,6 +338,8 @@ pub struct Traits {
     pub gives: bool,
     /// Its effects include Mobility for connected units (R7.4.4).
     pub gives_mobility: bool,
+    /// The hook points of all its abilities.
+    pub hooks: HookPoints,
 }
 
 impl Traits {
@@ -341,6 +356,10 @@ impl Traits {
             links: if t.is_hq() { 0x3f } else { mask(|e| e.link) },
             gives: !fx.is_none(),
             gives_mobility: fx.mobility,
+            hooks: t
+                .abilities
+                .iter()
+                .fold(HookPoints::NONE, |p, a| p.union(a.points)),
         }
     }
 }
@@ -405,6 +424,15 @@ impl Catalog {
     /// Looks a tile up by `army/tile`.
     pub fn find(&self, full_id: &str) -> Option<TileRef> {
         self.by_name.get(full_id).copied()
+    }
+
+    /// Lets a binding step (the scripting layer) complete the definitions: the hook points of
+    /// abilities and the effects their scripts give. The per-tile traits are worked out again.
+    pub fn edit_tiles(&mut self, mut f: impl FnMut(TileRef, &mut Tile)) {
+        for (i, t) in self.tiles.iter_mut().enumerate() {
+            f(TileRef(i as u16), t);
+            self.traits[i] = Traits::of(t);
+        }
     }
 
     pub fn army(&self, id: &str) -> Option<&Army> {

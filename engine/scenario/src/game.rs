@@ -11,13 +11,18 @@ use crate::run::{
 use hexforge_core::game::{Piles, Position};
 use hexforge_core::tile::InstantEffect;
 use hexforge_core::{
-    Action, BattleCause, Catalog, Dir, Event, Game, GameResult, Hex, NoAbilities, Play,
+    AbilityHooks, Action, BattleCause, Catalog, Dir, Event, Game, GameResult, Hex, Play,
     PlayChecker, Seat, Target, TileRef, Turn,
 };
 use std::sync::Arc;
 
 /// Runs a scenario with a `[game]` table.
-pub(crate) fn run_game(s: &Scenario, start: &GameStart, catalog: &Catalog) -> Report {
+pub(crate) fn run_game(
+    s: &Scenario,
+    start: &GameStart,
+    catalog: &Catalog,
+    hooks: &mut dyn AbilityHooks,
+) -> Report {
     let mut report = Report::default();
     let position = Position {
         setup: s.setup.clone(),
@@ -61,6 +66,7 @@ pub(crate) fn run_game(s: &Scenario, start: &GameStart, catalog: &Catalog) -> Re
     let mut run = GameRunner {
         s,
         game,
+        hooks,
         tracked,
         names,
         used: vec![false; s.choices.len()],
@@ -86,6 +92,7 @@ pub(crate) fn run_game(s: &Scenario, start: &GameStart, catalog: &Catalog) -> Re
 }
 
 struct GameRunner<'a> {
+    hooks: &'a mut dyn AbilityHooks,
     s: &'a Scenario,
     game: Game,
     tracked: Vec<Tracked>,
@@ -165,7 +172,7 @@ impl GameRunner<'_> {
         };
         let mut events = Vec::new();
         self.game
-            .act(&action, &mut NoAbilities, &mut decider, &mut events)
+            .act(&action, &mut *self.hooks, &mut decider, &mut events)
             .map_err(|e| fail(e.to_string()))?;
         self.record(&events, label.as_deref());
         Ok(())

@@ -6,7 +6,7 @@ use crate::log::Names;
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
 use hexforge_core::{
-    Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS, NoAbilities,
+    AbilityHooks, Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS,
     Play, Seat, TileRef, Turn, resolve_play,
 };
 
@@ -53,10 +53,10 @@ pub(crate) fn tracked(s: &Scenario, field: &Battlefield) -> Vec<Tracked> {
         .collect()
 }
 
-/// Runs a validated scenario.
-pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
+/// Runs a validated scenario; `hooks` run the scripted abilities of its tiles.
+pub fn run_scenario(s: &Scenario, catalog: &Catalog, hooks: &mut dyn AbilityHooks) -> Report {
     if let Some(start) = &s.game {
-        return crate::game::run_game(s, start, catalog);
+        return crate::game::run_game(s, start, catalog, hooks);
     }
     let mut report = Report::default();
     let field = match Battlefield::new(s.setup.clone(), catalog) {
@@ -73,6 +73,7 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog) -> Report {
             rules: &s.rules,
         },
         field,
+        hooks,
     );
     for step in &s.steps {
         if let Err(message) = run.step(step) {
@@ -135,6 +136,7 @@ pub(crate) fn winners(s: &Scenario, field: &Battlefield, team: u8, expected: &st
 struct Runner<'a> {
     s: &'a Scenario,
     ctx: Context<'a>,
+    hooks: &'a mut dyn AbilityHooks,
     field: Battlefield,
     tracked: Vec<Tracked>,
     names: Names,
@@ -148,13 +150,19 @@ struct Runner<'a> {
 }
 
 impl<'a> Runner<'a> {
-    fn new(s: &'a Scenario, ctx: Context<'a>, field: Battlefield) -> Self {
+    fn new(
+        s: &'a Scenario,
+        ctx: Context<'a>,
+        field: Battlefield,
+        hooks: &'a mut dyn AbilityHooks,
+    ) -> Self {
         let tracked = tracked(s, &field);
         let by_cell = labels(&tracked);
         let names = Names::new(&field, ctx, |c| by_cell[c.index()].clone(), &s.player_ids);
         Runner {
             s,
             ctx,
+            hooks,
             field,
             tracked,
             names,
@@ -229,7 +237,7 @@ impl<'a> Runner<'a> {
             }
         };
         if battle {
-            self.battle();
+            self.battle()?;
         }
         Ok(())
     }
@@ -281,7 +289,7 @@ impl<'a> Runner<'a> {
     }
 
     /// A battle, which also ends the turn (R4.2).
-    fn battle(&mut self) {
+    fn battle(&mut self) -> Result<(), String> {
         self.turn = None;
         let by_cell = labels(&self.tracked);
         let mut decider = ScenarioDecider {
@@ -292,15 +300,16 @@ impl<'a> Runner<'a> {
             push_to: None,
         };
         let mut events: Vec<Event> = Vec::new();
-        battle::resolve(
+        let result = battle::resolve(
             &mut self.field,
             self.ctx,
-            &mut NoAbilities,
+            &mut *self.hooks,
             &mut decider,
             &mut events,
         );
         self.log
             .extend(events.iter().filter_map(|e| self.names.describe(e)));
+        result.map(|_| ()).map_err(|e| format!("battle: {e}"))
     }
 }
 

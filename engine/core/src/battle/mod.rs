@@ -14,9 +14,11 @@ pub(crate) use view::{Layout, View};
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{AttackKind, Event, EventSink};
-use crate::hex::{Dir, Edge};
-use crate::hooks::{AbilityHooks, HookContext, PlannedAttack};
-use crate::rules::{ClownExplosion, DestroyedHqRemoval, QuartermasterMode, Rules};
+use crate::hex::Edge;
+use crate::hooks::{
+    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, PlannedAttack,
+};
+use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Tile};
 
@@ -51,14 +53,16 @@ pub(crate) struct Hit {
 const MAX_NORMAL_SLOTS: usize = 4;
 const MAX_SLOTS: usize = 8;
 
-/// Resolves a whole battle on `field`, sending every event to `sink`.
+/// Resolves a whole battle on `field`, sending every event to `sink`. If an ability hook fails,
+/// the battle is abandoned: `field` is left as it was before the battle and the error returned
+/// (the events sent until then describe the abandoned attempt).
 pub fn resolve<H, D, S>(
     field: &mut Battlefield,
     ctx: Context<'_>,
     hooks: &mut H,
     decider: &mut D,
     sink: &mut S,
-) -> BattleReport
+) -> Result<BattleReport, HookError>
 where
     H: AbilityHooks + ?Sized,
     D: Decider + ?Sized,
@@ -73,12 +77,26 @@ where
         used: [0; MAX_CELLS],
         converted: 0,
         hits: Vec::with_capacity(64),
-        plan: Vec::with_capacity(12),
+        plan: AttackPlan {
+            attacks: Vec::with_capacity(12),
+            blast: None,
+        },
         options: Vec::new(),
         report: BattleReport::default(),
     };
-    r.run(field);
-    r.report
+    let scripted = r.scripted(field, HookPoints::ALL_POINTS);
+    if scripted == 0 {
+        r.run(field, 0)?;
+        return Ok(r.report);
+    }
+    let before = field.clone();
+    match r.run(field, scripted) {
+        Ok(()) => Ok(r.report),
+        Err(e) => {
+            *field = before;
+            Err(e)
+        }
+    }
 }
 
 /// The netted tiles of a battlefield right now (R6.1.9).
@@ -97,7 +115,7 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     /// Units that converted an attack this battle (`one_per_unit_per_battle`).
     converted: u64,
     hits: Vec<Hit>,
-    plan: Vec<PlannedAttack>,
+    plan: AttackPlan,
     options: Vec<Choice>,
     report: BattleReport,
 }
@@ -108,7 +126,9 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    fn run(&mut self, field: &mut Battlefield) {
+    /// `scripted`: the cells of tiles with hook points (tiles never join a battle, so they are
+    /// known once).
+    fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
         let layout = Layout::new(field, self.cat, self.rules);
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
@@ -123,20 +143,30 @@ where
                 cell: field.shape().cell_from_index(c),
             });
         }
-        // Tiles never join a battle, so the scripted ones are known once.
-        let scripted = self.scripted(field);
-        for c in bits(scripted) {
-            self.call_hooks(field, field.shape().cell_from_index(c), first, |h, ctx| {
+        let on = |p: HookPoints| {
+            if scripted == 0 {
+                0
+            } else {
+                self.scripted(field, p)
+            }
+        };
+        let (started, ended, battle_ended) = (
+            on(HookPoints::BATTLE_STARTED),
+            on(HookPoints::PHASE_ENDED),
+            on(HookPoints::BATTLE_ENDED),
+        );
+        for c in bits(started) {
+            self.call_hooks(field, c, first, HookPoints::BATTLE_STARTED, |h, ctx| {
                 h.battle_started(ctx)
-            });
+            })?;
         }
         self.report.phases = first + 1;
         for phase in (0..=first).rev() {
-            let removed = self.phase(field, &view, phase);
-            for c in bits(scripted & field.occupied()) {
-                self.call_hooks(field, field.shape().cell_from_index(c), phase, |h, ctx| {
+            let removed = self.phase(field, &view, phase)?;
+            for c in bits(ended & field.occupied()) {
+                self.call_hooks(field, c, phase, HookPoints::PHASE_ENDED, |h, ctx| {
                     h.phase_ended(ctx)
-                });
+                })?;
             }
             self.sink.push(Event::PhaseEnded { phase });
             if layout.matters(removed) {
@@ -159,71 +189,70 @@ where
                 }
             }
         }
+        for c in bits(battle_ended & field.occupied()) {
+            self.call_hooks(field, c, 0, HookPoints::BATTLE_ENDED, |h, ctx| {
+                h.battle_ended(ctx)
+            })?;
+        }
         self.remove_eliminated(field);
         self.sink.push(Event::BattleEnded);
+        Ok(())
     }
 
-    fn scripted(&self, field: &Battlefield) -> u64 {
+    /// The cells of tiles whose abilities define any of the hook points `p`.
+    fn scripted(&self, field: &Battlefield, p: HookPoints) -> u64 {
         let mut m = 0;
-        for (c, p) in field.tiles() {
-            if !self.cat.get(p.tile).abilities.is_empty() {
-                m |= 1u64 << c.index();
+        for (c, t) in field.tiles() {
+            if self.cat.traits(t.tile).hooks.intersects(p) {
+                m |= c.bit();
             }
         }
         m
     }
 
+    /// Calls `f` for each ability of the tile on cell index `c` that defines `point`.
     fn call_hooks(
         &mut self,
         field: &Battlefield,
-        cell: Cell,
+        c: usize,
         phase: u8,
-        f: impl Fn(&mut H, &HookContext<'_>),
-    ) {
+        point: HookPoints,
+        f: impl Fn(&mut H, &HookContext<'_>) -> Result<(), HookError>,
+    ) -> Result<(), HookError> {
+        let cell = field.shape().cell_from_index(c);
         let Some(def) = field.def(self.cat, cell) else {
-            return;
+            return Ok(());
         };
-        for ability in &def.abilities {
+        for ability in def.abilities.iter().filter(|a| a.points.contains(point)) {
             let ctx = HookContext {
                 field,
+                catalog: self.cat,
+                rules: self.rules,
                 cell,
                 def,
                 ability,
                 phase,
             };
-            f(self.hooks, &ctx);
+            f(self.hooks, &ctx)?;
         }
+        Ok(())
     }
 
     /// One initiative phase. Returns the cells whose tiles left the board.
-    fn phase(&mut self, field: &mut Battlefield, view: &View, phase: u8) -> u64 {
+    fn phase(&mut self, field: &mut Battlefield, view: &View, phase: u8) -> Result<u64, HookError> {
         self.sink.push(Event::PhaseStarted { phase });
         let acting = self.acting_units(field, view, phase);
         self.hits.clear();
         let mut doomed = 0u64;
-        let mut exploding = 0u64;
         for c in bits(acting) {
             let cell = field.shape().cell_from_index(c);
             self.sink.push(Event::Acts { cell, phase });
-            let Some(def) = field.def(self.cat, cell) else {
-                continue;
-            };
-            if def.explodes {
-                let opts = [Choice::Attack, Choice::Explode];
-                let pick = ask(self.decider, field, Question::Explode, cell, &opts);
-                if opts[pick] == Choice::Explode {
-                    exploding |= 1 << c;
-                }
-            }
         }
-        let conversions = self.conversions(field, view, acting & !exploding);
+        let conversions = self.conversions(field, view, acting);
         for c in bits(acting) {
             let cell = field.shape().cell_from_index(c);
-            if exploding & (1 << c) != 0 {
-                self.explode(field, cell);
+            if self.attack(field, view, cell, phase, conversions[c])? {
                 doomed |= 1 << c;
-            } else {
-                self.attack(field, view, cell, phase, conversions[c]);
             }
         }
         let mut incoming = [0u16; MAX_CELLS];
@@ -276,7 +305,7 @@ where
         }
         let removed = remove_tiles(field, doomed, &mut *self.sink);
         self.report.removed += removed.count_ones();
-        removed | self.damage_hqs(field, hq_damage)
+        Ok(removed | self.damage_hqs(field, hq_damage))
     }
 
     /// R4.4.7: units with an unused slot at this phase act unless netted; passed slots are lost.
@@ -372,22 +401,26 @@ where
         conv
     }
 
-    /// R7.2.4: one unboostable wound on every adjacent unit; HQs per `clown_explosion_mode`.
-    fn explode(&mut self, field: &Battlefield, cell: Cell) {
+    /// R7.2.4: unboostable wounds through armor on every unit within the blast's radius, friends
+    /// and foes, HQs only if the blast hits them; the caller removes the exploded unit.
+    fn explode(&mut self, field: &Battlefield, cell: Cell, blast: Blast) {
         self.sink.push(Event::Exploded { cell });
-        let hits_hqs = self.rules.clown_explosion_mode == ClownExplosion::AdjacentInclHqs;
-        for d in Dir::ALL {
-            let Some(n) = field.shape().neighbour(cell, d) else {
+        let shape = field.shape();
+        let centre = shape.hex(cell);
+        for h in centre.area(u32::from(blast.radius)) {
+            let Some(n) = shape.cell(h).filter(|n| *n != cell) else {
                 continue;
             };
             let Some(t) = field.at(n) else { continue };
-            if !hits_hqs && self.cat.get(t.tile).is_hq() {
+            if !blast.hits_hqs && self.cat.get(t.tile).is_hq() {
                 continue;
             }
-            self.hit(cell, None, AttackKind::Explosion, n, 1, false);
+            self.hit(cell, None, AttackKind::Explosion, n, blast.wounds, false);
         }
     }
 
+    /// The unit on `cell` acts: its attacks, changed by its hooks, are aimed; or it explodes.
+    /// Returns whether it exploded (and so leaves the board at the end of the phase).
     fn attack(
         &mut self,
         field: &Battlefield,
@@ -395,79 +428,89 @@ where
         cell: Cell,
         phase: u8,
         conversion: Option<Edge>,
-    ) {
+    ) -> Result<bool, HookError> {
         let Some(p) = field.at(cell).copied() else {
-            return;
+            return Ok(false);
         };
         let def = self.cat.get(p.tile);
         let melee_bonus = view.melee[cell.index()];
         let ranged_bonus = view.ranged[cell.index()];
         let both = self.rules.quartermaster_mode == QuartermasterMode::OnePerPhaseAnyConnectedUnit;
-        self.plan.clear();
+        let plan = &mut self.plan.attacks;
+        plan.clear();
+        self.plan.blast = None;
+        let mut push = |edge: Edge, kind: AttackKind, base: u8, bonus: i8| {
+            plan.push(PlannedAttack {
+                edge,
+                kind,
+                strength: boosted(base, bonus),
+                base,
+            })
+        };
         for e in Edge::ALL {
             let icons = def.edge(e);
             let (mut melee, mut ranged) = (icons.melee, icons.ranged);
             if conversion == Some(e) {
                 if melee > 0 {
-                    let s = boosted(melee, melee_bonus + if both { ranged_bonus } else { 0 });
-                    self.plan.push(PlannedAttack {
-                        edge: e,
-                        kind: AttackKind::Ranged,
-                        strength: s,
-                    });
+                    let bonus = melee_bonus + if both { ranged_bonus } else { 0 };
+                    push(e, AttackKind::Ranged, melee, bonus);
                     melee = 0;
                 } else {
-                    let s = boosted(ranged, ranged_bonus + if both { melee_bonus } else { 0 });
-                    self.plan.push(PlannedAttack {
-                        edge: e,
-                        kind: AttackKind::Melee,
-                        strength: s,
-                    });
+                    let bonus = ranged_bonus + if both { melee_bonus } else { 0 };
+                    push(e, AttackKind::Melee, ranged, bonus);
                     ranged = 0;
                 }
             }
             if melee > 0 {
-                self.plan.push(PlannedAttack {
-                    edge: e,
-                    kind: AttackKind::Melee,
-                    strength: boosted(melee, melee_bonus),
-                });
+                push(e, AttackKind::Melee, melee, melee_bonus);
             }
             if ranged > 0 {
-                self.plan.push(PlannedAttack {
-                    edge: e,
-                    kind: AttackKind::Ranged,
-                    strength: boosted(ranged, ranged_bonus),
-                });
-            }
-            if icons.pierce > 0 {
-                self.plan.push(PlannedAttack {
-                    edge: e,
-                    kind: AttackKind::Pierce,
-                    strength: icons.pierce,
-                });
+                push(e, AttackKind::Ranged, ranged, ranged_bonus);
             }
         }
-        if !def.abilities.is_empty() {
+        if self
+            .cat
+            .traits(p.tile)
+            .hooks
+            .contains(HookPoints::PLAN_ATTACKS)
+        {
             let mut plan = std::mem::take(&mut self.plan);
-            for ability in &def.abilities {
+            let mut result = Ok(());
+            for ability in def
+                .abilities
+                .iter()
+                .filter(|a| a.points.contains(HookPoints::PLAN_ATTACKS))
+            {
                 let ctx = HookContext {
                     field,
+                    catalog: self.cat,
+                    rules: self.rules,
                     cell,
                     def,
                     ability,
                     phase,
                 };
-                self.hooks.plan_attacks(&ctx, &mut plan);
+                result = self
+                    .hooks
+                    .plan_attacks(&ctx, &mut plan, &mut Ask(&mut *self.decider));
+                if result.is_err() {
+                    break;
+                }
             }
             self.plan = plan;
+            result?;
+            if let Some(blast) = self.plan.blast {
+                self.explode(field, cell, blast);
+                return Ok(true);
+            }
         }
-        for i in 0..self.plan.len() {
-            let a = self.plan[i];
+        for i in 0..self.plan.attacks.len() {
+            let a = self.plan.attacks[i];
             if a.strength > 0 {
                 self.aim(field, view, cell, &p, def, a);
             }
         }
+        Ok(false)
     }
 
     /// Finds the targets of one planned attack (R3.8, R3.9, R3.10, R7.2.3).
@@ -715,6 +758,15 @@ fn slot_values(def: &Tile, view: &View, cell: Cell) -> Slots {
 
 fn boosted(base: u8, bonus: i8) -> u8 {
     (base as i16 + bonus as i16).clamp(0, u8::MAX as i16) as u8
+}
+
+/// A decider of any size seen as a `dyn Decider`, for hooks.
+struct Ask<'a, D: ?Sized>(&'a mut D);
+
+impl<D: Decider + ?Sized> Decider for Ask<'_, D> {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        self.0.decide(field, decision)
+    }
 }
 
 /// Puts a decision to the player who controls `by`; an out-of-range answer counts as the first option.

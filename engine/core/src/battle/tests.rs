@@ -3,7 +3,7 @@
 use super::*;
 use crate::battlefield::{PlayerSetup, Setup, TileSetup};
 use crate::decision::DefaultPolicy;
-use crate::hex::Hex;
+use crate::hex::{Dir, Hex};
 use crate::hooks::NoAbilities;
 use crate::rules::NetCycleRule;
 use crate::shape::BoardShape;
@@ -32,7 +32,7 @@ fn catalog() -> Catalog {
     brute.initiative = Initiative::new(&[2]).expect("init");
     brute.edges[0].melee = 1;
     brute.edges[1].melee = 1;
-    brute.edges[4].pierce = 1;
+    brute.edges[4].ranged = 1;
     let mut medic = Tile::new("t", "medic", TileKind::Module);
     medic.module.medic = true;
     medic.edges[0].link = true;
@@ -68,7 +68,10 @@ fn field(c: &Catalog, players: usize, tiles: &[(&str, u8, i32, i32, u8)]) -> Bat
         tiles: tiles
             .iter()
             .map(|(id, owner, q, r, facing)| TileSetup {
-                tile: c.find(&format!("t/{id}")).expect("tile"),
+                tile: c
+                    .find(id)
+                    .or_else(|| c.find(&format!("t/{id}")))
+                    .expect("tile"),
                 owner: Seat::new(*owner),
                 hex: Hex::new(*q, *r),
                 facing: Dir::new(*facing),
@@ -166,7 +169,8 @@ fn run(f: &mut Battlefield, c: &Catalog) -> (Vec<Event>, BattleReport) {
         &mut NoAbilities,
         &mut DefaultPolicy,
         &mut events,
-    );
+    )
+    .expect("no hooks");
     (events, report)
 }
 
@@ -320,46 +324,100 @@ proptest! {
     }
 }
 
-/// A scripted ability for the hook tests: `double` doubles the strength of the unit's attacks.
+/// A scripted ability for the hook tests: `double` doubles the strength of the unit's attacks;
+/// with `fail_in_phase`, the phase-end hook fails in that phase.
 #[derive(Default)]
 struct Doubler {
     started: u32,
     planned: u32,
     ended: u32,
+    fail_in_phase: Option<u8>,
 }
 
 impl crate::hooks::AbilityHooks for Doubler {
-    fn battle_started(&mut self, _ctx: &crate::hooks::HookContext<'_>) {
+    fn battle_started(&mut self, _ctx: &crate::hooks::HookContext<'_>) -> Result<(), HookError> {
         self.started += 1;
+        Ok(())
     }
 
     fn plan_attacks(
         &mut self,
         ctx: &crate::hooks::HookContext<'_>,
-        attacks: &mut Vec<PlannedAttack>,
-    ) {
+        plan: &mut AttackPlan,
+        _decider: &mut dyn Decider,
+    ) -> Result<(), HookError> {
         assert_eq!(ctx.ability.hook, "double");
         self.planned += 1;
-        for a in attacks.iter_mut() {
+        for a in plan.attacks.iter_mut() {
             a.strength *= 2;
         }
+        Ok(())
     }
 
-    fn phase_ended(&mut self, _ctx: &crate::hooks::HookContext<'_>) {
+    fn phase_ended(&mut self, ctx: &crate::hooks::HookContext<'_>) -> Result<(), HookError> {
         self.ended += 1;
+        if self.fail_in_phase == Some(ctx.phase) {
+            return Err(HookError {
+                message: format!("double failed in phase {}", ctx.phase),
+            });
+        }
+        Ok(())
     }
+}
+
+/// A catalog with `s/scripted_brute`, a brute whose ability `double` has every hook point.
+fn scripted_catalog() -> Catalog {
+    let mut c = catalog();
+    let mut brute = c.get(c.find("t/brute").expect("brute")).clone();
+    brute.id = "scripted_brute".into();
+    let mut ability = crate::tile::AbilityRef::new("double", Default::default());
+    ability.points = HookPoints::ALL_POINTS;
+    brute.abilities.push(ability);
+    c.add_army("s", "Scripted", 35, vec![brute]).expect("army");
+    c
+}
+
+#[test]
+fn a_failing_hook_abandons_the_battle_and_leaves_the_board_as_it_was() {
+    let c = scripted_catalog();
+    let before = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 0, 0, 0, 0),
+            ("t/hq", 1, 0, -1, 0),
+            ("t/hq", 0, 0, 2, 0),
+        ],
+    );
+    let mut f = before.clone();
+    let rules = Rules::default();
+    let mut hooks = Doubler {
+        fail_in_phase: Some(1),
+        ..Doubler::default()
+    };
+    let result = resolve(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut hooks,
+        &mut DefaultPolicy,
+        &mut (),
+    );
+    assert_eq!(
+        result.map(|r| r.phases),
+        Err(HookError {
+            message: "double failed in phase 1".into()
+        })
+    );
+    // The brute's doubled attack in phase 2 hit the HQ, but the battle was abandoned.
+    assert_eq!(f, before);
 }
 
 #[test]
 fn ability_hooks_change_the_attacks_of_tiles_that_list_them() {
-    let mut c = catalog();
-    let mut brute = c.get(c.find("t/brute").expect("brute")).clone();
-    brute.id = "scripted_brute".into();
-    brute.abilities.push(crate::tile::AbilityRef {
-        hook: "double".into(),
-        params: Default::default(),
-    });
-    c.add_army("s", "Scripted", 35, vec![brute]).expect("army");
+    let c = scripted_catalog();
     let setup = Setup {
         shape: BoardShape::standard(),
         players: vec![
@@ -409,7 +467,8 @@ fn ability_hooks_change_the_attacks_of_tiles_that_list_them() {
         &mut hooks,
         &mut DefaultPolicy,
         &mut (),
-    );
+    )
+    .expect("no hook fails");
     // The scripted brute's melee 1 at the enemy HQ becomes 2; the plain brute is untouched.
     assert_eq!(report.hq_damage[1], 2);
     assert_eq!((hooks.started, hooks.planned), (1, 1));

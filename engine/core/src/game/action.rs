@@ -85,6 +85,8 @@ pub enum ActionError {
     OpeningLimit,
     /// R2.6 does not allow a redraw now; the reason is given.
     NoRedraw(&'static str),
+    /// An ability hook failed during a battle the action started.
+    Hook(crate::hooks::HookError),
 }
 
 impl fmt::Display for ActionError {
@@ -124,6 +126,7 @@ impl fmt::Display for ActionError {
                 "the first turn of the alternative start plays at most one tile; keep or discard the other (R9.1)",
             ),
             ActionError::NoRedraw(why) => write!(f, "no redraw: {why} (R2.6)"),
+            ActionError::Hook(e) => write!(f, "an ability script failed: {e}"),
         }
     }
 }

@@ -145,7 +145,10 @@ impl Game {
         if !board_kept {
             self.views = OnceLock::new();
         }
-        Ok(())
+        match self.hook_failure.take() {
+            Some(e) => Err(ActionError::Hook(e)),
+            None => Ok(()),
+        }
     }
 
     /// Applies an event and passes it on.
@@ -428,7 +431,11 @@ impl Game {
             piles: &mut self.piles,
             sink: &mut *sink,
         };
-        battle::resolve(&mut self.field, ctx, hooks, decider, &mut out);
+        if let Err(e) = battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
+            // The battle left the board as it was; the action that called it is refused.
+            self.hook_failure.get_or_insert(e);
+            return;
+        }
         if let Some(result) = self.decisive() {
             self.emit(Event::GameEnded { result }, sink);
         }

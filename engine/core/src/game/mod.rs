@@ -172,6 +172,8 @@ pub struct Game {
     /// The netted and carried units of `field`, worked out when first needed and dropped whenever
     /// an action may have changed the board.
     views: OnceLock<Views>,
+    /// The first ability hook that failed during the current action.
+    hook_failure: Option<crate::hooks::HookError>,
 }
 
 impl Game {
@@ -253,6 +255,7 @@ impl Game {
             battles: 0,
             rng,
             views: OnceLock::new(),
+            hook_failure: None,
         })
     }
 
@@ -338,6 +341,7 @@ impl Game {
             battles: 0,
             rng: Rng::seeded(position.seed),
             views: OnceLock::new(),
+            hook_failure: None,
         };
         game.begin_turn(position.next, sink);
         Ok(game)

@@ -1,0 +1,256 @@
+//! What a hook sees and may do: the `ctx` object (the tile, its parameters, the rules, the board,
+//! questions to its owner) and the `plan` object (the attacks of an acting unit, or a blast).
+//! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
+//! nothing; writes are checked here, so a script can never make an invalid attack.
+
+use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
+use hexforge_core::tile::ParamValue;
+use hexforge_core::{AttackKind, Battlefield, Catalog, Cell, Edge, Placed, Rules, Tile, TileRef};
+use mlua::{Function, Lua, Table, UserDataMethods, Value};
+use std::sync::Arc;
+
+/// The call a hook runs in: copied in before the call.
+pub(crate) struct Call {
+    pub(crate) catalog: Arc<Catalog>,
+    pub(crate) rules: Arc<Rules>,
+    pub(crate) field: Option<Battlefield>,
+    pub(crate) cell: Option<Cell>,
+    pub(crate) tile: Option<TileRef>,
+    pub(crate) ability: usize,
+    pub(crate) phase: u8,
+    /// `ctx:ask(question)`, present only while a hook may ask.
+    pub(crate) ask: Option<Function>,
+}
+
+/// The attacks being planned: an [`AttackPlan`] moved in for the call.
+#[derive(Default)]
+pub(crate) struct Plan(pub(crate) AttackPlan);
+
+pub(crate) fn to_lua(lua: &Lua, v: &ParamValue) -> mlua::Result<Value> {
+    Ok(match v {
+        ParamValue::Bool(b) => Value::Boolean(*b),
+        ParamValue::Int(i) => Value::Integer(*i),
+        ParamValue::Float(x) => Value::Number(*x),
+        ParamValue::Str(s) => Value::String(lua.create_string(s)?),
+        ParamValue::List(l) => {
+            let t = lua.create_table()?;
+            for (i, x) in l.iter().enumerate() {
+                t.raw_set(i + 1, to_lua(lua, x)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// The parameters of an ability as a Lua table.
+pub(crate) fn params_table(
+    lua: &Lua,
+    params: &std::collections::BTreeMap<String, ParamValue>,
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (k, v) in params {
+        t.raw_set(k.as_str(), to_lua(lua, v)?)?;
+    }
+    Ok(t)
+}
+
+fn kind_name(k: AttackKind) -> &'static str {
+    match k {
+        AttackKind::Melee => "melee",
+        AttackKind::Ranged => "ranged",
+        AttackKind::Pierce => "pierce",
+        AttackKind::Explosion => "explosion",
+    }
+}
+
+fn kind_of(name: &str) -> mlua::Result<AttackKind> {
+    match name {
+        "melee" => Ok(AttackKind::Melee),
+        "ranged" => Ok(AttackKind::Ranged),
+        "pierce" => Ok(AttackKind::Pierce),
+        other => Err(mlua::Error::runtime(format!(
+            "unknown attack kind `{other}`: use melee, ranged or pierce"
+        ))),
+    }
+}
+
+fn strength(s: i64) -> mlua::Result<u8> {
+    u8::try_from(s)
+        .ok()
+        .filter(|s| *s <= 9)
+        .ok_or_else(|| mlua::Error::runtime(format!("strength {s} is out of range: use 0 to 9")))
+}
+
+fn field(call: &Call) -> mlua::Result<&Battlefield> {
+    call.field
+        .as_ref()
+        .ok_or_else(|| mlua::Error::runtime("this hook has no board to read"))
+}
+
+/// The tile the hook runs for, on the board.
+fn own(call: &Call) -> mlua::Result<(&Battlefield, Cell, Placed)> {
+    let f = field(call)?;
+    let cell = call
+        .cell
+        .ok_or_else(|| mlua::Error::runtime("this hook runs for no tile on the board"))?;
+    let p = f
+        .at(cell)
+        .copied()
+        .ok_or_else(|| mlua::Error::runtime("the tile has left the board"))?;
+    Ok((f, cell, p))
+}
+
+fn def(call: &Call) -> mlua::Result<&Tile> {
+    call.tile
+        .map(|t| call.catalog.get(t))
+        .ok_or_else(|| mlua::Error::runtime("this hook runs for no tile"))
+}
+
+/// Registers the methods of `ctx` and `plan`.
+pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
+    lua.register_userdata_type::<Call>(|reg| {
+        reg.add_method(
+            "param",
+            |lua, call, (name, default): (String, Value)| match def(call)?
+                .abilities
+                .get(call.ability)
+                .and_then(|a| a.params.get(&name))
+            {
+                Some(v) => to_lua(lua, v),
+                None => Ok(default),
+            },
+        );
+        reg.add_method("rule", |lua, call, key: String| {
+            match call.rules.get(&key) {
+                Some(v) => to_lua(lua, &v),
+                None => Err(mlua::Error::runtime(format!(
+                    "unknown rule option `{key}` (the keys of RULES.md Appendix B)"
+                ))),
+            }
+        });
+        reg.add_method("phase", |_, call, ()| Ok(call.phase));
+        reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
+        reg.add_method("hex", |_, call, ()| {
+            let (f, cell, _) = own(call)?;
+            let h = f.shape().hex(cell);
+            Ok((h.q(), h.r()))
+        });
+        reg.add_method("owner", |_, call, ()| Ok(own(call)?.2.owner.index() + 1));
+        reg.add_method("facing", |_, call, ()| Ok(own(call)?.2.facing.index()));
+        reg.add_method("tile_at", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let Some(c) = f.shape().cell(hexforge_core::Hex::new(q, r)) else {
+                return Ok(Value::Nil);
+            };
+            let Some(p) = f.at(c) else {
+                return Ok(Value::Nil);
+            };
+            let def = call.catalog.get(p.tile);
+            let t = lua.create_table()?;
+            t.raw_set("id", def.full_id())?;
+            t.raw_set("kind", def.kind.name())?;
+            t.raw_set("owner", p.owner.index() + 1)?;
+            t.raw_set("facing", p.facing.index())?;
+            t.raw_set("wounds", p.wounds)?;
+            t.raw_set("hq", def.is_hq())?;
+            Ok(Value::Table(t))
+        });
+        reg.add_method("on_board", |_, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            Ok(f.shape().cell(hexforge_core::Hex::new(q, r)).is_some())
+        });
+        reg.add_method("ask", |_, call, question: String| match &call.ask {
+            Some(ask) => ask.call::<bool>(question),
+            None => Err(mlua::Error::runtime(
+                "ctx:ask is only available in plan_attacks",
+            )),
+        });
+    })?;
+    lua.register_userdata_type::<Plan>(|reg| {
+        fn at(plan: &Plan, i: usize) -> mlua::Result<&PlannedAttack> {
+            i.checked_sub(1)
+                .and_then(|i| plan.0.attacks.get(i))
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "no attack {i}: the plan has {} (indices start at 1)",
+                        plan.0.attacks.len()
+                    ))
+                })
+        }
+        fn at_mut(plan: &mut Plan, i: usize) -> mlua::Result<&mut PlannedAttack> {
+            let n = plan.0.attacks.len();
+            i.checked_sub(1)
+                .and_then(|i| plan.0.attacks.get_mut(i))
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "no attack {i}: the plan has {n} (indices start at 1)"
+                    ))
+                })
+        }
+        reg.add_method("count", |_, plan, ()| Ok(plan.0.attacks.len()));
+        reg.add_method("kind", |_, plan, i: usize| Ok(kind_name(at(plan, i)?.kind)));
+        reg.add_method("edge", |_, plan, i: usize| Ok(at(plan, i)?.edge.index()));
+        reg.add_method("strength", |_, plan, i: usize| Ok(at(plan, i)?.strength));
+        reg.add_method("base", |_, plan, i: usize| Ok(at(plan, i)?.base));
+        reg.add_method_mut("set_kind", |_, plan, (i, k): (usize, String)| {
+            let kind = kind_of(&k)?;
+            at_mut(plan, i)?.kind = kind;
+            Ok(())
+        });
+        reg.add_method_mut("set_strength", |_, plan, (i, s): (usize, i64)| {
+            let s = strength(s)?;
+            at_mut(plan, i)?.strength = s;
+            Ok(())
+        });
+        reg.add_method_mut("remove", |_, plan, i: usize| {
+            at_mut(plan, i)?;
+            plan.0.attacks.remove(i - 1);
+            Ok(())
+        });
+        reg.add_method_mut("clear", |_, plan, ()| {
+            plan.0.attacks.clear();
+            Ok(())
+        });
+        reg.add_method_mut("add", |_, plan, (edge, k, s): (i64, String, i64)| {
+            let edge = u8::try_from(edge)
+                .ok()
+                .filter(|e| *e < 6)
+                .ok_or_else(|| mlua::Error::runtime(format!("edge {edge}: use 0 to 5")))?;
+            let s = strength(s)?;
+            plan.0.attacks.push(PlannedAttack {
+                edge: Edge::ALL[edge as usize],
+                kind: kind_of(&k)?,
+                strength: s,
+                base: s,
+            });
+            Ok(())
+        });
+        reg.add_method_mut("explode", |_, plan, t: Option<Table>| {
+            let get = |key: &str, default: i64| -> mlua::Result<i64> {
+                Ok(match &t {
+                    Some(t) => t.get::<Option<i64>>(key)?.unwrap_or(default),
+                    None => default,
+                })
+            };
+            let radius = get("radius", 1)?;
+            let wounds = get("wounds", 1)?;
+            if !(1..=3).contains(&radius) {
+                return Err(mlua::Error::runtime(format!(
+                    "explode: radius {radius}: use 1 to 3"
+                )));
+            }
+            let hits_hqs = match &t {
+                Some(t) => t.get::<Option<bool>>("hits_hqs")?.unwrap_or(false),
+                None => false,
+            };
+            plan.0.attacks.clear();
+            plan.0.blast = Some(Blast {
+                radius: radius as u8,
+                wounds: strength(wounds)?,
+                hits_hqs,
+            });
+            Ok(())
+        });
+    })?;
+    Ok(())
+}

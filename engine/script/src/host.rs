@@ -1,0 +1,657 @@
+//! The script host: one sandboxed Lua state per mod with the shared library loaded into it, the
+//! binding of every tile ability to its implementation, and the engine's hook trait.
+
+use crate::api::{self, Call, Plan};
+use crate::library::LIBRARY;
+use crate::registry::{Ability, Registry, ability_function};
+use crate::sandbox::{Budget, Limits, child_env, new_sandbox};
+use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
+use hexforge_core::decision::{Choice, Decider, Decision, Question};
+use hexforge_core::hooks::{AbilityHooks, AttackPlan, HookContext, HookError, HookPoints};
+use hexforge_core::{Catalog, Rng, Rules, Tile, TileKind};
+use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
+use std::cell::RefCell;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// A failed script call, located: `mod, file:line, hook, tile: message`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScriptError {
+    pub mod_id: String,
+    /// `file:line` of the failing Lua code (or of the ability's definition).
+    pub at: String,
+    pub hook: String,
+    pub tile: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}, {}, {}, {}: {}",
+            self.mod_id, self.at, self.hook, self.tile, self.message
+        )
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// One mod's Lua state.
+struct ModState {
+    id: String,
+    lua: Lua,
+    budget: Rc<Budget>,
+    registry: Rc<RefCell<Registry>>,
+    library: Rc<RefCell<Registry>>,
+    ctx: AnyUserData,
+    plan: AnyUserData,
+}
+
+impl ModState {
+    /// The implementation of an ability: the mod's own, else the shared library's.
+    fn find(&self, name: &str) -> Option<Ability> {
+        let own = self.registry.borrow().abilities.get(name).cloned();
+        own.or_else(|| self.library.borrow().abilities.get(name).cloned())
+    }
+}
+
+/// An ability of a tile definition, bound to its implementation.
+struct Binding {
+    state: usize,
+    ability: Ability,
+    /// The ability's index in the tile's list.
+    index: usize,
+    tile: String,
+}
+
+/// Sandboxed Lua abilities for every loaded mod; implements [`AbilityHooks`].
+pub struct ScriptHost {
+    states: Vec<ModState>,
+    bindings: Vec<Binding>,
+    catalog: Arc<Catalog>,
+    rules: Arc<Rules>,
+    rng: Rc<RefCell<Rng>>,
+}
+
+impl fmt::Debug for ScriptHost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ScriptHost")
+            .field(
+                "mods",
+                &self.states.iter().map(|s| &s.id).collect::<Vec<_>>(),
+            )
+            .field("bindings", &self.bindings.len())
+            .finish()
+    }
+}
+
+/// Where a Lua error happened, from its message (`file:line: text`), else `fallback`.
+fn locate(message: &str, fallback: &str) -> (String, String) {
+    let first = message.lines().next().unwrap_or(message);
+    let first = first.strip_prefix("runtime error: ").unwrap_or(first);
+    let mut parts = first.splitn(3, ':');
+    if let (Some(file), Some(line), Some(rest)) = (parts.next(), parts.next(), parts.next())
+        && file.ends_with(".lua")
+        && !line.is_empty()
+        && line.chars().all(|c| c.is_ascii_digit())
+    {
+        return (format!("{file}:{line}"), rest.trim().to_string());
+    }
+    (fallback.to_string(), first.trim().to_string())
+}
+
+fn lua_error_text(e: &mlua::Error) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => lua_error_text(cause),
+        mlua::Error::MemoryError(m) => format!(
+            "out of memory ({m}): the mod's Lua memory limit was reached; look for a table or string that grows without end"
+        ),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The Lua files of a mod's `scripts/` folder, sorted by path.
+fn script_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.join("scripts")];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "lua") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs one chunk in `env`, reporting a failure as a diagnostic of `file`.
+fn run_chunk(
+    lua: &Lua,
+    budget: &Budget,
+    env: &Table,
+    name: &str,
+    path: &Path,
+    source: &str,
+) -> Result<(), Diagnostic> {
+    budget.reset();
+    let result = lua
+        .load(source)
+        .set_name(format!("@{name}"))
+        .set_mode(ChunkMode::Text)
+        .set_environment(env.clone())
+        .exec();
+    result.map_err(|e| {
+        let text = lua_error_text(&e);
+        let (at, message) = locate(&text, name);
+        let line = at
+            .rsplit(':')
+            .next()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(1);
+        Diagnostic {
+            file: path.to_path_buf(),
+            line,
+            column: 1,
+            message,
+        }
+    })
+}
+
+/// Moves an environment's globals behind a read-only proxy: after loading, a script's globals
+/// (and the library's) can no longer change, so hooks keep no hidden state between calls.
+fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Result<()> {
+    let stash = child_env(lua, parent)?;
+    let mut keys = Vec::new();
+    for pair in env.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        let v = match v {
+            Value::Table(_) => freeze.call::<Value>(v)?,
+            v => v,
+        };
+        stash.raw_set(k.clone(), v)?;
+        keys.push(k);
+    }
+    for k in keys {
+        env.raw_set(k, Value::Nil)?;
+    }
+    let frozen: Table = freeze.call(stash)?;
+    let meta = lua.create_table()?;
+    meta.set("__index", frozen)?;
+    meta.set(
+        "__newindex",
+        lua.create_function(|_, (_, k): (Value, Value)| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "cannot set the global `{}` in a hook: globals are read-only once the scripts have loaded; use a local",
+                k.to_string().unwrap_or_default()
+            )))
+        })?,
+    )?;
+    meta.set("__metatable", false)?;
+    env.set_metatable(Some(meta))?;
+    Ok(())
+}
+
+impl ScriptHost {
+    /// Loads the shared library and the scripts of every mod (`mods/<id>/scripts/**/*.lua`) into
+    /// one sandbox per mod, then binds every ability of `catalog`'s tiles: the hook points it
+    /// defines, and the effects its `gives` returns, merged into the tile. Every problem is
+    /// returned, each with its file and line; a mod whose scripts fail keeps its tiles unbound.
+    pub fn load(
+        mods: &[ModInfo],
+        catalog: &mut Catalog,
+        limits: Limits,
+    ) -> (ScriptHost, Diagnostics) {
+        let mut problems = Vec::new();
+        let rng = Rc::new(RefCell::new(Rng::seeded(0)));
+        let mut states = Vec::new();
+        for m in mods {
+            match Self::mod_state(m, limits, rng.clone()) {
+                Ok(s) => states.push(Some(s)),
+                Err(d) => {
+                    problems.extend(d);
+                    states.push(None);
+                }
+            }
+        }
+        let mut host = ScriptHost {
+            states: Vec::new(),
+            bindings: Vec::new(),
+            catalog: Arc::new(Catalog::new()),
+            rules: Arc::new(Rules::default()),
+            rng,
+        };
+        host.bind(mods, states, catalog, &mut problems);
+        host.catalog = Arc::new(catalog.clone());
+        (host, Diagnostics(problems))
+    }
+
+    fn mod_state(
+        m: &ModInfo,
+        limits: Limits,
+        rng: Rc<RefCell<Rng>>,
+    ) -> Result<ModState, Vec<Diagnostic>> {
+        let whole = |e: mlua::Error| {
+            vec![Diagnostic::whole_file(
+                &m.dir,
+                format!("mod `{}`: cannot start its Lua sandbox: {e}", m.id),
+            )]
+        };
+        let sb = new_sandbox(limits, rng).map_err(whole)?;
+        api::register(&sb.lua).map_err(whole)?;
+        let library = Rc::new(RefCell::new(Registry::default()));
+        let lib_env = child_env(&sb.lua, &sb.base).map_err(whole)?;
+        lib_env
+            .raw_set(
+                "ability",
+                ability_function(&sb.lua, library.clone()).map_err(whole)?,
+            )
+            .map_err(whole)?;
+        let mut problems = Vec::new();
+        for (name, source) in LIBRARY {
+            if let Err(d) = run_chunk(&sb.lua, &sb.budget, &lib_env, name, Path::new(name), source)
+            {
+                problems.push(d);
+            }
+        }
+        library.borrow().seal();
+        seal(&sb.lua, &lib_env, &sb.base, &sb.freeze).map_err(whole)?;
+        let registry = Rc::new(RefCell::new(Registry::default()));
+        let env = child_env(&sb.lua, &lib_env).map_err(whole)?;
+        env.raw_set(
+            "ability",
+            ability_function(&sb.lua, registry.clone()).map_err(whole)?,
+        )
+        .map_err(whole)?;
+        for path in script_files(&m.dir) {
+            let name = path.display().to_string();
+            match std::fs::read_to_string(&path) {
+                Ok(source) => {
+                    if let Err(d) = run_chunk(&sb.lua, &sb.budget, &env, &name, &path, &source) {
+                        problems.push(d);
+                    }
+                }
+                Err(e) => problems.push(Diagnostic::whole_file(
+                    &path,
+                    format!("cannot read the script: {e}"),
+                )),
+            }
+        }
+        registry.borrow().seal();
+        seal(&sb.lua, &env, &lib_env, &sb.freeze).map_err(whole)?;
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let call = Call {
+            catalog: Arc::new(Catalog::new()),
+            rules: Arc::new(Rules::default()),
+            field: None,
+            cell: None,
+            tile: None,
+            ability: 0,
+            phase: 0,
+            ask: None,
+        };
+        let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
+        let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
+        Ok(ModState {
+            id: m.id.clone(),
+            lua: sb.lua,
+            budget: sb.budget,
+            registry,
+            library,
+            ctx,
+            plan,
+        })
+    }
+
+    fn bind(
+        &mut self,
+        mods: &[ModInfo],
+        states: Vec<Option<ModState>>,
+        catalog: &mut Catalog,
+        problems: &mut Vec<Diagnostic>,
+    ) {
+        // Which mod (and so which sandbox) provides each army, and where its hooks are named.
+        let mut provider = std::collections::BTreeMap::new();
+        for (i, m) in mods.iter().enumerate() {
+            for a in &m.armies {
+                provider.entry(a.id.clone()).or_insert((i, a));
+            }
+        }
+        let mut index_of = vec![None; states.len()];
+        for (i, s) in states.into_iter().enumerate() {
+            if let Some(s) = s {
+                index_of[i] = Some(self.states.len());
+                self.states.push(s);
+            }
+        }
+        let mut bindings = Vec::new();
+        catalog.edit_tiles(|_, tile| {
+            if tile.abilities.is_empty() {
+                return;
+            }
+            let Some((m, army)) = provider.get(&tile.army) else {
+                return;
+            };
+            let Some(state) = index_of[*m] else {
+                return; // its scripts failed to load: already reported
+            };
+            let st = &self.states[state];
+            let sites: Vec<_> = army.hook_sites.iter().filter(|s| s.tile == tile.id).collect();
+            for i in 0..tile.abilities.len() {
+                let name = tile.abilities[i].hook.clone();
+                let site = sites.get(i).map(|s| s.at.clone());
+                let located = |message: String| match &site {
+                    Some(at) => Diagnostic {
+                        message,
+                        ..at.clone()
+                    },
+                    None => Diagnostic::whole_file(&mods[*m].dir, message),
+                };
+                let Some(ability) = st.find(&name) else {
+                    let known: Vec<String> = st
+                        .registry
+                        .borrow()
+                        .abilities
+                        .keys()
+                        .chain(st.library.borrow().abilities.keys())
+                        .cloned()
+                        .collect();
+                    problems.push(located(format!(
+                        "tile `{}`: no ability `{name}` is defined: define it in the mod's scripts/ with ability(\"{name}\", {{ ... }}), or use one of: {}",
+                        tile.full_id(),
+                        known.join(", ")
+                    )));
+                    continue;
+                };
+                if let Some(gives) = &ability.gives
+                    && let Err(message) = apply_gives(st, gives, tile, i)
+                {
+                    problems.push(located(format!(
+                        "tile `{}`, ability `{name}`, gives: {message}",
+                        tile.full_id()
+                    )));
+                    continue;
+                }
+                let a = &mut tile.abilities[i];
+                a.points = ability.points;
+                if !ability.points.is_empty() {
+                    a.binding = bindings.len() as u32;
+                    bindings.push(Binding {
+                        state,
+                        ability,
+                        index: i,
+                        tile: tile.full_id(),
+                    });
+                }
+            }
+        });
+        self.bindings = bindings;
+    }
+
+    /// Sets the rules the hooks read (`ctx:rule`) and reseeds `math.random`.
+    pub fn prepare(&mut self, rules: &Rules, seed: u64) {
+        if *self.rules != *rules {
+            self.rules = Arc::new(rules.clone());
+        }
+        *self.rng.borrow_mut() = Rng::seeded(seed);
+    }
+
+    /// The ids of the mods whose scripts run.
+    pub fn mods(&self) -> impl Iterator<Item = &str> {
+        self.states.iter().map(|s| s.id.as_str())
+    }
+
+    fn binding(&self, ctx: &HookContext<'_>) -> Result<&Binding, HookError> {
+        self.bindings
+            .get(ctx.ability.binding as usize)
+            .filter(|b| {
+                ctx.def
+                    .abilities
+                    .get(b.index)
+                    .is_some_and(|a| a.hook == ctx.ability.hook)
+            })
+            .ok_or_else(|| HookError {
+                message: format!(
+                    "{}: ability `{}` is not bound to a script (load the catalog through the script host)",
+                    ctx.def.full_id(),
+                    ctx.ability.hook
+                ),
+            })
+    }
+
+    /// Calls the function of `point` for the ability in `ctx`, with `plan` moved in and out.
+    fn call(
+        &mut self,
+        ctx: &HookContext<'_>,
+        point: usize,
+        plan: Option<&mut AttackPlan>,
+        decider: Option<&mut dyn Decider>,
+    ) -> Result<(), HookError> {
+        if *self.rules != *ctx.rules {
+            self.rules = Arc::new(ctx.rules.clone());
+        }
+        let b = self.binding(ctx)?;
+        let Some(f) = b.ability.hooks[point].clone() else {
+            return Ok(());
+        };
+        let st = &self.states[b.state];
+        let hook = HookPoints::ALL[point].1;
+        let fail = |e: mlua::Error| {
+            let text = lua_error_text(&e);
+            let (at, message) = locate(&text, &b.ability.defined_at);
+            HookError {
+                message: ScriptError {
+                    mod_id: st.id.clone(),
+                    at,
+                    hook: hook.to_string(),
+                    tile: b.tile.clone(),
+                    message,
+                }
+                .to_string(),
+            }
+        };
+        {
+            let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
+            if !Arc::ptr_eq(&call.catalog, &self.catalog) {
+                call.catalog = self.catalog.clone();
+            }
+            if !Arc::ptr_eq(&call.rules, &self.rules) {
+                call.rules = self.rules.clone();
+            }
+            call.field = Some(ctx.field.clone());
+            call.cell = Some(ctx.cell);
+            call.tile = ctx.field.at(ctx.cell).map(|p| p.tile);
+            call.ability = b.index;
+            call.phase = ctx.phase;
+        }
+        st.budget.reset();
+        let result = match (plan, decider) {
+            (Some(plan), Some(decider)) => {
+                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                let field = ctx.field;
+                let by = ctx.cell;
+                let result = st.lua.scope(|scope| {
+                    let ask = scope.create_function_mut(|_, question: String| {
+                        let q = match question.as_str() {
+                            "explode" => Question::Explode,
+                            other => {
+                                return Err(mlua::Error::runtime(format!(
+                                    "unknown question `{other}` (questions: explode)"
+                                )));
+                            }
+                        };
+                        let options = [Choice::Attack, Choice::Explode];
+                        let player = field.at(by).map(|p| p.owner).unwrap_or_default();
+                        let pick = decider.decide(
+                            field,
+                            &Decision {
+                                question: q,
+                                by,
+                                player,
+                                options: &options,
+                            },
+                        );
+                        Ok(options.get(pick) == Some(&Choice::Explode))
+                    })?;
+                    st.ctx.borrow_mut::<Call>()?.ask = Some(ask);
+                    let r = f.call::<()>((st.ctx.clone(), st.plan.clone()));
+                    st.ctx.borrow_mut::<Call>()?.ask = None;
+                    r
+                });
+                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                result
+            }
+            _ => f.call::<()>(st.ctx.clone()),
+        };
+        if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
+            call.field = None;
+        }
+        result.map_err(fail)
+    }
+}
+
+/// Evaluates a `gives` function with the ability's parameters and merges the effects it returns
+/// into the tile: a module's link effects, an HQ's aura, or board-wide effects (`move_range`).
+fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Result<(), String> {
+    st.budget.reset();
+    let params =
+        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
+    let t: Table = gives
+        .call(params)
+        .map_err(|e| locate(&lua_error_text(&e), "").1)?;
+    let int = |key: &str, lo: i64, hi: i64| -> Result<Option<i64>, String> {
+        match t.get::<Value>(key).map_err(|e| e.to_string())? {
+            Value::Nil => Ok(None),
+            Value::Integer(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
+            other => Err(format!(
+                "`{key}` must be a whole number from {lo} to {hi}, not {}",
+                other
+                    .to_string()
+                    .unwrap_or_else(|_| other.type_name().into())
+            )),
+        }
+    };
+    let flag = |key: &str| -> Result<bool, String> {
+        match t.get::<Value>(key).map_err(|e| e.to_string())? {
+            Value::Nil => Ok(false),
+            Value::Boolean(b) => Ok(b),
+            other => Err(format!(
+                "`{key}` must be true or false, not a {}",
+                other.type_name()
+            )),
+        }
+    };
+    const KEYS: [&str; 10] = [
+        "melee",
+        "ranged",
+        "initiative",
+        "enemy_initiative",
+        "medic",
+        "extra_attack",
+        "hijack",
+        "convert_attack",
+        "mobility",
+        "move_range",
+    ];
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let key = k.to_string().unwrap_or_default();
+        if !KEYS.contains(&key.as_str()) {
+            return Err(format!(
+                "unknown effect `{key}` (effects: {})",
+                KEYS.join(", ")
+            ));
+        }
+    }
+    let linked = !(int("melee", -9, 9)?.is_none()
+        && int("ranged", -9, 9)?.is_none()
+        && int("initiative", -9, 9)?.is_none()
+        && int("enemy_initiative", -9, 9)?.is_none()
+        && !flag("medic")?
+        && int("extra_attack", 0, 4)?.is_none()
+        && !flag("hijack")?
+        && !flag("convert_attack")?
+        && !flag("mobility")?);
+    if linked {
+        let fx = match tile.kind {
+            TileKind::Module => &mut tile.module,
+            TileKind::Hq => &mut tile.aura,
+            other => {
+                return Err(format!(
+                    "a {other} gives nothing through links: only modules (through their links) and HQs (to adjacent friends) give effects"
+                ));
+            }
+        };
+        let add = |a: i8, b: Option<i64>| (i64::from(a) + b.unwrap_or(0)).clamp(-9, 9) as i8;
+        fx.melee = add(fx.melee, int("melee", -9, 9)?);
+        fx.ranged = add(fx.ranged, int("ranged", -9, 9)?);
+        fx.initiative = add(fx.initiative, int("initiative", -9, 9)?);
+        fx.enemy_initiative = add(fx.enemy_initiative, int("enemy_initiative", -9, 9)?);
+        fx.medic |= flag("medic")?;
+        fx.extra_attack = fx
+            .extra_attack
+            .saturating_add(int("extra_attack", 0, 4)?.unwrap_or(0) as u8);
+        fx.hijack |= flag("hijack")?;
+        fx.convert_attack |= flag("convert_attack")?;
+        fx.mobility |= flag("mobility")?;
+    }
+    if let Some(r) = int("move_range", 1, 9)? {
+        if tile.kind == TileKind::Instant {
+            return Err("an instant is never on the board, so it gives no move range".into());
+        }
+        tile.global.move_range = tile.global.move_range.max(r as u8);
+    }
+    Ok(())
+}
+
+impl AbilityHooks for ScriptHost {
+    fn battle_started(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
+        self.call(ctx, 0, None, None)
+    }
+
+    fn plan_attacks(
+        &mut self,
+        ctx: &HookContext<'_>,
+        plan: &mut AttackPlan,
+        decider: &mut dyn Decider,
+    ) -> Result<(), HookError> {
+        self.call(ctx, 1, Some(plan), Some(decider))
+    }
+
+    fn phase_ended(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
+        self.call(ctx, 2, None, None)
+    }
+
+    fn battle_ended(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
+        self.call(ctx, 3, None, None)
+    }
+}
+
+/// Mod folders and their scripts, loaded together.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The catalog (with every ability bound), the mods, and every problem of both steps.
+    pub mods: LoadedMods,
+    pub scripts: ScriptHost,
+}
+
+/// Loads every mod below `roots` ([`hexforge_content::load_mods`]), then their scripts
+/// ([`ScriptHost::load`]); the problems of both are in `mods.problems`.
+pub fn load(roots: &[PathBuf], limits: Limits) -> Loaded {
+    let mut mods = hexforge_content::load_mods(roots);
+    let (scripts, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, limits);
+    mods.problems.0.extend(problems.0);
+    Loaded { mods, scripts }
+}

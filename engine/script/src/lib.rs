@@ -1,0 +1,17 @@
+//! Hexforge's Lua ability layer. Every mod's scripts run in a sandbox of their own (mlua, Lua
+//! 5.4): no `io`, `os`, `package`, `require`, `load`, `dofile`, `debug` or `string.dump`, no binary
+//! chunks; `pairs` visits keys in a fixed order and `math.random` draws from a seeded generator,
+//! so hooks give the same results in every process; each call is stopped after an instruction
+//! and time budget, and each mod's memory is capped. [`ScriptHost`] loads the shared library
+//! (`scripts/`) and the mods' scripts, binds every tile ability to its implementation, and
+//! implements the engine's [`hexforge_core::hooks::AbilityHooks`]. A failing script reaches the
+//! user as `mod, file:line, hook, tile: message`, and the engine leaves the state unchanged.
+
+mod api;
+mod host;
+mod library;
+mod registry;
+mod sandbox;
+
+pub use host::{Loaded, ScriptError, ScriptHost, load};
+pub use sandbox::Limits;

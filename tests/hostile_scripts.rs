@@ -1,0 +1,260 @@
+//! Hostile and broken ability scripts: escape attempts, endless loops, recursion, memory bombs,
+//! writes to globals and the library, and errors, each contained and reported with the mod, file,
+//! line, hook and tile; a battle whose hook fails leaves the board as it was.
+
+use hexforge_core::battle::{Context, resolve};
+use hexforge_core::{
+    Battlefield, BoardShape, Catalog, DefaultPolicy, Dir, Hex, PlayerSetup, Rules, Seat, Setup,
+    TileSetup,
+};
+use hexforge_script::{Limits, ScriptHost};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A mod `probe` with one army: an HQ and a `gunner` (initiative 1, melee 1 on its front) whose
+/// (toughness 1, so it survives the HQ's answer and sees the battle end) ability `probe` is defined by `script` (in `scripts/probe.lua`).
+fn probe_mod(script: &str, hook: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "hexforge-hostile-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("armies")).expect("armies dir");
+    std::fs::create_dir_all(dir.join("scripts")).expect("scripts dir");
+    std::fs::write(
+        dir.join("mod.toml"),
+        "id = \"probe\"\nname = \"Probe\"\nversion = \"1.0.0\"\n",
+    )
+    .expect("manifest");
+    std::fs::write(
+        dir.join("armies/probe.toml"),
+        format!(
+            "[army]\nid = \"probe\"\nname = \"Probe\"\nsize = 2\n\n[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n\n[[tile]]\nid = \"gunner\"\nname = \"Gunner\"\nkind = \"soldier\"\ncount = 1\ninitiative = [1]\ntoughness = 1\nedges = [\"melee:1@0\"]\n\n[[tile.ability]]\nhook = \"{hook}\"\n"
+        ),
+    )
+    .expect("army");
+    std::fs::write(dir.join("scripts/probe.lua"), script).expect("script");
+    dir
+}
+
+fn load(script: &str) -> (Catalog, ScriptHost, String) {
+    load_with(script, "probe", Limits::default())
+}
+
+fn load_with(script: &str, hook: &str, limits: Limits) -> (Catalog, ScriptHost, String) {
+    let dir = probe_mod(script, hook);
+    let mut mods = hexforge_content::load_mods(&[dir]);
+    assert!(mods.problems.is_empty(), "{}", mods.problems);
+    let (host, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, limits);
+    (mods.catalog, host, problems.to_string())
+}
+
+/// The gunner at the centre facing the enemy HQ to its north; its own HQ to the south.
+fn board(c: &Catalog) -> Battlefield {
+    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
+        tile: c.find(id).expect("tile"),
+        owner: Seat::new(owner),
+        hex: Hex::new(q, r),
+        facing: Dir::N,
+        wounds: 0,
+    };
+    Battlefield::new(
+        Setup {
+            shape: BoardShape::standard(),
+            players: vec![
+                PlayerSetup { team: 0, hq_hp: 20 },
+                PlayerSetup { team: 1, hq_hp: 20 },
+            ],
+            tiles: vec![
+                at("probe/gunner", 0, 0, 0),
+                at("probe/hq", 1, 0, -1),
+                at("probe/hq", 0, 0, 2),
+            ],
+        },
+        c,
+    )
+    .expect("legal board")
+}
+
+/// Fights the probe board; the error message if a hook failed (the board must then be unchanged).
+fn fight(c: &Catalog, host: &mut ScriptHost) -> Result<u16, String> {
+    let before = board(c);
+    let mut f = before.clone();
+    let rules = Rules::default();
+    let r = resolve(
+        &mut f,
+        Context {
+            catalog: c,
+            rules: &rules,
+        },
+        host,
+        &mut DefaultPolicy,
+        &mut (),
+    );
+    match r {
+        Ok(report) => Ok(report.hq_damage[1]),
+        Err(e) => {
+            assert_eq!(f, before, "a failed battle leaves the board as it was");
+            Err(e.to_string())
+        }
+    }
+}
+
+#[test]
+fn escape_routes_are_closed() {
+    let (_, _, problems) = load(
+        r#"
+for _, name in ipairs({ "io", "os", "package", "require", "load", "loadfile", "dofile",
+                        "debug", "loadstring", "collectgarbage", "rawset", "rawget", "next",
+                        "print", "coroutine", "setfenv", "getfenv", "module" }) do
+  assert(_ENV[name] == nil, name .. " is reachable")
+end
+assert(string.dump == nil, "string.dump is reachable")
+assert(("x").dump == nil, "string.dump is reachable through a string")
+assert(getmetatable("") == false, "the string metatable is reachable")
+assert(math.randomseed == nil, "math.randomseed is reachable")
+ability("probe", {})
+"#,
+    );
+    assert_eq!(problems, "");
+}
+
+#[test]
+fn an_endless_loop_is_stopped_and_the_battle_refused() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  while true do end\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let started = std::time::Instant::now();
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("ran too long"), "{err}");
+    assert!(err.contains("plan_attacks"), "{err}");
+    assert!(err.contains("probe/gunner"), "{err}");
+    // Generous bound for a loaded machine; the limit itself is 50 ms or 2M instructions.
+    assert!(started.elapsed() < std::time::Duration::from_secs(2));
+}
+
+#[test]
+fn pcall_cannot_swallow_the_limit() {
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  while true do pcall(function() while true do end end) end\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("ran too long"), "{err}");
+}
+
+#[test]
+fn endless_recursion_is_stopped() {
+    let (c, mut host, _) = load(
+        "local function f(n) return f(n + 1) + 1 end\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  f(1)\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(
+        err.contains("stack overflow") || err.contains("ran too long"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_memory_bomb_hits_the_memory_cap() {
+    let (c, mut host, _) = load_with(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local s = string.rep(\"x\", 1 << 30)\nend })\n",
+        "probe",
+        Limits {
+            memory: 16 << 20,
+            ..Limits::default()
+        },
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("memory"), "{err}");
+    // The state is still usable after the failure: the next battle fails the same way.
+    assert!(fight(&c, &mut host).is_err());
+}
+
+#[test]
+fn globals_and_the_library_are_read_only() {
+    let (c, mut host, _) =
+        load("ability(\"probe\", { plan_attacks = function(ctx, plan)\n  counter = 1\nend })\n");
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("cannot set the global `counter`"), "{err}");
+    let (_, _, problems) = load("hex.neighbour = nil\nability(\"probe\", {})\n");
+    assert!(problems.contains("cannot change `neighbour`"), "{problems}");
+    assert!(problems.contains("probe.lua:1"), "{problems}");
+}
+
+#[test]
+fn a_script_error_names_mod_file_line_hook_and_tile() {
+    let (c, mut host, _) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    error(\"boom\")\n  end,\n})\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.starts_with("probe, "), "{err}");
+    assert!(
+        err.contains("scripts/probe.lua:3, plan_attacks, probe/gunner: boom"),
+        "{err}"
+    );
+}
+
+#[test]
+fn errors_in_every_hook_point_are_contained() {
+    for point in [
+        "battle_started",
+        "plan_attacks",
+        "phase_ended",
+        "battle_ended",
+    ] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{ {point} = function(ctx, plan) local x = nil; return x.y end }})\n"
+        ));
+        assert_eq!(problems, "", "{point}");
+        let err = fight(&c, &mut host).expect_err(point);
+        assert!(err.contains(point), "{point}: {err}");
+        assert!(err.contains("probe.lua:1"), "{point}: {err}");
+    }
+}
+
+#[test]
+fn load_problems_are_located() {
+    let (_, _, problems) = load("ability(\"probe\", {\n  plan_attacks = function(\nend })\n");
+    assert!(problems.contains("probe.lua:"), "{problems}");
+    let (_, _, problems) = load("ability(\"probe\", { plan_atacks = function() end })\n");
+    assert!(
+        problems.contains("unknown hook point `plan_atacks`"),
+        "{problems}"
+    );
+    let (_, _, problems) = load_with("ability(\"probe\", {})\n", "nope", Limits::default());
+    assert!(problems.contains("probe.toml:"), "{problems}");
+    assert!(problems.contains("no ability `nope`"), "{problems}");
+}
+
+#[test]
+fn pairs_visits_keys_in_a_fixed_order() {
+    let (_, _, problems) = load(
+        r#"
+local t = { zeta = 1, alpha = 2, [10] = 3, [2] = 4, mid = 5, [true] = 6, [false] = 7 }
+local seen = {}
+for k in pairs(t) do seen[#seen + 1] = tostring(k) end
+local got = table.concat(seen, " ")
+assert(got == "2 10 alpha mid zeta false true", got)
+ability("probe", {})
+"#,
+    );
+    assert_eq!(problems, "");
+}
+
+#[test]
+fn abilities_change_attacks_through_the_plan() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  for i = 1, plan:count() do plan:set_strength(i, plan:strength(i) + ctx:param(\"bonus\", 2)) end\nend })\n",
+    );
+    assert_eq!(problems, "");
+    // Melee 1 plus the default bonus 2 on the enemy HQ.
+    assert_eq!(fight(&c, &mut host), Ok(3));
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:set_strength(1, 99)\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("out of range"), "{err}");
+}
