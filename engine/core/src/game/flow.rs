@@ -52,7 +52,12 @@ impl Game {
     {
         let checked = self.check_action(action)?;
         let player = self.state.turn.player();
-        let board_kept = matches!(checked, Checked::Discard(_) | Checked::Redraw);
+        // Discards and redraws never touch the board; ending a turn changes it only by a battle.
+        let board_kept = matches!(
+            checked,
+            Checked::Discard(_) | Checked::Redraw | Checked::EndTurn
+        );
+        let battles = self.battles;
         match checked {
             Checked::Place { tile, cell, facing } => {
                 let setup = self.stage == Stage::PlaceHq;
@@ -142,7 +147,7 @@ impl Game {
                 self.resolve(&play, decider, sink);
             }
         }
-        if !board_kept {
+        if !board_kept || self.battles != battles {
             self.views = OnceLock::new();
         }
         Ok(())
