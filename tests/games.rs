@@ -5,7 +5,7 @@
 
 use hexforge_bots::RandomBot;
 use hexforge_content::load_mods;
-use hexforge_core::game::Player;
+use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::rules::Preset;
 use hexforge_core::{
     Action, BoardShape, Catalog, Dir, Event, Game, GameSetup, Hex, NoAbilities, Rules, SeatSetup,
@@ -79,7 +79,8 @@ fn check_invariants(game: &Game, army_sizes: &[usize], last_hp: &mut [i32]) {
 /// Every action the engine accepts in this state is listed (the list is complete, not just
 /// legal): every candidate over the board's hexes, facings, the hand and every instant target
 /// is checked. HQs are listed facing north only, since their facing does not matter (R2.3).
-fn assert_every_legal_action_listed(game: &Game, legal: &[Action]) {
+fn assert_every_legal_action_listed(game: &Game, legal: &LegalActions) {
+    let legal = legal.to_vec();
     let shape = game.field().shape();
     let hexes: Vec<Hex> = shape.cells().map(|c| shape.hex(c)).collect();
     let Some(seat) = game.current() else { return };
@@ -184,7 +185,7 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
         .players()
         .map(|p| game.field().hq_hp(p))
         .collect();
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     let mut events: Vec<Event> = Vec::new();
     for step in 0..ACTION_LIMIT {
         let Some(seat) = game.current() else {
@@ -193,14 +194,15 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
         };
         game.legal_actions(&mut legal);
         assert!(!legal.is_empty(), "a player to act always has an action");
-        for a in &legal {
-            assert_eq!(game.check(a), Ok(()), "listed but refused: {a:?}");
+        assert_eq!(legal.iter().count(), legal.len(), "the list reads whole");
+        for a in legal.iter() {
+            assert_eq!(game.check(&a), Ok(()), "listed but refused: {a:?}");
         }
         if sweep && step % 4 == 0 {
             assert_every_legal_action_listed(&game, &legal);
         }
         let pick = bots[seat.index()].act(&game, &legal);
-        let action = legal[pick];
+        let action = legal.get(pick).expect("the pick is listed");
         let mut players: Vec<&mut dyn Player> =
             bots.iter_mut().map(|b| b as &mut dyn Player).collect();
         events.clear();

@@ -6,7 +6,7 @@
 
 use crate::eval::{evaluate, terminal, tile_value};
 use hexforge_core::battle;
-use hexforge_core::game::{Player, Stage};
+use hexforge_core::game::{LegalActions, Player, Stage};
 use hexforge_core::{Action, DefaultPolicy, Game, NoAbilities, Rng};
 
 /// The one-ply bot.
@@ -24,7 +24,7 @@ impl GreedyBot {
 }
 
 impl Player for GreedyBot {
-    fn act(&mut self, game: &Game, legal: &[Action]) -> usize {
+    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize {
         if let Some(i) = forced(game, legal) {
             return i;
         }
@@ -34,15 +34,15 @@ impl Player for GreedyBot {
 }
 
 /// The choice when there is nothing to weigh: the only action, an HQ spot, or a mandatory discard.
-pub(crate) fn forced(game: &Game, legal: &[Action]) -> Option<usize> {
+pub(crate) fn forced(game: &Game, legal: &LegalActions) -> Option<usize> {
     if legal.len() <= 1 {
         return Some(0);
     }
     match game.stage() {
         Stage::PlaceHq => {
             // The centre is the strongest spot; else the first listed hex.
-            let centre = legal.iter().position(
-                |a| matches!(a, Action::Place { hex, .. } if *hex == hexforge_core::Hex::ORIGIN),
+            let centre = legal.position(
+                |a| matches!(a, Action::Place { hex, .. } if hex == hexforge_core::Hex::ORIGIN),
             );
             Some(centre.unwrap_or(0))
         }
@@ -50,7 +50,7 @@ pub(crate) fn forced(game: &Game, legal: &[Action]) -> Option<usize> {
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
-                Action::Discard { tile } => Some((i, tile_value(game.catalog().get(*tile)))),
+                Action::Discard { tile } => Some((i, tile_value(game.catalog().get(tile)))),
                 _ => None,
             })
             .min_by_key(|(_, v)| *v)
@@ -60,7 +60,7 @@ pub(crate) fn forced(game: &Game, legal: &[Action]) -> Option<usize> {
 }
 
 /// The score of each weighed action (placements, instants, moves and ending the turn), by index.
-pub(crate) fn score_actions(game: &Game, legal: &[Action]) -> Vec<(usize, i32)> {
+pub(crate) fn score_actions(game: &Game, legal: &LegalActions) -> Vec<(usize, i32)> {
     let Some(me) = game.current() else {
         return Vec::new();
     };
@@ -82,7 +82,7 @@ pub(crate) fn score_actions(game: &Game, legal: &[Action]) -> Vec<(usize, i32)> 
             _ => {
                 let mut g = game.clone();
                 let battles = g.battles();
-                if g.act(a, &mut NoAbilities, &mut DefaultPolicy, &mut ())
+                if g.act(&a, &mut NoAbilities, &mut DefaultPolicy, &mut ())
                     .is_err()
                 {
                     continue;
@@ -100,8 +100,8 @@ pub(crate) fn score_actions(game: &Game, legal: &[Action]) -> Vec<(usize, i32)> 
 }
 
 /// The best scored action: highest score, then anything but ending the turn, then a seeded pick.
-pub(crate) fn best(scored: &[(usize, i32)], legal: &[Action], rng: &mut Rng) -> usize {
-    let key = |(i, s): &(usize, i32)| (*s, legal[*i] != Action::EndTurn);
+pub(crate) fn best(scored: &[(usize, i32)], legal: &LegalActions, rng: &mut Rng) -> usize {
+    let key = |(i, s): &(usize, i32)| (*s, legal.get(*i) != Some(Action::EndTurn));
     let Some(top) = scored.iter().map(key).max() else {
         return legal.len().saturating_sub(1);
     };

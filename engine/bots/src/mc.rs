@@ -4,7 +4,7 @@
 
 use crate::greedy::{best, forced, score_actions};
 use crate::random::RandomBot;
-use hexforge_core::game::{Player, play_out};
+use hexforge_core::game::{LegalActions, Player, play_out};
 use hexforge_core::{Action, DefaultPolicy, Game, GameResult, NoAbilities, Rng};
 
 /// Playouts per candidate.
@@ -65,7 +65,7 @@ impl MonteCarloBot {
 }
 
 impl Player for MonteCarloBot {
-    fn act(&mut self, game: &Game, legal: &[Action]) -> usize {
+    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize {
         if let Some(i) = forced(game, legal) {
             return i;
         }
@@ -74,14 +74,19 @@ impl Player for MonteCarloBot {
         scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
         let mut candidates: Vec<(usize, i32)> =
             scored.iter().copied().take(self.candidates).collect();
-        if let Some(end) = scored.iter().find(|(i, _)| legal[*i] == Action::EndTurn)
+        if let Some(end) = scored
+            .iter()
+            .find(|(i, _)| legal.get(*i) == Some(Action::EndTurn))
             && !candidates.contains(end)
         {
             candidates.push(*end);
         }
         let mut results: Vec<(usize, i32)> = Vec::with_capacity(candidates.len());
         for (i, _) in &candidates {
-            let wins = self.playouts(game, &legal[*i]);
+            let Some(action) = legal.get(*i) else {
+                continue;
+            };
+            let wins = self.playouts(game, &action);
             results.push((*i, wins as i32));
         }
         best(&results, legal, &mut self.rng)

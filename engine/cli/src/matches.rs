@@ -2,7 +2,7 @@
 //! many in parallel with a table of results.
 
 use anyhow::{Result, bail};
-use hexforge_core::game::{Player, Seats};
+use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
     BoardShape, Catalog, Event, Game, GameResult, GameSetup, NoAbilities, Preset, Rng, Rules,
@@ -181,14 +181,16 @@ pub fn play_match(
         )?;
         writeln!(out, "Setup: each player places their HQ")?;
     }
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     let mut events: Vec<Event> = Vec::new();
     while let Some(seat) = game.current() {
         game.legal_actions(&mut legal);
         let pick = bots[seat.index()]
             .act(&game, &legal)
             .min(legal.len().saturating_sub(1));
-        let action = legal[pick];
+        let Some(action) = legal.get(pick) else {
+            bail!("no legal action for {seat}: the engine listed none");
+        };
         events.clear();
         let mut players: Vec<&mut dyn Player> = bots
             .iter_mut()

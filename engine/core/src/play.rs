@@ -273,6 +273,8 @@ pub(crate) struct Views {
     netted: u64,
     /// Units connected to a working module that lets them move as if mobile (R7.4.4).
     mobility: u64,
+    /// Some tile on the board gives Mobility, so `mobility` needed every module effect.
+    modules: bool,
 }
 
 impl Views {
@@ -287,13 +289,41 @@ impl Views {
             Views {
                 netted: view.netted,
                 mobility: view.mobility,
+                modules: true,
             }
         } else {
             Views {
                 netted: nets::netted(field, ctx.catalog, ctx.rules),
                 mobility: 0,
+                modules: false,
             }
         }
+    }
+
+    /// The views of `field` just after a tile was placed on the empty `cell`, from the views of
+    /// the board before, when they can be kept: the new tile has no net and no tile gives
+    /// Mobility, so only a net pointing at the new tile could change them, and none does (the
+    /// net graph only gains a tile with no edge). `None` when they must be worked out again.
+    pub(crate) fn after_placing(
+        self,
+        field: &Battlefield,
+        ctx: Context<'_>,
+        cell: Cell,
+    ) -> Option<Self> {
+        let placed = field.at(cell)?;
+        let traits = ctx.catalog.traits(placed.tile);
+        if self.modules || traits.nets != 0 || traits.gives_mobility {
+            return None;
+        }
+        let netted_by_neighbour = Dir::ALL.into_iter().any(|d| {
+            field.shape().neighbour(cell, d).is_some_and(|n| {
+                field
+                    .at(n)
+                    .is_some_and(|p| ctx.catalog.traits(p.tile).nets != 0)
+                    && nets::reach(field, ctx.catalog, ctx.rules, n) & cell.bit() != 0
+            })
+        });
+        (!netted_by_neighbour).then_some(self)
     }
 }
 

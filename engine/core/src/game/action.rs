@@ -1,7 +1,7 @@
 //! Player actions: what a player may do in a game, the check that refuses an illegal one with the
 //! rule it breaks, and the list of every legal action of a state.
 
-use super::{Game, HAND_SIZE, Stage, is_instant};
+use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
 use crate::battlefield::SetupError;
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
@@ -486,55 +486,57 @@ impl Game {
         }
     }
 
-    /// Every legal action of the current player, in a fixed order: redraw, discards, placements
-    /// (hand order, then hexes in reading order, then facings), instants, Mobility, end of turn.
-    pub fn legal_actions(&self, out: &mut Vec<Action>) {
-        out.clear();
+    /// Every legal action of the current player, in a fixed order: redraw, discards, then for each
+    /// distinct held tile in hand order its placements (hexes in reading order, then facings) or
+    /// its instants, then Mobility moves, then ending the turn.
+    pub fn legal_actions(&self, out: &mut LegalActions) {
         let player = self.state.turn.player();
         let field = &self.field;
         let shape = field.shape();
+        out.clear(shape);
         let empty = shape.all() & !field.occupied();
-        let hexes = || bits(empty).map(|i| shape.hex(shape.cell_from_index(i)));
         match self.stage {
             Stage::Over(_) => {}
             Stage::PlaceHq => {
                 // The HQ attacks on all sides, so its facing does not matter (R2.3): one per hex.
                 if let Some(hq) = self.catalog.hq_of(&self.armies[player.index()]) {
-                    out.extend(hexes().map(|hex| Action::Place {
-                        tile: hq,
-                        hex,
-                        facing: Dir::N,
-                    }));
+                    for i in bits(empty) {
+                        out.push(Action::Place {
+                            tile: hq,
+                            hex: shape.hex(shape.cell_from_index(i)),
+                            facing: Dir::N,
+                        });
+                    }
                 }
             }
             Stage::Discard => {
                 if self.may_redraw() {
                     out.push(Action::Redraw);
                 }
-                out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
+                for tile in self.distinct_hand() {
+                    out.push(Action::Discard { tile });
+                }
             }
             Stage::Play => {
                 if self.may_redraw() {
                     out.push(Action::Redraw);
                 }
-                out.extend(self.distinct_hand().map(|tile| Action::Discard { tile }));
+                for tile in self.distinct_hand() {
+                    out.push(Action::Discard { tile });
+                }
                 if self.may_play_tile().is_ok() {
                     for tile in self.distinct_hand() {
                         let def = self.catalog.get(tile);
                         if def.kind.is_board_tile() {
-                            for hex in hexes() {
-                                for facing in Dir::ALL {
-                                    out.push(Action::Place { tile, hex, facing });
-                                }
-                            }
+                            out.push_placements(tile, empty);
                         } else {
                             self.instant_actions(tile, out);
                         }
                     }
                 }
                 if self.may_move_any() {
-                    self.unit_moves(&self.checker(), false, |unit, to, facing| {
-                        out.push(Action::Move { unit, to, facing });
+                    self.unit_moves(&self.checker(), false, |unit, facing, to| {
+                        out.push_moves(None, unit, facing, to);
                     });
                 }
                 out.push(Action::EndTurn);
@@ -551,7 +553,7 @@ impl Game {
             .map(|(_, t)| *t)
     }
 
-    fn instant_actions(&self, tile: TileRef, out: &mut Vec<Action>) {
+    fn instant_actions(&self, tile: TileRef, out: &mut LegalActions) {
         let Some(effect) = self.catalog.get(tile).instant else {
             return;
         };
@@ -579,11 +581,8 @@ impl Game {
             InstantEffect::Move => {
                 // `unit_moves` checks each unit once and lists only reachable empty hexes: every
                 // move it finds is legal, so none is checked again.
-                self.unit_moves(checker, true, |unit, to, facing| {
-                    out.push(Action::Instant {
-                        tile,
-                        target: Target::Move { unit, to, facing },
-                    });
+                self.unit_moves(checker, true, |unit, facing, to| {
+                    out.push_moves(Some(tile), unit, facing, to);
                 });
             }
             InstantEffect::Push => {
@@ -642,13 +641,14 @@ impl Game {
         }
     }
 
-    /// Every move of one unit: Mobility (`instant = false`) or the Move instant. Turning in place
-    /// gives the five other facings; each reachable empty hex gives all six.
+    /// The moves of each unit that may move: Mobility (`instant = false`) or the Move instant.
+    /// `found` gets the unit's cell, its facing (it may turn to the five others) and the reachable
+    /// empty cells (each with all six facings).
     fn unit_moves(
         &self,
         checker: &PlayChecker<'_>,
         instant: bool,
-        mut found: impl FnMut(Hex, Hex, Dir),
+        mut found: impl FnMut(Cell, Dir, u64),
     ) {
         let field = &self.field;
         let player = self.state.turn.player();
@@ -678,18 +678,8 @@ impl Game {
             if checker.check(&self.state.turn, &turn).is_err() {
                 continue;
             }
-            for f in Dir::ALL {
-                if f != p.facing {
-                    found(hex, hex, f);
-                }
-            }
             let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
-            for i in bits(checker.reach(c, range)) {
-                let to = field.shape().hex(field.shape().cell_from_index(i));
-                for f in Dir::ALL {
-                    found(hex, to, f);
-                }
-            }
+            found(c, p.facing, checker.reach(c, range));
         }
     }
 

@@ -10,9 +10,9 @@ use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::AbilityHooks;
-use crate::play::resolve_with;
+use crate::play::{Views, resolve_with};
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
-use crate::shape::bits;
+use crate::shape::{Cell, bits};
 use std::sync::OnceLock;
 
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
@@ -52,7 +52,13 @@ impl Game {
     {
         let checked = self.check_action(action)?;
         let player = self.state.turn.player();
-        let board_kept = matches!(checked, Checked::Discard(_) | Checked::Redraw);
+        // Discards and redraws never touch the board; ending a turn changes it only by a battle; a
+        // placement updates the kept views itself.
+        let views_kept = matches!(
+            checked,
+            Checked::Discard(_) | Checked::Redraw | Checked::EndTurn | Checked::Place { .. }
+        );
+        let battles = self.battles;
         match checked {
             Checked::Place { tile, cell, facing } => {
                 let setup = self.stage == Stage::PlaceHq;
@@ -65,6 +71,7 @@ impl Game {
                     },
                     sink,
                 );
+                self.views = self.views_after_placing(cell);
                 if setup {
                     self.next_hq(sink);
                 } else if self.field.main_area_full() {
@@ -142,13 +149,27 @@ impl Game {
                 self.resolve(&play, decider, sink);
             }
         }
-        if !board_kept {
+        if !views_kept || self.battles != battles {
             self.views = OnceLock::new();
         }
         match self.hook_failure.take() {
             Some(e) => Err(ActionError::Hook(e)),
             None => Ok(()),
         }
+    }
+
+    /// The kept views once a tile has been placed on `cell`: updated when they can be, else
+    /// dropped, to be worked out again when needed.
+    fn views_after_placing(&self, cell: Cell) -> OnceLock<Views> {
+        let Some(views) = self
+            .views
+            .get()
+            .and_then(|v| v.after_placing(&self.field, self.context(), cell))
+        else {
+            return OnceLock::new();
+        };
+        debug_assert_eq!(views, Views::new(&self.field, self.context()));
+        OnceLock::from(views)
     }
 
     /// Applies an event and passes it on.

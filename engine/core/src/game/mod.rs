@@ -6,10 +6,12 @@
 mod action;
 mod flow;
 mod judge;
+mod legal;
 mod player;
 
 pub use action::{Action, ActionError, Target};
 pub use judge::Mode;
+pub use legal::LegalActions;
 pub use player::{Player, Seats, play_out};
 
 use crate::battle::Context;

@@ -2,7 +2,7 @@
 //! plays. Bots and people (through a front end) implement [`Player`]; [`play_out`] runs a game
 //! with one player per seat.
 
-use super::{Action, ActionError, Game};
+use super::{ActionError, Game, LegalActions};
 use crate::battlefield::Battlefield;
 use crate::decision::{Decider, Decision};
 use crate::event::{EventSink, GameResult};
@@ -11,7 +11,7 @@ use crate::hooks::AbilityHooks;
 /// A player of a game.
 pub trait Player {
     /// Picks one of `legal` (never empty) for the current player of `game`: its index.
-    fn act(&mut self, game: &Game, legal: &[Action]) -> usize;
+    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize;
 
     /// Answers a decision of a battle or a play put to this player: an index into
     /// `decision.options`. The default takes the first option, the engine's documented default.
@@ -48,7 +48,7 @@ where
     H: AbilityHooks + ?Sized,
     S: EventSink + ?Sized,
 {
-    let mut legal = Vec::with_capacity(256);
+    let mut legal = LegalActions::new();
     while let Some(seat) = game.current() {
         game.legal_actions(&mut legal);
         let Some(last) = legal.len().checked_sub(1) else {
@@ -59,7 +59,9 @@ where
             .map(|p| p.act(game, &legal))
             .unwrap_or(last)
             .min(last);
-        let action = legal[pick];
+        let Some(action) = legal.get(pick) else {
+            break;
+        };
         game.act(&action, hooks, &mut Seats { players }, sink)?;
     }
     game.result().ok_or(ActionError::GameOver)

@@ -63,7 +63,7 @@ fn act(g: &mut Game, a: Action) -> Vec<Event> {
 }
 
 fn place_hqs(g: &mut Game) {
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     for _ in 0..2 {
         g.legal_actions(&mut legal);
         let hex = if g.current() == Some(Seat::new(0)) {
@@ -71,7 +71,7 @@ fn place_hqs(g: &mut Game) {
         } else {
             Hex::new(0, -2)
         };
-        let tile = match legal[0] {
+        let tile = match legal.get(0).expect("an HQ placement") {
             Action::Place { tile, .. } => tile,
             other => panic!("expected an HQ placement, got {other:?}"),
         };
@@ -238,7 +238,7 @@ fn no_battle_tile_after_a_last_tile_is_drawn() {
         })
         .expect_err("refused");
     assert_eq!(err, ActionError::BattleAfterLastTile);
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     g.legal_actions(&mut legal);
     assert!(!legal.iter().any(|a| matches!(
         a,
@@ -275,9 +275,9 @@ fn a_hand_of_instants_may_be_redrawn_only_before_anything_else() {
         [vec![], vec![]],
         None,
     );
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     g2.legal_actions(&mut legal);
-    assert_eq!(legal[0], Action::Redraw);
+    assert_eq!(legal.get(0), Some(Action::Redraw));
     let events = act(&mut g2, Action::Redraw);
     assert!(events.contains(&Event::BadDraw {
         player: Seat::new(0)
@@ -291,7 +291,7 @@ fn a_hand_of_instants_may_be_redrawn_only_before_anything_else() {
         None,
     );
     g3.legal_actions(&mut legal);
-    assert_eq!(legal[0], Action::Redraw);
+    assert_eq!(legal.get(0), Some(Action::Redraw));
     let battle = g3.hand(Seat::new(0))[0];
     act(&mut g3, Action::Discard { tile: battle });
     assert_eq!(g3.hand(Seat::new(0)).len(), 2);
@@ -469,7 +469,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
         &mut (),
     )
     .expect("position");
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     g.legal_actions(&mut legal);
     let moves: Vec<_> = legal
         .iter()
@@ -477,7 +477,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
         .collect();
     assert!(!moves.is_empty(), "the hacker is carried: {legal:?}");
     for m in moves {
-        assert_eq!(g.check(m), Ok(()), "{m:?}");
+        assert_eq!(g.check(&m), Ok(()), "{m:?}");
     }
 }
 
@@ -485,13 +485,13 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
 #[test]
 fn kept_views_always_match_the_board() {
     let mut rng = crate::rng::Rng::seeded(11);
-    let mut legal = Vec::new();
+    let mut legal = LegalActions::new();
     for seed in 0..40 {
         let mut g = new_game(Rules::default(), seed);
         let mut steps = 0;
         while g.current().is_some() && steps < 2_000 {
             g.legal_actions(&mut legal);
-            let a = legal[rng.below(legal.len())];
+            let a = legal.get(rng.below(legal.len())).expect("listed");
             act(&mut g, a);
             // Views kept through an action must still be those of the board.
             if let Some(kept) = g.views.get() {
