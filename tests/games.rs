@@ -4,14 +4,15 @@
 //! rising, and every game ending (RULES.md section 2, R4.11, R4.13, section 8).
 
 use hexforge_bots::RandomBot;
-use hexforge_content::load_mods;
+use hexforge_content::ModInfo;
 use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::rules::Preset;
 use hexforge_core::{
-    Action, BoardShape, Catalog, Dir, Event, Game, GameSetup, Hex, NoAbilities, Rules, SeatSetup,
-    Stage, Target,
+    Action, BoardShape, Catalog, Dir, Event, Game, GameSetup, Hex, Rules, SeatSetup, Stage, Target,
 };
+use hexforge_script::{Limits, ScriptHost};
 use proptest::prelude::*;
+use std::cell::RefCell;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
@@ -20,16 +21,35 @@ const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
 /// No game of 34-tile decks takes anywhere near this many actions.
 const ACTION_LIMIT: usize = 20_000;
 
+/// The repository's mods, with every ability bound to its script.
+fn content() -> &'static (Arc<Catalog>, Vec<ModInfo>) {
+    static CONTENT: OnceLock<(Arc<Catalog>, Vec<ModInfo>)> = OnceLock::new();
+    CONTENT.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let loaded = hexforge_script::load(&[root.join("../mods")], Limits::default());
+        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        (Arc::new(loaded.mods.catalog), loaded.mods.mods)
+    })
+}
+
 fn catalog() -> Arc<Catalog> {
-    static CATALOG: OnceLock<Arc<Catalog>> = OnceLock::new();
-    CATALOG
-        .get_or_init(|| {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-            let loaded = load_mods(&[root.join("../mods")]);
-            assert!(loaded.problems.is_empty(), "{}", loaded.problems);
-            Arc::new(loaded.catalog)
-        })
-        .clone()
+    content().0.clone()
+}
+
+/// Runs `f` with this thread's script host (Lua states stay on their thread).
+fn with_scripts<R>(f: impl FnOnce(&mut ScriptHost) -> R) -> R {
+    thread_local! {
+        static SCRIPTS: RefCell<Option<ScriptHost>> = const { RefCell::new(None) };
+    }
+    SCRIPTS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let host = slot.get_or_insert_with(|| {
+            let (catalog, mods) = content();
+            let mut bound = Catalog::clone(catalog);
+            ScriptHost::load(mods, &mut bound, Limits::default()).0
+        });
+        f(host)
+    })
 }
 
 /// Everything that must hold in every state of every game.
@@ -201,19 +221,21 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
         if sweep && step % 4 == 0 {
             assert_every_legal_action_listed(&game, &legal);
         }
-        let pick = bots[seat.index()].act(&game, &legal);
+        let pick = with_scripts(|h| bots[seat.index()].act(&game, &legal, h));
         let action = legal.get(pick).expect("the pick is listed");
         let mut players: Vec<&mut dyn Player> =
             bots.iter_mut().map(|b| b as &mut dyn Player).collect();
         events.clear();
-        game.act(
-            &action,
-            &mut NoAbilities,
-            &mut hexforge_core::game::Seats {
-                players: &mut players,
-            },
-            &mut events,
-        )
+        with_scripts(|h| {
+            game.act(
+                &action,
+                h,
+                &mut hexforge_core::game::Seats {
+                    players: &mut players,
+                },
+                &mut events,
+            )
+        })
         .unwrap_or_else(|e| panic!("seed {seed}: legal action {action:?} refused: {e}"));
         check_invariants(&game, &sizes, &mut last_hp);
         if action == Action::EndTurn {
@@ -336,7 +358,7 @@ fn a_seed_fixes_the_whole_game() {
         let mut b = RandomBot::new(seed + 1);
         let mut players: Vec<&mut dyn Player> = vec![&mut a, &mut b];
         let mut events = Vec::new();
-        hexforge_core::game::play_out(&mut game, &mut players, &mut NoAbilities, &mut events)
+        with_scripts(|h| hexforge_core::game::play_out(&mut game, &mut players, h, &mut events))
             .expect("a game");
         events
     };

@@ -258,3 +258,23 @@ fn abilities_change_attacks_through_the_plan() {
     let err = fight(&c, &mut host).expect_err("refused");
     assert!(err.contains("out of range"), "{err}");
 }
+
+#[test]
+fn math_random_follows_the_seed_it_is_given() {
+    use hexforge_core::AbilityHooks;
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:set_strength(1, math.random(1, 9))\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let mut draws = Vec::new();
+    for seed in 0..8 {
+        host.reseed(seed);
+        let first = fight(&c, &mut host).expect("fights");
+        host.reseed(seed);
+        assert_eq!(fight(&c, &mut host), Ok(first), "seed {seed}");
+        assert!((1..=9).contains(&first));
+        draws.push(first);
+    }
+    draws.dedup();
+    assert!(draws.len() > 1, "different seeds draw different numbers");
+}

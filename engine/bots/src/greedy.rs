@@ -7,7 +7,7 @@
 use crate::eval::{evaluate, terminal, tile_value};
 use hexforge_core::battle;
 use hexforge_core::game::{LegalActions, Player, Stage};
-use hexforge_core::{Action, DefaultPolicy, Game, NoAbilities, Rng};
+use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, Rng};
 
 /// The one-ply bot.
 #[derive(Clone, Debug)]
@@ -24,11 +24,11 @@ impl GreedyBot {
 }
 
 impl Player for GreedyBot {
-    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize {
+    fn act(&mut self, game: &Game, legal: &LegalActions, hooks: &mut dyn AbilityHooks) -> usize {
         if let Some(i) = forced(game, legal) {
             return i;
         }
-        let scored = score_actions(game, legal);
+        let scored = score_actions(game, legal, hooks);
         best(&scored, legal, &mut self.rng)
     }
 }
@@ -60,15 +60,18 @@ pub(crate) fn forced(game: &Game, legal: &LegalActions) -> Option<usize> {
 }
 
 /// The score of each weighed action (placements, instants, moves and ending the turn), by index.
-pub(crate) fn score_actions(game: &Game, legal: &LegalActions) -> Vec<(usize, i32)> {
+pub(crate) fn score_actions(
+    game: &Game,
+    legal: &LegalActions,
+    hooks: &mut dyn AbilityHooks,
+) -> Vec<(usize, i32)> {
     let Some(me) = game.current() else {
         return Vec::new();
     };
-    let ctx = game.context();
-    let after_battle = |g: &Game| -> i32 {
+    let after_battle = |g: &Game, hooks: &mut dyn AbilityHooks| -> i32 {
         let mut f = g.field().clone();
         // A battle whose hook fails leaves `f` as it was, which is then what is scored.
-        let _ = battle::resolve(&mut f, ctx, &mut NoAbilities, &mut DefaultPolicy, &mut ());
+        let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
         match g.result() {
             Some(r) => terminal(r, g.field(), me),
             None => evaluate(&f, g.catalog(), me),
@@ -78,19 +81,17 @@ pub(crate) fn score_actions(game: &Game, legal: &LegalActions) -> Vec<(usize, i3
     for (i, a) in legal.iter().enumerate() {
         let score = match a {
             Action::Discard { .. } | Action::Redraw => continue,
-            Action::EndTurn => after_battle(game),
+            Action::EndTurn => after_battle(game, hooks),
             _ => {
                 let mut g = game.clone();
                 let battles = g.battles();
-                if g.act(&a, &mut NoAbilities, &mut DefaultPolicy, &mut ())
-                    .is_err()
-                {
+                if g.act(&a, hooks, &mut DefaultPolicy, &mut ()).is_err() {
                     continue;
                 }
                 match g.result() {
                     Some(r) => terminal(r, g.field(), me),
                     None if g.battles() > battles => evaluate(g.field(), g.catalog(), me),
-                    None => after_battle(&g),
+                    None => after_battle(&g, hooks),
                 }
             }
         };

@@ -5,7 +5,7 @@
 use crate::greedy::{best, forced, score_actions};
 use crate::random::RandomBot;
 use hexforge_core::game::{LegalActions, Player, play_out};
-use hexforge_core::{Action, DefaultPolicy, Game, GameResult, NoAbilities, Rng};
+use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, GameResult, Rng};
 
 /// Playouts per candidate.
 #[derive(Clone, Debug)]
@@ -30,7 +30,7 @@ impl MonteCarloBot {
     }
 
     /// The mean result of `action` for the current player over the playouts (0 to 2: loss, draw, win).
-    fn playouts(&mut self, game: &Game, action: &Action) -> u32 {
+    fn playouts(&mut self, game: &Game, action: &Action, hooks: &mut dyn AbilityHooks) -> u32 {
         let Some(me) = game.current() else {
             return 0;
         };
@@ -40,9 +40,7 @@ impl MonteCarloBot {
             let mut g = game.clone();
             let mut rng = self.rng.fork();
             g.shuffle_unknown(&mut rng);
-            if g.act(action, &mut NoAbilities, &mut DefaultPolicy, &mut ())
-                .is_err()
-            {
+            if g.act(action, hooks, &mut DefaultPolicy, &mut ()).is_err() {
                 return 0;
             }
             let mut bots: Vec<RandomBot> = (0..g.field().player_count())
@@ -52,7 +50,7 @@ impl MonteCarloBot {
                 bots.iter_mut().map(|b| b as &mut dyn Player).collect();
             let result = match g.result() {
                 Some(r) => Ok(r),
-                None => play_out(&mut g, &mut players, &mut NoAbilities, &mut ()),
+                None => play_out(&mut g, &mut players, hooks, &mut ()),
             };
             total += match result {
                 Ok(GameResult::Won { team: t }) if t == team => 2,
@@ -65,11 +63,11 @@ impl MonteCarloBot {
 }
 
 impl Player for MonteCarloBot {
-    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize {
+    fn act(&mut self, game: &Game, legal: &LegalActions, hooks: &mut dyn AbilityHooks) -> usize {
         if let Some(i) = forced(game, legal) {
             return i;
         }
-        let mut scored = score_actions(game, legal);
+        let mut scored = score_actions(game, legal, hooks);
         // Best greedy scores first; ties keep the list order, so the choice is deterministic.
         scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
         let mut candidates: Vec<(usize, i32)> =
@@ -86,7 +84,7 @@ impl Player for MonteCarloBot {
             let Some(action) = legal.get(*i) else {
                 continue;
             };
-            let wins = self.playouts(game, &action);
+            let wins = self.playouts(game, &action, hooks);
             results.push((*i, wins as i32));
         }
         best(&results, legal, &mut self.rng)

@@ -1,7 +1,7 @@
 //! The random bot: a uniform pick among the legal actions and among a decision's options.
 
 use hexforge_core::game::{LegalActions, Player};
-use hexforge_core::{Battlefield, Decision, Game, Rng};
+use hexforge_core::{AbilityHooks, Battlefield, Decision, Game, Rng};
 
 /// Picks uniformly at random, from its own seeded generator.
 #[derive(Clone, Debug)]
@@ -22,7 +22,7 @@ impl RandomBot {
 }
 
 impl Player for RandomBot {
-    fn act(&mut self, _game: &Game, legal: &LegalActions) -> usize {
+    fn act(&mut self, _game: &Game, legal: &LegalActions, _hooks: &mut dyn AbilityHooks) -> usize {
         self.rng.below(legal.len().max(1))
     }
 

@@ -149,6 +149,7 @@ fn run() -> Result<ExitCode> {
             matches::play_match(
                 &mut out,
                 loaded.catalog,
+                &mut scripts,
                 &table.table(),
                 &armies,
                 &bots,
@@ -165,9 +166,17 @@ fn run() -> Result<ExitCode> {
             table,
         } => {
             report_problems(&loaded);
+            // Lua states stay on their thread: every worker loads the scripts once for itself.
+            let mods = &loaded.mods;
+            let catalog = &loaded.catalog;
+            let per_thread = || {
+                let mut bound = catalog.clone();
+                ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
+            };
             matches::play_matches(
                 &mut out,
-                loaded.catalog,
+                loaded.catalog.clone(),
+                per_thread,
                 &table.table(),
                 &armies,
                 &bots,

@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    BoardShape, Catalog, Event, Game, GameResult, GameSetup, NoAbilities, Preset, Rng, Rules,
+    AbilityHooks, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset, Rng, Rules,
     SeatSetup,
 };
 use hexforge_scenario::log::Names;
@@ -135,6 +135,7 @@ fn player_names(armies: &[&str]) -> Vec<String> {
 pub fn play_match(
     out: &mut impl Write,
     catalog: Catalog,
+    scripts: &mut dyn AbilityHooks,
     table: &Table,
     armies: &[String],
     bot_names: &[String],
@@ -186,7 +187,7 @@ pub fn play_match(
     while let Some(seat) = game.current() {
         game.legal_actions(&mut legal);
         let pick = bots[seat.index()]
-            .act(&game, &legal)
+            .act(&game, &legal, &mut *scripts)
             .min(legal.len().saturating_sub(1));
         let Some(action) = legal.get(pick) else {
             bail!("no legal action for {seat}: the engine listed none");
@@ -198,7 +199,7 @@ pub fn play_match(
             .collect();
         game.act(
             &action,
-            &mut NoAbilities,
+            &mut *scripts,
             &mut Seats {
                 players: &mut players,
             },
@@ -265,9 +266,10 @@ struct Outcome {
 /// Plays `games` games between every pairing of `armies` (mirror matches included) on every
 /// core, and prints a table of wins and draws.
 #[allow(clippy::too_many_arguments)]
-pub fn play_matches(
+pub fn play_matches<H: AbilityHooks>(
     out: &mut impl Write,
     catalog: Catalog,
+    scripts: impl Fn() -> H + Sync + Send,
     table: &Table,
     armies: &[String],
     bot_names: &[String],
@@ -301,7 +303,7 @@ pub fn play_matches(
     let progress = std::io::stderr().is_terminal();
     let results: Vec<Result<Outcome>> = (0..games)
         .into_par_iter()
-        .map(|k| {
+        .map_init(&scripts, |scripts, k| {
             let pairing = k % pairings.len();
             let (a, b) = pairings[pairing];
             // Each pairing alternates which army sits first.
@@ -321,14 +323,13 @@ pub fn play_matches(
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)
                 .collect();
-            let result =
-                hexforge_core::game::play_out(&mut game, &mut players, &mut NoAbilities, &mut ())
-                    .map_err(|e| {
-                    anyhow::anyhow!(
-                        "game {k} (seed {}): the engine refused an action it listed as legal: {e}",
-                        lineup.seed
-                    )
-                })?;
+            let result = hexforge_core::game::play_out(&mut game, &mut players, scripts, &mut ())
+                .map_err(|e| {
+                anyhow::anyhow!(
+                    "game {k} (seed {}): the engine refused an action it listed as legal: {e}",
+                    lineup.seed
+                )
+            })?;
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if progress && (n % (games / 100).max(1) == 0 || n == games) {
                 let width = 40;

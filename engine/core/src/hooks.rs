@@ -118,6 +118,9 @@ impl std::error::Error for HookError {}
 /// Scripted abilities. Every method has a default that does nothing; the engine calls a method
 /// only for abilities whose [`AbilityRef::points`] contain its point.
 pub trait AbilityHooks {
+    /// Before each battle of a game: the seed the scripts' random numbers start from.
+    fn reseed(&mut self, _seed: u64) {}
+
     /// Once per battle, before the first phase, for each tile with this point.
     fn battle_started(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
         Ok(())

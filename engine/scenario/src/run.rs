@@ -137,6 +137,8 @@ struct Runner<'a> {
     s: &'a Scenario,
     ctx: Context<'a>,
     hooks: &'a mut dyn AbilityHooks,
+    /// Battles fought so far.
+    battles: u64,
     field: Battlefield,
     tracked: Vec<Tracked>,
     names: Names,
@@ -163,6 +165,7 @@ impl<'a> Runner<'a> {
             s,
             ctx,
             hooks,
+            battles: 0,
             field,
             tracked,
             names,
@@ -300,6 +303,9 @@ impl<'a> Runner<'a> {
             push_to: None,
         };
         let mut events: Vec<Event> = Vec::new();
+        // Scripts draw from the same numbers in every run of the scenario.
+        self.hooks.reseed(self.battles);
+        self.battles += 1;
         let result = battle::resolve(
             &mut self.field,
             self.ctx,

@@ -400,14 +400,6 @@ impl ScriptHost {
         self.bindings = bindings;
     }
 
-    /// Sets the rules the hooks read (`ctx:rule`) and reseeds `math.random`.
-    pub fn prepare(&mut self, rules: &Rules, seed: u64) {
-        if *self.rules != *rules {
-            self.rules = Arc::new(rules.clone());
-        }
-        *self.rng.borrow_mut() = Rng::seeded(seed);
-    }
-
     /// The ids of the mods whose scripts run.
     pub fn mods(&self) -> impl Iterator<Item = &str> {
         self.states.iter().map(|s| s.id.as_str())
@@ -617,6 +609,10 @@ fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Re
 }
 
 impl AbilityHooks for ScriptHost {
+    fn reseed(&mut self, seed: u64) {
+        *self.rng.borrow_mut() = Rng::seeded(seed);
+    }
+
     fn battle_started(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
         self.call(ctx, 0, None, None)
     }

@@ -11,8 +11,10 @@ use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::AbilityHooks;
 use crate::play::{Views, resolve_with};
+use crate::rng::Rng;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
 use crate::shape::{Cell, bits};
+use crate::tile::TileRef;
 use std::sync::OnceLock;
 
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
@@ -51,6 +53,54 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let checked = self.check_action(action)?;
+        if !self.may_call_hooks(&checked) {
+            self.perform(checked, hooks, decider, sink);
+            return match self.hook_failure.take() {
+                Some(e) => Err(ActionError::Hook(e)),
+                None => Ok(()),
+            };
+        }
+        // A battle with scripted tiles can fail: keep the game and the events until it has not.
+        let before = self.clone();
+        let mut events: Vec<Event> = Vec::new();
+        self.perform(checked, hooks, decider, &mut events);
+        if let Some(e) = self.hook_failure.take() {
+            *self = before;
+            return Err(ActionError::Hook(e));
+        }
+        for e in events {
+            sink.push(e);
+        }
+        Ok(())
+    }
+
+    /// Whether performing a checked action may call ability hooks: it may start a battle (a
+    /// Battle tile, a placement that fills the play area, the end of a turn in the final round)
+    /// and a tile whose abilities have hook points is on the board or being placed.
+    fn may_call_hooks(&self, checked: &Checked) -> bool {
+        let battle = match checked {
+            Checked::Battle(_) => true,
+            Checked::EndTurn => self.owed.is_some(),
+            Checked::Place { cell, .. } => {
+                self.stage == Stage::Play
+                    && self.field.shape().main_area() & !self.field.occupied() == cell.bit()
+            }
+            _ => false,
+        };
+        let scripted = |t: TileRef| !self.catalog.traits(t).hooks.is_empty();
+        battle
+            && (matches!(checked, Checked::Place { tile, .. } if scripted(*tile))
+                || self.field.tiles().any(|(_, p)| scripted(p.tile)))
+    }
+
+    /// Performs a checked action, then runs the game on; a hook failure is left in
+    /// `hook_failure`.
+    fn perform<H, D, S>(&mut self, checked: Checked, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         let player = self.state.turn.player();
         // Discards and redraws never touch the board; ending a turn changes it only by a battle; a
         // placement updates the kept views itself.
@@ -138,7 +188,7 @@ impl Game {
                 };
                 let Some(Choice::To { cell }) = choices.get(pick).or(choices.first()).copied()
                 else {
-                    return Ok(());
+                    return;
                 };
                 let shape = self.field.shape();
                 let play = crate::play::Play::Push {
@@ -151,10 +201,6 @@ impl Game {
         }
         if !views_kept || self.battles != battles {
             self.views = OnceLock::new();
-        }
-        match self.hook_failure.take() {
-            Some(e) => Err(ActionError::Hook(e)),
-            None => Ok(()),
         }
     }
 
@@ -452,6 +498,9 @@ impl Game {
             piles: &mut self.piles,
             sink: &mut *sink,
         };
+        // Each battle's scripts draw from a seed of the game and the battle's number.
+        let mut seeds = Rng::seeded(self.hook_seed ^ u64::from(self.battles).rotate_left(32));
+        hooks.reseed(seeds.next_u64());
         if let Err(e) = battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
             // The battle left the board as it was; the action that called it is refused.
             self.hook_failure.get_or_insert(e);

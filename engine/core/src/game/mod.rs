@@ -176,6 +176,10 @@ pub struct Game {
     views: OnceLock<Views>,
     /// The first ability hook that failed during the current action.
     hook_failure: Option<crate::hooks::HookError>,
+    /// The game's seed, from which each battle's seed for ability scripts is derived, so that
+    /// what a script draws depends only on the game and the battle, never on how often other
+    /// copies of the game (a bot's simulations) called the scripts.
+    hook_seed: u64,
 }
 
 impl Game {
@@ -258,6 +262,7 @@ impl Game {
             rng,
             views: OnceLock::new(),
             hook_failure: None,
+            hook_seed: setup.seed,
         })
     }
 
@@ -344,6 +349,7 @@ impl Game {
             rng: Rng::seeded(position.seed),
             views: OnceLock::new(),
             hook_failure: None,
+            hook_seed: position.seed,
         };
         game.begin_turn(position.next, sink);
         Ok(game)

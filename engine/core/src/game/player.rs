@@ -10,8 +10,9 @@ use crate::hooks::AbilityHooks;
 
 /// A player of a game.
 pub trait Player {
-    /// Picks one of `legal` (never empty) for the current player of `game`: its index.
-    fn act(&mut self, game: &Game, legal: &LegalActions) -> usize;
+    /// Picks one of `legal` (never empty) for the current player of `game`: its index. `hooks`
+    /// are the game's ability scripts, for players that try actions on copies of the game.
+    fn act(&mut self, game: &Game, legal: &LegalActions, hooks: &mut dyn AbilityHooks) -> usize;
 
     /// Answers a decision of a battle or a play put to this player: an index into
     /// `decision.options`. The default takes the first option, the engine's documented default.
@@ -38,14 +39,13 @@ impl Decider for Seats<'_, '_> {
 /// Plays a game to its end with one player per seat. An action a player picks outside the list
 /// counts as the last listed one (ending the turn). Errors only if the engine refuses an action it
 /// listed as legal, which would be an engine bug.
-pub fn play_out<H, S>(
+pub fn play_out<S>(
     game: &mut Game,
     players: &mut [&mut dyn Player],
-    hooks: &mut H,
+    hooks: &mut dyn AbilityHooks,
     sink: &mut S,
 ) -> Result<GameResult, ActionError>
 where
-    H: AbilityHooks + ?Sized,
     S: EventSink + ?Sized,
 {
     let mut legal = LegalActions::new();
@@ -56,7 +56,7 @@ where
         };
         let pick = players
             .get_mut(seat.index())
-            .map(|p| p.act(game, &legal))
+            .map(|p| p.act(game, &legal, &mut *hooks))
             .unwrap_or(last)
             .min(last);
         let Some(action) = legal.get(pick) else {

@@ -134,7 +134,15 @@ fn duel_setup(tiles: Vec<TileSetup>) -> Setup {
 
 /// A position: HQs at [0, 2] and [0, -2], each player's piles as given, `a` to play.
 fn position(decks: [Vec<&str>; 2], hands: [Vec<&str>; 2], last_turns: Option<Vec<u8>>) -> Game {
-    let cat = catalog();
+    position_with(catalog(), decks, hands, last_turns)
+}
+
+fn position_with(
+    cat: Arc<Catalog>,
+    decks: [Vec<&str>; 2],
+    hands: [Vec<&str>; 2],
+    last_turns: Option<Vec<u8>>,
+) -> Game {
     let tile = |id: &str| cat.find(id).expect("tile");
     let piles = ["a", "b"]
         .iter()
@@ -543,4 +551,99 @@ fn three_player_games_refuse_the_2025_tie_procedure() {
     assert!(game(2, &rules).is_ok());
     rules.ffa3_tie_procedure = crate::rules::Ffa3Tie::None;
     assert!(game(3, &rules).is_ok());
+}
+
+/// Ability hooks whose `plan_attacks` always fails.
+struct FailingHooks;
+
+impl crate::hooks::AbilityHooks for FailingHooks {
+    fn plan_attacks(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        _plan: &mut crate::hooks::AttackPlan,
+        _decider: &mut dyn Decider,
+    ) -> Result<(), crate::hooks::HookError> {
+        Err(crate::hooks::HookError {
+            message: "boom".into(),
+        })
+    }
+}
+
+#[test]
+fn a_failing_ability_hook_refuses_the_action_and_leaves_the_game_unchanged() {
+    // Army a's soldiers carry an ability with a `plan_attacks` hook.
+    let mut cat = Catalog::clone(&catalog());
+    cat.edit_tiles(|_, t| {
+        if t.army == "a" && t.id == "soldier" {
+            let mut ability = crate::tile::AbilityRef::new("probe", Default::default());
+            ability.points = crate::hooks::HookPoints::PLAN_ATTACKS;
+            t.abilities = vec![ability];
+        }
+    });
+    let cat = Arc::new(cat);
+    let mut g = position_with(
+        cat.clone(),
+        [vec!["soldier"; 3], vec!["soldier"; 3]],
+        [vec!["soldier", "battle"], vec![]],
+        None,
+    );
+    let soldier = cat.find("a/soldier").expect("soldier");
+    let battle = cat.find("a/battle").expect("battle");
+    // The turn drew a third tile: the mandatory discard first (R2.5.2).
+    g.act(
+        &Action::Discard { tile: soldier },
+        &mut FailingHooks,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("discard");
+    g.act(
+        &Action::Place {
+            tile: soldier,
+            hex: Hex::new(0, -1),
+            facing: Dir::N,
+        },
+        &mut FailingHooks,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("placing calls no hook");
+    let before = g.clone();
+    let mut events = Vec::new();
+    let err = g
+        .act(
+            &Action::Instant {
+                tile: battle,
+                target: Target::None,
+            },
+            &mut FailingHooks,
+            &mut DefaultPolicy,
+            &mut events,
+        )
+        .expect_err("the hook fails");
+    assert_eq!(
+        err,
+        ActionError::Hook(crate::hooks::HookError {
+            message: "boom".into()
+        })
+    );
+    assert!(err.to_string().contains("boom"));
+    // Nothing happened: no events, the Battle tile still in hand, the same board and turn.
+    assert!(events.is_empty());
+    assert_eq!(g.hand(Seat::new(0)), before.hand(Seat::new(0)));
+    assert_eq!(g.field(), before.field());
+    assert_eq!(g.current(), before.current());
+    assert_eq!(g.battles(), before.battles());
+    // Without the failing script the same action plays.
+    g.act(
+        &Action::Instant {
+            tile: battle,
+            target: Target::None,
+        },
+        &mut NoAbilities,
+        &mut DefaultPolicy,
+        &mut events,
+    )
+    .expect("plays");
+    assert_eq!(g.battles(), before.battles() + 1);
 }
