@@ -218,7 +218,7 @@ impl Initiative {
 pub struct Tile {
     /// The army's id (`moloch`).
     pub army: String,
-    /// The tile's id within the army (`gauss_cannon`).
+    /// The tile's id within the army (`hunter_killer`).
     pub id: String,
     pub name: String,
     pub kind: TileKind,

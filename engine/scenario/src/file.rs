@@ -120,7 +120,7 @@ pub enum Step {
     Play {
         by: Seat,
         play: PlayStep,
-        /// What the step plays, as refusals name it: the step (`sniper`) or the instant tile (`bomb`).
+        /// What the step plays, as refusals name it: the step's kind or the instant tile's name.
         name: String,
         /// The instant tile a `do = "instant"` step names.
         tile: Option<TileRef>,
@@ -389,7 +389,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                     None => err!(
                         t.span(),
                         format!(
-                            "unknown tile `{}`: write `army/tile`, e.g. `moloch/gauss_cannon`",
+                            "unknown tile `{}`: write `army/tile`, e.g. `moloch/cyborg`",
                             t.get_ref()
                         ),
                     ),
@@ -487,7 +487,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             err!(
                 t.tile.span(),
                 format!(
-                    "unknown tile `{}`: write `army/tile`, e.g. `moloch/gauss_cannon`",
+                    "unknown tile `{}`: write `army/tile`, e.g. `moloch/cyborg`",
                     t.tile.get_ref()
                 ),
             );
@@ -634,7 +634,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 let tile = fields.string("tile").and_then(|(name, span)| {
                     let t = resolve_tile(catalog, &name);
                     if t.is_none() {
-                        fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/gauss_cannon`"));
+                        fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/cyborg`"));
                     }
                     t.map(|t| (t, name))
                 });

@@ -433,11 +433,11 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
     };
     let mut hacker = linked(Tile::new("a", "hacker", TileKind::Module));
     hacker.module.hijack = true;
-    let mut transport = linked(Tile::new("b", "transport", TileKind::Module));
-    transport.module.mobility = true;
+    let mut carrier = linked(Tile::new("b", "carrier", TileKind::Module));
+    carrier.module.mobility = true;
     c.add_army("a", "a", 2, vec![hq("a"), hacker])
         .expect("army a");
-    c.add_army("b", "b", 2, vec![hq("b"), transport])
+    c.add_army("b", "b", 2, vec![hq("b"), carrier])
         .expect("army b");
     let cat = Arc::new(c);
     let tile = |id: &str| cat.find(id).expect("tile");
@@ -452,7 +452,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
         at("a/hq", 0, 0, 2),
         at("b/hq", 1, 0, -2),
         at("a/hacker", 0, 0, 0),
-        at("b/transport", 1, 0, -1),
+        at("b/carrier", 1, 0, -1),
     ]);
     let piles = ["a", "b"]
         .iter()
