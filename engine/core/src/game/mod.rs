@@ -5,6 +5,7 @@
 
 mod action;
 mod flow;
+mod hash;
 mod judge;
 mod legal;
 mod player;
@@ -476,6 +477,13 @@ impl Game {
     /// The game's random number generator (for scripted effects in later layers).
     pub fn rng_state(&self) -> &Rng {
         &self.rng
+    }
+
+    /// A stable 64-bit hash of the whole game state (board, HQ HP, piles, turn, stage, result,
+    /// generator): equal games hash equally in every process, on every platform and with every
+    /// Rust version, so two runs of a seeded game can be compared by their hashes.
+    pub fn state_hash(&self) -> u64 {
+        hash::state_hash(self)
     }
 
     /// Applies an event of this game. Board events go to the battlefield; the rest move tiles
