@@ -4,9 +4,7 @@
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::edges::apply_feature;
 use crate::value::param;
-use hexforge_core::tile::{
-    AbilityRef, EdgeIcons, Effects, Initiative, InstantEffect, Tile, TileKind,
-};
+use hexforge_core::tile::{AbilityRef, EdgeIcons, Effects, Initiative, Tile, TileKind};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -53,7 +51,6 @@ pub struct TileRawDef {
     pub edges: Vec<Spanned<String>>,
     pub module: Option<Spanned<EffectsDef>>,
     pub aura: Option<Spanned<EffectsDef>>,
-    pub instant: Option<Spanned<InstantDef>>,
     #[serde(default)]
     pub ability: Vec<Spanned<AbilityDef>>,
 }
@@ -67,14 +64,6 @@ pub struct EffectsDef {
     pub enemy_initiative: Option<Spanned<i64>>,
     #[serde(default)]
     pub medic: bool,
-}
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct InstantDef {
-    pub effect: Spanned<String>,
-    pub wounds: Option<Spanned<i64>>,
-    pub radius: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -329,17 +318,11 @@ impl Validator<'_> {
                 self.at(a, format!("only an HQ has an `[tile.aura]`; this tile is a {kind} (a module uses `[tile.module]`)"));
             }
         }
-        match (&raw.instant, kind) {
-            (Some(i), TileKind::Instant) => tile.instant = self.instant(i),
-            (Some(i), _) => self.at(
-                i,
-                format!("only instants have `[tile.instant]`; this tile is a {kind}"),
-            ),
-            (None, TileKind::Instant) => self.at(
+        if kind == TileKind::Instant && raw.ability.is_empty() {
+            self.at(
                 &raw.kind,
-                "an instant needs `[tile.instant]` with its `effect`",
-            ),
-            _ => {}
+                "an instant needs an ability that says what it does, e.g. `[[tile.ability]] hook = \"snipe\"` (scripts/README.md lists the library's)",
+            );
         }
         for a in &raw.ability {
             let hook = a.get_ref().hook.get_ref();
@@ -400,52 +383,6 @@ impl Validator<'_> {
             );
         }
         fx
-    }
-
-    fn instant(&mut self, def: &Spanned<InstantDef>) -> Option<InstantEffect> {
-        let d = def.get_ref();
-        let wounds = d
-            .wounds
-            .as_ref()
-            .and_then(|w| self.range(w, 1, 9, "wounds"))
-            .unwrap_or(1) as u8;
-        let radius = d
-            .radius
-            .as_ref()
-            .and_then(|r| self.range(r, 1, 3, "radius"))
-            .unwrap_or(1) as u8;
-        let effect = match d.effect.get_ref().as_str() {
-            "battle" => InstantEffect::Battle,
-            "move" => InstantEffect::Move,
-            "push" => InstantEffect::Push,
-            "wound" => InstantEffect::Wound { wounds },
-            "destroy_near_hq" => InstantEffect::DestroyNearHq,
-            "area" => InstantEffect::Area { wounds, radius },
-            other => {
-                self.at(
-                    &d.effect,
-                    format!("unknown instant effect `{other}`: use battle, move, push, wound, destroy_near_hq or area"),
-                );
-                return None;
-            }
-        };
-        let takes_wounds = matches!(
-            effect,
-            InstantEffect::Wound { .. } | InstantEffect::Area { .. }
-        );
-        if let (Some(w), false) = (&d.wounds, takes_wounds) {
-            self.at(
-                w,
-                format!(
-                    "`wounds` does not apply to the `{}` effect",
-                    d.effect.get_ref()
-                ),
-            );
-        }
-        if let (Some(r), false) = (&d.radius, matches!(effect, InstantEffect::Area { .. })) {
-            self.at(r, "`radius` applies only to the `area` effect");
-        }
-        Some(effect)
     }
 }
 

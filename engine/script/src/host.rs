@@ -8,6 +8,7 @@ use crate::sandbox::{Budget, Limits, child_env, new_sandbox};
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
 use hexforge_core::hooks::{AbilityHooks, AttackPlan, HookContext, HookError, HookPoints};
+use hexforge_core::tile::InstantEffect;
 use hexforge_core::{Catalog, Rng, Rules, Tile, TileKind};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::RefCell;
@@ -349,6 +350,7 @@ impl ScriptHost {
             };
             let st = &self.states[state];
             let sites: Vec<_> = army.hook_sites.iter().filter(|s| s.tile == tile.id).collect();
+            let reported = problems.len();
             for i in 0..tile.abilities.len() {
                 let name = tile.abilities[i].hook.clone();
                 let site = sites.get(i).map(|s| s.at.clone());
@@ -384,6 +386,18 @@ impl ScriptHost {
                     )));
                     continue;
                 }
+                if let Some(instant) = &ability.instant {
+                    match apply_instant(st, instant, tile, i) {
+                        Ok(effect) => tile.instant = Some(effect),
+                        Err(message) => {
+                            problems.push(located(format!(
+                                "tile `{}`, ability `{name}`, instant: {message}",
+                                tile.full_id()
+                            )));
+                            continue;
+                        }
+                    }
+                }
                 let a = &mut tile.abilities[i];
                 a.points = ability.points;
                 if !ability.points.is_empty() {
@@ -395,6 +409,18 @@ impl ScriptHost {
                         tile: tile.full_id(),
                     });
                 }
+            }
+            if tile.kind == TileKind::Instant && tile.instant.is_none() && problems.len() == reported
+            {
+                let at = sites.first().map(|s| s.at.clone());
+                let message = format!(
+                    "instant `{}` plays nothing: bind an ability whose `instant` function returns an effect, e.g. hook = \"snipe\"",
+                    tile.full_id()
+                );
+                problems.push(match at {
+                    Some(at) => Diagnostic { message, ..at },
+                    None => Diagnostic::whole_file(&mods[*m].dir, message),
+                });
             }
         });
         self.bindings = bindings;
@@ -512,6 +538,62 @@ impl ScriptHost {
         }
         result.map_err(fail)
     }
+}
+
+/// Evaluates an `instant` function with the ability's parameters: the engine effect the instant
+/// tile plays (docs/LUA_API.md).
+fn apply_instant(
+    st: &ModState,
+    instant: &Function,
+    tile: &Tile,
+    i: usize,
+) -> Result<InstantEffect, String> {
+    if tile.kind != TileKind::Instant {
+        return Err(format!(
+            "only instant tiles play an instant effect; this tile is a {}",
+            tile.kind
+        ));
+    }
+    st.budget.reset();
+    let params =
+        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
+    let t: Table = instant
+        .call(params)
+        .map_err(|e| locate(&lua_error_text(&e), "").1)?;
+    let int = |key: &str, lo: i64, hi: i64| -> Result<u8, String> {
+        match t.get::<Value>(key).map_err(|e| e.to_string())? {
+            Value::Nil => Ok(1),
+            Value::Integer(v) if (lo..=hi).contains(&v) => Ok(v as u8),
+            other => Err(format!(
+                "`{key}` must be a whole number from {lo} to {hi}, not {}",
+                other
+                    .to_string()
+                    .unwrap_or_else(|_| other.type_name().into())
+            )),
+        }
+    };
+    let effect: String = t
+        .get::<Option<String>>("effect")
+        .map_err(|e| e.to_string())?
+        .ok_or("the table needs `effect`")?;
+    Ok(match effect.as_str() {
+        "battle" => InstantEffect::Battle,
+        "move" => InstantEffect::Move,
+        "push" => InstantEffect::Push,
+        "wound" => InstantEffect::Wound {
+            wounds: int("wounds", 1, 9)?,
+        },
+        "destroy_near_hq" => InstantEffect::DestroyNearHq,
+        "area" => InstantEffect::Area {
+            wounds: int("wounds", 1, 9)?,
+            radius: int("radius", 1, 3)?,
+        },
+        other => {
+            return Err(format!(
+                "unknown effect `{other}`: use battle, move, push, wound, destroy_near_hq or area"
+            ));
+        }
+    })
 }
 
 /// Evaluates a `gives` function with the ability's parameters and merges the effects it returns

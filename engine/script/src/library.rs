@@ -2,7 +2,7 @@
 //! the binary: the prelude first, then the reusable abilities every mod may bind.
 
 /// Each file's path (as errors name it) and text, in load order.
-pub(crate) const LIBRARY: [(&str, &str); 4] = [
+pub(crate) const LIBRARY: [(&str, &str); 5] = [
     (
         "scripts/prelude.lua",
         include_str!("../../../scripts/prelude.lua"),
@@ -18,5 +18,9 @@ pub(crate) const LIBRARY: [(&str, &str); 4] = [
     (
         "scripts/abilities/module_effects.lua",
         include_str!("../../../scripts/abilities/module_effects.lua"),
+    ),
+    (
+        "scripts/abilities/instants.lua",
+        include_str!("../../../scripts/abilities/instants.lua"),
     ),
 ];

@@ -7,13 +7,16 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-/// The static point: evaluated once when a tile is bound, it returns the effects the tile gives.
+/// The static points, evaluated once when a tile is bound: the effects the tile gives, and the
+/// engine effect an instant plays.
 pub(crate) const GIVES: &str = "gives";
+pub(crate) const INSTANT: &str = "instant";
 
 /// One ability's implementation.
 #[derive(Clone, Debug)]
 pub(crate) struct Ability {
     pub(crate) gives: Option<Function>,
+    pub(crate) instant: Option<Function>,
     /// The dynamic points, in the order of [`HookPoints::ALL`].
     pub(crate) hooks: [Option<Function>; 4],
     pub(crate) points: HookPoints,
@@ -82,13 +85,15 @@ pub(crate) fn ability_function(
 
 fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
     let known = || {
-        std::iter::once(GIVES)
+        [GIVES, INSTANT]
+            .into_iter()
             .chain(HookPoints::ALL.iter().map(|(_, n)| *n))
             .collect::<Vec<_>>()
             .join(", ")
     };
     let mut ability = Ability {
         gives: None,
+        instant: None,
         hooks: [None, None, None, None],
         points: HookPoints::NONE,
         defined_at: caller_position(lua),
@@ -115,6 +120,10 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
         };
         if key == GIVES {
             ability.gives = Some(f);
+            continue;
+        }
+        if key == INSTANT {
+            ability.instant = Some(f);
             continue;
         }
         match HookPoints::ALL.iter().position(|(_, n)| *n == key) {
