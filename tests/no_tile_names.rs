@@ -22,11 +22,17 @@ const ALLOWED: [(&str, &str); 6] = [
     // Appendix B: the cosmetic option `moloch_aoe_tile_name` takes the instant's printed names.
     ("engine/core/src/rules.rs", r#"AirStrike = "air_strike""#),
     // SCENARIO_FORMAT.md names three step kinds after the instants they play.
-    ("engine/scenario/src/file.rs", r#""sniper" | "grenade" | "air_strike""#),
+    (
+        "engine/scenario/src/file.rs",
+        r#""sniper" | "grenade" | "air_strike""#,
+    ),
     ("engine/scenario/src/file.rs", r#""sniper" => {"#),
     ("engine/scenario/src/file.rs", r#""grenade" => {"#),
     ("engine/scenario/src/file.rs", r#""air_strike" => {"#),
-    ("engine/scenario/src/file.rs", "push, sniper, grenade, air_strike, instant"),
+    (
+        "engine/scenario/src/file.rs",
+        "push, sniper, grenade, air_strike, instant",
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
