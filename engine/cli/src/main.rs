@@ -59,6 +59,10 @@ enum Command {
         /// Print only the result line.
         #[arg(long)]
         quiet: bool,
+        /// After the result, print a hash of the final game state (`State hash: ` and 16 hex
+        /// digits), the same for the same game in every process.
+        #[arg(long)]
+        hash: bool,
     },
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
@@ -144,6 +148,7 @@ fn run() -> Result<ExitCode> {
             seed,
             table,
             quiet,
+            hash,
         } => {
             report_problems(&loaded);
             matches::play_match(
@@ -154,7 +159,7 @@ fn run() -> Result<ExitCode> {
                 &armies,
                 &bots,
                 seed,
-                quiet,
+                matches::Show { quiet, hash },
             )
             .map(|()| ExitCode::SUCCESS)
         }

@@ -130,6 +130,14 @@ fn player_names(armies: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// What `hexforge match` prints besides the result line.
+pub struct Show {
+    /// Only the result line: no turn-by-turn log.
+    pub quiet: bool,
+    /// The final state's hash after the result line.
+    pub hash: bool,
+}
+
 /// Plays one game with a readable log (or only the result line).
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
@@ -140,8 +148,9 @@ pub fn play_match(
     armies: &[String],
     bot_names: &[String],
     seed: u64,
-    quiet: bool,
+    show: Show,
 ) -> Result<()> {
+    let quiet = show.quiet;
     if armies.len() < 2 {
         bail!("give at least two armies: --army moloch --army borgo");
     }
@@ -243,6 +252,9 @@ pub fn play_match(
         game.battles(),
         hq_line(&names, &hp)
     )?;
+    if show.hash {
+        writeln!(out, "State hash: {:016x}", game.state_hash())?;
+    }
     Ok(())
 }
 
