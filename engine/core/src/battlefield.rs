@@ -272,7 +272,7 @@ impl Battlefield {
                     self.occupied |= to.bit();
                 }
             }
-            Event::Wounded { cell, total, .. } => {
+            Event::Wounded { cell, total, .. } | Event::Healed { cell, total, .. } => {
                 if let Some(p) = self.cells[cell.index()].as_mut() {
                     p.wounds = total;
                 }

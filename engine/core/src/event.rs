@@ -105,6 +105,19 @@ pub enum Event {
         total: u8,
         destroyed: bool,
     },
+    /// An ability takes wound markers off a unit; `total` is its wound count now.
+    Healed {
+        cell: Cell,
+        removed: u8,
+        total: u8,
+    },
+    /// An ability turns `wounds` of the hits on `cell` away this phase: onto the tile on `to`, or
+    /// nowhere.
+    Deflected {
+        cell: Cell,
+        to: Option<Cell>,
+        wounds: u8,
+    },
     /// The tile leaves the board at the end of the phase (R4.3.5).
     Removed {
         cell: Cell,

@@ -10,6 +10,7 @@
 
 use crate::battlefield::Battlefield;
 use crate::decision::Decider;
+use crate::effect::Effect;
 use crate::event::AttackKind;
 use crate::hex::Edge;
 use crate::rules::Rules;
@@ -19,7 +20,7 @@ use std::fmt;
 
 /// The hook points an ability's implementation defines (a set of flags).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct HookPoints(u8);
+pub struct HookPoints(u16);
 
 impl HookPoints {
     pub const NONE: HookPoints = HookPoints(0);
@@ -29,19 +30,38 @@ impl HookPoints {
     pub const PLAN_ATTACKS: HookPoints = HookPoints(1 << 1);
     /// At the end of every phase while the tile is on the board.
     pub const PHASE_ENDED: HookPoints = HookPoints(1 << 2);
-    /// Once per battle, after the last phase, if the tile is still on the board.
+    /// Once per battle, after the last phase, if the tile is still on the board: effects.
     pub const BATTLE_ENDED: HookPoints = HookPoints(1 << 3);
+    /// At the start of each battle: a change to the unit's initiative values.
+    pub const INITIATIVE: HookPoints = HookPoints(1 << 4);
+    /// Each phase, before the hits on the unit are counted: lessen or turn them away.
+    pub const BEFORE_WOUND: HookPoints = HookPoints(1 << 5);
+    /// Once the tile has been placed on the board: effects.
+    pub const PLACED: HookPoints = HookPoints(1 << 6);
+    /// At the start of each of its owner's turns: effects.
+    pub const TURN_STARTED: HookPoints = HookPoints(1 << 7);
+    /// At the end of each of its owner's turns: effects.
+    pub const TURN_ENDED: HookPoints = HookPoints(1 << 8);
 
     /// Every point with its name in scripts, in the order the engine documents them.
-    pub const ALL: [(HookPoints, &'static str); 4] = [
+    pub const ALL: [(HookPoints, &'static str); 9] = [
         (HookPoints::BATTLE_STARTED, "battle_started"),
         (HookPoints::PLAN_ATTACKS, "plan_attacks"),
         (HookPoints::PHASE_ENDED, "phase_ended"),
         (HookPoints::BATTLE_ENDED, "battle_ended"),
+        (HookPoints::INITIATIVE, "initiative"),
+        (HookPoints::BEFORE_WOUND, "before_wound"),
+        (HookPoints::PLACED, "placed"),
+        (HookPoints::TURN_STARTED, "turn_started"),
+        (HookPoints::TURN_ENDED, "turn_ended"),
     ];
 
     /// Every point.
-    pub const ALL_POINTS: HookPoints = HookPoints(0b1111);
+    pub const ALL_POINTS: HookPoints = HookPoints(0x1ff);
+    /// The points called during battles.
+    pub const BATTLE: HookPoints = HookPoints(0b11_1111);
+    /// The points called when turns start and end.
+    pub const TURNS: HookPoints = HookPoints(0b1_1000_0000);
 
     pub const fn contains(self, other: HookPoints) -> bool {
         self.0 & other.0 == other.0
@@ -86,6 +106,19 @@ pub struct Blast {
 pub struct AttackPlan {
     pub attacks: Vec<PlannedAttack>,
     pub blast: Option<Blast>,
+}
+
+/// A hit on a unit this phase, as a `before_wound` hook sees it and may change it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct IncomingHit {
+    /// The attacking tile; `None` for an instant.
+    pub from: Option<Cell>,
+    /// How it hits; `None` for an instant.
+    pub kind: Option<AttackKind>,
+    /// Wounds it deals (a hook may only lessen them).
+    pub wounds: u8,
+    /// Where the wounds go: the unit itself, or another tile a hook turned them to.
+    pub to: Cell,
 }
 
 /// What a hook sees of the tile it runs for and of the board around it.
@@ -142,8 +175,56 @@ pub trait AbilityHooks {
         Ok(())
     }
 
-    /// After the last phase, for each tile with this point still on the board.
-    fn battle_ended(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+    /// After the last phase, for each tile with this point still on the board: `effects` are
+    /// carried out once every such tile has been asked.
+    fn battle_ended(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// At the start of a battle, for each unit with this point: added to each of its initiative
+    /// values (like a module's modifier, R3.7.5).
+    fn initiative(&mut self, _ctx: &HookContext<'_>) -> Result<i8, HookError> {
+        Ok(0)
+    }
+
+    /// Each phase, for each unit with this point that is hit, after Medics: `hits` are the hits
+    /// on it, whose wounds the hook may lessen or send to another tile.
+    fn before_wound(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _hits: &mut [IncomingHit],
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// After the tile with this point is placed (R3.3).
+    fn placed(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// At the start of each turn of the tile's owner.
+    fn turn_started(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// At the end of each turn of the tile's owner.
+    fn turn_ended(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
         Ok(())
     }
 }

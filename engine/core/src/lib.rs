@@ -4,6 +4,7 @@
 pub mod battle;
 pub mod battlefield;
 pub mod decision;
+pub mod effect;
 pub mod event;
 pub mod game;
 pub mod hex;

@@ -737,6 +737,7 @@ where
         incoming[t] = u16::from(w);
         hits.push(Hit {
             from: None,
+            kind: None,
             target: cell,
             wounds: w,
             absorbed: false,

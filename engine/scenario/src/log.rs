@@ -198,6 +198,34 @@ impl Names {
                 if total == 1 { "" } else { "s" },
                 if destroyed { ": destroyed" } else { "" }
             ),
+            Event::Healed {
+                cell,
+                removed,
+                total,
+            } => format!(
+                "  {} heals {removed}, {total} wound{} left",
+                self.name(cell),
+                if total == 1 { "" } else { "s" }
+            ),
+            Event::Deflected {
+                cell,
+                to: Some(to),
+                wounds,
+            } => format!(
+                "  {} turns {wounds} wound{} onto {}",
+                self.name(cell),
+                if wounds == 1 { "" } else { "s" },
+                self.name(to)
+            ),
+            Event::Deflected {
+                cell,
+                to: None,
+                wounds,
+            } => format!(
+                "  {} stops {wounds} wound{}",
+                self.name(cell),
+                if wounds == 1 { "" } else { "s" }
+            ),
             Event::Removed { cell, .. } => format!("  {} leaves the board", self.name(cell)),
             Event::HqDamaged { player, amount, hp } => {
                 format!("  HQ of {} loses {amount}: {hp} HP", self.player(player))

@@ -5,7 +5,9 @@
 
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::tile::ParamValue;
-use hexforge_core::{AttackKind, Battlefield, Catalog, Cell, Edge, Placed, Rules, Tile, TileRef};
+use hexforge_core::{
+    AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Tile, TileRef,
+};
 use mlua::{Function, Lua, Table, UserDataMethods, Value};
 use std::sync::Arc;
 
@@ -155,6 +157,32 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             t.raw_set("hq", def.is_hq())?;
             Ok(Value::Table(t))
         });
+        reg.add_method("tiles", |lua, call, ()| {
+            let f = field(call)?;
+            let list = lua.create_table()?;
+            for (i, (c, p)) in f.tiles().enumerate() {
+                let def = call.catalog.get(p.tile);
+                let h = f.shape().hex(c);
+                let t = lua.create_table()?;
+                t.raw_set("q", h.q())?;
+                t.raw_set("r", h.r())?;
+                t.raw_set("id", def.full_id())?;
+                t.raw_set("kind", def.kind.name())?;
+                t.raw_set("owner", p.owner.index() + 1)?;
+                t.raw_set("facing", p.facing.index())?;
+                t.raw_set("wounds", p.wounds)?;
+                t.raw_set("hq", def.is_hq())?;
+                list.raw_set(i + 1, t)?;
+            }
+            Ok(list)
+        });
+        reg.add_method("is_enemy", |_, call, (q, r): (i32, i32)| {
+            let (f, _, me) = own(call)?;
+            Ok(f.shape()
+                .cell(Hex::new(q, r))
+                .and_then(|c| f.at(c))
+                .is_some_and(|p| !f.friends(me.owner, p.owner)))
+        });
         reg.add_method("on_board", |_, call, (q, r): (i32, i32)| {
             let f = field(call)?;
             Ok(f.shape().cell(hexforge_core::Hex::new(q, r)).is_some())
@@ -249,6 +277,120 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 wounds: strength(wounds)?,
                 hits_hqs,
             });
+            Ok(())
+        });
+    })?;
+    Ok(())
+}
+
+/// An effect a reaction hook asks for, by hexes; turned into an engine effect after the call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum FxItem {
+    Wound(Hex, u8),
+    Heal(Hex, u8),
+    Move(Hex, Hex),
+}
+
+/// The effects a reaction hook asks for (`fx`).
+#[derive(Default)]
+pub(crate) struct Fx(pub(crate) Vec<FxItem>);
+
+/// A hit on the unit, as `before_wound` sees it (`hits`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LuaHit {
+    pub(crate) from: Option<Hex>,
+    pub(crate) kind: Option<AttackKind>,
+    /// The wounds when the hook was called: it may only lessen them.
+    pub(crate) dealt: u8,
+    pub(crate) wounds: u8,
+    pub(crate) to: Hex,
+}
+
+#[derive(Default)]
+pub(crate) struct Hits(pub(crate) Vec<LuaHit>);
+
+fn hex_arg(q: i64, r: i64) -> mlua::Result<Hex> {
+    let q = i32::try_from(q).map_err(|_| mlua::Error::runtime(format!("q {q} is out of range")))?;
+    let r = i32::try_from(r).map_err(|_| mlua::Error::runtime(format!("r {r} is out of range")))?;
+    Ok(Hex::new(q, r))
+}
+
+fn count(n: i64) -> mlua::Result<u8> {
+    u8::try_from(n)
+        .ok()
+        .filter(|n| (1..=9).contains(n))
+        .ok_or_else(|| mlua::Error::runtime(format!("{n} wounds: use 1 to 9")))
+}
+
+/// Registers the methods of `fx` and `hits`.
+pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
+    lua.register_userdata_type::<Fx>(|reg| {
+        reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
+            let item = FxItem::Wound(hex_arg(q, r)?, count(n.unwrap_or(1))?);
+            fx.0.push(item);
+            Ok(())
+        });
+        reg.add_method_mut("heal", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
+            let item = FxItem::Heal(hex_arg(q, r)?, count(n.unwrap_or(1))?);
+            fx.0.push(item);
+            Ok(())
+        });
+        reg.add_method_mut("move", |_, fx, (q, r, q2, r2): (i64, i64, i64, i64)| {
+            let item = FxItem::Move(hex_arg(q, r)?, hex_arg(q2, r2)?);
+            fx.0.push(item);
+            Ok(())
+        });
+    })?;
+    lua.register_userdata_type::<Hits>(|reg| {
+        fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {
+            i.checked_sub(1).and_then(|i| h.0.get(i)).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "no hit {i}: there are {} (indices start at 1)",
+                    h.0.len()
+                ))
+            })
+        }
+        fn at_mut(h: &mut Hits, i: usize) -> mlua::Result<&mut LuaHit> {
+            let n = h.0.len();
+            i.checked_sub(1).and_then(|i| h.0.get_mut(i)).ok_or_else(|| {
+                mlua::Error::runtime(format!("no hit {i}: there are {n} (indices start at 1)"))
+            })
+        }
+        reg.add_method("count", |_, h, ()| Ok(h.0.len()));
+        reg.add_method("wounds", |_, h, i: usize| Ok(at(h, i)?.wounds));
+        reg.add_method("kind", |_, h, i: usize| {
+            Ok(at(h, i)?.kind.map_or("instant", kind_name))
+        });
+        reg.add_method("from", |_, h, i: usize| {
+            Ok(match at(h, i)?.from {
+                Some(x) => (Some(x.q()), Some(x.r())),
+                None => (None, None),
+            })
+        });
+        reg.add_method_mut("set_wounds", |_, h, (i, n): (usize, i64)| {
+            let hit = at_mut(h, i)?;
+            let n = u8::try_from(n)
+                .ok()
+                .filter(|n| *n <= hit.dealt)
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "set_wounds: {n} is not between 0 and the {} the hit deals (a hook may only lessen hits)",
+                        hit.dealt
+                    ))
+                })?;
+            hit.wounds = n;
+            Ok(())
+        });
+        reg.add_method_mut("reflect", |_, h, i: usize| {
+            let hit = at_mut(h, i)?;
+            hit.to = hit.from.ok_or_else(|| {
+                mlua::Error::runtime("reflect: an instant's hit has no attacker to turn back to")
+            })?;
+            Ok(())
+        });
+        reg.add_method_mut("redirect", |_, h, (i, q, r): (usize, i64, i64)| {
+            let to = hex_arg(q, r)?;
+            at_mut(h, i)?.to = to;
             Ok(())
         });
     })?;

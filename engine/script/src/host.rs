@@ -1,15 +1,18 @@
 //! The script host: one sandboxed Lua state per mod with the shared library loaded into it, the
 //! binding of every tile ability to its implementation, and the engine's hook trait.
 
-use crate::api::{self, Call, Plan};
+use crate::api::{self, Call, Fx, FxItem, Hits, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
 use crate::sandbox::{Budget, Limits, child_env, new_sandbox};
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
-use hexforge_core::hooks::{AbilityHooks, AttackPlan, HookContext, HookError, HookPoints};
+use hexforge_core::effect::Effect;
+use hexforge_core::hooks::{
+    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit,
+};
 use hexforge_core::tile::InstantEffect;
-use hexforge_core::{Catalog, Rng, Rules, Tile, TileKind};
+use hexforge_core::{Catalog, Hex, Rng, Rules, Tile, TileKind};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::RefCell;
 use std::fmt;
@@ -49,6 +52,8 @@ struct ModState {
     library: Rc<RefCell<Registry>>,
     ctx: AnyUserData,
     plan: AnyUserData,
+    fx: AnyUserData,
+    hits: AnyUserData,
 }
 
 impl ModState {
@@ -250,6 +255,7 @@ impl ScriptHost {
         };
         let sb = new_sandbox(limits, rng).map_err(whole)?;
         api::register(&sb.lua).map_err(whole)?;
+        api::register_reactions(&sb.lua).map_err(whole)?;
         let library = Rc::new(RefCell::new(Registry::default()));
         let lib_env = child_env(&sb.lua, &sb.base).map_err(whole)?;
         lib_env
@@ -305,6 +311,8 @@ impl ScriptHost {
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
+        let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
+        let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
             lua: sb.lua,
@@ -313,6 +321,8 @@ impl ScriptHost {
             library,
             ctx,
             plan,
+            fx,
+            hits,
         })
     }
 
@@ -453,10 +463,12 @@ impl ScriptHost {
     fn call(
         &mut self,
         ctx: &HookContext<'_>,
-        point: usize,
-        plan: Option<&mut AttackPlan>,
-        decider: Option<&mut dyn Decider>,
+        point: HookPoints,
+        args: Args<'_>,
     ) -> Result<(), HookError> {
+        let Some(point) = HookPoints::ALL.iter().position(|(p, _)| *p == point) else {
+            return Ok(());
+        };
         if *self.rules != *ctx.rules {
             self.rules = Arc::new(ctx.rules.clone());
         }
@@ -495,8 +507,9 @@ impl ScriptHost {
             call.phase = ctx.phase;
         }
         st.budget.reset();
-        let result = match (plan, decider) {
-            (Some(plan), Some(decider)) => {
+        let shape = ctx.field.shape();
+        let result = match args {
+            Args::Plan(plan, decider) => {
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 let field = ctx.field;
                 let by = ctx.cell;
@@ -531,7 +544,72 @@ impl ScriptHost {
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 result
             }
-            _ => f.call::<()>(st.ctx.clone()),
+            Args::Ctx => f.call::<()>(st.ctx.clone()),
+            Args::Initiative(out) => f.call::<Option<i64>>(st.ctx.clone()).and_then(|v| {
+                let v = v.unwrap_or(0);
+                *out = i8::try_from(v)
+                    .ok()
+                    .filter(|v| (-9..=9).contains(v))
+                    .ok_or_else(|| {
+                        mlua::Error::runtime(format!(
+                            "initiative: {v} is out of range: return -9 to 9"
+                        ))
+                    })?;
+                Ok(())
+            }),
+            Args::Effects(out) => {
+                st.fx.borrow_mut::<Fx>().map_err(fail)?.0.clear();
+                f.call::<()>((st.ctx.clone(), st.fx.clone()))
+                    .and_then(|()| {
+                        let items = std::mem::take(&mut st.fx.borrow_mut::<Fx>()?.0);
+                        let cell = |h: Hex| {
+                            shape.cell(h).ok_or_else(|| {
+                                mlua::Error::runtime(format!("fx: {h} is off the board"))
+                            })
+                        };
+                        for item in items {
+                            out.push(match item {
+                                FxItem::Wound(h, n) => Effect::Wound {
+                                    cell: cell(h)?,
+                                    wounds: n,
+                                },
+                                FxItem::Heal(h, n) => Effect::Heal {
+                                    cell: cell(h)?,
+                                    wounds: n,
+                                },
+                                FxItem::Move(a, b) => Effect::Move {
+                                    from: cell(a)?,
+                                    to: cell(b)?,
+                                },
+                            });
+                        }
+                        Ok(())
+                    })
+            }
+            Args::Hits(hits) => {
+                {
+                    let mut h = st.hits.borrow_mut::<Hits>().map_err(fail)?;
+                    h.0.clear();
+                    h.0.extend(hits.iter().map(|x| LuaHit {
+                        from: x.from.map(|c| shape.hex(c)),
+                        kind: x.kind,
+                        dealt: x.wounds,
+                        wounds: x.wounds,
+                        to: shape.hex(x.to),
+                    }));
+                }
+                f.call::<()>((st.ctx.clone(), st.hits.clone()))
+                    .and_then(|()| {
+                        let h = st.hits.borrow::<Hits>()?;
+                        for (x, l) in hits.iter_mut().zip(&h.0) {
+                            x.wounds = l.wounds;
+                            x.to = shape.cell(l.to).ok_or_else(|| {
+                                mlua::Error::runtime(format!("hits: {} is off the board", l.to))
+                            })?;
+                        }
+                        Ok(())
+                    })
+            }
         };
         if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
             call.field = None;
@@ -690,13 +768,22 @@ fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Re
     Ok(())
 }
 
+/// What a hook is called with besides `ctx`.
+enum Args<'a> {
+    Ctx,
+    Plan(&'a mut AttackPlan, &'a mut dyn Decider),
+    Effects(&'a mut Vec<Effect>),
+    Hits(&'a mut [IncomingHit]),
+    Initiative(&'a mut i8),
+}
+
 impl AbilityHooks for ScriptHost {
     fn reseed(&mut self, seed: u64) {
         *self.rng.borrow_mut() = Rng::seeded(seed);
     }
 
     fn battle_started(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
-        self.call(ctx, 0, None, None)
+        self.call(ctx, HookPoints::BATTLE_STARTED, Args::Ctx)
     }
 
     fn plan_attacks(
@@ -705,15 +792,57 @@ impl AbilityHooks for ScriptHost {
         plan: &mut AttackPlan,
         decider: &mut dyn Decider,
     ) -> Result<(), HookError> {
-        self.call(ctx, 1, Some(plan), Some(decider))
+        self.call(ctx, HookPoints::PLAN_ATTACKS, Args::Plan(plan, decider))
     }
 
     fn phase_ended(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
-        self.call(ctx, 2, None, None)
+        self.call(ctx, HookPoints::PHASE_ENDED, Args::Ctx)
     }
 
-    fn battle_ended(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
-        self.call(ctx, 3, None, None)
+    fn battle_ended(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::BATTLE_ENDED, Args::Effects(effects))
+    }
+
+    fn initiative(&mut self, ctx: &HookContext<'_>) -> Result<i8, HookError> {
+        let mut delta = 0;
+        self.call(ctx, HookPoints::INITIATIVE, Args::Initiative(&mut delta))?;
+        Ok(delta)
+    }
+
+    fn before_wound(
+        &mut self,
+        ctx: &HookContext<'_>,
+        hits: &mut [IncomingHit],
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::BEFORE_WOUND, Args::Hits(hits))
+    }
+
+    fn placed(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::PLACED, Args::Effects(effects))
+    }
+
+    fn turn_started(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::TURN_STARTED, Args::Effects(effects))
+    }
+
+    fn turn_ended(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::TURN_ENDED, Args::Effects(effects))
     }
 }
 

@@ -18,7 +18,7 @@ pub(crate) struct Ability {
     pub(crate) gives: Option<Function>,
     pub(crate) instant: Option<Function>,
     /// The dynamic points, in the order of [`HookPoints::ALL`].
-    pub(crate) hooks: [Option<Function>; 4],
+    pub(crate) hooks: [Option<Function>; 9],
     pub(crate) points: HookPoints,
     /// `file:line` of the `ability(...)` call's table.
     pub(crate) defined_at: String,
@@ -94,7 +94,7 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
     let mut ability = Ability {
         gives: None,
         instant: None,
-        hooks: [None, None, None, None],
+        hooks: Default::default(),
         points: HookPoints::NONE,
         defined_at: caller_position(lua),
     };

@@ -16,7 +16,7 @@ use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::Edge;
 use crate::hooks::{
-    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, PlannedAttack,
+    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, PlannedAttack,
 };
 use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
@@ -45,6 +45,8 @@ pub struct BattleReport {
 pub(crate) struct Hit {
     /// The attacking tile; `None` for an instant (R4.8.2: a Medic absorbs those too).
     pub(crate) from: Option<Cell>,
+    /// How it hits; `None` for an instant.
+    pub(crate) kind: Option<AttackKind>,
     pub(crate) target: Cell,
     pub(crate) wounds: u8,
     pub(crate) absorbed: bool,
@@ -76,6 +78,8 @@ where
         sink,
         used: [0; MAX_CELLS],
         converted: 0,
+        initiative: [0; MAX_CELLS],
+        guarded: 0,
         hits: Vec::with_capacity(64),
         plan: AttackPlan {
             attacks: Vec::with_capacity(12),
@@ -114,6 +118,10 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     used: [u8; MAX_CELLS],
     /// Units that converted an attack this battle (`one_per_unit_per_battle`).
     converted: u64,
+    /// Per cell, what initiative hooks add to the unit's values this battle.
+    initiative: [i8; MAX_CELLS],
+    /// Units whose `before_wound` hooks see the hits on them.
+    guarded: u64,
     hits: Vec<Hit>,
     plan: AttackPlan,
     options: Vec<Choice>,
@@ -132,9 +140,33 @@ where
         let layout = Layout::new(field, self.cat, self.rules);
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
+        let on = |p: HookPoints| {
+            if scripted == 0 {
+                0
+            } else {
+                self.scripted(field, p)
+            }
+        };
+        let (started, ended, battle_ended, initiative) = (
+            on(HookPoints::BATTLE_STARTED),
+            on(HookPoints::PHASE_ENDED),
+            on(HookPoints::BATTLE_ENDED),
+            on(HookPoints::INITIATIVE),
+        );
+        self.guarded = on(HookPoints::BEFORE_WOUND);
+        for c in bits(initiative) {
+            let mut delta = 0i8;
+            self.call_hooks(field, c, 0, HookPoints::INITIATIVE, |h, ctx| {
+                delta = delta.saturating_add(h.initiative(ctx)?);
+                Ok(())
+            })?;
+            self.initiative[c] = delta;
+        }
         let first = field
             .tiles()
-            .filter_map(|(c, p)| slot_values(self.cat.get(p.tile), &view, c).highest())
+            .filter_map(|(c, p)| {
+                slot_values(self.cat.get(p.tile), &view, c, self.initiative[c.index()]).highest()
+            })
             .max()
             .unwrap_or(0);
         self.sink.push(Event::BattleStarted { first_phase: first });
@@ -143,18 +175,6 @@ where
                 cell: field.shape().cell_from_index(c),
             });
         }
-        let on = |p: HookPoints| {
-            if scripted == 0 {
-                0
-            } else {
-                self.scripted(field, p)
-            }
-        };
-        let (started, ended, battle_ended) = (
-            on(HookPoints::BATTLE_STARTED),
-            on(HookPoints::PHASE_ENDED),
-            on(HookPoints::BATTLE_ENDED),
-        );
         for c in bits(started) {
             self.call_hooks(field, c, first, HookPoints::BATTLE_STARTED, |h, ctx| {
                 h.battle_started(ctx)
@@ -189,10 +209,18 @@ where
                 }
             }
         }
+        let mut effects = Vec::new();
         for c in bits(battle_ended & field.occupied()) {
             self.call_hooks(field, c, 0, HookPoints::BATTLE_ENDED, |h, ctx| {
-                h.battle_ended(ctx)
+                h.battle_ended(ctx, &mut effects)
             })?;
+        }
+        if !effects.is_empty() {
+            let ctx = Context {
+                catalog: self.cat,
+                rules: self.rules,
+            };
+            crate::effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
         }
         self.remove_eliminated(field);
         self.sink.push(Event::BattleEnded);
@@ -217,7 +245,7 @@ where
         c: usize,
         phase: u8,
         point: HookPoints,
-        f: impl Fn(&mut H, &HookContext<'_>) -> Result<(), HookError>,
+        mut f: impl FnMut(&mut H, &HookContext<'_>) -> Result<(), HookError>,
     ) -> Result<(), HookError> {
         let cell = field.shape().cell_from_index(c);
         let Some(def) = field.def(self.cat, cell) else {
@@ -276,6 +304,9 @@ where
             )
         };
         doomed |= used_medics;
+        if self.guarded & field.occupied() != 0 {
+            self.guard(field, phase)?;
+        }
         let mut total = [0u16; MAX_CELLS];
         for h in self.hits.iter().filter(|h| !h.absorbed) {
             total[h.target.index()] += h.wounds as u16;
@@ -308,6 +339,66 @@ where
         Ok(removed | self.damage_hqs(field, hq_damage))
     }
 
+    /// `before_wound` hooks, in reading order, for the guarded units that are hit: each sees the
+    /// hits on it (those turned to it by units before it included), and may lessen them or turn
+    /// them onto another tile.
+    fn guard(&mut self, field: &Battlefield, phase: u8) -> Result<(), HookError> {
+        let mut incoming: Vec<IncomingHit> = Vec::new();
+        let mut index: Vec<usize> = Vec::new();
+        for c in bits(self.guarded & field.occupied()) {
+            let cell = field.shape().cell_from_index(c);
+            incoming.clear();
+            index.clear();
+            for (i, h) in self.hits.iter().enumerate() {
+                if h.target == cell && !h.absorbed && h.wounds > 0 {
+                    index.push(i);
+                    incoming.push(IncomingHit {
+                        from: h.from,
+                        kind: h.kind,
+                        wounds: h.wounds,
+                        to: cell,
+                    });
+                }
+            }
+            if incoming.is_empty() {
+                continue;
+            }
+            self.call_hooks(field, c, phase, HookPoints::BEFORE_WOUND, |h, ctx| {
+                h.before_wound(ctx, &mut incoming)
+            })?;
+            for (k, &i) in index.iter().enumerate() {
+                let now = incoming[k];
+                let before = self.hits[i].wounds;
+                if now.to != cell && field.at(now.to).is_none() {
+                    return Err(HookError {
+                        message: format!(
+                            "before_wound: hits can only be turned onto a tile, and {} is empty",
+                            field.shape().hex(now.to)
+                        ),
+                    });
+                }
+                let kept = now.wounds.min(before);
+                if kept < before {
+                    self.sink.push(Event::Deflected {
+                        cell,
+                        to: None,
+                        wounds: before - kept,
+                    });
+                }
+                if now.to != cell && kept > 0 {
+                    self.sink.push(Event::Deflected {
+                        cell,
+                        to: Some(now.to),
+                        wounds: kept,
+                    });
+                }
+                self.hits[i].wounds = kept;
+                self.hits[i].target = now.to;
+            }
+        }
+        Ok(())
+    }
+
     /// R4.4.7: units with an unused slot at this phase act unless netted; passed slots are lost.
     fn acting_units(&mut self, field: &Battlefield, view: &View, phase: u8) -> u64 {
         let mut acting = 0u64;
@@ -316,7 +407,7 @@ where
             if def.initiative.is_empty() {
                 continue;
             }
-            let slots = slot_values(def, view, cell);
+            let slots = slot_values(def, view, cell, self.initiative[cell.index()]);
             let used = &mut self.used[cell.index()];
             let mut now = 0u8;
             for s in bits(u64::from(slots.present & !*used)) {
@@ -589,6 +680,7 @@ where
         if wounds > 0 {
             self.hits.push(Hit {
                 from: Some(from),
+                kind: Some(kind),
                 target,
                 wounds,
                 absorbed: false,
@@ -666,12 +758,24 @@ pub(crate) fn wound<S: EventSink + ?Sized>(
     added: u8,
     sink: &mut S,
 ) -> bool {
+    wound_netted(field, ctx, view.is_netted(cell), cell, added, sink)
+}
+
+/// [`wound`], knowing whether the tile is netted.
+pub(crate) fn wound_netted<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    netted: bool,
+    cell: Cell,
+    added: u8,
+    sink: &mut S,
+) -> bool {
     let Some(p) = field.at(cell).copied() else {
         return false;
     };
     let def = ctx.catalog.get(p.tile);
     let total = p.wounds.saturating_add(added);
-    let hp = if view.is_netted(cell) && !ctx.rules.netted_keeps_armor_toughness {
+    let hp = if netted && !ctx.rules.netted_keeps_armor_toughness {
         1
     } else {
         def.hit_points()
@@ -725,10 +829,10 @@ impl Slots {
     }
 }
 
-/// Printed values plus modifiers (floored at 0, R3.7.4), then extra slots one phase apart below
+/// Printed values plus modifiers (of modules and auras, and `hooked` from ability hooks; floored at 0, R3.7.4), then extra slots one phase apart below
 /// the lowest printed one (R4.5.2; lost below 0).
 #[inline]
-fn slot_values(def: &Tile, view: &View, cell: Cell) -> Slots {
+fn slot_values(def: &Tile, view: &View, cell: Cell, hooked: i8) -> Slots {
     let mut slots = Slots {
         values: [0; MAX_SLOTS],
         present: 0,
@@ -737,7 +841,7 @@ fn slot_values(def: &Tile, view: &View, cell: Cell) -> Slots {
     if printed.is_empty() {
         return slots;
     }
-    let delta = view.initiative[cell.index()] as i16;
+    let delta = view.initiative[cell.index()] as i16 + hooked as i16;
     let mut lowest = i16::MAX;
     for (i, v) in printed.iter().enumerate().take(MAX_NORMAL_SLOTS) {
         let now = (*v as i16 + delta).max(0);

@@ -9,7 +9,7 @@ use crate::battlefield::{MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
-use crate::hooks::AbilityHooks;
+use crate::hooks::{AbilityHooks, HookContext, HookPoints};
 use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
@@ -20,6 +20,24 @@ use std::sync::OnceLock;
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
 /// then play goes on with the board full, so that every game ends.
 const MAX_REPEATS: u32 = 100;
+
+/// Events of an action pass here, noting whose turn ended and whose began.
+struct TurnWatch<'a, S: ?Sized> {
+    sink: &'a mut S,
+    ended: Option<Seat>,
+    started: Option<Seat>,
+}
+
+impl<S: EventSink + ?Sized> EventSink for TurnWatch<'_, S> {
+    fn push(&mut self, event: Event) {
+        match event {
+            Event::TurnEnded { player } => self.ended = Some(player),
+            Event::TurnStarted { player, .. } => self.started = Some(player),
+            _ => {}
+        }
+        self.sink.push(event);
+    }
+}
 
 /// Events of the engine's battles and plays pass here: tiles that leave the board go to their
 /// owners' discard piles (R4.3.5) before the events reach the caller.
@@ -78,25 +96,141 @@ impl Game {
     /// Battle tile, a placement that fills the play area, the end of a turn in the final round)
     /// and a tile whose abilities have hook points is on the board or being placed.
     fn may_call_hooks(&self, checked: &Checked) -> bool {
-        let battle = match checked {
-            Checked::Battle(_) => true,
-            Checked::EndTurn => self.owed.is_some(),
-            Checked::Place { cell, .. } => {
-                self.stage == Stage::Play
-                    && self.field.shape().main_area() & !self.field.occupied() == cell.bit()
-            }
-            _ => false,
+        let points = |t: TileRef| self.catalog.traits(t).hooks;
+        let placing = match checked {
+            Checked::Place { tile, .. } => points(*tile),
+            _ => HookPoints::NONE,
         };
-        let scripted = |t: TileRef| !self.catalog.traits(t).hooks.is_empty();
-        battle
-            && (matches!(checked, Checked::Place { tile, .. } if scripted(*tile))
-                || self.field.tiles().any(|(_, p)| scripted(p.tile)))
+        let board = self
+            .field
+            .tiles()
+            .fold(HookPoints::NONE, |acc, (_, p)| acc.union(points(p.tile)));
+        if board.union(placing).is_empty() {
+            return false;
+        }
+        // Which actions may fight a battle, and which may end a turn.
+        let (battle, turn_ends) = match checked {
+            Checked::Battle(_) => (true, true),
+            Checked::EndTurn => (self.owed.is_some(), true),
+            Checked::Place { cell, .. } => {
+                let fills = self.stage == Stage::Play
+                    && self.field.shape().main_area() & !self.field.occupied() == cell.bit();
+                (fills, fills)
+            }
+            _ => (false, false),
+        };
+        placing.contains(HookPoints::PLACED)
+            || (battle && board.union(placing).intersects(HookPoints::BATTLE))
+            || (turn_ends && board.intersects(HookPoints::TURNS))
+    }
+
+    /// Calls the hooks of `point` (`placed`, `turn_started` or `turn_ended`) for the tiles on
+    /// `cells` in reading order, then carries out the effects they ask for; a failure is left in
+    /// `hook_failure`.
+    fn tile_hooks<H, S>(&mut self, point: HookPoints, cells: u64, hooks: &mut H, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let mut effects = Vec::new();
+        for c in bits(cells) {
+            let cell = self.field.shape().cell_from_index(c);
+            let Some(p) = self.field.at(cell).copied() else {
+                continue;
+            };
+            let def = self.catalog.get(p.tile);
+            for ability in def.abilities.iter().filter(|a| a.points.contains(point)) {
+                let ctx = HookContext {
+                    field: &self.field,
+                    catalog: &self.catalog,
+                    rules: &self.rules,
+                    cell,
+                    def,
+                    ability,
+                    phase: 0,
+                };
+                let called = if point == HookPoints::PLACED {
+                    hooks.placed(&ctx, &mut effects)
+                } else if point == HookPoints::TURN_STARTED {
+                    hooks.turn_started(&ctx, &mut effects)
+                } else {
+                    hooks.turn_ended(&ctx, &mut effects)
+                };
+                if let Err(e) = called {
+                    self.hook_failure.get_or_insert(e);
+                    return;
+                }
+            }
+        }
+        if effects.is_empty() {
+            return;
+        }
+        let ctx = Context {
+            catalog: &self.catalog,
+            rules: &self.rules,
+        };
+        let mut out = Piled {
+            piles: &mut self.piles,
+            sink: &mut *sink,
+        };
+        if let Err(e) = crate::effect::apply_effects(&mut self.field, ctx, &effects, &mut out) {
+            self.hook_failure.get_or_insert(e);
+            return;
+        }
+        self.views = OnceLock::new();
+        if self.result().is_none()
+            && let Some(result) = self.decisive()
+        {
+            self.emit(Event::GameEnded { result }, sink);
+        }
+    }
+
+    /// The cells of `player`'s tiles whose abilities define `point`.
+    fn hooked_tiles(&self, player: Seat, point: HookPoints) -> u64 {
+        self.field
+            .tiles()
+            .filter(|(_, p)| p.owner == player && self.catalog.traits(p.tile).hooks.contains(point))
+            .fold(0, |m, (c, _)| m | c.bit())
     }
 
     /// Performs a checked action, then runs the game on; a hook failure is left in
-    /// `hook_failure`.
+    /// `hook_failure`. Turn hooks run once the action is done: `turn_ended` for the player whose
+    /// turn it ended, then `turn_started` for the player whose turn it began.
     fn perform<H, D, S>(&mut self, checked: Checked, hooks: &mut H, decider: &mut D, sink: &mut S)
     where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let mut watch = TurnWatch {
+            sink: &mut *sink,
+            ended: None,
+            started: None,
+        };
+        self.perform_action(checked, hooks, decider, &mut watch);
+        let (ended, started) = (watch.ended, watch.started);
+        for (seat, point) in [
+            (ended, HookPoints::TURN_ENDED),
+            (started, HookPoints::TURN_STARTED),
+        ] {
+            let Some(seat) = seat else { continue };
+            if self.hook_failure.is_some() || self.result().is_some() {
+                return;
+            }
+            let cells = self.hooked_tiles(seat, point);
+            if cells != 0 {
+                self.tile_hooks(point, cells, hooks, sink);
+            }
+        }
+    }
+
+    fn perform_action<H, D, S>(
+        &mut self,
+        checked: Checked,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
         H: AbilityHooks + ?Sized,
         D: Decider + ?Sized,
         S: EventSink + ?Sized,
@@ -122,6 +256,12 @@ impl Game {
                     sink,
                 );
                 self.views = self.views_after_placing(cell);
+                if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
+                    self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, sink);
+                    if self.hook_failure.is_some() || self.result().is_some() {
+                        return;
+                    }
+                }
                 if setup {
                     self.next_hq(sink);
                 } else if self.field.main_area_full() {

@@ -1,0 +1,287 @@
+//! Effects that ability hooks ask for outside attacks (wound, heal, move a unit): checked against
+//! the board, then carried out by the engine as events, so a script never breaks an invariant.
+
+use crate::battle::{self, Context};
+use crate::battlefield::Battlefield;
+use crate::event::{Event, EventSink};
+use crate::hooks::HookError;
+use crate::shape::Cell;
+
+/// A change asked for by a hook (docs/LUA_API.md).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Effect {
+    /// `wounds` on the tile on `cell`: a unit takes wound markers (and is removed when destroyed,
+    /// R3.12), an HQ loses HP. Not an attack: armor and Medics do not stop it.
+    Wound { cell: Cell, wounds: u8 },
+    /// Takes up to `wounds` wound markers off the unit on `cell`.
+    Heal { cell: Cell, wounds: u8 },
+    /// The unit on `from` moves to the empty hex `to`, keeping its facing.
+    Move { from: Cell, to: Cell },
+}
+
+fn refuse(what: &str) -> HookError {
+    HookError {
+        message: what.to_string(),
+    }
+}
+
+/// Checks every effect, then carries them out in order. Refused effects change nothing: the
+/// error names the first one.
+pub fn apply_effects<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    effects: &[Effect],
+    sink: &mut S,
+) -> Result<(), HookError> {
+    let mut occupied = field.occupied();
+    for e in effects {
+        match *e {
+            Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => {
+                if occupied & cell.bit() == 0 {
+                    return Err(refuse(&format!(
+                        "no tile on {} to {}",
+                        field.shape().hex(cell),
+                        if matches!(e, Effect::Wound { .. }) {
+                            "wound"
+                        } else {
+                            "heal"
+                        }
+                    )));
+                }
+            }
+            Effect::Move { from, to } => {
+                if occupied & from.bit() == 0 {
+                    return Err(refuse(&format!(
+                        "no unit on {} to move",
+                        field.shape().hex(from)
+                    )));
+                }
+                if occupied & to.bit() != 0 {
+                    return Err(refuse(&format!(
+                        "cannot move onto {}: the hex is taken",
+                        field.shape().hex(to)
+                    )));
+                }
+                occupied = occupied & !from.bit() | to.bit();
+            }
+        }
+    }
+    let netted = if ctx.rules.netted_keeps_armor_toughness {
+        0
+    } else {
+        battle::netted(field, ctx)
+    };
+    for e in effects {
+        match *e {
+            Effect::Wound { cell, wounds } => wound(field, ctx, netted, cell, wounds, sink),
+            Effect::Heal { cell, wounds } => {
+                if let Some(p) = field.at(cell).copied()
+                    && p.wounds > 0
+                    && wounds > 0
+                {
+                    let removed = wounds.min(p.wounds);
+                    emit(
+                        field,
+                        sink,
+                        Event::Healed {
+                            cell,
+                            removed,
+                            total: p.wounds - removed,
+                        },
+                    );
+                }
+            }
+            Effect::Move { from, to } => {
+                if let Some(p) = field.at(from).copied()
+                    && field.at(to).is_none()
+                {
+                    emit(
+                        field,
+                        sink,
+                        Event::Moved {
+                            from,
+                            to,
+                            facing: p.facing,
+                        },
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) {
+    field.apply(&e);
+    sink.push(e);
+}
+
+/// Wounds on a unit, or HP off an HQ (an HQ at 0 leaves the board, R2.9.1).
+fn wound<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    netted: u64,
+    cell: Cell,
+    wounds: u8,
+    sink: &mut S,
+) {
+    let Some(p) = field.at(cell).copied() else {
+        return;
+    };
+    if wounds == 0 {
+        return;
+    }
+    if ctx.catalog.get(p.tile).is_hq() {
+        let hp = (field.hq_hp(p.owner) - i32::from(wounds)).max(0);
+        emit(
+            field,
+            sink,
+            Event::HqDamaged {
+                player: p.owner,
+                amount: u16::from(wounds),
+                hp,
+            },
+        );
+        if hp == 0 {
+            battle::remove_tiles(field, cell.bit(), sink);
+        }
+        return;
+    }
+    if battle::wound_netted(field, ctx, netted & cell.bit() != 0, cell, wounds, sink) {
+        battle::remove_tiles(field, cell.bit(), sink);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::{PlayerSetup, Seat, Setup, TileSetup};
+    use crate::hex::{Dir, Hex};
+    use crate::rules::Rules;
+    use crate::shape::BoardShape;
+    use crate::tile::{Catalog, Initiative, Tile, TileKind};
+
+    fn board() -> (Catalog, Battlefield) {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("a", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("initiative");
+        let mut unit = Tile::new("a", "unit", TileKind::Soldier);
+        unit.toughness = 2;
+        c.add_army("a", "A", 2, vec![hq, unit]).expect("army");
+        let at = |id: &str, owner: u8, q: i32, r: i32, wounds: u8| TileSetup {
+            tile: c.find(id).expect("tile"),
+            owner: Seat::new(owner),
+            hex: Hex::new(q, r),
+            facing: Dir::N,
+            wounds,
+        };
+        let f = Battlefield::new(
+            Setup {
+                shape: BoardShape::standard(),
+                players: vec![
+                    PlayerSetup { team: 0, hq_hp: 3 },
+                    PlayerSetup { team: 1, hq_hp: 20 },
+                ],
+                tiles: vec![
+                    at("a/unit", 0, 0, 0, 1),
+                    at("a/hq", 0, 0, 2, 0),
+                    at("a/hq", 1, 0, -2, 0),
+                ],
+            },
+            &c,
+        )
+        .expect("board");
+        (c, f)
+    }
+
+    fn cell(f: &Battlefield, q: i32, r: i32) -> Cell {
+        f.shape().cell(Hex::new(q, r)).expect("on the board")
+    }
+
+    #[test]
+    fn effects_heal_move_and_wound_through_events() {
+        let (c, mut f) = board();
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let (unit, east, hq) = (cell(&f, 0, 0), cell(&f, 1, 0), cell(&f, 0, 2));
+        let mut events = Vec::new();
+        apply_effects(
+            &mut f,
+            ctx,
+            &[
+                Effect::Heal {
+                    cell: unit,
+                    wounds: 5,
+                },
+                Effect::Move {
+                    from: unit,
+                    to: east,
+                },
+                Effect::Wound {
+                    cell: east,
+                    wounds: 2,
+                },
+                Effect::Wound {
+                    cell: hq,
+                    wounds: 3,
+                },
+            ],
+            &mut events,
+        )
+        .expect("legal effects");
+        assert_eq!(
+            events[0],
+            Event::Healed {
+                cell: unit,
+                removed: 1,
+                total: 0
+            }
+        );
+        assert_eq!(f.at(east).map(|p| p.wounds), Some(2));
+        assert!(f.at(unit).is_none());
+        // The HQ at 3 HP takes 3 and leaves the board.
+        assert_eq!(f.hq_hp(Seat::new(0)), 0);
+        assert!(f.at(hq).is_none());
+    }
+
+    #[test]
+    fn a_refused_effect_changes_nothing() {
+        let (c, mut f) = board();
+        let before = f.clone();
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let (unit, hq, empty) = (cell(&f, 0, 0), cell(&f, 0, 2), cell(&f, 1, 1));
+        let err = apply_effects(
+            &mut f,
+            ctx,
+            &[
+                Effect::Wound {
+                    cell: unit,
+                    wounds: 1,
+                },
+                Effect::Move { from: unit, to: hq },
+            ],
+            &mut (),
+        )
+        .expect_err("taken hex");
+        assert!(err.message.contains("taken"), "{err}");
+        let err = apply_effects(
+            &mut f,
+            ctx,
+            &[Effect::Heal {
+                cell: empty,
+                wounds: 1,
+            }],
+            &mut (),
+        )
+        .expect_err("no tile");
+        assert!(err.message.contains("no tile"), "{err}");
+        assert_eq!(f, before);
+    }
+}
