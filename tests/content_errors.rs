@@ -23,7 +23,7 @@ fn a_malformed_army_reports_every_problem_with_its_position() {
 #[test]
 fn a_broken_mod_does_not_stop_the_others_from_loading() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded = load_mods(&[root.join("../mods"), root.join("content")]);
+    let loaded = load_mods(&[root.join("../mods/base"), root.join("content")]);
     assert_eq!(
         loaded.catalog.armies().len(),
         4,
