@@ -278,3 +278,14 @@ fn math_random_follows_the_seed_it_is_given() {
     draws.dedup();
     assert!(draws.len() > 1, "different seeds draw different numbers");
 }
+
+#[test]
+fn only_a_declared_question_can_be_asked() {
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  ctx:ask(\"explode\")\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("asks = \"explode\""), "{err}");
+    let (_, _, problems) = load("ability(\"probe\", { asks = \"surrender\" })\n");
+    assert!(problems.contains("`asks`"), "{problems}");
+}

@@ -4,9 +4,9 @@
 ability("line_shot", {
   plan_attacks = function(ctx, plan)
     for i = 1, plan:count() do
-      if plan:kind(i) == "ranged" then
-        plan:set_kind(i, "pierce")
-        plan:set_strength(i, plan:base(i))
+      local kind, _, _, base = plan:get(i)
+      if kind == "ranged" then
+        plan:set(i, "pierce", base)
       end
     end
   end,

@@ -8,7 +8,7 @@ use hexforge_core::tile::ParamValue;
 use hexforge_core::{
     AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Tile, TileRef,
 };
-use mlua::{Function, Lua, Table, UserDataMethods, Value};
+use mlua::{Lua, Table, UserDataMethods, Value};
 use std::sync::Arc;
 
 /// The call a hook runs in: copied in before the call.
@@ -20,8 +20,9 @@ pub(crate) struct Call {
     pub(crate) tile: Option<TileRef>,
     pub(crate) ability: usize,
     pub(crate) phase: u8,
-    /// `ctx:ask(question)`, present only while a hook may ask.
-    pub(crate) ask: Option<Function>,
+    /// The answer of the unit's owner to the question the ability declares (`asks`), asked
+    /// before a `plan_attacks` call.
+    pub(crate) answer: Option<(&'static str, bool)>,
 }
 
 /// The attacks being planned: an [`AttackPlan`] moved in for the call.
@@ -187,11 +188,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let f = field(call)?;
             Ok(f.shape().cell(hexforge_core::Hex::new(q, r)).is_some())
         });
-        reg.add_method("ask", |_, call, question: String| match &call.ask {
-            Some(ask) => ask.call::<bool>(question),
-            None => Err(mlua::Error::runtime(
-                "ctx:ask is only available in plan_attacks",
-            )),
+        reg.add_method("ask", |_, call, question: String| match call.answer {
+            Some((q, yes)) if q == question => Ok(yes),
+            _ => Err(mlua::Error::runtime(format!(
+                "ctx:ask(\"{question}\"): an ability asks only in plan_attacks, and only the question it declares with `asks = \"{question}\"`"
+            ))),
         });
     })?;
     lua.register_userdata_type::<Plan>(|reg| {
@@ -220,6 +221,17 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         reg.add_method("edge", |_, plan, i: usize| Ok(at(plan, i)?.edge.index()));
         reg.add_method("strength", |_, plan, i: usize| Ok(at(plan, i)?.strength));
         reg.add_method("base", |_, plan, i: usize| Ok(at(plan, i)?.base));
+        reg.add_method("get", |_, plan, i: usize| {
+            let a = at(plan, i)?;
+            Ok((kind_name(a.kind), a.edge.index(), a.strength, a.base))
+        });
+        reg.add_method_mut("set", |_, plan, (i, k, s): (usize, String, i64)| {
+            let (kind, s) = (kind_of(&k)?, strength(s)?);
+            let a = at_mut(plan, i)?;
+            a.kind = kind;
+            a.strength = s;
+            Ok(())
+        });
         reg.add_method_mut("set_kind", |_, plan, (i, k): (usize, String)| {
             let kind = kind_of(&k)?;
             at_mut(plan, i)?.kind = kind;

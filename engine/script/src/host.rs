@@ -307,7 +307,7 @@ impl ScriptHost {
             tile: None,
             ability: 0,
             phase: 0,
-            ask: None,
+            answer: None,
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
@@ -510,38 +510,25 @@ impl ScriptHost {
         let shape = ctx.field.shape();
         let result = match args {
             Args::Plan(plan, decider) => {
-                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
-                let field = ctx.field;
-                let by = ctx.cell;
-                let result = st.lua.scope(|scope| {
-                    let ask = scope.create_function_mut(|_, question: String| {
-                        let q = match question.as_str() {
-                            "explode" => Question::Explode,
-                            other => {
-                                return Err(mlua::Error::runtime(format!(
-                                    "unknown question `{other}` (questions: explode)"
-                                )));
-                            }
-                        };
-                        let options = [Choice::Attack, Choice::Explode];
-                        let player = field.at(by).map(|p| p.owner).unwrap_or_default();
-                        let pick = decider.decide(
-                            field,
-                            &Decision {
-                                question: q,
-                                by,
-                                player,
-                                options: &options,
-                            },
-                        );
-                        Ok(options.get(pick) == Some(&Choice::Explode))
-                    })?;
-                    st.ctx.borrow_mut::<Call>()?.ask = Some(ask);
-                    let r = f.call::<()>((st.ctx.clone(), st.plan.clone()));
-                    st.ctx.borrow_mut::<Call>()?.ask = None;
-                    r
+                // The question the ability declares is asked first; `ctx:ask` reads the answer.
+                let answer = b.ability.asks.map(|q| {
+                    let options = [Choice::Attack, Choice::Explode];
+                    let d = Decision {
+                        question: Question::Explode,
+                        by: ctx.cell,
+                        player: ctx.field.at(ctx.cell).map(|p| p.owner).unwrap_or_default(),
+                        options: &options,
+                    };
+                    (
+                        q,
+                        options.get(decider.decide(ctx.field, &d)) == Some(&Choice::Explode),
+                    )
                 });
+                st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = answer;
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                let result = f.call::<()>((st.ctx.clone(), st.plan.clone()));
+                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = None;
                 result
             }
             Args::Ctx => f.call::<()>(st.ctx.clone()),

@@ -20,6 +20,9 @@ pub(crate) struct Ability {
     /// The dynamic points, in the order of [`HookPoints::ALL`].
     pub(crate) hooks: [Option<Function>; 9],
     pub(crate) points: HookPoints,
+    /// The question `plan_attacks` may put to the unit's owner (`asks = "explode"`): the engine
+    /// asks it before the call, and `ctx:ask` reads the answer.
+    pub(crate) asks: Option<&'static str>,
     /// `file:line` of the `ability(...)` call's table.
     pub(crate) defined_at: String,
 }
@@ -96,6 +99,7 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
         instant: None,
         hooks: Default::default(),
         points: HookPoints::NONE,
+        asks: None,
         defined_at: caller_position(lua),
     };
     for pair in def.pairs::<Value, Value>() {
@@ -110,6 +114,20 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
             }
         };
         if key == "doc" {
+            continue;
+        }
+        if key == "asks" {
+            ability.asks = match &v {
+                Value::String(q) if q.to_str()?.as_ref() as &str == "explode" => Some("explode"),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "ability `{name}`: `asks` names the question plan_attacks puts to the owner: \"explode\", not {}",
+                        other
+                            .to_string()
+                            .unwrap_or_else(|_| other.type_name().into())
+                    )));
+                }
+            };
             continue;
         }
         let Value::Function(f) = v else {
