@@ -42,9 +42,11 @@ impl HookPoints {
     pub const TURN_STARTED: HookPoints = HookPoints(1 << 7);
     /// At the end of each of its owner's turns: effects.
     pub const TURN_ENDED: HookPoints = HookPoints(1 << 8);
+    /// When the tile is destroyed in a battle, before it leaves: effects, after the battle.
+    pub const DESTROYED: HookPoints = HookPoints(1 << 9);
 
     /// Every point with its name in scripts, in the order the engine documents them.
-    pub const ALL: [(HookPoints, &'static str); 9] = [
+    pub const ALL: [(HookPoints, &'static str); 10] = [
         (HookPoints::BATTLE_STARTED, "battle_started"),
         (HookPoints::PLAN_ATTACKS, "plan_attacks"),
         (HookPoints::PHASE_ENDED, "phase_ended"),
@@ -54,12 +56,13 @@ impl HookPoints {
         (HookPoints::PLACED, "placed"),
         (HookPoints::TURN_STARTED, "turn_started"),
         (HookPoints::TURN_ENDED, "turn_ended"),
+        (HookPoints::DESTROYED, "destroyed"),
     ];
 
     /// Every point.
-    pub const ALL_POINTS: HookPoints = HookPoints(0x1ff);
+    pub const ALL_POINTS: HookPoints = HookPoints(0x3ff);
     /// The points called during battles.
-    pub const BATTLE: HookPoints = HookPoints(0b11_1111);
+    pub const BATTLE: HookPoints = HookPoints(0b10_0011_1111);
     /// The points called when turns start and end.
     pub const TURNS: HookPoints = HookPoints(0b1_1000_0000);
 
@@ -212,6 +215,17 @@ pub trait AbilityHooks {
 
     /// At the start of each turn of the tile's owner.
     fn turn_started(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// When the tile with this point is destroyed in a battle (wounds, an explosion, a Medic
+    /// used up), at the end of the phase before it leaves the board; the effects are carried out
+    /// after the battle's last phase.
+    fn destroyed(
         &mut self,
         _ctx: &HookContext<'_>,
         _effects: &mut Vec<Effect>,

@@ -831,6 +831,14 @@ impl AbilityHooks for ScriptHost {
     ) -> Result<(), HookError> {
         self.call(ctx, HookPoints::TURN_ENDED, Args::Effects(effects))
     }
+
+    fn destroyed(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::DESTROYED, Args::Effects(effects))
+    }
 }
 
 /// Mod folders and their scripts, loaded together.

@@ -102,3 +102,17 @@ ability("frenzy", {
     return math.min(n, ctx:param("max", 2))
   end,
 })
+
+-- last_blast: when the unit is destroyed in a battle, every adjacent enemy tile takes `wounds`
+-- (default 1) once the battle is over (HQs lose HP).
+ability("last_blast", {
+  destroyed = function(ctx, fx)
+    local q, r = ctx:hex()
+    for d = 0, 5 do
+      local nq, nr = hex.neighbour(q, r, d)
+      if ctx:is_enemy(nq, nr) then
+        fx:wound(nq, nr, ctx:param("wounds", 1))
+      end
+    end
+  end,
+})

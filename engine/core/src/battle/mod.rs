@@ -13,6 +13,7 @@ pub(crate) use view::{Layout, View};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
+use crate::effect::Effect;
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::Edge;
 use crate::hooks::{
@@ -80,6 +81,8 @@ where
         converted: 0,
         initiative: [0; MAX_CELLS],
         guarded: 0,
+        mortal: 0,
+        pending: Vec::new(),
         hits: Vec::with_capacity(64),
         plan: AttackPlan {
             attacks: Vec::with_capacity(12),
@@ -122,6 +125,10 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     initiative: [i8; MAX_CELLS],
     /// Units whose `before_wound` hooks see the hits on them.
     guarded: u64,
+    /// Tiles with `destroyed` hooks.
+    mortal: u64,
+    /// Effects asked for by `destroyed` hooks, carried out after the last phase.
+    pending: Vec<Effect>,
     hits: Vec<Hit>,
     plan: AttackPlan,
     options: Vec<Choice>,
@@ -147,13 +154,16 @@ where
                 self.scripted(field, p)
             }
         };
-        let (started, ended, battle_ended, initiative) = (
+        let (started, ended, battle_ended, initiative, guarded, mortal) = (
             on(HookPoints::BATTLE_STARTED),
             on(HookPoints::PHASE_ENDED),
             on(HookPoints::BATTLE_ENDED),
             on(HookPoints::INITIATIVE),
+            on(HookPoints::BEFORE_WOUND),
+            on(HookPoints::DESTROYED),
         );
-        self.guarded = on(HookPoints::BEFORE_WOUND);
+        self.guarded = guarded;
+        self.mortal = mortal;
         for c in bits(initiative) {
             let mut delta = 0i8;
             self.call_hooks(field, c, 0, HookPoints::INITIATIVE, |h, ctx| {
@@ -209,7 +219,13 @@ where
                 }
             }
         }
-        let mut effects = Vec::new();
+        // What `destroyed` hooks asked for, less what the rest of the battle made moot (a tile
+        // to wound that has left the board, a hex to move to that is taken).
+        let mut effects = std::mem::take(&mut self.pending);
+        effects.retain(|e| match *e {
+            Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => field.at(cell).is_some(),
+            Effect::Move { from, to } => field.at(from).is_some() && field.at(to).is_none(),
+        });
         for c in bits(battle_ended & field.occupied()) {
             self.call_hooks(field, c, 0, HookPoints::BATTLE_ENDED, |h, ctx| {
                 h.battle_ended(ctx, &mut effects)
@@ -333,6 +349,15 @@ where
             if wound(field, ctx, view, cell, added, &mut *self.sink) {
                 doomed |= 1 << t;
             }
+        }
+        if doomed & self.mortal != 0 {
+            let mut pending = std::mem::take(&mut self.pending);
+            for c in bits(doomed & self.mortal & field.occupied()) {
+                self.call_hooks(field, c, phase, HookPoints::DESTROYED, |h, ctx| {
+                    h.destroyed(ctx, &mut pending)
+                })?;
+            }
+            self.pending = pending;
         }
         let removed = remove_tiles(field, doomed, &mut *self.sink);
         self.report.removed += removed.count_ones();
