@@ -61,8 +61,9 @@ fn twice(args: &[&str]) -> (String, String) {
     (finish(a, &what), finish(b, &what))
 }
 
-/// Each base army against each other (both seats), every bot in both seats, different seeds, and
-/// one four-player free for all.
+/// Each base army against each other (both seats), every bot in both seats, different seeds, the
+/// fan army of mods/examples (whose abilities are all Lua hooks), and one
+/// four-player free for all.
 const LINEUPS: &[(&[&str], [&str; 2], &str)] = &[
     (&["moloch", "borgo"], ["greedy", "mc"], "7"),
     (&["borgo", "moloch"], ["mc", "random"], "11"),
@@ -76,6 +77,8 @@ const LINEUPS: &[(&[&str], [&str; 2], &str)] = &[
         ["random", "mc"],
         "18446744073709551615",
     ),
+    (&["scrappers", "moloch"], ["greedy", "random"], "13"),
+    (&["hegemony", "scrappers"], ["mc", "greedy"], "21"),
     (
         &["moloch", "outpost", "borgo", "hegemony"],
         ["mc", "greedy"],
