@@ -198,10 +198,12 @@ fn a_script_error_names_mod_file_line_hook_and_tile() {
 }
 
 #[test]
-fn errors_in_every_hook_point_are_contained() {
+fn errors_in_every_battle_hook_point_are_contained() {
     for point in [
         "battle_started",
+        "initiative",
         "plan_attacks",
+        "before_wound",
         "phase_ended",
         "battle_ended",
     ] {
@@ -288,4 +290,171 @@ fn only_a_declared_question_can_be_asked() {
     assert!(err.contains("asks = \"explode\""), "{err}");
     let (_, _, problems) = load("ability(\"probe\", { asks = \"surrender\" })\n");
     assert!(problems.contains("`asks`"), "{problems}");
+}
+
+#[test]
+fn an_error_in_a_destroyed_hook_is_contained() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", {\n  destroyed = function(ctx, fx)\n    error(\"last words\")\n  end,\n})\n",
+    );
+    assert_eq!(problems, "");
+    // The gunner starts with one wound: the enemy HQ's answer in phase 0 destroys it.
+    let mut f = board(&c);
+    let gunner = f.shape().cell(Hex::new(0, 0)).expect("on the board");
+    let mut wounded = f.clone();
+    wounded.apply(&hexforge_core::Event::Wounded {
+        cell: gunner,
+        added: 1,
+        total: 1,
+        destroyed: false,
+    });
+    f = wounded.clone();
+    let rules = Rules::default();
+    let err = resolve(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut host,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect_err("the hook fails");
+    assert!(
+        err.to_string()
+            .contains("scripts/probe.lua:3, destroyed, probe/gunner: last words"),
+        "{err}"
+    );
+    assert_eq!(f, wounded, "the board is as before the battle");
+}
+
+/// A game of two probe armies in progress: HQs placed, `a` to play turn 5; the gunner in `a`'s
+/// hand, or on the board for `on_board`'s seat.
+fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
+    use hexforge_core::game::{Piles, Position};
+    let tile = |id: &str| c.find(id).expect("tile");
+    let mut tiles = vec![
+        TileSetup {
+            tile: tile("probe/hq"),
+            owner: Seat::new(0),
+            hex: Hex::new(0, 2),
+            facing: Dir::N,
+            wounds: 0,
+        },
+        TileSetup {
+            tile: tile("probe/hq"),
+            owner: Seat::new(1),
+            hex: Hex::new(0, -2),
+            facing: Dir::N,
+            wounds: 0,
+        },
+    ];
+    if let Some(owner) = on_board {
+        tiles.push(TileSetup {
+            tile: tile("probe/gunner"),
+            owner: Seat::new(owner),
+            hex: Hex::new(1, 0),
+            facing: Dir::N,
+            wounds: 0,
+        });
+    }
+    let hand = |seat: u8| {
+        if on_board.is_none() && seat == 0 {
+            vec![tile("probe/gunner")]
+        } else {
+            Vec::new()
+        }
+    };
+    hexforge_core::Game::from_position(
+        Position {
+            setup: Setup {
+                shape: BoardShape::standard(),
+                players: vec![
+                    PlayerSetup { team: 0, hq_hp: 20 },
+                    PlayerSetup { team: 1, hq_hp: 20 },
+                ],
+                tiles,
+            },
+            piles: (0..2)
+                .map(|seat| Piles {
+                    army: "probe".into(),
+                    deck: Vec::new(),
+                    hand: hand(seat),
+                    discard: Vec::new(),
+                })
+                .collect(),
+            next: Seat::new(0),
+            turn_number: 5,
+            last_turns: None,
+            seed: 1,
+        },
+        std::sync::Arc::new(c.clone()),
+        std::sync::Arc::new(Rules::default()),
+        &mut (),
+    )
+    .expect("a legal position")
+}
+
+#[test]
+fn errors_in_placement_and_turn_hooks_refuse_the_action_and_keep_the_game() {
+    use hexforge_core::{Action, ActionError};
+    for (point, on_board) in [
+        ("placed", None),
+        ("turn_ended", Some(0)),
+        ("turn_started", Some(1)),
+    ] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{ {point} = function(ctx, fx) fx:wound(9, 9) end }})\n"
+        ));
+        assert_eq!(problems, "", "{point}");
+        let mut game = probe_game(&c, on_board);
+        let action = match on_board {
+            None => Action::Place {
+                tile: c.find("probe/gunner").expect("gunner"),
+                hex: Hex::new(1, 0),
+                facing: Dir::N,
+            },
+            Some(_) => Action::EndTurn,
+        };
+        let before = game.state_hash();
+        let mut events = Vec::new();
+        let err = game
+            .act(&action, &mut host, &mut DefaultPolicy, &mut events)
+            .expect_err(point);
+        let ActionError::Hook(e) = &err else {
+            panic!("{point}: {err}");
+        };
+        assert!(e.message.contains(point), "{point}: {e}");
+        assert!(e.message.contains("off the board"), "{point}: {e}");
+        assert!(events.is_empty(), "{point}: no events of a refused action");
+        assert_eq!(game.state_hash(), before, "{point}: the game is unchanged");
+    }
+}
+
+#[test]
+fn each_mod_has_its_own_globals() {
+    // Two mods: the first sets a global while it loads, the second cannot see it.
+    let a = probe_mod("shared_secret = 42\nability(\"probe\", {})\n", "probe");
+    let b = probe_mod(
+        "assert(shared_secret == nil, \"another mod's global is visible\")\nability(\"probe\", {})\n",
+        "probe",
+    );
+    for (dir, id) in [(&a, "one"), (&b, "two")] {
+        // Distinct mod and army ids, so both load side by side.
+        let manifest = format!("id = \"{id}\"\nname = \"{id}\"\nversion = \"1.0.0\"\n");
+        std::fs::write(dir.join("mod.toml"), manifest).expect("manifest");
+        let army = std::fs::read_to_string(dir.join("armies/probe.toml"))
+            .expect("army")
+            .replace(
+                "id = \"probe\"\nname = \"Probe\"",
+                &format!("id = \"{id}\"\nname = \"{id}\""),
+            );
+        std::fs::write(dir.join("armies/probe.toml"), army).expect("army");
+    }
+    let mut mods = hexforge_content::load_mods(&[a, b]);
+    assert!(mods.problems.is_empty(), "{}", mods.problems);
+    assert_eq!(mods.catalog.armies().len(), 2);
+    let (_, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, Limits::default());
+    assert_eq!(problems.to_string(), "");
 }
