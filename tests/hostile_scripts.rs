@@ -391,6 +391,7 @@ fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
         },
         std::sync::Arc::new(c.clone()),
         std::sync::Arc::new(Rules::default()),
+        &mut hexforge_core::NoAbilities,
         &mut (),
     )
     .expect("a legal position")

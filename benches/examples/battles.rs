@@ -27,8 +27,8 @@ fn main() {
             catalog: &catalog,
             rules: &rules,
         };
-        removed += resolve(&mut f, ctx, &mut *hooks, &mut DefaultPolicy, &mut ())
-            .map_or(0, |r| r.removed);
+        removed +=
+            resolve(&mut f, ctx, &mut *hooks, &mut DefaultPolicy, &mut ()).map_or(0, |r| r.removed);
     }
     println!("{n} battles, {removed} tiles removed");
 }

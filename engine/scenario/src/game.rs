@@ -47,6 +47,7 @@ pub(crate) fn run_game(
         position,
         Arc::new(catalog.clone()),
         Arc::new(s.rules.clone()),
+        &mut *hooks,
         &mut events,
     ) {
         Ok(g) => g,

@@ -185,6 +185,18 @@ impl Game {
         }
     }
 
+    /// The `turn_started` hooks of the turn a position begins with.
+    pub(super) fn first_turn_hooks<H, S>(&mut self, player: Seat, hooks: &mut H, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let cells = self.hooked_tiles(player, HookPoints::TURN_STARTED);
+        if cells != 0 {
+            self.tile_hooks(HookPoints::TURN_STARTED, cells, hooks, sink);
+        }
+    }
+
     /// The cells of `player`'s tiles whose abilities define `point`.
     fn hooked_tiles(&self, player: Seat, point: HookPoints) -> u64 {
         self.field

@@ -92,6 +92,8 @@ pub enum GameError {
     Board(SetupError),
     /// A mid-game position is inconsistent.
     Position(String),
+    /// An ability hook failed as the first turn began.
+    Hook(crate::hooks::HookError),
 }
 
 impl fmt::Display for GameError {
@@ -109,6 +111,7 @@ impl fmt::Display for GameError {
             ),
             GameError::Board(e) => write!(f, "{e}"),
             GameError::Position(why) => f.write_str(why),
+            GameError::Hook(e) => write!(f, "an ability script failed as the turn began: {e}"),
         }
     }
 }
@@ -268,14 +271,17 @@ impl Game {
     }
 
     /// A game in progress, checked: the board is legal, every player has an HQ on it, hands hold
-    /// at most 3 tiles of the player's army. The turn of `next` begins at once (with its draws).
-    pub fn from_position<S>(
+    /// at most 3 tiles of the player's army. The turn of `next` begins at once (with its draws
+    /// and its `turn_started` hooks, run by `hooks`).
+    pub fn from_position<H, S>(
         position: Position,
         catalog: Arc<Catalog>,
         rules: Arc<Rules>,
+        hooks: &mut H,
         sink: &mut S,
     ) -> Result<Self, GameError>
     where
+        H: crate::hooks::AbilityHooks + ?Sized,
         S: crate::event::EventSink + ?Sized,
     {
         let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
@@ -353,7 +359,11 @@ impl Game {
             hook_seed: position.seed,
         };
         game.begin_turn(position.next, sink);
-        Ok(game)
+        game.first_turn_hooks(position.next, hooks, sink);
+        match game.hook_failure.take() {
+            Some(e) => Err(GameError::Hook(e)),
+            None => Ok(game),
+        }
     }
 
     pub fn catalog(&self) -> &Catalog {

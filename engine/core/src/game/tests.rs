@@ -187,6 +187,7 @@ fn position_with(
         },
         cat.clone(),
         Arc::new(Rules::default()),
+        &mut NoAbilities,
         &mut (),
     )
     .expect("position")
@@ -474,6 +475,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
         },
         cat.clone(),
         Arc::new(Rules::default()),
+        &mut NoAbilities,
         &mut (),
     )
     .expect("position");
