@@ -459,3 +459,21 @@ fn each_mod_has_its_own_globals() {
     let (_, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, Limits::default());
     assert_eq!(problems.to_string(), "");
 }
+
+#[test]
+fn a_chosen_target_off_the_attacks_line_is_refused() {
+    // The gunner at [0,0] faces N: its melee reaches [0,-1] only.
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:target(1, 1, 0)\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("cannot reach [1, 0]"), "{err}");
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:target(1, 0, -1)\nend })\n",
+    );
+    assert_eq!(
+        fight(&c, &mut host),
+        Ok(1),
+        "the adjacent enemy HQ is on the line"
+    );
+}

@@ -12,7 +12,7 @@ use crate::battlefield::Battlefield;
 use crate::decision::Decider;
 use crate::effect::Effect;
 use crate::event::AttackKind;
-use crate::hex::Edge;
+use crate::hex::{Edge, Hex};
 use crate::rules::Rules;
 use crate::shape::Cell;
 use crate::tile::{AbilityRef, Catalog, Tile};
@@ -92,6 +92,9 @@ pub struct PlannedAttack {
     pub strength: u8,
     /// The printed strength, before any bonus (what an attack that is never boosted uses).
     pub base: u8,
+    /// A hook's choice of the one tile the attack hits: a hex on the attack's line (the adjacent
+    /// hex for melee). Tiles before it on the line are passed over; `None`: the rules' target.
+    pub target: Option<Hex>,
 }
 
 /// An explosion instead of attacks (R7.2.4): every unit within `radius` of the exploding unit

@@ -242,6 +242,17 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             at_mut(plan, i)?.strength = s;
             Ok(())
         });
+        reg.add_method_mut("target", |_, plan, (i, q, r): (usize, i64, i64)| {
+            let h = hex_arg(q, r)?;
+            at_mut(plan, i)?.target = Some(h);
+            Ok(())
+        });
+        reg.add_method("targeted", |_, plan, i: usize| {
+            Ok(match at(plan, i)?.target {
+                Some(h) => (Some(h.q()), Some(h.r())),
+                None => (None, None),
+            })
+        });
         reg.add_method_mut("remove", |_, plan, i: usize| {
             at_mut(plan, i)?;
             plan.0.attacks.remove(i - 1);
@@ -262,6 +273,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 kind: kind_of(&k)?,
                 strength: s,
                 base: s,
+                target: None,
             });
             Ok(())
         });

@@ -116,3 +116,31 @@ ability("last_blast", {
     end
   end,
 })
+
+-- pick_off: each ranged shot hits the enemy unit on its line that already has the most wounds
+-- (the nearest of them if tied), passing over the others; HQs are passed over. With no wounded
+-- enemy on the line the shot goes as usual.
+ability("pick_off", {
+  plan_attacks = function(ctx, plan)
+    local q, r = ctx:hex()
+    local facing = ctx:facing()
+    for i = 1, plan:count() do
+      local kind, edge = plan:get(i)
+      if kind == "ranged" then
+        local d = hex.edge_direction(edge, facing)
+        local best, bq, br = 0, nil, nil
+        local cq, cr = hex.neighbour(q, r, d)
+        while ctx:on_board(cq, cr) do
+          local t = ctx:tile_at(cq, cr)
+          if t and not t.hq and ctx:is_enemy(cq, cr) and t.wounds > best then
+            best, bq, br = t.wounds, cq, cr
+          end
+          cq, cr = hex.neighbour(cq, cr, d)
+        end
+        if bq then
+          plan:target(i, bq, br)
+        end
+      end
+    end
+  end,
+})

@@ -15,7 +15,7 @@ use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::effect::Effect;
 use crate::event::{AttackKind, Event, EventSink};
-use crate::hex::Edge;
+use crate::hex::{Edge, Hex};
 use crate::hooks::{
     AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, PlannedAttack,
 };
@@ -561,6 +561,7 @@ where
                 kind,
                 strength: boosted(base, bonus),
                 base,
+                target: None,
             })
         };
         for e in Edge::ALL {
@@ -623,13 +624,51 @@ where
         for i in 0..self.plan.attacks.len() {
             let a = self.plan.attacks[i];
             if a.strength > 0 {
-                self.aim(field, view, cell, &p, def, a);
+                let target = match a.target {
+                    Some(h) => Some(self.chosen_target(field, cell, &p, def, a, h)?),
+                    None => None,
+                };
+                self.aim(field, view, cell, &p, def, a, target);
             }
         }
         Ok(false)
     }
 
-    /// Finds the targets of one planned attack (R3.8, R3.9, R3.10, R7.2.3).
+    /// The cell of a target a hook chose for an attack, if it is on the attack's line (the
+    /// adjacent hex for melee); else the hook's error.
+    fn chosen_target(
+        &self,
+        field: &Battlefield,
+        cell: Cell,
+        p: &crate::battlefield::Placed,
+        def: &Tile,
+        a: PlannedAttack,
+        h: Hex,
+    ) -> Result<Cell, HookError> {
+        let dir = a.edge.direction(p.facing);
+        let mut cur = cell;
+        while let Some(n) = field.shape().neighbour(cur, dir) {
+            if field.shape().hex(n) == h {
+                return Ok(n);
+            }
+            if a.kind == AttackKind::Melee {
+                break;
+            }
+            cur = n;
+        }
+        Err(HookError {
+            message: format!(
+                "plan_attacks, {}: the {} attack through edge {} cannot reach {h}: a chosen target must be on the attack's line",
+                def.full_id(),
+                a.kind.name(),
+                a.edge.index()
+            ),
+        })
+    }
+
+    /// Finds the targets of one planned attack (R3.8, R3.9, R3.10, R7.2.3); with `chosen`, only
+    /// that cell is hit, the tiles before it on the line passed over.
+    #[allow(clippy::too_many_arguments)]
     fn aim(
         &mut self,
         field: &Battlefield,
@@ -638,6 +677,7 @@ where
         p: &crate::battlefield::Placed,
         def: &Tile,
         a: PlannedAttack,
+        chosen: Option<Cell>,
     ) {
         let dir = a.edge.direction(p.facing);
         let hq_vs_hq = |t: &Tile| def.is_hq() && t.is_hq() && !self.rules.hq_can_damage_hq;
@@ -657,8 +697,19 @@ where
                 let mut cur = cell;
                 while let Some(n) = field.shape().neighbour(cur, dir) {
                     cur = n;
-                    let Some(t) = field.at(n) else { continue };
+                    if chosen.is_some_and(|c| c != n) {
+                        continue; // a chosen target: the tiles before it are passed over
+                    }
+                    let Some(t) = field.at(n) else {
+                        if chosen.is_some() {
+                            return;
+                        }
+                        continue;
+                    };
                     if !field.attacks(p.owner, def, t.owner, self.rules) {
+                        if chosen.is_some() {
+                            return;
+                        }
                         continue; // shots pass over friendly tiles (R3.9.2)
                     }
                     let tdef = self.cat.get(t.tile);
@@ -667,10 +718,10 @@ where
                         let armored = tdef.edge(armor_edge).armor
                             && (self.rules.netted_keeps_armor_toughness || !view.is_netted(n));
                         self.hit(cell, Some(a.edge), a.kind, n, a.strength, armored);
-                    } else if a.kind == AttackKind::Pierce {
+                    } else if a.kind == AttackKind::Pierce && chosen.is_none() {
                         continue;
                     }
-                    if a.kind == AttackKind::Ranged {
+                    if a.kind == AttackKind::Ranged || chosen.is_some() {
                         return;
                     }
                 }
