@@ -109,6 +109,22 @@ fn def(call: &Call) -> mlua::Result<&Tile> {
         .ok_or_else(|| mlua::Error::runtime("this hook runs for no tile"))
 }
 
+/// What a script reads of a tile on the board: `{ q, r, id, kind, owner, facing, wounds, hq }`.
+fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> mlua::Result<Table> {
+    let def = call.catalog.get(p.tile);
+    let h = f.shape().hex(c);
+    let t = lua.create_table()?;
+    t.raw_set("q", h.q())?;
+    t.raw_set("r", h.r())?;
+    t.raw_set("id", def.full_id())?;
+    t.raw_set("kind", def.kind.name())?;
+    t.raw_set("owner", p.owner.index() + 1)?;
+    t.raw_set("facing", p.facing.index())?;
+    t.raw_set("wounds", p.wounds)?;
+    t.raw_set("hq", def.is_hq())?;
+    Ok(t)
+}
+
 /// Registers the methods of `ctx` and `plan`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     lua.register_userdata_type::<Call>(|reg| {
@@ -145,35 +161,16 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let Some(c) = f.shape().cell(hexforge_core::Hex::new(q, r)) else {
                 return Ok(Value::Nil);
             };
-            let Some(p) = f.at(c) else {
-                return Ok(Value::Nil);
-            };
-            let def = call.catalog.get(p.tile);
-            let t = lua.create_table()?;
-            t.raw_set("id", def.full_id())?;
-            t.raw_set("kind", def.kind.name())?;
-            t.raw_set("owner", p.owner.index() + 1)?;
-            t.raw_set("facing", p.facing.index())?;
-            t.raw_set("wounds", p.wounds)?;
-            t.raw_set("hq", def.is_hq())?;
-            Ok(Value::Table(t))
+            match f.at(c) {
+                Some(p) => Ok(Value::Table(tile_table(lua, call, f, c, p)?)),
+                None => Ok(Value::Nil),
+            }
         });
         reg.add_method("tiles", |lua, call, ()| {
             let f = field(call)?;
             let list = lua.create_table()?;
             for (i, (c, p)) in f.tiles().enumerate() {
-                let def = call.catalog.get(p.tile);
-                let h = f.shape().hex(c);
-                let t = lua.create_table()?;
-                t.raw_set("q", h.q())?;
-                t.raw_set("r", h.r())?;
-                t.raw_set("id", def.full_id())?;
-                t.raw_set("kind", def.kind.name())?;
-                t.raw_set("owner", p.owner.index() + 1)?;
-                t.raw_set("facing", p.facing.index())?;
-                t.raw_set("wounds", p.wounds)?;
-                t.raw_set("hq", def.is_hq())?;
-                list.raw_set(i + 1, t)?;
+                list.raw_set(i + 1, tile_table(lua, call, f, c, p)?)?;
             }
             Ok(list)
         });
