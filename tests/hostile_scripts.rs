@@ -477,3 +477,18 @@ fn a_chosen_target_off_the_attacks_line_is_refused() {
         "the adjacent enemy HQ is on the line"
     );
 }
+
+#[test]
+fn binding_a_bound_catalog_again_changes_nothing() {
+    // Every thread of `hexforge matches` binds its own host to a copy of the bound catalog.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let loaded = hexforge_script::load(&[root], Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let mut again = loaded.mods.catalog.clone();
+    let (_, problems) = ScriptHost::load(&loaded.mods.mods, &mut again, Limits::default());
+    assert!(problems.is_empty(), "{problems}");
+    assert!(
+        again == loaded.mods.catalog,
+        "binding twice merged effects twice"
+    );
+}

@@ -132,6 +132,8 @@ pub struct AbilityRef {
     pub points: HookPoints,
     /// An index the hook implementation assigns when it binds the ability.
     pub binding: u32,
+    /// The ability's static effects have been merged into the tile (binding again skips them).
+    pub merged: bool,
 }
 
 impl AbilityRef {
@@ -142,6 +144,7 @@ impl AbilityRef {
             params,
             points: HookPoints::NONE,
             binding: 0,
+            merged: false,
         }
     }
 }

@@ -387,7 +387,11 @@ impl ScriptHost {
                     )));
                     continue;
                 };
-                if let Some(gives) = &ability.gives
+                // Static effects are merged into the definition once: binding a catalog again
+                // (a host per thread) leaves them as they are.
+                let merged = tile.abilities[i].merged;
+                if !merged
+                    && let Some(gives) = &ability.gives
                     && let Err(message) = apply_gives(st, gives, tile, i)
                 {
                     problems.push(located(format!(
@@ -396,7 +400,7 @@ impl ScriptHost {
                     )));
                     continue;
                 }
-                if let Some(instant) = &ability.instant {
+                if !merged && let Some(instant) = &ability.instant {
                     match apply_instant(st, instant, tile, i) {
                         Ok(effect) => tile.instant = Some(effect),
                         Err(message) => {
@@ -409,6 +413,7 @@ impl ScriptHost {
                     }
                 }
                 let a = &mut tile.abilities[i];
+                a.merged = true;
                 a.points = ability.points;
                 if !ability.points.is_empty() {
                     a.binding = bindings.len() as u32;
