@@ -338,7 +338,13 @@ fn battle(
 
 fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     for m in &loaded.mods {
-        writeln!(out, "mod {} {} ({})", m.id, m.version, m.dir.display())?;
+        writeln!(
+            out,
+            "mod {} {} ({})",
+            m.id,
+            m.manifest.version,
+            m.dir.display()
+        )?;
         for a in &m.armies {
             let total: u32 = a.tiles.iter().map(|t| t.count as u32).sum();
             writeln!(

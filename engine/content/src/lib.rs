@@ -5,9 +5,12 @@
 pub mod army;
 pub mod diagnostic;
 pub mod edges;
+pub mod manifest;
 pub mod modpack;
+pub mod resolve;
 pub mod value;
 
 pub use army::{ArmyFile, HookSite, load_army, parse_army};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
-pub use modpack::{LoadedMods, ModInfo, load_mod, load_mods};
+pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
+pub use modpack::{LoadedMods, ModInfo, Skipped, load_mod, load_mods, mod_dirs};

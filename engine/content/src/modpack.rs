@@ -1,48 +1,46 @@
-//! Mod folders: `mod.toml` and the armies in `armies/*.toml`, loaded into one engine catalog.
-//! One broken mod or army never stops the others from loading; its problems are reported.
+//! Mod folders: `mod.toml` and the armies in `armies/*.toml`, found below the mods folders,
+//! resolved (versions, dependencies, load order) and loaded into one engine catalog. One broken
+//! mod never stops the others from loading; what was skipped, and why, is reported.
 
 use crate::army::{ArmyFile, load_army};
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
+use crate::resolve::resolve;
 use hexforge_core::Catalog;
-use serde::Deserialize;
+use semver::Version;
 use std::path::{Path, PathBuf};
-
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-pub struct ModManifestDef {
-    pub id: String,
-    pub name: String,
-    pub version: String,
-    #[serde(default)]
-    pub description: String,
-    #[serde(default)]
-    pub authors: Vec<String>,
-}
 
 /// A mod that loaded, with the armies it provides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModInfo {
     pub id: String,
     pub name: String,
-    pub version: String,
     pub dir: PathBuf,
+    pub manifest: Manifest,
     pub armies: Vec<ArmyFile>,
 }
 
-/// Reads one mod folder. Every army file is validated; all problems are returned together.
+/// A mod that was found but not loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Skipped {
+    /// The mod's id, or its folder's name when the manifest cannot be read.
+    pub id: String,
+    pub dir: PathBuf,
+    /// Why, located in the mod's files.
+    pub reason: Diagnostic,
+}
+
+/// Reads one mod folder: its manifest and every army file, all validated; every problem is
+/// returned together. Dependencies are not checked here (see [`load_mods`]).
 pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
-    let manifest_path = dir.join("mod.toml");
-    let text = std::fs::read_to_string(&manifest_path).map_err(|e| {
-        Diagnostic::whole_file(
-            &manifest_path,
-            format!("cannot read the mod manifest: {e} (every mod folder needs a mod.toml)"),
-        )
-    })?;
-    let manifest: ModManifestDef = parse_toml(&SourceText::new(&manifest_path, text))?;
+    let manifest = load_manifest(dir)?;
+    load_mod_files(dir, manifest)
+}
+
+fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics> {
     let mut problems = Vec::new();
-    let mut armies = Vec::new();
-    let armies_dir = dir.join("armies");
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(&armies_dir) {
+    let mut armies: Vec<ArmyFile> = Vec::new();
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join("armies")) {
         Ok(rd) => rd
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "toml"))
@@ -53,11 +51,11 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
     for f in files {
         match load_army(&f) {
             Ok(a) => {
-                if let Some(prev) = armies.iter().find(|x: &&ArmyFile| x.id == a.id) {
+                if let Some(prev) = armies.iter().find(|x| x.id == a.id) {
                     problems.push(Diagnostic::whole_file(
                         &f,
                         format!(
-                            "army id `{}` is already defined in this mod ({})",
+                            "army id `{}` is already defined in this mod ({}): rename one",
                             a.id, prev.name
                         ),
                     ));
@@ -68,14 +66,42 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
             Err(d) => problems.extend(d.0),
         }
     }
+    if let Some(p) = &manifest.provides {
+        let at = |message: String| match &p.at {
+            Some(at) => Diagnostic {
+                message,
+                ..at.clone()
+            },
+            None => Diagnostic::whole_file(&dir.join("mod.toml"), message),
+        };
+        let mut declared = p.armies.clone();
+        declared.sort();
+        let mut found: Vec<String> = armies.iter().map(|a| a.id.clone()).collect();
+        found.sort();
+        if declared != found {
+            problems.push(at(format!(
+                "`provides.armies` says [{}] but armies/ holds [{}]: make them agree",
+                declared.join(", "),
+                found.join(", ")
+            )));
+        }
+        let has_scripts = dir.join("scripts").is_dir();
+        if p.scripts != has_scripts {
+            problems.push(at(format!(
+                "`provides.scripts = {}` but the mod {} a scripts/ folder",
+                p.scripts,
+                if has_scripts { "has" } else { "has no" }
+            )));
+        }
+    }
     if !problems.is_empty() {
         return Err(Diagnostics(problems));
     }
     Ok(ModInfo {
-        id: manifest.id,
-        name: manifest.name,
-        version: manifest.version,
+        id: manifest.id.clone(),
+        name: manifest.name.clone(),
         dir: dir.to_path_buf(),
+        manifest,
         armies,
     })
 }
@@ -84,14 +110,17 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
 #[derive(Debug, Default)]
 pub struct LoadedMods {
     pub catalog: Catalog,
+    /// The mods that loaded, in load order (dependencies first, then by id).
     pub mods: Vec<ModInfo>,
+    /// The mods found but not loaded, with why.
+    pub skipped: Vec<Skipped>,
+    /// Every problem: of the skipped mods, and of the catalog.
     pub problems: Diagnostics,
 }
 
-/// Loads every mod folder (each a directory with a `mod.toml`) below the given roots, sorted by
-/// path, into one catalog.
-pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
-    let mut out = LoadedMods::default();
+/// The mod folders below `roots`: a root with a `mod.toml` is a mod itself, any other root is a
+/// folder of mods (one level deep). Roots keep their order; each root's mods are sorted by path.
+pub fn mod_dirs(roots: &[PathBuf], problems: &mut Vec<Diagnostic>) -> Vec<PathBuf> {
     let mut dirs = Vec::new();
     for root in roots {
         if root.join("mod.toml").is_file() {
@@ -99,36 +128,116 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
             continue;
         }
         match std::fs::read_dir(root) {
-            Ok(rd) => dirs.extend(
-                rd.filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| p.join("mod.toml").is_file()),
-            ),
-            Err(e) => out.problems.0.push(Diagnostic::whole_file(
+            Ok(rd) => {
+                let mut found: Vec<PathBuf> = rd
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| p.join("mod.toml").is_file())
+                    .collect();
+                found.sort();
+                dirs.extend(found);
+            }
+            Err(e) => problems.push(Diagnostic::whole_file(
                 root,
                 format!("cannot read the mods folder: {e}"),
             )),
         }
     }
-    dirs.sort();
+    dirs
+}
+
+/// Loads every mod below the given roots: manifests first (a second mod with an id already
+/// found is skipped), then each mod's files, then the dependency resolution, then the armies of
+/// the mods that remain into one catalog, in load order.
+pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
+    let mut out = LoadedMods::default();
+    let mut problems = Vec::new();
+    let dirs = mod_dirs(roots, &mut problems);
+    let mut found: Vec<(PathBuf, Manifest)> = Vec::new();
     for dir in dirs {
-        match load_mod(&dir) {
+        match load_manifest(&dir) {
             Ok(m) => {
-                for a in &m.armies {
-                    if let Err(e) = out
-                        .catalog
-                        .add_army(&a.id, &a.name, a.size, a.tiles.clone())
-                    {
-                        out.problems.0.push(Diagnostic::whole_file(
-                            &m.dir,
-                            format!("mod `{}`: {e}", m.id),
-                        ));
-                    }
+                if let Some((first, _)) = found.iter().find(|(_, f)| f.id == m.id) {
+                    let reason = Diagnostic {
+                        message: format!(
+                            "mod id `{}` is already loaded from {}: give one of them another id",
+                            m.id,
+                            first.display()
+                        ),
+                        ..m.at.clone()
+                    };
+                    out.skipped.push(Skipped {
+                        id: m.id.clone(),
+                        dir,
+                        reason,
+                    });
+                } else {
+                    found.push((dir, m));
                 }
-                out.mods.push(m);
             }
-            Err(d) => out.problems.0.extend(d.0),
+            Err(d) => {
+                let id = dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                for reason in d.0 {
+                    out.skipped.push(Skipped {
+                        id: id.clone(),
+                        dir: dir.clone(),
+                        reason,
+                    });
+                }
+            }
         }
     }
+    // Each mod's own files; a mod whose files have errors does not load.
+    let mut loaded: Vec<Option<ModInfo>> = Vec::new();
+    let mut broken = Vec::new();
+    for (i, (dir, m)) in found.iter().enumerate() {
+        match load_mod_files(dir, m.clone()) {
+            Ok(info) => loaded.push(Some(info)),
+            Err(d) => {
+                problems.extend(d.0);
+                broken.push((
+                    i,
+                    Diagnostic {
+                        message: format!("mod `{}` has errors in its files (listed above)", m.id),
+                        ..m.at.clone()
+                    },
+                ));
+                loaded.push(None);
+            }
+        }
+    }
+    let manifests: Vec<Manifest> = found.iter().map(|(_, m)| m.clone()).collect();
+    let engine = Version::parse(ENGINE_VERSION).unwrap_or_else(|_| Version::new(0, 0, 0));
+    let resolution = resolve(&manifests, &engine, broken);
+    for (i, reason) in resolution.skipped {
+        out.skipped.push(Skipped {
+            id: manifests[i].id.clone(),
+            dir: found[i].0.clone(),
+            reason,
+        });
+    }
+    for i in resolution.order {
+        let Some(m) = loaded[i].take() else { continue };
+        for a in &m.armies {
+            if let Err(e) = out
+                .catalog
+                .add_army(&a.id, &a.name, a.size, a.tiles.clone())
+            {
+                problems.push(Diagnostic::whole_file(
+                    &m.dir,
+                    format!("mod `{}`: {e}", m.id),
+                ));
+            }
+        }
+        out.mods.push(m);
+    }
+    problems.extend(out.skipped.iter().map(|s| Diagnostic {
+        message: format!("skipped: {}", s.reason.message),
+        ..s.reason.clone()
+    }));
+    out.problems = Diagnostics(problems);
     out
 }
 

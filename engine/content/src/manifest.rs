@@ -1,0 +1,265 @@
+//! Mod manifests (`mod.toml`): the raw `ModManifestDef` from TOML, and its validation into a
+//! `Manifest` with semantic versions, the Hexforge versions it supports and its dependencies.
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use semver::{Version, VersionReq};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use toml::Spanned;
+
+/// The version of this engine, which mods name in `hexforge = "..."`.
+pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ModManifestDef {
+    pub id: Spanned<String>,
+    pub name: String,
+    pub version: Spanned<String>,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub authors: Vec<String>,
+    /// The Hexforge versions the mod works with, e.g. `">=0.1, <0.3"` (default: any).
+    pub hexforge: Option<Spanned<String>>,
+    /// Mods that must be loaded first, by id, with a version requirement.
+    #[serde(default)]
+    pub dependencies: BTreeMap<String, Spanned<String>>,
+    /// Mods loaded first if present; the mod loads without them.
+    #[serde(default)]
+    pub optional_dependencies: BTreeMap<String, Spanned<String>>,
+    /// Mods that must not be loaded with this one.
+    #[serde(default)]
+    pub incompatible: BTreeMap<String, Spanned<String>>,
+    /// What the mod says it provides; checked against its files when given.
+    pub provides: Option<Spanned<ProvidesDef>>,
+}
+
+#[derive(Deserialize, Debug, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ProvidesDef {
+    #[serde(default)]
+    pub armies: Vec<String>,
+    /// Whether the mod has Lua scripts (`scripts/`).
+    #[serde(default)]
+    pub scripts: bool,
+}
+
+/// How a mod depends on another.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum DepKind {
+    Required,
+    Optional,
+    Incompatible,
+}
+
+impl DepKind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            DepKind::Required => "dependencies",
+            DepKind::Optional => "optional_dependencies",
+            DepKind::Incompatible => "incompatible",
+        }
+    }
+}
+
+/// One dependency of a mod.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Dependency {
+    pub id: String,
+    pub req: VersionReq,
+    pub kind: DepKind,
+    /// Where the manifest names it, for reports (the message is empty).
+    pub at: Diagnostic,
+}
+
+/// What a mod provides, as its manifest declares it.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Provides {
+    pub armies: Vec<String>,
+    pub scripts: bool,
+    /// Where `[provides]` is, for reports (the message is empty).
+    pub at: Option<Diagnostic>,
+}
+
+/// A validated manifest.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Manifest {
+    pub id: String,
+    pub name: String,
+    pub version: Version,
+    pub description: String,
+    pub authors: Vec<String>,
+    pub hexforge: VersionReq,
+    pub dependencies: Vec<Dependency>,
+    pub provides: Option<Provides>,
+    /// Where `id` is, for reports (the message is empty).
+    pub at: Diagnostic,
+}
+
+impl fmt::Display for Manifest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.id, self.version)
+    }
+}
+
+fn snake_case(s: &str) -> bool {
+    s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Reads and validates `dir/mod.toml`; every problem of the file is reported at once.
+pub fn load_manifest(dir: &Path) -> Result<Manifest, Diagnostics> {
+    let path = dir.join("mod.toml");
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        Diagnostic::whole_file(
+            &path,
+            format!("cannot read the mod manifest: {e} (every mod folder needs a mod.toml)"),
+        )
+    })?;
+    parse_manifest(&SourceText::new(&path, text))
+}
+
+/// Parses then validates a manifest's text.
+pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
+    let def: ModManifestDef = parse_toml(src)?;
+    let mut errors = Vec::new();
+    let id = def.id.get_ref();
+    if !snake_case(id) {
+        errors.push(src.error(
+            def.id.span(),
+            format!("mod id `{id}` is not snake_case: use lowercase letters, digits and _, starting with a letter"),
+        ));
+    }
+    let version = match Version::parse(def.version.get_ref()) {
+        Ok(v) => v,
+        Err(e) => {
+            errors.push(src.error(
+                def.version.span(),
+                format!(
+                    "version `{}` is not a semantic version ({e}): write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"",
+                    def.version.get_ref()
+                ),
+            ));
+            Version::new(0, 0, 0)
+        }
+    };
+    let mut req = |s: &Spanned<String>, what: &str| match VersionReq::parse(s.get_ref()) {
+        Ok(r) => Some(r),
+        Err(e) => {
+            errors.push(src.error(
+                s.span(),
+                format!(
+                    "{what}: `{}` is not a version requirement ({e}): write e.g. \">=1.0, <2\" or \"^1.2\"",
+                    s.get_ref()
+                ),
+            ));
+            None
+        }
+    };
+    let hexforge = match &def.hexforge {
+        Some(h) => req(h, "hexforge").unwrap_or(VersionReq::STAR),
+        None => VersionReq::STAR,
+    };
+    let mut dependencies = Vec::new();
+    for (kind, table) in [
+        (DepKind::Required, &def.dependencies),
+        (DepKind::Optional, &def.optional_dependencies),
+        (DepKind::Incompatible, &def.incompatible),
+    ] {
+        for (dep, r) in table {
+            if let Some(parsed) = req(r, &format!("{} `{dep}`", kind.name())) {
+                dependencies.push(Dependency {
+                    id: dep.clone(),
+                    req: parsed,
+                    kind,
+                    at: src.error(r.span(), ""),
+                });
+            }
+        }
+    }
+    for d in &dependencies {
+        if d.id == *id {
+            errors.push(Diagnostic {
+                message: format!("the mod names itself in `{}`", d.kind.name()),
+                ..d.at.clone()
+            });
+        }
+    }
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| (d.line, d.column));
+        return Err(Diagnostics(errors));
+    }
+    let provides = def.provides.as_ref().map(|p| Provides {
+        armies: p.get_ref().armies.clone(),
+        scripts: p.get_ref().scripts,
+        at: Some(src.error(p.span(), "")),
+    });
+    Ok(Manifest {
+        id: id.clone(),
+        name: def.name,
+        version,
+        description: def.description,
+        authors: def.authors,
+        hexforge,
+        dependencies,
+        provides,
+        at: src.error(def.id.span(), ""),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Manifest, Diagnostics> {
+        parse_manifest(&SourceText::new("mods/x/mod.toml", text))
+    }
+
+    #[test]
+    fn a_full_manifest_reads_its_versions_and_dependencies() {
+        let m = parse(
+            "id = \"raiders\"\nname = \"Raiders\"\nversion = \"1.2.3\"\nhexforge = \">=0.1, <0.3\"\n\n[dependencies]\nbase = \"^1\"\n\n[optional_dependencies]\nexamples = \">=1.0\"\n\n[incompatible]\nother = \"*\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(m.version, Version::new(1, 2, 3));
+        assert!(m.hexforge.matches(&Version::new(0, 2, 9)));
+        let kinds: Vec<(&str, DepKind)> = m
+            .dependencies
+            .iter()
+            .map(|d| (d.id.as_str(), d.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("base", DepKind::Required),
+                ("examples", DepKind::Optional),
+                ("other", DepKind::Incompatible)
+            ]
+        );
+    }
+
+    #[test]
+    fn every_manifest_problem_is_located() {
+        let err = parse(
+            "id = \"Bad-Id\"\nname = \"X\"\nversion = \"1.0\"\n\n[dependencies]\nbase = \"not a version\"\n",
+        )
+        .expect_err("invalid");
+        let text = err.to_string();
+        assert!(
+            text.contains("mods/x/mod.toml:1:6: mod id `Bad-Id`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("mods/x/mod.toml:3:11: version `1.0`"),
+            "{text}"
+        );
+        assert!(
+            text.contains("mods/x/mod.toml:6:8: dependencies `base`"),
+            "{text}"
+        );
+    }
+}

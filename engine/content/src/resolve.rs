@@ -1,0 +1,230 @@
+//! Which mods load, and in which order: the Hexforge version each supports, required, optional
+//! and incompatible dependencies with their version requirements, and cycles. The order is
+//! deterministic: dependencies first, then by id. A mod that cannot load is skipped with the
+//! reason; the others load.
+
+use crate::diagnostic::Diagnostic;
+use crate::manifest::{DepKind, Manifest};
+use semver::Version;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The outcome of resolving a set of mods.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Resolution {
+    /// Indices of the mods that load, in load order.
+    pub order: Vec<usize>,
+    /// Indices of the mods that do not, with why (located at the manifest line that says so).
+    pub skipped: Vec<(usize, Diagnostic)>,
+}
+
+/// Resolves the mods `mods` (ids unique) for the engine version `engine`; `broken` are mods
+/// already known not to load (their files have errors), with why.
+pub fn resolve(
+    mods: &[Manifest],
+    engine: &Version,
+    broken: Vec<(usize, Diagnostic)>,
+) -> Resolution {
+    let by_id: BTreeMap<&str, usize> = mods
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.id.as_str(), i))
+        .collect();
+    let mut skipped: BTreeMap<usize, Diagnostic> = broken.into_iter().collect();
+    let at = |d: &Diagnostic, message: String| Diagnostic {
+        message,
+        ..d.clone()
+    };
+    for (i, m) in mods.iter().enumerate() {
+        if !m.hexforge.matches(engine) {
+            skipped.insert(
+                i,
+                at(
+                    &m.at,
+                    format!(
+                        "mod `{}` needs Hexforge {}, and this is {engine}: use a version of the mod made for this one",
+                        m.id, m.hexforge
+                    ),
+                ),
+            );
+        }
+    }
+    // A mod whose dependency is skipped is skipped too: repeat until nothing changes.
+    loop {
+        let mut changed = false;
+        for (i, m) in mods.iter().enumerate() {
+            if skipped.contains_key(&i) {
+                continue;
+            }
+            for d in &m.dependencies {
+                let found = by_id.get(d.id.as_str()).copied();
+                let version = found.map(|j| &mods[j].version);
+                let reason = match (d.kind, found, version) {
+                    (DepKind::Required, None, _) => Some(format!(
+                        "mod `{}` needs mod `{}` ({}), which is not installed: put it in a mods folder",
+                        m.id, d.id, d.req
+                    )),
+                    (DepKind::Required, Some(j), _) if skipped.contains_key(&j) => Some(format!(
+                        "mod `{}` needs mod `{}`, which was skipped (see its problem)",
+                        m.id, d.id
+                    )),
+                    (DepKind::Required | DepKind::Optional, Some(_), Some(v))
+                        if !d.req.matches(v) =>
+                    {
+                        Some(format!(
+                            "mod `{}` needs `{}` {}, but version {v} is installed: install a matching version",
+                            m.id, d.id, d.req
+                        ))
+                    }
+                    (DepKind::Incompatible, Some(j), Some(v))
+                        if !skipped.contains_key(&j) && d.req.matches(v) =>
+                    {
+                        Some(format!(
+                            "mod `{}` cannot be loaded with `{}` {v} (it is incompatible with {}): remove one of the two",
+                            m.id, d.id, d.req
+                        ))
+                    }
+                    _ => None,
+                };
+                if let Some(reason) = reason {
+                    skipped.insert(i, at(&d.at, reason));
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    // Load order: a mod after the mods it depends on (required, or optional and present), ties
+    // by id. What cannot be ordered is in a dependency cycle, or waits on one.
+    let deps_of = |i: usize| -> Vec<usize> {
+        mods[i]
+            .dependencies
+            .iter()
+            .filter(|d| d.kind != DepKind::Incompatible)
+            .filter_map(|d| by_id.get(d.id.as_str()).copied())
+            .filter(|j| !skipped.contains_key(j))
+            .collect()
+    };
+    let live: Vec<usize> = (0..mods.len())
+        .filter(|i| !skipped.contains_key(i))
+        .collect();
+    let mut waiting: BTreeMap<usize, usize> = live.iter().map(|&i| (i, deps_of(i).len())).collect();
+    let mut ready: BTreeSet<(&str, usize)> = waiting
+        .iter()
+        .filter(|(_, n)| **n == 0)
+        .map(|(&i, _)| (mods[i].id.as_str(), i))
+        .collect();
+    let mut order = Vec::new();
+    while let Some(first) = ready.iter().next().copied() {
+        ready.remove(&first);
+        let (_, i) = first;
+        waiting.remove(&i);
+        order.push(i);
+        for &j in &live {
+            if let Some(n) = waiting.get_mut(&j)
+                && deps_of(j).contains(&i)
+            {
+                *n -= deps_of(j).iter().filter(|&&x| x == i).count();
+                if *n == 0 {
+                    ready.insert((mods[j].id.as_str(), j));
+                }
+            }
+        }
+    }
+    let stuck: Vec<usize> = waiting.keys().copied().collect();
+    if !stuck.is_empty() {
+        let names: Vec<&str> = stuck.iter().map(|&i| mods[i].id.as_str()).collect();
+        for &i in &stuck {
+            skipped.insert(
+                i,
+                at(
+                    &mods[i].at,
+                    format!(
+                        "mod `{}` is in a dependency cycle, or needs a mod that is (among {}): remove one of the dependencies",
+                        mods[i].id,
+                        names.join(", ")
+                    ),
+                ),
+            );
+        }
+    }
+    Resolution {
+        order,
+        skipped: skipped.into_iter().collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::SourceText;
+    use crate::manifest::parse_manifest;
+
+    fn mods(list: &[&str]) -> Vec<Manifest> {
+        list.iter()
+            .enumerate()
+            .map(|(i, text)| {
+                parse_manifest(&SourceText::new(format!("m{i}/mod.toml"), *text))
+                    .unwrap_or_else(|e| panic!("{e}"))
+            })
+            .collect()
+    }
+
+    fn ids(ms: &[Manifest], r: &Resolution) -> Vec<String> {
+        r.order.iter().map(|&i| ms[i].id.clone()).collect()
+    }
+
+    fn manifest(id: &str, version: &str, extra: &str) -> String {
+        format!("id = \"{id}\"\nname = \"{id}\"\nversion = \"{version}\"\n{extra}")
+    }
+
+    #[test]
+    fn dependencies_load_first_then_by_id() {
+        let ms = mods(&[
+            &manifest("zeta", "1.0.0", "[dependencies]\nbase = \"^1\"\n"),
+            &manifest("alpha", "1.0.0", "[dependencies]\nzeta = \"1\"\n"),
+            &manifest("base", "1.2.0", ""),
+            &manifest("beta", "1.0.0", "[optional_dependencies]\nalpha = \"*\"\n"),
+        ]);
+        let r = resolve(&ms, &Version::new(0, 1, 0), Vec::new());
+        assert_eq!(ids(&ms, &r), ["base", "zeta", "alpha", "beta"]);
+        assert!(r.skipped.is_empty());
+    }
+
+    #[test]
+    fn broken_dependencies_skip_only_the_mods_they_concern() {
+        let ms = mods(&[
+            &manifest("base", "1.0.0", ""),
+            &manifest("needs_missing", "1.0.0", "[dependencies]\nghost = \"1\"\n"),
+            &manifest("too_new", "1.0.0", "[dependencies]\nbase = \">=2\"\n"),
+            &manifest("on_top", "1.0.0", "[dependencies]\nneeds_missing = \"1\"\n"),
+            &manifest("rival", "1.0.0", "[incompatible]\nbase = \"*\"\n"),
+            &manifest("future", "1.0.0", "hexforge = \">=9\"\n"),
+            &manifest("loop_a", "1.0.0", "[dependencies]\nloop_b = \"1\"\n"),
+            &manifest("loop_b", "1.0.0", "[dependencies]\nloop_a = \"1\"\n"),
+        ]);
+        let r = resolve(&ms, &Version::new(0, 1, 0), Vec::new());
+        assert_eq!(ids(&ms, &r), ["base"]);
+        let why: BTreeMap<&str, &str> = r
+            .skipped
+            .iter()
+            .map(|(i, d)| (ms[*i].id.as_str(), d.message.as_str()))
+            .collect();
+        assert!(why["needs_missing"].contains("`ghost` (^1), which is not installed"));
+        assert!(why["too_new"].contains("needs `base` >=2, but version 1.0.0 is installed"));
+        assert!(why["on_top"].contains("`needs_missing`, which was skipped"));
+        assert!(why["rival"].contains("cannot be loaded with `base` 1.0.0"));
+        assert!(why["future"].contains("needs Hexforge >=9, and this is 0.1.0"));
+        assert!(why["loop_a"].contains("dependency cycle"));
+        assert!(why["loop_b"].contains("dependency cycle"));
+        // Problems point at the manifest line that causes them.
+        let (_, d) = r
+            .skipped
+            .iter()
+            .find(|(i, _)| ms[*i].id == "too_new")
+            .expect("skipped");
+        assert_eq!((d.line, d.column), (5, 8));
+    }
+}
