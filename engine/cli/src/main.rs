@@ -2,6 +2,7 @@
 //! lists loaded armies.
 
 mod matches;
+mod modcmd;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
@@ -44,6 +45,11 @@ enum Command {
     },
     /// Lists the loaded armies with their tile counts, and any content problems.
     Armies,
+    /// Mods: list them, check one, or create a new one.
+    Mods {
+        #[command(subcommand)]
+        action: ModsCommand,
+    },
     /// Plays one whole game between bots and prints it turn by turn.
     Match {
         /// An army per player, in seat order (2 to 4).
@@ -79,6 +85,26 @@ enum Command {
         seed: u64,
         #[command(flatten)]
         table: TableArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum ModsCommand {
+    /// Every mod found: id, version, state (loaded or skipped, and why) and armies.
+    List,
+    /// Every problem of one mod folder (manifest, armies, dependencies, scripts); exits non-zero
+    /// if there is any. Without PATH, every mod found.
+    Check {
+        #[arg(value_name = "PATH")]
+        path: Option<PathBuf>,
+    },
+    /// Creates a mod folder with a manifest, a 35-tile army and one Lua ability, ready to edit.
+    New {
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The folder to create it in (default: the user mods folder).
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
     },
 }
 
@@ -126,11 +152,39 @@ fn main() -> ExitCode {
 
 fn run() -> Result<ExitCode> {
     let cli = Cli::parse();
-    let roots = if cli.mods.is_empty() {
-        vec![default_mods()?]
+    let mut roots = if cli.mods.is_empty() {
+        let mut roots = vec![default_mods()?];
+        roots.extend(user_mods().filter(|d| d.is_dir()));
+        roots
     } else {
         cli.mods.clone()
     };
+    if let Command::Mods {
+        action: ModsCommand::New { name, into },
+    } = &cli.command
+    {
+        let into = match into.clone().or_else(user_mods) {
+            Some(d) => d,
+            None => {
+                bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --into DIR")
+            }
+        };
+        std::fs::create_dir_all(&into)
+            .with_context(|| format!("cannot create {}", into.display()))?;
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        let code = modcmd::new(&mut out, name, &into)?;
+        out.flush()?;
+        return Ok(code);
+    }
+    if let Command::Mods {
+        action: ModsCommand::Check { path: Some(path) },
+    } = &cli.command
+    {
+        let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        if !roots.iter().any(|r| canon(path).starts_with(canon(r))) {
+            roots.push(path.clone());
+        }
+    }
     let hexforge_script::Loaded {
         mods: loaded,
         mut scripts,
@@ -142,6 +196,28 @@ fn run() -> Result<ExitCode> {
         }
         Command::Battle { file } => battle(&mut out, &loaded, &mut scripts, &file),
         Command::Armies => armies(&mut out, &loaded),
+        Command::Mods { action } => match action {
+            ModsCommand::List => modcmd::list(&mut out, &loaded),
+            ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
+            ModsCommand::Check { path: None } => {
+                for p in loaded.problems.iter() {
+                    writeln!(out, "{p}")?;
+                }
+                writeln!(
+                    out,
+                    "{} mod(s) loaded, {} skipped, {} problem(s)",
+                    loaded.mods.len(),
+                    loaded.skipped.len(),
+                    loaded.problems.len()
+                )?;
+                Ok(if loaded.problems.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                })
+            }
+            ModsCommand::New { .. } => Ok(ExitCode::SUCCESS),
+        },
         Command::Match {
             armies,
             bots,
@@ -216,6 +292,19 @@ fn default_mods() -> Result<PathBuf> {
         return Ok(built);
     }
     bail!("no mods folder found: run inside the Hexforge checkout or pass --mods DIR")
+}
+
+/// The user's own mods folder: `HEXFORGE_USER_MODS`, else `$XDG_DATA_HOME/hexforge/mods`, else
+/// `~/.local/share/hexforge/mods`. Loaded after the checkout's mods when it exists.
+fn user_mods() -> Option<PathBuf> {
+    let env = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    env("HEXFORGE_USER_MODS")
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("hexforge/mods")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/hexforge/mods")))
 }
 
 fn report_problems(loaded: &LoadedMods) {

@@ -25,6 +25,8 @@ pub struct ModInfo {
 pub struct Skipped {
     /// The mod's id, or its folder's name when the manifest cannot be read.
     pub id: String,
+    /// The version its manifest gives, when it can be read.
+    pub version: Option<Version>,
     pub dir: PathBuf,
     /// Why, located in the mod's files.
     pub reason: Diagnostic,
@@ -167,6 +169,7 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
                     };
                     out.skipped.push(Skipped {
                         id: m.id.clone(),
+                        version: Some(m.version.clone()),
                         dir,
                         reason,
                     });
@@ -182,6 +185,7 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
                 for reason in d.0 {
                     out.skipped.push(Skipped {
                         id: id.clone(),
+                        version: None,
                         dir: dir.clone(),
                         reason,
                     });
@@ -214,6 +218,7 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
     for (i, reason) in resolution.skipped {
         out.skipped.push(Skipped {
             id: manifests[i].id.clone(),
+            version: Some(manifests[i].version.clone()),
             dir: found[i].0.clone(),
             reason,
         });
