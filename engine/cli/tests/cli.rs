@@ -6,6 +6,8 @@ use std::process::Command;
 fn hexforge(args: &[&str]) -> (bool, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        // Only the checkout's mods: a user mods folder on this machine must not change results.
+        .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
         .args(args)
         .current_dir(&root)
         .output()

@@ -7,6 +7,8 @@ use std::process::{Child, Command, Stdio};
 /// Starts `hexforge` in the checkout, its output captured.
 fn start(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        // Only the checkout's mods: a user mods folder on this machine must not change results.
+        .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .stdout(Stdio::piped())

@@ -1,0 +1,89 @@
+//! `hexforge mods`: listing, checking and creating mods, as a modder runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Runs the binary in the checkout with `user` as the user mods folder.
+fn hexforge(args: &[&str], user: &Path) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args(args)
+        .current_dir(root())
+        .env("HEXFORGE_USER_MODS", user)
+        .output()
+        .expect("run hexforge");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-mods-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+#[test]
+fn a_new_mod_passes_its_check_and_plays_a_match() {
+    let user = temp_dir("new");
+    let (ok, out) = hexforge(&["mods", "new", "raiders"], &user);
+    assert!(ok, "{out}");
+    assert!(user.join("raiders/mod.toml").is_file(), "{out}");
+    let dir = user.join("raiders");
+    let dir = dir.to_string_lossy();
+    let (ok, out) = hexforge(&["mods", "check", &dir], &user);
+    assert!(ok, "{out}");
+    assert!(out.contains("ok: mod raiders 0.1.0: 1 army"), "{out}");
+    // The user folder loads after the checkout's mods.
+    let (ok, out) = hexforge(&["mods", "list"], &user);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("raiders          0.1.0     loaded   raiders"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(
+        &[
+            "match", "--army", "raiders", "--army", "moloch", "--bot", "greedy", "--quiet",
+        ],
+        &user,
+    );
+    assert!(ok, "{out}");
+    assert!(out.starts_with("Result: "), "{out}");
+    // A second mod of the same name is refused, and the first is kept.
+    let (ok, out) = hexforge(&["mods", "new", "raiders"], &user);
+    assert!(!ok && out.contains("already exists"), "{out}");
+    let (ok, out) = hexforge(&["mods", "new", "Bad-Name"], &user);
+    assert!(!ok && out.contains("not a valid mod name"), "{out}");
+    let _ = std::fs::remove_dir_all(&user);
+}
+
+#[test]
+fn mods_list_shows_each_mod_with_its_version_state_and_armies() {
+    let user = temp_dir("list");
+    let (ok, out) = hexforge(&["mods", "list"], &user);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("base             1.0.0     loaded   borgo, hegemony, moloch, outpost"),
+        "{out}"
+    );
+    assert!(
+        out.contains("examples         1.0.0     loaded   scrappers"),
+        "{out}"
+    );
+}
+
+#[test]
+fn mods_check_lists_every_problem_of_a_broken_mod_and_fails() {
+    let user = temp_dir("check");
+    let (ok, out) = hexforge(&["mods", "check", "tests/content/broken_mod"], &user);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("broken.toml:18:8: unknown kind `sergeant`"),
+        "{out}"
+    );
+    assert!(out.contains("problem(s)"), "{out}");
+}
