@@ -1,0 +1,3 @@
+ability("spark", {
+  initiative = function(ctx) return 1 end,
+})
