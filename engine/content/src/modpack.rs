@@ -68,7 +68,8 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
             Err(d) => problems.extend(d.0),
         }
     }
-    if let Some(p) = &manifest.provides {
+    // What `[provides]` declares is compared once the army files have loaded.
+    if let Some(p) = manifest.provides.as_ref().filter(|_| problems.is_empty()) {
         let at = |message: String| match &p.at {
             Some(at) => Diagnostic {
                 message,
