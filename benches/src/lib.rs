@@ -6,6 +6,8 @@
 //! preset) it is fought with. Building one reads the army files, so do it once, outside the timed
 //! loop, and clone the battlefield for every battle.
 
+pub mod mods;
+
 use hexforge_bots::RandomBot;
 use hexforge_content::load_mod;
 use hexforge_core::game::{Player, play_out};

@@ -140,10 +140,48 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(src: &SourceText) -> Result<T,
     toml::from_str(src.text()).map_err(|e| {
         let message = e.message().trim().to_string();
         match e.span() {
-            Some(span) => src.error(span, message),
+            Some(span) => {
+                let key = key_at(src.text(), span.start);
+                src.error(span, plain_words(&message, key.as_deref()))
+            }
             None => src.file_error(message),
         }
     })
+}
+
+/// The key of the `key = value` line holding byte `offset`, if the value starts there.
+fn key_at(text: &str, offset: usize) -> Option<String> {
+    let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    let (key, _) = text.get(start..offset)?.split_once('=')?;
+    let key = key.trim();
+    (!key.is_empty() && !key.contains(['[', '"', '#'])).then(|| key.to_string())
+}
+
+/// The TOML reader's messages in a modder's words, naming the key where it is known.
+fn plain_words(message: &str, key: Option<&str>) -> String {
+    let what = |expected: &str| -> Option<&'static str> {
+        Some(match expected {
+            "i64" | "u64" | "u8" | "u16" | "i32" | "u32" => "a whole number, e.g. 3",
+            "a boolean" => "true or false",
+            "a string" => "a string in quotes, e.g. \"name\"",
+            "a sequence" => "a list in brackets, e.g. [1, 2]",
+            "a map" | "struct" => "a table",
+            _ => return None,
+        })
+    };
+    if let Some(rest) = message.strip_prefix("invalid type: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+        && let Some(want) = what(expected.trim())
+    {
+        return match key {
+            Some(k) => format!("`{k}` must be {want}, not {found}"),
+            None => format!("expected {want}, not {found}"),
+        };
+    }
+    if message.starts_with("invalid basic string") {
+        return "unterminated string: close it with `\"` on the same line".to_string();
+    }
+    message.to_string()
 }
 
 #[cfg(test)]
@@ -158,5 +196,31 @@ mod tests {
         assert_eq!(s.line_col("ab\ncdé".len()), (2, 4));
         assert_eq!(s.line_col(8), (3, 1));
         assert_eq!(s.error(4..5, "bad").to_string(), "a.toml:2:2: bad");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Tile {
+        count: i64,
+        mobile: Option<bool>,
+    }
+
+    #[test]
+    fn type_errors_name_the_key_and_what_it_takes() {
+        let src = SourceText::new("a.toml", "count = \"three\"\n");
+        let e = parse_toml::<Tile>(&src).expect_err("wrong type");
+        assert_eq!(
+            e.to_string(),
+            "a.toml:1:9: `count` must be a whole number, e.g. 3, not string \"three\""
+        );
+        let src = SourceText::new("a.toml", "count = 1\nmobile = 2\n");
+        let e = parse_toml::<Tile>(&src).expect_err("wrong type");
+        assert!(
+            e.to_string().contains("`mobile` must be true or false"),
+            "{e}"
+        );
+        let src = SourceText::new("a.toml", "count = \"1\n");
+        let e = parse_toml::<Tile>(&src).expect_err("bad string");
+        assert!(e.to_string().contains("unterminated string"), "{e}");
     }
 }

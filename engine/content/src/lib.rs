@@ -13,4 +13,4 @@ pub mod value;
 pub use army::{ArmyFile, HookSite, load_army, parse_army};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
-pub use modpack::{LoadedMods, ModInfo, Skipped, load_mod, load_mods, mod_dirs};
+pub use modpack::{LoadedMods, ModInfo, Skipped, load_mod, load_mods, load_mods_except, mod_dirs};

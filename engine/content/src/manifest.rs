@@ -93,6 +93,8 @@ pub struct Manifest {
     pub description: String,
     pub authors: Vec<String>,
     pub hexforge: VersionReq,
+    /// Where `hexforge` is, when given (the message is empty).
+    pub hexforge_at: Option<Diagnostic>,
     pub dependencies: Vec<Dependency>,
     pub provides: Option<Provides>,
     /// Where `id` is, for reports (the message is empty).
@@ -205,6 +207,7 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
         description: def.description,
         authors: def.authors,
         hexforge,
+        hexforge_at: def.hexforge.as_ref().map(|h| src.error(h.span(), "")),
         dependencies,
         provides,
         at: src.error(def.id.span(), ""),

@@ -89,12 +89,14 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
             )));
         }
         let has_scripts = dir.join("scripts").is_dir();
-        if p.scripts != has_scripts {
-            problems.push(at(format!(
-                "`provides.scripts = {}` but the mod {} a scripts/ folder",
-                p.scripts,
-                if has_scripts { "has" } else { "has no" }
-            )));
+        if p.scripts && !has_scripts {
+            problems.push(at(
+                "`provides.scripts = true` but the mod has no scripts/ folder: add one, or set `scripts = false`".into(),
+            ));
+        } else if !p.scripts && has_scripts {
+            problems.push(at(
+                "the mod has a scripts/ folder but `provides.scripts` is not true: set `scripts = true`, or remove the folder".into(),
+            ));
         }
     }
     if !problems.is_empty() {
@@ -152,6 +154,12 @@ pub fn mod_dirs(roots: &[PathBuf], problems: &mut Vec<Diagnostic>) -> Vec<PathBu
 /// found is skipped), then each mod's files, then the dependency resolution, then the armies of
 /// the mods that remain into one catalog, in load order.
 pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
+    load_mods_except(roots, &[])
+}
+
+/// [`load_mods`], with the mods named in `refused` (by id) not loaded, for the reason given:
+/// a later step (the scripts) found them broken. Mods that need them are skipped too.
+pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> LoadedMods {
     let mut out = LoadedMods::default();
     let mut problems = Vec::new();
     let dirs = mod_dirs(roots, &mut problems);
@@ -211,6 +219,20 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
                 ));
                 loaded.push(None);
             }
+        }
+    }
+    for (i, (_, m)) in found.iter().enumerate() {
+        if let Some((_, why)) = refused.iter().find(|(id, _)| *id == m.id)
+            && loaded[i].is_some()
+        {
+            broken.push((
+                i,
+                Diagnostic {
+                    message: format!("mod `{}` {why}", m.id),
+                    ..m.at.clone()
+                },
+            ));
+            loaded[i] = None;
         }
     }
     let manifests: Vec<Manifest> = found.iter().map(|(_, m)| m.clone()).collect();

@@ -39,7 +39,7 @@ pub fn resolve(
             skipped.insert(
                 i,
                 at(
-                    &m.at,
+                    m.hexforge_at.as_ref().unwrap_or(&m.at),
                     format!(
                         "mod `{}` needs Hexforge {}, and this is {engine}: use a version of the mod made for this one",
                         m.id, m.hexforge
@@ -134,22 +134,48 @@ pub fn resolve(
         }
     }
     let stuck: Vec<usize> = waiting.keys().copied().collect();
-    if !stuck.is_empty() {
-        let names: Vec<&str> = stuck.iter().map(|&i| mods[i].id.as_str()).collect();
-        for &i in &stuck {
-            skipped.insert(
-                i,
-                at(
-                    &mods[i].at,
-                    format!(
-                        "mod `{}` is in a dependency cycle, or needs a mod that is (among {}): remove one of the dependencies",
-                        mods[i].id,
-                        names.join(", ")
-                    ),
-                ),
-            );
-        }
+    let mut cycles = Vec::new();
+    for &i in &stuck {
+        // Follow the first stuck dependency until a mod repeats: that is the cycle.
+        let mut path = vec![i];
+        let mut next = i;
+        let cycle = loop {
+            let Some(&j) = deps_of(next).iter().find(|j| waiting.contains_key(j)) else {
+                break None;
+            };
+            if let Some(k) = path.iter().position(|&p| p == j) {
+                break Some(
+                    path[k..]
+                        .iter()
+                        .chain([&j])
+                        .map(|&p| mods[p].id.as_str())
+                        .collect::<Vec<_>>(),
+                );
+            }
+            path.push(j);
+            next = j;
+        };
+        let first_dep = mods[i].dependencies.iter().find(|d| {
+            by_id
+                .get(d.id.as_str())
+                .is_some_and(|j| waiting.contains_key(j))
+        });
+        let message = match cycle {
+            Some(c) if c.first() == Some(&mods[i].id.as_str()) => format!(
+                "mod `{}` is in a dependency cycle ({}): remove one of these dependencies",
+                mods[i].id,
+                c.join(" -> ")
+            ),
+            Some(c) => format!(
+                "mod `{}` needs a mod in a dependency cycle ({}): remove one of those dependencies",
+                mods[i].id,
+                c.join(" -> ")
+            ),
+            None => format!("mod `{}` waits on a dependency cycle", mods[i].id),
+        };
+        cycles.push((i, at(first_dep.map_or(&mods[i].at, |d| &d.at), message)));
     }
+    skipped.extend(cycles);
     Resolution {
         order,
         skipped: skipped.into_iter().collect(),
@@ -217,8 +243,12 @@ mod tests {
         assert!(why["on_top"].contains("`needs_missing`, which was skipped"));
         assert!(why["rival"].contains("cannot be loaded with `base` 1.0.0"));
         assert!(why["future"].contains("needs Hexforge >=9, and this is 0.1.0"));
-        assert!(why["loop_a"].contains("dependency cycle"));
-        assert!(why["loop_b"].contains("dependency cycle"));
+        assert!(
+            why["loop_a"].contains("dependency cycle (loop_a -> loop_b -> loop_a)"),
+            "{}",
+            why["loop_a"]
+        );
+        assert!(why["loop_b"].contains("(loop_b -> loop_a -> loop_b)"));
         // Problems point at the manifest line that causes them.
         let (_, d) = r
             .skipped

@@ -75,6 +75,8 @@ struct Binding {
 
 /// Sandboxed Lua abilities for every loaded mod; implements [`AbilityHooks`].
 pub struct ScriptHost {
+    /// The mods whose scripts did not load, or whose tiles name abilities that fail to bind.
+    failed: Vec<String>,
     states: Vec<ModState>,
     bindings: Vec<Binding>,
     catalog: Arc<Catalog>,
@@ -219,6 +221,7 @@ impl ScriptHost {
         limits: Limits,
     ) -> (ScriptHost, Diagnostics) {
         let mut problems = Vec::new();
+        let mut failed = Vec::new();
         let rng = Rc::new(RefCell::new(Rng::seeded(0)));
         let mut states = Vec::new();
         for m in mods {
@@ -226,11 +229,13 @@ impl ScriptHost {
                 Ok(s) => states.push(Some(s)),
                 Err(d) => {
                     problems.extend(d);
+                    failed.push(m.id.clone());
                     states.push(None);
                 }
             }
         }
         let mut host = ScriptHost {
+            failed,
             states: Vec::new(),
             bindings: Vec::new(),
             catalog: Arc::new(Catalog::new()),
@@ -425,6 +430,9 @@ impl ScriptHost {
                     });
                 }
             }
+            if problems.len() > reported && !self.failed.contains(&mods[*m].id) {
+                self.failed.push(mods[*m].id.clone());
+            }
             if tile.kind == TileKind::Instant && tile.instant.is_none() && problems.len() == reported
             {
                 let at = sites.first().map(|s| s.at.clone());
@@ -439,6 +447,12 @@ impl ScriptHost {
             }
         });
         self.bindings = bindings;
+    }
+
+    /// The mods whose scripts did not load or whose tiles' abilities did not bind: they should
+    /// not be played ([`load`] leaves them out).
+    pub fn failed_mods(&self) -> &[String] {
+        &self.failed
     }
 
     /// The ids of the mods whose scripts run.
@@ -857,8 +871,37 @@ pub struct Loaded {
 /// Loads every mod below `roots` ([`hexforge_content::load_mods`]), then their scripts
 /// ([`ScriptHost::load`]); the problems of both are in `mods.problems`.
 pub fn load(roots: &[PathBuf], limits: Limits) -> Loaded {
-    let mut mods = hexforge_content::load_mods(roots);
-    let (scripts, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, limits);
-    mods.problems.0.extend(problems.0);
-    Loaded { mods, scripts }
+    // A mod whose scripts fail is left out, and so are the mods that need it: load again
+    // without it (each round leaves out at least one more mod, so this ends).
+    let mut refused: Vec<(String, String)> = Vec::new();
+    let mut script_problems = Vec::new();
+    loop {
+        let mut mods = hexforge_content::load_mods_except(roots, &refused);
+        let (scripts, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, limits);
+        script_problems.extend(problems.0);
+        if scripts.failed_mods().is_empty() {
+            // The files' problems, then the scripts', then the mods skipped for them.
+            let skipped = |d: &Diagnostic| {
+                mods.skipped.iter().any(|s| {
+                    s.reason.file == d.file
+                        && s.reason.line == d.line
+                        && d.message.ends_with(&s.reason.message)
+                })
+            };
+            let (last, mut all): (Vec<Diagnostic>, Vec<Diagnostic>) =
+                std::mem::take(&mut mods.problems.0)
+                    .into_iter()
+                    .partition(skipped);
+            all.extend(script_problems);
+            all.extend(last);
+            mods.problems.0 = all;
+            return Loaded { mods, scripts };
+        }
+        refused.extend(scripts.failed_mods().iter().map(|id| {
+            (
+                id.clone(),
+                "has errors in its scripts or abilities (listed above)".to_string(),
+            )
+        }));
+    }
 }
