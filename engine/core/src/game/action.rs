@@ -152,6 +152,30 @@ pub(super) enum Checked {
     },
 }
 
+/// Who might use Mobility, before the views of the board are worked out.
+#[derive(Clone, Copy, Default)]
+struct Movers {
+    /// The current player's units.
+    own: u64,
+    /// Those of them with the Mobility icon.
+    mobile: u64,
+    /// Some tile on the board gives Mobility, so other units may be carried (R7.4.4).
+    carriers: bool,
+}
+
+impl Movers {
+    /// Whether any unit might move.
+    fn any(self) -> bool {
+        self.mobile != 0 || self.carriers
+    }
+
+    /// The units worth the full check: mobile or carried, not netted (R6.1.3), not moved with
+    /// Mobility this turn (`used`, R3.13).
+    fn units(self, checker: &PlayChecker<'_>, used: u64) -> u64 {
+        (self.mobile | (self.own & checker.carried())) & !checker.netted() & !used
+    }
+}
+
 /// What an instant's check found.
 enum Found {
     Battle,
@@ -531,8 +555,11 @@ impl Game {
                         }
                     }
                 }
-                if self.may_move_any() {
-                    self.unit_moves(&self.checker(), false, |unit, facing, to| {
+                let movers = self.mobility_candidates();
+                if movers.any() {
+                    let checker = self.checker();
+                    let units = movers.units(&checker, self.state.turn.mobility_used());
+                    self.unit_moves(&checker, false, units, |unit, facing, to| {
                         out.push_moves(None, unit, facing, to);
                     });
                 }
@@ -578,7 +605,8 @@ impl Game {
             InstantEffect::Move => {
                 // `unit_moves` checks each unit once and lists only reachable empty hexes: every
                 // move it finds is legal, so none is checked again.
-                self.unit_moves(checker, true, |unit, facing, to| {
+                let units = field.occupied() & !checker.netted();
+                self.unit_moves(checker, true, units, |unit, facing, to| {
                     out.push_moves(Some(tile), unit, facing, to);
                 });
             }
@@ -638,34 +666,23 @@ impl Game {
         }
     }
 
-    /// The moves of each unit that may move: Mobility (`instant = false`) or the Move instant.
-    /// `found` gets the unit's cell, its facing (it may turn to the five others) and the reachable
-    /// empty cells (each with all six facings).
+    /// The moves of the units on `units` that pass the check: Mobility (`instant = false`) or the
+    /// Move instant. `found` gets the unit's cell, its facing (it may turn to the five others) and
+    /// the reachable empty cells (each with all six facings).
     fn unit_moves(
         &self,
         checker: &PlayChecker<'_>,
         instant: bool,
+        units: u64,
         mut found: impl FnMut(Cell, Dir, u64),
     ) {
         let field = &self.field;
-        let player = self.state.turn.player();
-        // Netted units never move (R6.1.3); Mobility needs the icon or a connection to a
-        // Transport (R7.4.4) and is used once per turn (R3.13): skip those before the full check.
-        let mut skip = checker.netted();
-        if !instant {
-            skip |= self.state.turn.mobility_used();
-        }
-        let carried = checker.carried();
+        let shape = field.shape();
         let mut ranges = [None; crate::battlefield::MAX_PLAYERS];
-        for (c, p) in field.tiles() {
-            if skip & c.bit() != 0
-                || (!instant
-                    && (p.owner != player
-                        || !(carried & c.bit() != 0 || self.catalog.get(p.tile).mobile)))
-            {
-                continue;
-            }
-            let hex = field.shape().hex(c);
+        for i in bits(units) {
+            let c = shape.cell_from_index(i);
+            let Some(p) = field.at(c) else { continue };
+            let hex = shape.hex(c);
             let turn = Play::Move {
                 unit: hex,
                 to: hex,
@@ -680,15 +697,22 @@ impl Game {
         }
     }
 
-    /// A quick filter before any check: the current player has a unit with Mobility, or some tile
-    /// on the board gives Mobility through its links (R7.4.4). Any owner's: a hijacked module
-    /// works for the hijacker's side (R7.1.3).
-    fn may_move_any(&self) -> bool {
+    /// The current player's units and those with the Mobility icon, and whether some tile on the
+    /// board gives Mobility through its links (R7.4.4; any owner's: a hijacked module works for
+    /// the hijacker's side, R7.1.3): one pass over the board before any check.
+    fn mobility_candidates(&self) -> Movers {
         let player = self.state.turn.player();
-        self.field.tiles().any(|(_, p)| {
-            self.catalog.traits(p.tile).gives_mobility
-                || (p.owner == player && self.catalog.get(p.tile).mobile)
-        })
+        let mut movers = Movers::default();
+        for (c, p) in self.field.tiles() {
+            if p.owner == player {
+                movers.own |= c.bit();
+                if self.catalog.get(p.tile).mobile {
+                    movers.mobile |= c.bit();
+                }
+            }
+            movers.carriers |= self.catalog.traits(p.tile).gives_mobility;
+        }
+        movers
     }
 
     /// Whether the current turn may still use Mobility without closing tile play.
