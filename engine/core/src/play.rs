@@ -3,7 +3,7 @@
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
 use crate::battle::{Context, Hit, Layout, View, medic, nets, remove_tiles, wound};
-use crate::battlefield::{Battlefield, Seat};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
@@ -264,9 +264,10 @@ where
     resolve_with(field, ctx, turn, play, &views, decider, sink)
 }
 
-/// What checking a play needs to know of a battlefield beyond its tiles: who is netted and who is
-/// carried by a Transport. Computed once and kept while the battlefield does not change: a
-/// [`PlayChecker`] checks plays with it and [`resolve_with`] resolves the play it checked.
+/// What checking a play needs to know of a battlefield beyond its tiles: who is netted, who is
+/// carried by a Transport and how far each player's units move. Computed once and kept while the
+/// battlefield does not change: a [`PlayChecker`] checks plays with it and [`resolve_with`]
+/// resolves the play it checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Views {
     /// The netted tiles (R6.1.9).
@@ -275,28 +276,40 @@ pub(crate) struct Views {
     mobility: u64,
     /// Some tile on the board gives Mobility, so `mobility` needed every module effect.
     modules: bool,
+    /// Per player, the largest `move_range` of their tiles that are not netted (R7.1.4); 0 if none.
+    ranges: [u8; MAX_PLAYERS],
 }
 
 impl Views {
     pub(crate) fn new(field: &Battlefield, ctx: Context<'_>) -> Self {
         // Mobility through links needs every module effect (hijacks, nets): only worked out
         // when some tile on the board gives it.
-        let gives_mobility = field
-            .tiles()
-            .any(|(_, p)| ctx.catalog.traits(p.tile).gives_mobility);
-        if gives_mobility {
+        let mut gives_mobility = false;
+        let mut far = 0u64;
+        for (c, p) in field.tiles() {
+            gives_mobility |= ctx.catalog.traits(p.tile).gives_mobility;
+            if ctx.catalog.get(p.tile).global.move_range != 0 {
+                far |= c.bit();
+            }
+        }
+        let (netted, mobility) = if gives_mobility {
             let view = full_view(field, ctx);
-            Views {
-                netted: view.netted,
-                mobility: view.mobility,
-                modules: true,
-            }
+            (view.netted, view.mobility)
         } else {
-            Views {
-                netted: nets::netted(field, ctx.catalog, ctx.rules),
-                mobility: 0,
-                modules: false,
+            (nets::netted(field, ctx.catalog, ctx.rules), 0)
+        };
+        let mut ranges = [0u8; MAX_PLAYERS];
+        for i in bits(far & !netted) {
+            if let Some(p) = field.at(field.shape().cell_from_index(i)) {
+                let r = &mut ranges[p.owner.index()];
+                *r = (*r).max(ctx.catalog.get(p.tile).global.move_range);
             }
+        }
+        Views {
+            netted,
+            mobility,
+            modules: gives_mobility,
+            ranges,
         }
     }
 
@@ -323,7 +336,14 @@ impl Views {
                     && nets::reach(field, ctx.catalog, ctx.rules, n) & cell.bit() != 0
             })
         });
-        (!netted_by_neighbour).then_some(self)
+        if netted_by_neighbour {
+            return None;
+        }
+        // The new tile is not netted: its move range counts.
+        let mut views = self;
+        let r = &mut views.ranges[placed.owner.index()];
+        *r = (*r).max(ctx.catalog.get(placed.tile).global.move_range);
+        Some(views)
     }
 }
 
@@ -669,16 +689,18 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
 /// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
 fn move_range(field: &Battlefield, ctx: Context<'_>, views: &Views, owner: Seat) -> u32 {
     let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
-    field
-        .tiles()
-        .filter(|(c, p)| {
-            (p.owner == owner || (allies_too && field.friends(owner, p.owner)))
-                && views.netted & c.bit() == 0
-        })
-        .map(|(_, p)| u32::from(ctx.catalog.get(p.tile).global.move_range))
-        .max()
-        .unwrap_or(0)
-        .max(1)
+    let own = views.ranges.get(owner.index()).copied().unwrap_or(0);
+    let allies = if allies_too {
+        field
+            .players()
+            .filter(|p| *p != owner && field.friends(owner, *p))
+            .filter_map(|p| views.ranges.get(p.index()).copied())
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    u32::from(own.max(allies).max(1))
 }
 
 /// The empty cells reachable from `from` in at most `range` steps through empty hexes (Q12).
