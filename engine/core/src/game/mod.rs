@@ -221,6 +221,15 @@ impl Game {
                     hqs,
                 });
             }
+            // Every pile is made big enough for the whole army once: no growing during play.
+            let size: usize = army
+                .tiles
+                .iter()
+                .map(|t| usize::from(catalog.get(*t).count))
+                .sum();
+            pile.deck.reserve_exact(size);
+            pile.hand.reserve_exact(HAND_SIZE);
+            pile.discard.reserve_exact(size);
             for t in &army.tiles {
                 let def = catalog.get(*t);
                 if !def.is_hq() {
