@@ -6,9 +6,10 @@ use crate::battle::{Context, Hit, Layout, View, medic, nets, remove_tiles, wound
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
-use crate::hex::{Dir, Hex};
-use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
+use crate::hex::{Dir, Edge, Hex};
+use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget, ScoperScope};
 use crate::shape::{Cell, MAX_CELLS, bits};
+use crate::tile::TileKind;
 use std::fmt;
 
 /// A play a player makes on the battlefield.
@@ -292,12 +293,18 @@ impl Views {
                 far |= c.bit();
             }
         }
-        let (netted, mobility) = if gives_mobility {
-            let view = full_view(field, ctx);
-            (view.netted, view.mobility)
+        let netted = nets::netted(field, ctx.catalog, ctx.rules);
+        let mobility = if gives_mobility {
+            carried(field, ctx, netted)
         } else {
-            (nets::netted(field, ctx.catalog, ctx.rules), 0)
+            0
         };
+        debug_assert!(
+            !gives_mobility || {
+                let view = full_view(field, ctx);
+                (view.netted, view.mobility) == (netted, mobility)
+            }
+        );
         let mut ranges = [0u8; MAX_PLAYERS];
         for i in bits(far & !netted) {
             if let Some(p) = field.at(field.shape().cell_from_index(i)) {
@@ -345,6 +352,76 @@ impl Views {
         *r = (*r).max(ctx.catalog.get(placed.tile).global.move_range);
         Some(views)
     }
+}
+
+/// The units a working Mobility module carries (R7.4.4), as the full module view of a battle finds
+/// them ([`View::compute`]: netted modules give nothing, R3.11.1; a hijacked module works for the
+/// hijacker's side, R7.1.3), looking only at the modules that give Mobility and at the hijackers
+/// that may take them. Debug builds check it against the full view.
+fn carried(field: &Battlefield, ctx: Context<'_>, netted: u64) -> u64 {
+    let shape = field.shape();
+    let occupied = field.occupied();
+    let working = occupied & !netted;
+    let mut carried = 0u64;
+    for g in bits(working) {
+        let gc = shape.cell_from_index(g);
+        let Some(module) = field.at(gc) else { continue };
+        if !ctx.catalog.traits(module.tile).gives_mobility {
+            continue;
+        }
+        let side = controller(field, ctx, working, gc);
+        for i in bits(links(field, ctx, gc) & occupied) {
+            if let Some(t) = field.at(shape.cell_from_index(i))
+                && field.friends(side, t.owner)
+            {
+                carried |= 1 << i;
+            }
+        }
+    }
+    carried
+}
+
+/// The cells the links of the tile on `c` point at (every neighbour for an HQ's aura).
+fn links(field: &Battlefield, ctx: Context<'_>, c: Cell) -> u64 {
+    let Some(p) = field.at(c) else { return 0 };
+    let links = ctx.catalog.traits(p.tile).links;
+    let mut mask = 0u64;
+    for dir in Dir::ALL {
+        if links & (1 << Edge::facing_toward(p.facing, dir).index()) != 0
+            && let Some(n) = field.shape().neighbour(c, dir)
+        {
+            mask |= n.bit();
+        }
+    }
+    mask
+}
+
+/// Whose side the effects of the tile on `c` work for: the owner of the first working hijacker,
+/// in reading order, linked to it that may take it (R7.1.3, `scoper_scope`), else its owner.
+fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> Seat {
+    let Some(p) = field.at(c) else {
+        return Seat::default();
+    };
+    let def = ctx.catalog.get(p.tile);
+    let eligible = match ctx.rules.scoper_scope {
+        ScoperScope::ModulesOnly => def.kind == TileKind::Module,
+        ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
+    };
+    if !eligible || def.gives().hijack {
+        return p.owner;
+    }
+    for h in bits(working) {
+        let hc = field.shape().cell_from_index(h);
+        if let Some(hijacker) = field.at(hc)
+            && ctx.catalog.traits(hijacker.tile).gives
+            && ctx.catalog.get(hijacker.tile).gives().hijack
+            && field.enemies(hijacker.owner, p.owner)
+            && links(field, ctx, hc) & c.bit() != 0
+        {
+            return hijacker.owner;
+        }
+    }
+    p.owner
 }
 
 /// Every net and module effect of a battlefield, as a battle sees them.
