@@ -286,14 +286,22 @@ impl Views {
         // Mobility through links needs every module effect (hijacks, nets): only worked out
         // when some tile on the board gives it.
         let mut gives_mobility = false;
+        let mut netters = false;
         let mut far = 0u64;
         for (c, p) in field.tiles() {
-            gives_mobility |= ctx.catalog.traits(p.tile).gives_mobility;
+            let traits = ctx.catalog.traits(p.tile);
+            gives_mobility |= traits.gives_mobility;
+            netters |= traits.nets != 0;
             if ctx.catalog.get(p.tile).global.move_range != 0 {
                 far |= c.bit();
             }
         }
-        let netted = nets::netted(field, ctx.catalog, ctx.rules);
+        // Without a net icon on the board nobody is netted.
+        let netted = if netters {
+            nets::netted(field, ctx.catalog, ctx.rules)
+        } else {
+            0
+        };
         let mobility = if gives_mobility {
             carried(field, ctx, netted)
         } else {
