@@ -169,8 +169,9 @@ impl Movers {
         self.mobile != 0 || self.carriers
     }
 
-    /// The units worth the full check: mobile or carried, not netted (R6.1.3), not moved with
-    /// Mobility this turn (`used`, R3.13).
+    /// The units that may use Mobility: the current player's, mobile or carried, not netted
+    /// (R6.1.3), not moved with Mobility this turn (`used`, R3.13). These are all the tests of a
+    /// Mobility check that turns a unit in place.
     fn units(self, checker: &PlayChecker<'_>, used: u64) -> u64 {
         (self.mobile | (self.own & checker.carried())) & !checker.netted() & !used
     }
@@ -689,7 +690,15 @@ impl Game {
                 facing: Some(p.facing.rotate(1)),
                 instant,
             };
-            if checker.check(&self.state.turn, &turn).is_err() {
+            // The Mobility candidates passed every test of the check already (`Movers::units`):
+            // it is repeated only in debug builds. The Move instant has its own owner rules.
+            let legal = if instant {
+                checker.check(&self.state.turn, &turn).is_ok()
+            } else {
+                debug_assert_eq!(checker.check(&self.state.turn, &turn), Ok(()));
+                true
+            };
+            if !legal {
                 continue;
             }
             let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
