@@ -2,11 +2,11 @@
 //! rule it breaks, and the list of every legal action of a state.
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
-use crate::battlefield::SetupError;
+use crate::battlefield::{Seat, SetupError};
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
-use crate::rules::MobilityTiming;
-use crate::shape::{Cell, bits};
+use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
+use crate::shape::{BoardShape, Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
 use std::fmt;
 
@@ -596,16 +596,24 @@ impl Game {
         let checker = &checker;
         let field = &self.field;
         let shape = field.shape();
-        let mut push = |target: Target| {
-            if self.instant_target(checker, effect, target).is_ok() {
-                out.push(Action::Instant { tile, target });
+        // `checked`: the target passed every test of the instant's check already, which is then
+        // repeated only in debug builds.
+        let mut push = |target: Target, checked: bool| {
+            if checked {
+                debug_assert!(
+                    self.instant_target(checker, effect, target).is_ok(),
+                    "{target:?}"
+                );
+            } else if self.instant_target(checker, effect, target).is_err() {
+                return;
             }
+            out.push(Action::Instant { tile, target });
         };
         match effect {
             InstantEffect::Battle => {}
             InstantEffect::Move => {
-                // `unit_moves` checks each unit once and lists only reachable empty hexes: every
-                // move it finds is legal, so none is checked again.
+                // `unit_moves` lists only reachable empty hexes of units the instant may move:
+                // every move it finds is legal, so none is checked again.
                 let units = field.occupied() & !checker.netted();
                 self.unit_moves(checker, true, units, |unit, facing, to| {
                     out.push_moves(Some(tile), unit, facing, to);
@@ -637,38 +645,39 @@ impl Game {
                             })
                             && checker.push_destinations(pc, tc) != 0
                         {
-                            push(Target::Push {
-                                pusher: shape.hex(pc),
-                                target: shape.hex(tc),
-                            });
+                            push(
+                                Target::Push {
+                                    pusher: shape.hex(pc),
+                                    target: shape.hex(tc),
+                                },
+                                false,
+                            );
                         }
                     }
                 }
             }
             InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq => {
-                // Only enemy units that are not HQs can be targets (R5.4, R5.5, R5.8): skip the
-                // rest before the full check.
+                // Only enemy units that are not HQs can be targets (R5.4, R5.5, R5.8): all a
+                // Sniper's check asks; the Grenade's also asks for the player's HQ next to it.
                 let player = self.state.turn.player();
+                let checked = matches!(effect, InstantEffect::Wound { .. });
                 for (c, p) in field.tiles() {
                     if !field.friends(player, p.owner) && !self.catalog.get(p.tile).is_hq() {
-                        push(Target::Unit(shape.hex(c)));
+                        push(Target::Unit(shape.hex(c)), checked);
                     }
                 }
             }
             InstantEffect::Area { radius, .. } => {
-                // Only hexes whose whole area is on the board (R5.6.2).
-                for c in shape.cells() {
-                    let at = shape.hex(c);
-                    if at.area(u32::from(radius)).all(|h| shape.cell(h).is_some()) {
-                        push(Target::Hex(at));
-                    }
+                // Any hex whose whole area is on the board (R5.6.2), all the check asks.
+                for i in bits(inner_cells(shape, radius)) {
+                    push(Target::Hex(shape.hex(shape.cell_from_index(i))), true);
                 }
             }
         }
     }
 
-    /// The moves of the units on `units` that pass the check: Mobility (`instant = false`) or the
-    /// Move instant. `found` gets the unit's cell, its facing (it may turn to the five others) and
+    /// The moves of the units on `units`, which are not netted: Mobility (`instant = false`, units
+    /// from [`Movers::units`]) or the Move instant (units of any owner it may move). `found` gets the unit's cell, its facing (it may turn to the five others) and
     /// the reachable empty cells (each with all six facings).
     fn unit_moves(
         &self,
@@ -683,27 +692,39 @@ impl Game {
         for i in bits(units) {
             let c = shape.cell_from_index(i);
             let Some(p) = field.at(c) else { continue };
-            let hex = shape.hex(c);
-            let turn = Play::Move {
-                unit: hex,
-                to: hex,
-                facing: Some(p.facing.rotate(1)),
-                instant,
-            };
-            // The Mobility candidates passed every test of the check already (`Movers::units`):
-            // it is repeated only in debug builds. The Move instant has its own owner rules.
-            let legal = if instant {
-                checker.check(&self.state.turn, &turn).is_ok()
-            } else {
-                debug_assert_eq!(checker.check(&self.state.turn, &turn), Ok(()));
-                true
-            };
-            if !legal {
+            if instant && !self.instant_moves(p.owner) {
                 continue;
             }
+            // The units passed every test of a check that turns them in place already (for
+            // Mobility, `Movers::units`): it is repeated only in debug builds.
+            debug_assert_eq!(
+                checker.check(
+                    &self.state.turn,
+                    &Play::Move {
+                        unit: shape.hex(c),
+                        to: shape.hex(c),
+                        facing: Some(p.facing.rotate(1)),
+                        instant,
+                    }
+                ),
+                Ok(())
+            );
             let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
             found(c, p.facing, checker.reach(c, range));
         }
+    }
+
+    /// Whether the Move instant of the current player may move units of `owner`: their own, an
+    /// ally's only where `team_instants_on_allies` allows moving them, an enemy's unless
+    /// `move_tile_target = own` (R5.2, R5.8).
+    fn instant_moves(&self, owner: Seat) -> bool {
+        let player = self.state.turn.player();
+        if owner == player {
+            return true;
+        }
+        let ally_refused = self.field.friends(player, owner)
+            && self.rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush;
+        !ally_refused && self.rules.move_tile_target != MoveTarget::Own
     }
 
     /// The current player's units and those with the Mobility icon, and whether some tile on the
@@ -729,4 +750,24 @@ impl Game {
         self.rules.mobility_timing == MobilityTiming::BeforeOrAfterPlacing
             && self.state.tiles_played > 0
     }
+}
+
+/// The cells whose area of `radius` lies wholly on the board (R5.6.2): the board worn down one ring
+/// per step, keeping the cells whose six neighbours all remain.
+fn inner_cells(shape: &BoardShape, radius: u8) -> u64 {
+    let mut inner = shape.all();
+    for _ in 0..radius {
+        let mut kept = 0u64;
+        for i in bits(inner) {
+            let c = shape.cell_from_index(i);
+            if Dir::ALL
+                .into_iter()
+                .all(|d| shape.neighbour(c, d).is_some_and(|n| inner & n.bit() != 0))
+            {
+                kept |= c.bit();
+            }
+        }
+        inner = kept;
+    }
+    inner
 }
