@@ -2,6 +2,7 @@
 //! rule it breaks, and the list of every legal action of a state.
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
+use crate::battle::nets;
 use crate::battlefield::{Seat, SetupError};
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
@@ -620,14 +621,15 @@ impl Game {
                 });
             }
             InstantEffect::Push => {
-                // Before the full check: a netted unit is never pushed (R5.3.6), an ally only
-                // when Moloch's team exception lets them push each other (R5.8, R8.5.7), and a
-                // netted pusher only where `netted_can_push` allows it.
+                // Every test of the check: the player's own pusher, a neighbour that is an enemy
+                // (or an ally Moloch's team exception lets them push, R5.8, R8.5.7), not netted
+                // (R5.3.6), with a hex to go to (R5.3.2); a netted pusher only where
+                // `netted_can_push` allows it, and never pushing a unit that nets it.
                 let player = self.state.turn.player();
                 let netted = checker.netted();
                 for (pc, p) in field.tiles() {
-                    if p.owner != player || (netted & pc.bit() != 0 && !self.rules.netted_can_push)
-                    {
+                    let pusher_netted = netted & pc.bit() != 0;
+                    if p.owner != player || (pusher_netted && !self.rules.netted_can_push) {
                         continue;
                     }
                     let pusher = self.catalog.get(p.tile);
@@ -643,6 +645,9 @@ impl Game {
                                     &self.rules,
                                 )
                             })
+                            && !(pusher_netted
+                                && nets::reach(field, &self.catalog, &self.rules, tc) & pc.bit()
+                                    != 0)
                             && checker.push_destinations(pc, tc) != 0
                         {
                             push(
@@ -650,7 +655,7 @@ impl Game {
                                     pusher: shape.hex(pc),
                                     target: shape.hex(tc),
                                 },
-                                false,
+                                true,
                             );
                         }
                     }
