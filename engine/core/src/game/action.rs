@@ -3,7 +3,7 @@
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
 use crate::battle::nets;
-use crate::battlefield::{Seat, SetupError};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
 use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
@@ -153,28 +153,55 @@ pub(super) enum Checked {
     },
 }
 
-/// Who might use Mobility, before the views of the board are worked out.
-#[derive(Clone, Copy, Default)]
-struct Movers {
-    /// The current player's units.
-    own: u64,
-    /// Those of them with the Mobility icon.
+/// Who might use Mobility on a board, before its views are worked out. The game keeps it from one
+/// action to the next like the views (`Game::movers`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) struct Movers {
+    /// Each player's units.
+    owned: [u64; MAX_PLAYERS],
+    /// The units with the Mobility icon, any player's.
     mobile: u64,
-    /// Some tile on the board gives Mobility, so other units may be carried (R7.4.4).
+    /// Some tile on the board gives Mobility, so other units may be carried (R7.4.4; any owner's:
+    /// a hijacked module works for the hijacker's side, R7.1.3).
     carriers: bool,
 }
 
 impl Movers {
-    /// Whether any unit might move.
-    fn any(self) -> bool {
-        self.mobile != 0 || self.carriers
+    /// One pass over the board.
+    pub(super) fn of(field: &Battlefield, catalog: &Catalog) -> Self {
+        let mut movers = Movers::default();
+        for (c, _) in field.tiles() {
+            movers.add(field, catalog, c);
+        }
+        movers
     }
 
-    /// The units that may use Mobility: the current player's, mobile or carried, not netted
-    /// (R6.1.3), not moved with Mobility this turn (`used`, R3.13). These are all the tests of a
-    /// Mobility check that turns a unit in place.
-    fn units(self, checker: &PlayChecker<'_>, used: u64) -> u64 {
-        (self.mobile | (self.own & checker.carried())) & !checker.netted() & !used
+    /// Counts the tile on `c` (placed since the movers were worked out).
+    pub(super) fn add(&mut self, field: &Battlefield, catalog: &Catalog, c: Cell) {
+        let Some(p) = field.at(c) else { return };
+        if let Some(owned) = self.owned.get_mut(p.owner.index()) {
+            *owned |= c.bit();
+        }
+        if catalog.get(p.tile).mobile {
+            self.mobile |= c.bit();
+        }
+        self.carriers |= catalog.traits(p.tile).gives_mobility;
+    }
+
+    /// Whether any unit of `player` might move.
+    fn any(self, player: Seat) -> bool {
+        self.mobile & self.own(player) != 0 || self.carriers
+    }
+
+    fn own(self, player: Seat) -> u64 {
+        self.owned.get(player.index()).copied().unwrap_or(0)
+    }
+
+    /// The units that may use Mobility: the player's, mobile or carried, not netted (R6.1.3), not
+    /// moved with Mobility this turn (`used`, R3.13). These are all the tests of a Mobility check
+    /// that turns a unit in place.
+    fn units(self, player: Seat, checker: &PlayChecker<'_>, used: u64) -> u64 {
+        self.own(player) & (self.mobile | checker.carried()) & !checker.netted() & !used
     }
 }
 
@@ -557,10 +584,10 @@ impl Game {
                         }
                     }
                 }
-                let movers = self.mobility_candidates();
-                if movers.any() {
+                let movers = self.movers();
+                if movers.any(player) {
                     let checker = self.checker();
-                    let units = movers.units(&checker, self.state.turn.mobility_used());
+                    let units = movers.units(player, &checker, self.state.turn.mobility_used());
                     self.unit_moves(&checker, false, units, |unit, facing, to| {
                         out.push_moves(None, unit, facing, to);
                     });
@@ -682,8 +709,9 @@ impl Game {
     }
 
     /// The moves of the units on `units`, which are not netted: Mobility (`instant = false`, units
-    /// from [`Movers::units`]) or the Move instant (units of any owner it may move). `found` gets the unit's cell, its facing (it may turn to the five others) and
-    /// the reachable empty cells (each with all six facings).
+    /// from [`Movers::units`]) or the Move instant (units of any owner it may move). `found` gets
+    /// the unit's cell, its facing (it may turn to the five others) and the reachable empty cells
+    /// (each with all six facings).
     fn unit_moves(
         &self,
         checker: &PlayChecker<'_>,
@@ -730,24 +758,6 @@ impl Game {
         let ally_refused = self.field.friends(player, owner)
             && self.rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush;
         !ally_refused && self.rules.move_tile_target != MoveTarget::Own
-    }
-
-    /// The current player's units and those with the Mobility icon, and whether some tile on the
-    /// board gives Mobility through its links (R7.4.4; any owner's: a hijacked module works for
-    /// the hijacker's side, R7.1.3): one pass over the board before any check.
-    fn mobility_candidates(&self) -> Movers {
-        let player = self.state.turn.player();
-        let mut movers = Movers::default();
-        for (c, p) in self.field.tiles() {
-            if p.owner == player {
-                movers.own |= c.bit();
-                if self.catalog.get(p.tile).mobile {
-                    movers.mobile |= c.bit();
-                }
-            }
-            movers.carriers |= self.catalog.traits(p.tile).gives_mobility;
-        }
-        movers
     }
 
     /// Whether the current turn may still use Mobility without closing tile play.

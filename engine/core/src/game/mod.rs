@@ -9,6 +9,7 @@ mod judge;
 mod legal;
 mod player;
 
+use action::Movers;
 pub use action::{Action, ActionError, Target};
 pub use judge::Mode;
 pub use legal::LegalActions;
@@ -174,6 +175,8 @@ pub struct Game {
     /// The netted and carried units of `field`, worked out when first needed and dropped whenever
     /// an action may have changed the board.
     views: OnceLock<Views>,
+    /// Who might use Mobility on `field`, kept like `views`.
+    movers: OnceLock<Movers>,
 }
 
 impl Game {
@@ -264,6 +267,7 @@ impl Game {
             battles: 0,
             rng,
             views: OnceLock::new(),
+            movers: OnceLock::new(),
         })
     }
 
@@ -349,6 +353,7 @@ impl Game {
             battles: 0,
             rng: Rng::seeded(position.seed),
             views: OnceLock::new(),
+            movers: OnceLock::new(),
         };
         game.begin_turn(position.next, sink);
         Ok(game)
@@ -375,6 +380,13 @@ impl Game {
         *self
             .views
             .get_or_init(|| Views::new(&self.field, self.context()))
+    }
+
+    /// Who might use Mobility on the board as it is, worked out once per board.
+    fn movers(&self) -> Movers {
+        *self
+            .movers
+            .get_or_init(|| Movers::of(&self.field, &self.catalog))
     }
 
     /// A checker of plays on the board as it is, with the kept views.
