@@ -721,7 +721,6 @@ impl Game {
     ) {
         let field = &self.field;
         let shape = field.shape();
-        let mut ranges = [None; crate::battlefield::MAX_PLAYERS];
         for i in bits(units) {
             let c = shape.cell_from_index(i);
             let Some(p) = field.at(c) else { continue };
@@ -742,8 +741,7 @@ impl Game {
                 ),
                 Ok(())
             );
-            let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
-            found(c, p.facing, checker.reach(c, range));
+            found(c, p.facing, checker.reach(c, checker.move_range(p.owner)));
         }
     }
 
