@@ -459,4 +459,81 @@ mod game_regression {
         }
         assert_eq!((turns, battles, won, hp), (1257, 228, [23, 16, 9], 1759));
     }
+
+    /// Picks as the bench's random bot does and folds every list of legal actions it is given, and
+    /// its pick, into a digest (FNV-1a over the actions' debug text).
+    struct Digest<'d> {
+        bot: RandomBot,
+        digest: &'d std::cell::Cell<u64>,
+    }
+
+    impl Digest<'_> {
+        fn fold(&self, bytes: &[u8]) {
+            let mut h = self.digest.get();
+            for b in bytes {
+                h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+            }
+            self.digest.set(h);
+        }
+    }
+
+    impl Player for Digest<'_> {
+        fn act(
+            &mut self,
+            game: &Game,
+            legal: &hexforge_core::game::LegalActions,
+            hooks: &mut dyn hexforge_core::AbilityHooks,
+        ) -> usize {
+            for a in legal.iter() {
+                self.fold(format!("{a:?};").as_bytes());
+            }
+            let pick = self.bot.act(game, legal, hooks);
+            self.fold(format!("pick {pick}/{}\n", legal.len()).as_bytes());
+            pick
+        }
+
+        fn decide(&mut self, field: &Battlefield, decision: &hexforge_core::Decision<'_>) -> usize {
+            self.bot.decide(field, decision)
+        }
+    }
+
+    /// Every list of legal actions of the first 48 bench games, in order, and every pick, as a
+    /// digest taken when the actions were first listed compactly (and checked equal, action by
+    /// action, to the lists written out before). An optimisation of the listing must keep it; a
+    /// rule fix that changes it updates it with the reason in its commit.
+    #[test]
+    fn optimising_games_keeps_every_listed_action() {
+        let bench = GameBench::new();
+        let mut scripts = base_content().1;
+        let digest = std::cell::Cell::new(0xcbf2_9ce4_8422_2325);
+        for n in 0..48u64 {
+            let armies = PAIRINGS[(n % PAIRINGS.len() as u64) as usize];
+            let mut seeds = Rng::seeded(n);
+            let setup = GameSetup {
+                shape: BoardShape::standard(),
+                seats: armies
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| SeatSetup {
+                        army: (*a).to_string(),
+                        team: i as u8,
+                    })
+                    .collect(),
+                seed: seeds.next_u64(),
+            };
+            let mut game =
+                Game::new(setup, bench.catalog.clone(), bench.rules.clone()).expect("a game");
+            let mut a = Digest {
+                bot: RandomBot::new(seeds.next_u64()),
+                digest: &digest,
+            };
+            let mut b = Digest {
+                bot: RandomBot::new(seeds.next_u64()),
+                digest: &digest,
+            };
+            let mut players: [&mut dyn Player; 2] = [&mut a, &mut b];
+            play_out(&mut game, &mut players, &mut scripts, &mut ()).expect("a whole game");
+        }
+        assert_eq!(digest.get(), 0x4759_2956_4b4b_228e);
+    }
 }

@@ -3,12 +3,13 @@
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
 use crate::battle::{Context, Hit, Layout, View, medic, nets, remove_tiles, wound};
-use crate::battlefield::{Battlefield, Seat};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
-use crate::hex::{Dir, Hex};
-use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
+use crate::hex::{Dir, Edge, Hex};
+use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget, ScoperScope};
 use crate::shape::{Cell, MAX_CELLS, bits};
+use crate::tile::TileKind;
 use std::fmt;
 
 /// A play a player makes on the battlefield.
@@ -264,9 +265,10 @@ where
     resolve_with(field, ctx, turn, play, &views, decider, sink)
 }
 
-/// What checking a play needs to know of a battlefield beyond its tiles: who is netted and who is
-/// carried by a Transport. Computed once and kept while the battlefield does not change: a
-/// [`PlayChecker`] checks plays with it and [`resolve_with`] resolves the play it checked.
+/// What checking a play needs to know of a battlefield beyond its tiles: who is netted, who is
+/// carried by a Transport and how far each player's units move. Computed once and kept while the
+/// battlefield does not change: a [`PlayChecker`] checks plays with it and [`resolve_with`]
+/// resolves the play it checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Views {
     /// The netted tiles (R6.1.9).
@@ -275,28 +277,54 @@ pub(crate) struct Views {
     mobility: u64,
     /// Some tile on the board gives Mobility, so `mobility` needed every module effect.
     modules: bool,
+    /// Per player, the largest `move_range` of their tiles that are not netted (R7.1.4); 0 if none.
+    ranges: [u8; MAX_PLAYERS],
 }
 
 impl Views {
     pub(crate) fn new(field: &Battlefield, ctx: Context<'_>) -> Self {
         // Mobility through links needs every module effect (hijacks, nets): only worked out
         // when some tile on the board gives it.
-        let gives_mobility = field
-            .tiles()
-            .any(|(_, p)| ctx.catalog.traits(p.tile).gives_mobility);
-        if gives_mobility {
-            let view = full_view(field, ctx);
-            Views {
-                netted: view.netted,
-                mobility: view.mobility,
-                modules: true,
+        let mut gives_mobility = false;
+        let mut netters = false;
+        let mut far = 0u64;
+        for (c, p) in field.tiles() {
+            let traits = ctx.catalog.traits(p.tile);
+            gives_mobility |= traits.gives_mobility;
+            netters |= traits.nets != 0;
+            if ctx.catalog.get(p.tile).global.move_range != 0 {
+                far |= c.bit();
             }
+        }
+        // Without a net icon on the board nobody is netted.
+        let netted = if netters {
+            nets::netted(field, ctx.catalog, ctx.rules)
         } else {
-            Views {
-                netted: nets::netted(field, ctx.catalog, ctx.rules),
-                mobility: 0,
-                modules: false,
+            0
+        };
+        let mobility = if gives_mobility {
+            carried(field, ctx, netted)
+        } else {
+            0
+        };
+        debug_assert!(
+            !gives_mobility || {
+                let view = full_view(field, ctx);
+                (view.netted, view.mobility) == (netted, mobility)
             }
+        );
+        let mut ranges = [0u8; MAX_PLAYERS];
+        for i in bits(far & !netted) {
+            if let Some(p) = field.at(field.shape().cell_from_index(i)) {
+                let r = &mut ranges[p.owner.index()];
+                *r = (*r).max(ctx.catalog.get(p.tile).global.move_range);
+            }
+        }
+        Views {
+            netted,
+            mobility,
+            modules: gives_mobility,
+            ranges,
         }
     }
 
@@ -323,8 +351,85 @@ impl Views {
                     && nets::reach(field, ctx.catalog, ctx.rules, n) & cell.bit() != 0
             })
         });
-        (!netted_by_neighbour).then_some(self)
+        if netted_by_neighbour {
+            return None;
+        }
+        // The new tile is not netted: its move range counts.
+        let mut views = self;
+        let r = &mut views.ranges[placed.owner.index()];
+        *r = (*r).max(ctx.catalog.get(placed.tile).global.move_range);
+        Some(views)
     }
+}
+
+/// The units a working Mobility module carries (R7.4.4), as the full module view of a battle finds
+/// them ([`View::compute`]: netted modules give nothing, R3.11.1; a hijacked module works for the
+/// hijacker's side, R7.1.3), looking only at the modules that give Mobility and at the hijackers
+/// that may take them. Debug builds check it against the full view.
+fn carried(field: &Battlefield, ctx: Context<'_>, netted: u64) -> u64 {
+    let shape = field.shape();
+    let occupied = field.occupied();
+    let working = occupied & !netted;
+    let mut carried = 0u64;
+    for g in bits(working) {
+        let gc = shape.cell_from_index(g);
+        let Some(module) = field.at(gc) else { continue };
+        if !ctx.catalog.traits(module.tile).gives_mobility {
+            continue;
+        }
+        let side = controller(field, ctx, working, gc);
+        for i in bits(links(field, ctx, gc) & occupied) {
+            if let Some(t) = field.at(shape.cell_from_index(i))
+                && field.friends(side, t.owner)
+            {
+                carried |= 1 << i;
+            }
+        }
+    }
+    carried
+}
+
+/// The cells the links of the tile on `c` point at (every neighbour for an HQ's aura).
+fn links(field: &Battlefield, ctx: Context<'_>, c: Cell) -> u64 {
+    let Some(p) = field.at(c) else { return 0 };
+    let links = ctx.catalog.traits(p.tile).links;
+    let mut mask = 0u64;
+    for dir in Dir::ALL {
+        if links & (1 << Edge::facing_toward(p.facing, dir).index()) != 0
+            && let Some(n) = field.shape().neighbour(c, dir)
+        {
+            mask |= n.bit();
+        }
+    }
+    mask
+}
+
+/// Whose side the effects of the tile on `c` work for: the owner of the first working hijacker,
+/// in reading order, linked to it that may take it (R7.1.3, `scoper_scope`), else its owner.
+fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> Seat {
+    let Some(p) = field.at(c) else {
+        return Seat::default();
+    };
+    let def = ctx.catalog.get(p.tile);
+    let eligible = match ctx.rules.scoper_scope {
+        ScoperScope::ModulesOnly => def.kind == TileKind::Module,
+        ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
+    };
+    if !eligible || def.gives().hijack {
+        return p.owner;
+    }
+    for h in bits(working) {
+        let hc = field.shape().cell_from_index(h);
+        if let Some(hijacker) = field.at(hc)
+            && ctx.catalog.traits(hijacker.tile).gives
+            && ctx.catalog.get(hijacker.tile).gives().hijack
+            && field.enemies(hijacker.owner, p.owner)
+            && links(field, ctx, hc) & c.bit() != 0
+        {
+            return hijacker.owner;
+        }
+    }
+    p.owner
 }
 
 /// Every net and module effect of a battlefield, as a battle sees them.
@@ -669,16 +774,18 @@ fn push_destinations(field: &Battlefield, pusher: Cell, target: Cell) -> u64 {
 /// (R7.1.4), or of an ally when global modules help allies (`team_ally_module_scope`, R8.5.5a).
 fn move_range(field: &Battlefield, ctx: Context<'_>, views: &Views, owner: Seat) -> u32 {
     let allies_too = ctx.rules.team_ally_module_scope == AllyModuleScope::BonusesAndGlobal;
-    field
-        .tiles()
-        .filter(|(c, p)| {
-            (p.owner == owner || (allies_too && field.friends(owner, p.owner)))
-                && views.netted & c.bit() == 0
-        })
-        .map(|(_, p)| u32::from(ctx.catalog.get(p.tile).global.move_range))
-        .max()
-        .unwrap_or(0)
-        .max(1)
+    let own = views.ranges.get(owner.index()).copied().unwrap_or(0);
+    let allies = if allies_too {
+        field
+            .players()
+            .filter(|p| *p != owner && field.friends(owner, *p))
+            .filter_map(|p| views.ranges.get(p.index()).copied())
+            .max()
+            .unwrap_or(0)
+    } else {
+        0
+    };
+    u32::from(own.max(allies).max(1))
 }
 
 /// The empty cells reachable from `from` in at most `range` steps through empty hexes (Q12).

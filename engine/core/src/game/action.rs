@@ -2,11 +2,12 @@
 //! rule it breaks, and the list of every legal action of a state.
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
-use crate::battlefield::SetupError;
+use crate::battle::nets;
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
-use crate::rules::MobilityTiming;
-use crate::shape::{Cell, bits};
+use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
+use crate::shape::{BoardShape, Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
 use std::fmt;
 
@@ -153,6 +154,58 @@ pub(super) enum Checked {
         target: Cell,
         options: u64,
     },
+}
+
+/// Who might use Mobility on a board, before its views are worked out. The game keeps it from one
+/// action to the next like the views (`Game::movers`).
+#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
+pub(super) struct Movers {
+    /// Each player's units.
+    owned: [u64; MAX_PLAYERS],
+    /// The units with the Mobility icon, any player's.
+    mobile: u64,
+    /// Some tile on the board gives Mobility, so other units may be carried (R7.4.4; any owner's:
+    /// a hijacked module works for the hijacker's side, R7.1.3).
+    carriers: bool,
+}
+
+impl Movers {
+    /// One pass over the board.
+    pub(super) fn of(field: &Battlefield, catalog: &Catalog) -> Self {
+        let mut movers = Movers::default();
+        for (c, _) in field.tiles() {
+            movers.add(field, catalog, c);
+        }
+        movers
+    }
+
+    /// Counts the tile on `c` (placed since the movers were worked out).
+    pub(super) fn add(&mut self, field: &Battlefield, catalog: &Catalog, c: Cell) {
+        let Some(p) = field.at(c) else { return };
+        if let Some(owned) = self.owned.get_mut(p.owner.index()) {
+            *owned |= c.bit();
+        }
+        if catalog.get(p.tile).mobile {
+            self.mobile |= c.bit();
+        }
+        self.carriers |= catalog.traits(p.tile).gives_mobility;
+    }
+
+    /// Whether any unit of `player` might move.
+    fn any(self, player: Seat) -> bool {
+        self.mobile & self.own(player) != 0 || self.carriers
+    }
+
+    fn own(self, player: Seat) -> u64 {
+        self.owned.get(player.index()).copied().unwrap_or(0)
+    }
+
+    /// The units that may use Mobility: the player's, mobile or carried, not netted (R6.1.3), not
+    /// moved with Mobility this turn (`used`, R3.13). These are all the tests of a Mobility check
+    /// that turns a unit in place.
+    fn units(self, player: Seat, checker: &PlayChecker<'_>, used: u64) -> u64 {
+        self.own(player) & (self.mobile | checker.carried()) & !checker.netted() & !used
+    }
 }
 
 /// What an instant's check found.
@@ -534,8 +587,11 @@ impl Game {
                         }
                     }
                 }
-                if self.may_move_any() {
-                    self.unit_moves(&self.checker(), false, |unit, facing, to| {
+                let movers = self.movers();
+                if movers.any(player) {
+                    let checker = self.checker();
+                    let units = movers.units(player, &checker, self.state.turn.mobility_used());
+                    self.unit_moves(&checker, false, units, |unit, facing, to| {
                         out.push_moves(None, unit, facing, to);
                     });
                 }
@@ -571,29 +627,39 @@ impl Game {
         let checker = &checker;
         let field = &self.field;
         let shape = field.shape();
-        let mut push = |target: Target| {
-            if self.instant_target(checker, effect, target).is_ok() {
-                out.push(Action::Instant { tile, target });
+        // `checked`: the target passed every test of the instant's check already, which is then
+        // repeated only in debug builds.
+        let mut push = |target: Target, checked: bool| {
+            if checked {
+                debug_assert!(
+                    self.instant_target(checker, effect, target).is_ok(),
+                    "{target:?}"
+                );
+            } else if self.instant_target(checker, effect, target).is_err() {
+                return;
             }
+            out.push(Action::Instant { tile, target });
         };
         match effect {
             InstantEffect::Battle => {}
             InstantEffect::Move => {
-                // `unit_moves` checks each unit once and lists only reachable empty hexes: every
-                // move it finds is legal, so none is checked again.
-                self.unit_moves(checker, true, |unit, facing, to| {
+                // `unit_moves` lists only reachable empty hexes of units the instant may move:
+                // every move it finds is legal, so none is checked again.
+                let units = field.occupied() & !checker.netted();
+                self.unit_moves(checker, true, units, |unit, facing, to| {
                     out.push_moves(Some(tile), unit, facing, to);
                 });
             }
             InstantEffect::Push => {
-                // Before the full check: a netted unit is never pushed (R5.3.6), an ally only
-                // when Moloch's team exception lets them push each other (R5.8, R8.5.7), and a
-                // netted pusher only where `netted_can_push` allows it.
+                // Every test of the check: the player's own pusher, a neighbour that is an enemy
+                // (or an ally Moloch's team exception lets them push, R5.8, R8.5.7), not netted
+                // (R5.3.6), with a hex to go to (R5.3.2); a netted pusher only where
+                // `netted_can_push` allows it, and never pushing a unit that nets it.
                 let player = self.state.turn.player();
                 let netted = checker.netted();
                 for (pc, p) in field.tiles() {
-                    if p.owner != player || (netted & pc.bit() != 0 && !self.rules.netted_can_push)
-                    {
+                    let pusher_netted = netted & pc.bit() != 0;
+                    if p.owner != player || (pusher_netted && !self.rules.netted_can_push) {
                         continue;
                     }
                     let pusher = self.catalog.get(p.tile);
@@ -609,89 +675,90 @@ impl Game {
                                     &self.rules,
                                 )
                             })
+                            && !(pusher_netted
+                                && nets::reach(field, &self.catalog, &self.rules, tc) & pc.bit()
+                                    != 0)
                             && checker.push_destinations(pc, tc) != 0
                         {
-                            push(Target::Push {
-                                pusher: shape.hex(pc),
-                                target: shape.hex(tc),
-                            });
+                            push(
+                                Target::Push {
+                                    pusher: shape.hex(pc),
+                                    target: shape.hex(tc),
+                                },
+                                true,
+                            );
                         }
                     }
                 }
             }
             InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq => {
-                // Only enemy units that are not HQs can be targets (R5.4, R5.5, R5.8): skip the
-                // rest before the full check.
+                // Only enemy units that are not HQs can be targets (R5.4, R5.5, R5.8): all a
+                // Sniper's check asks; the Grenade's also asks for the player's HQ next to it.
                 let player = self.state.turn.player();
+                let checked = matches!(effect, InstantEffect::Wound { .. });
                 for (c, p) in field.tiles() {
                     if !field.friends(player, p.owner) && !self.catalog.get(p.tile).is_hq() {
-                        push(Target::Unit(shape.hex(c)));
+                        push(Target::Unit(shape.hex(c)), checked);
                     }
                 }
             }
             InstantEffect::Area { radius, .. } => {
-                // Only hexes whose whole area is on the board (R5.6.2).
-                for c in shape.cells() {
-                    let at = shape.hex(c);
-                    if at.area(u32::from(radius)).all(|h| shape.cell(h).is_some()) {
-                        push(Target::Hex(at));
-                    }
+                // Any hex whose whole area is on the board (R5.6.2), all the check asks.
+                for i in bits(inner_cells(shape, radius)) {
+                    push(Target::Hex(shape.hex(shape.cell_from_index(i))), true);
                 }
             }
         }
     }
 
-    /// The moves of each unit that may move: Mobility (`instant = false`) or the Move instant.
-    /// `found` gets the unit's cell, its facing (it may turn to the five others) and the reachable
-    /// empty cells (each with all six facings).
+    /// The moves of the units on `units`, which are not netted: Mobility (`instant = false`, units
+    /// from [`Movers::units`]) or the Move instant (units of any owner it may move). `found` gets
+    /// the unit's cell, its facing (it may turn to the five others) and the reachable empty cells
+    /// (each with all six facings).
     fn unit_moves(
         &self,
         checker: &PlayChecker<'_>,
         instant: bool,
+        units: u64,
         mut found: impl FnMut(Cell, Dir, u64),
     ) {
         let field = &self.field;
-        let player = self.state.turn.player();
-        // Netted units never move (R6.1.3); Mobility needs the icon or a connection to a
-        // Transport (R7.4.4) and is used once per turn (R3.13): skip those before the full check.
-        let mut skip = checker.netted();
-        if !instant {
-            skip |= self.state.turn.mobility_used();
-        }
-        let carried = checker.carried();
-        let mut ranges = [None; crate::battlefield::MAX_PLAYERS];
-        for (c, p) in field.tiles() {
-            if skip & c.bit() != 0
-                || (!instant
-                    && (p.owner != player
-                        || !(carried & c.bit() != 0 || self.catalog.get(p.tile).mobile)))
-            {
+        let shape = field.shape();
+        for i in bits(units) {
+            let c = shape.cell_from_index(i);
+            let Some(p) = field.at(c) else { continue };
+            if instant && !self.instant_moves(p.owner) {
                 continue;
             }
-            let hex = field.shape().hex(c);
-            let turn = Play::Move {
-                unit: hex,
-                to: hex,
-                facing: Some(p.facing.rotate(1)),
-                instant,
-            };
-            if checker.check(&self.state.turn, &turn).is_err() {
-                continue;
-            }
-            let range = *ranges[p.owner.index()].get_or_insert_with(|| checker.move_range(p.owner));
-            found(c, p.facing, checker.reach(c, range));
+            // The units passed every test of a check that turns them in place already (for
+            // Mobility, `Movers::units`): it is repeated only in debug builds.
+            debug_assert_eq!(
+                checker.check(
+                    &self.state.turn,
+                    &Play::Move {
+                        unit: shape.hex(c),
+                        to: shape.hex(c),
+                        facing: Some(p.facing.rotate(1)),
+                        instant,
+                    }
+                ),
+                Ok(())
+            );
+            found(c, p.facing, checker.reach(c, checker.move_range(p.owner)));
         }
     }
 
-    /// A quick filter before any check: the current player has a unit with Mobility, or some tile
-    /// on the board gives Mobility through its links (R7.4.4). Any owner's: a hijacked module
-    /// works for the hijacker's side (R7.1.3).
-    fn may_move_any(&self) -> bool {
+    /// Whether the Move instant of the current player may move units of `owner`: their own, an
+    /// ally's only where `team_instants_on_allies` allows moving them, an enemy's unless
+    /// `move_tile_target = own` (R5.2, R5.8).
+    fn instant_moves(&self, owner: Seat) -> bool {
         let player = self.state.turn.player();
-        self.field.tiles().any(|(_, p)| {
-            self.catalog.traits(p.tile).gives_mobility
-                || (p.owner == player && self.catalog.get(p.tile).mobile)
-        })
+        if owner == player {
+            return true;
+        }
+        let ally_refused = self.field.friends(player, owner)
+            && self.rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush;
+        !ally_refused && self.rules.move_tile_target != MoveTarget::Own
     }
 
     /// Whether the current turn may still use Mobility without closing tile play.
@@ -699,4 +766,24 @@ impl Game {
         self.rules.mobility_timing == MobilityTiming::BeforeOrAfterPlacing
             && self.state.tiles_played > 0
     }
+}
+
+/// The cells whose area of `radius` lies wholly on the board (R5.6.2): the board worn down one ring
+/// per step, keeping the cells whose six neighbours all remain.
+fn inner_cells(shape: &BoardShape, radius: u8) -> u64 {
+    let mut inner = shape.all();
+    for _ in 0..radius {
+        let mut kept = 0u64;
+        for i in bits(inner) {
+            let c = shape.cell_from_index(i);
+            if Dir::ALL
+                .into_iter()
+                .all(|d| shape.neighbour(c, d).is_some_and(|n| inner & n.bit() != 0))
+            {
+                kept |= c.bit();
+            }
+        }
+        inner = kept;
+    }
+    inner
 }

@@ -3,7 +3,7 @@
 //! and the tie-break), the end of the turn, the final round and the result.
 
 use super::action::Checked;
-use super::{Game, Hand, Stage, apply_piles};
+use super::{Game, Hand, Movers, Stage, apply_piles};
 use crate::battle::{self, Context};
 use crate::battlefield::{MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
@@ -178,6 +178,7 @@ impl Game {
             return;
         }
         self.views = OnceLock::new();
+        self.movers = OnceLock::new();
         if self.result().is_none()
             && let Some(result) = self.decisive()
         {
@@ -249,7 +250,7 @@ impl Game {
     {
         let player = self.state.turn.player();
         // Discards and redraws never touch the board; ending a turn changes it only by a battle; a
-        // placement updates the kept views itself.
+        // placement updates the kept views and movers itself.
         let views_kept = matches!(
             checked,
             Checked::Discard(_) | Checked::Redraw | Checked::EndTurn | Checked::Place { .. }
@@ -268,6 +269,10 @@ impl Game {
                     sink,
                 );
                 self.views = self.views_after_placing(cell);
+                if let Some(movers) = self.movers.get_mut() {
+                    movers.add(&self.field, &self.catalog, cell);
+                    debug_assert_eq!(*movers, Movers::of(&self.field, &self.catalog));
+                }
                 if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
                     self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, sink);
                     if self.hook_failure.is_some() || self.result().is_some() {
@@ -353,6 +358,7 @@ impl Game {
         }
         if !views_kept || self.battles != battles {
             self.views = OnceLock::new();
+            self.movers = OnceLock::new();
         }
     }
 

@@ -106,6 +106,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         battles,
         rng,
         views: _,
+        movers: _,
         hook_failure: _,
         hook_seed,
     } = game;

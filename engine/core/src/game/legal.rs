@@ -20,15 +20,22 @@ pub struct LegalActions {
     hexes: Vec<Hex>,
     /// The actions not kept in a compact run, in order.
     listed: Vec<Action>,
-    runs: Vec<Run>,
+    runs: Vec<Stretch>,
     len: usize,
+}
+
+/// A run and how many actions it stands for (worked out once, when it is listed).
+#[derive(Clone, Copy, Debug)]
+struct Stretch {
+    run: Run,
+    len: u32,
 }
 
 /// A stretch of the list.
 #[derive(Clone, Copy, Debug)]
 enum Run {
-    /// `listed[from..from + n]`.
-    Listed { from: u32, n: u32 },
+    /// `listed[from..]`, as many as the stretch holds.
+    Listed { from: u32 },
     /// `tile` on each cell of `cells` in reading order, each with every facing of [`Dir::ALL`].
     Place { tile: TileRef, cells: u64 },
     /// The unit on `unit`, facing `facing`, turns to each other facing, then moves to each cell
@@ -46,15 +53,16 @@ enum Run {
 const FACINGS: usize = Dir::ALL.len();
 
 impl Run {
+    /// How many actions the run stands for when it is listed (a listed run starts with one).
     fn len(self) -> usize {
         match self {
-            Run::Listed { n, .. } => n as usize,
+            Run::Listed { .. } => 1,
             Run::Place { cells, .. } => cells.count_ones() as usize * FACINGS,
             Run::Move { to, .. } => FACINGS - 1 + to.count_ones() as usize * FACINGS,
         }
     }
 
-    /// The `k`-th action of the run; `k < self.len()`.
+    /// The `k`-th action of the run; `k` is less than its stretch's length.
     fn get(self, k: usize, hexes: &[Hex], listed: &[Action]) -> Option<Action> {
         match self {
             Run::Listed { from, .. } => listed.get(from as usize + k).copied(),
@@ -123,10 +131,10 @@ impl LegalActions {
     /// The `i`-th legal action, if `i < self.len()`.
     pub fn get(&self, i: usize) -> Option<Action> {
         let mut k = i;
-        for run in &self.runs {
-            let n = run.len();
+        for s in &self.runs {
+            let n = s.len as usize;
             if k < n {
-                return run.get(k, &self.hexes, &self.listed);
+                return s.run.get(k, &self.hexes, &self.listed);
             }
             k -= n;
         }
@@ -135,8 +143,8 @@ impl LegalActions {
 
     /// Every legal action, in order.
     pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
-        self.runs.iter().flat_map(move |run| {
-            (0..run.len()).filter_map(move |k| run.get(k, &self.hexes, &self.listed))
+        self.runs.iter().flat_map(move |s| {
+            (0..s.len as usize).filter_map(move |k| s.run.get(k, &self.hexes, &self.listed))
         })
     }
 
@@ -166,13 +174,17 @@ impl LegalActions {
 
     /// Appends one action.
     pub(super) fn push(&mut self, action: Action) {
-        if let Some(Run::Listed { n, .. }) = self.runs.last_mut() {
-            *n += 1;
-        } else {
-            self.runs.push(Run::Listed {
-                from: self.listed.len() as u32,
-                n: 1,
-            });
+        match self.runs.last_mut() {
+            Some(Stretch {
+                run: Run::Listed { .. },
+                len,
+            }) => *len += 1,
+            _ => self.runs.push(Stretch {
+                run: Run::Listed {
+                    from: self.listed.len() as u32,
+                },
+                len: 1,
+            }),
         }
         self.listed.push(action);
         self.len += 1;
@@ -198,7 +210,7 @@ impl LegalActions {
     fn push_run(&mut self, run: Run) {
         let n = run.len();
         if n > 0 {
-            self.runs.push(run);
+            self.runs.push(Stretch { run, len: n as u32 });
             self.len += n;
         }
     }

@@ -10,6 +10,7 @@ mod judge;
 mod legal;
 mod player;
 
+use action::Movers;
 pub use action::{Action, ActionError, Target};
 pub use judge::Mode;
 pub use legal::LegalActions;
@@ -184,6 +185,8 @@ pub struct Game {
     /// what a script draws depends only on the game and the battle, never on how often other
     /// copies of the game (a bot's simulations) called the scripts.
     hook_seed: u64,
+    /// Who might use Mobility on `field`, kept like `views`.
+    movers: OnceLock<Movers>,
 }
 
 impl Game {
@@ -231,6 +234,15 @@ impl Game {
                     hqs,
                 });
             }
+            // Every pile is made big enough for the whole army once: no growing during play.
+            let size: usize = army
+                .tiles
+                .iter()
+                .map(|t| usize::from(catalog.get(*t).count))
+                .sum();
+            pile.deck.reserve_exact(size);
+            pile.hand.reserve_exact(HAND_SIZE);
+            pile.discard.reserve_exact(size);
             for t in &army.tiles {
                 let def = catalog.get(*t);
                 if !def.is_hq() {
@@ -267,6 +279,7 @@ impl Game {
             views: OnceLock::new(),
             hook_failure: None,
             hook_seed: setup.seed,
+            movers: OnceLock::new(),
         })
     }
 
@@ -357,6 +370,7 @@ impl Game {
             views: OnceLock::new(),
             hook_failure: None,
             hook_seed: position.seed,
+            movers: OnceLock::new(),
         };
         game.begin_turn(position.next, sink);
         game.first_turn_hooks(position.next, hooks, sink);
@@ -387,6 +401,13 @@ impl Game {
         *self
             .views
             .get_or_init(|| Views::new(&self.field, self.context()))
+    }
+
+    /// Who might use Mobility on the board as it is, worked out once per board.
+    fn movers(&self) -> Movers {
+        *self
+            .movers
+            .get_or_init(|| Movers::of(&self.field, &self.catalog))
     }
 
     /// A checker of plays on the board as it is, with the kept views.

@@ -491,7 +491,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
     }
 }
 
-/// The views a game keeps between actions always equal those of its board as it is.
+/// The views and movers a game keeps between actions always equal those of its board as it is.
 #[test]
 fn kept_views_always_match_the_board() {
     let mut rng = crate::rng::Rng::seeded(11);
@@ -503,11 +503,18 @@ fn kept_views_always_match_the_board() {
             g.legal_actions(&mut legal);
             let a = legal.get(rng.below(legal.len())).expect("listed");
             act(&mut g, a);
-            // Views kept through an action must still be those of the board.
+            // Views and movers kept through an action must still be those of the board.
             if let Some(kept) = g.views.get() {
                 assert_eq!(
                     *kept,
                     Views::new(&g.field, g.context()),
+                    "seed {seed}: {a:?}"
+                );
+            }
+            if let Some(kept) = g.movers.get() {
+                assert_eq!(
+                    *kept,
+                    Movers::of(&g.field, &g.catalog),
                     "seed {seed}: {a:?}"
                 );
             }
