@@ -372,6 +372,8 @@ impl Traits {
 pub struct Catalog {
     tiles: Vec<Tile>,
     traits: Vec<Traits>,
+    /// The hook points of every tile's abilities together.
+    hooks: HookPoints,
     armies: Vec<Army>,
     by_name: BTreeMap<String, TileRef>,
 }
@@ -401,7 +403,9 @@ impl Catalog {
             }
             let r = TileRef(u16::try_from(self.tiles.len()).map_err(|_| CatalogError::Full)?);
             self.by_name.insert(key, r);
-            self.traits.push(Traits::of(&t));
+            let traits = Traits::of(&t);
+            self.hooks = self.hooks.union(traits.hooks);
+            self.traits.push(traits);
             self.tiles.push(t);
             refs.push(r);
         }
@@ -432,10 +436,17 @@ impl Catalog {
     /// Lets a binding step (the scripting layer) complete the definitions: the hook points of
     /// abilities and the effects their scripts give. The per-tile traits are worked out again.
     pub fn edit_tiles(&mut self, mut f: impl FnMut(TileRef, &mut Tile)) {
+        self.hooks = HookPoints::NONE;
         for (i, t) in self.tiles.iter_mut().enumerate() {
             f(TileRef(i as u16), t);
             self.traits[i] = Traits::of(t);
+            self.hooks = self.hooks.union(self.traits[i].hooks);
         }
+    }
+
+    /// The hook points of all the catalog's abilities together: what a game may ever call.
+    pub fn hook_points(&self) -> HookPoints {
+        self.hooks
     }
 
     pub fn army(&self, id: &str) -> Option<&Army> {

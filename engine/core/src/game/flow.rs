@@ -101,14 +101,8 @@ impl Game {
             Checked::Place { tile, .. } => points(*tile),
             _ => HookPoints::NONE,
         };
-        let board = self
-            .field
-            .tiles()
-            .fold(HookPoints::NONE, |acc, (_, p)| acc.union(points(p.tile)));
-        if board.union(placing).is_empty() {
-            return false;
-        }
-        // Which actions may fight a battle, and which may end a turn.
+        // Which actions may fight a battle, and which may end a turn: most do neither, and need
+        // no look at the board.
         let (battle, turn_ends) = match checked {
             Checked::Battle(_) => (true, true),
             Checked::EndTurn => (self.owed.is_some(), true),
@@ -119,6 +113,17 @@ impl Game {
             }
             _ => (false, false),
         };
+        let any = self.catalog.hook_points();
+        if !(battle && any.intersects(HookPoints::BATTLE)
+            || turn_ends && any.intersects(HookPoints::TURNS)
+            || placing.contains(HookPoints::PLACED))
+        {
+            return false;
+        }
+        let board = self
+            .field
+            .tiles()
+            .fold(HookPoints::NONE, |acc, (_, p)| acc.union(points(p.tile)));
         placing.contains(HookPoints::PLACED)
             || (battle && board.union(placing).intersects(HookPoints::BATTLE))
             || (turn_ends && board.intersects(HookPoints::TURNS))
