@@ -227,6 +227,7 @@ fn run() -> Result<ExitCode> {
             hash,
         } => {
             report_problems(&loaded);
+            let content = content_line(&loaded);
             matches::play_match(
                 &mut out,
                 loaded.catalog,
@@ -235,7 +236,11 @@ fn run() -> Result<ExitCode> {
                 &armies,
                 &bots,
                 seed,
-                matches::Show { quiet, hash },
+                matches::Show {
+                    quiet,
+                    hash,
+                    content,
+                },
             )
             .map(|()| ExitCode::SUCCESS)
         }
@@ -292,6 +297,27 @@ fn default_mods() -> Result<PathBuf> {
         return Ok(built);
     }
     bail!("no mods folder found: run inside the Hexforge checkout or pass --mods DIR")
+}
+
+/// The mods a game is played with, their versions and content hashes, and the engine's version.
+fn content_line(loaded: &LoadedMods) -> String {
+    let mods: Vec<String> = loaded
+        .mods
+        .iter()
+        .map(|m| {
+            format!(
+                "{} {} #{:016x}",
+                m.id,
+                m.manifest.version,
+                hexforge_content::mod_hash(m)
+            )
+        })
+        .collect();
+    format!(
+        "{}; Hexforge {}",
+        mods.join(", "),
+        hexforge_content::ENGINE_VERSION
+    )
 }
 
 /// The user's own mods folder: `HEXFORGE_USER_MODS`, else `$XDG_DATA_HOME/hexforge/mods`, else

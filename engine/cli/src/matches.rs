@@ -136,6 +136,9 @@ pub struct Show {
     pub quiet: bool,
     /// The final state's hash after the result line.
     pub hash: bool,
+    /// What the game is played with, for the log's header: the mods, their versions and
+    /// content hashes, and the engine's version.
+    pub content: String,
 }
 
 /// Plays one game with a readable log (or only the result line).
@@ -189,6 +192,9 @@ pub fn play_match(
             who.join(" vs "),
             table.preset
         )?;
+        if !show.content.is_empty() {
+            writeln!(out, "Content: {}", show.content)?;
+        }
         writeln!(out, "Setup: each player places their HQ")?;
     }
     let mut legal = LegalActions::new();

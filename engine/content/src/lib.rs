@@ -5,6 +5,7 @@
 pub mod army;
 pub mod diagnostic;
 pub mod edges;
+pub mod identity;
 pub mod manifest;
 pub mod modpack;
 pub mod resolve;
@@ -12,5 +13,9 @@ pub mod value;
 
 pub use army::{ArmyFile, HookSite, load_army, parse_army};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
+pub use identity::{army_hash, mod_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
-pub use modpack::{LoadedMods, ModInfo, Skipped, load_mod, load_mods, load_mods_except, mod_dirs};
+pub use modpack::{
+    LoadedMods, ModInfo, ScriptFile, Skipped, load_mod, load_mods, load_mods_except, mod_dirs,
+    script_files,
+};

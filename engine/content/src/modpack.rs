@@ -10,7 +10,7 @@ use hexforge_core::Catalog;
 use semver::Version;
 use std::path::{Path, PathBuf};
 
-/// A mod that loaded, with the armies it provides.
+/// A mod that loaded, with the armies and scripts it provides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModInfo {
     pub id: String,
@@ -18,6 +18,36 @@ pub struct ModInfo {
     pub dir: PathBuf,
     pub manifest: Manifest,
     pub armies: Vec<ArmyFile>,
+    /// The Lua files of `scripts/` (any depth), in path order, as read when the mod loaded.
+    pub scripts: Vec<ScriptFile>,
+}
+
+/// A Lua file of a mod.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptFile {
+    pub path: PathBuf,
+    pub text: String,
+}
+
+/// The Lua files of a mod's `scripts/` folder, sorted by path.
+pub fn script_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.join("scripts")];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "lua") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// A mod that was found but not loaded.
@@ -99,6 +129,16 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
             ));
         }
     }
+    let mut scripts = Vec::new();
+    for path in script_files(dir) {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => scripts.push(ScriptFile { path, text }),
+            Err(e) => problems.push(Diagnostic::whole_file(
+                &path,
+                format!("cannot read the script: {e}"),
+            )),
+        }
+    }
     if !problems.is_empty() {
         return Err(Diagnostics(problems));
     }
@@ -108,6 +148,7 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         dir: dir.to_path_buf(),
         manifest,
         armies,
+        scripts,
     })
 }
 

@@ -6,6 +6,7 @@ pub mod battlefield;
 pub mod decision;
 pub mod effect;
 pub mod event;
+pub mod fnv;
 pub mod game;
 pub mod hex;
 pub mod hooks;

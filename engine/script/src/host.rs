@@ -122,27 +122,6 @@ fn lua_error_text(e: &mlua::Error) -> String {
     }
 }
 
-/// The Lua files of a mod's `scripts/` folder, sorted by path.
-fn script_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.join("scripts")];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "lua") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Runs one chunk in `env`, reporting a failure as a diagnostic of `file`.
 fn run_chunk(
     lua: &Lua,
@@ -285,18 +264,10 @@ impl ScriptHost {
             ability_function(&sb.lua, registry.clone()).map_err(whole)?,
         )
         .map_err(whole)?;
-        for path in script_files(&m.dir) {
-            let name = path.display().to_string();
-            match std::fs::read_to_string(&path) {
-                Ok(source) => {
-                    if let Err(d) = run_chunk(&sb.lua, &sb.budget, &env, &name, &path, &source) {
-                        problems.push(d);
-                    }
-                }
-                Err(e) => problems.push(Diagnostic::whole_file(
-                    &path,
-                    format!("cannot read the script: {e}"),
-                )),
+        for file in &m.scripts {
+            let name = file.path.display().to_string();
+            if let Err(d) = run_chunk(&sb.lua, &sb.budget, &env, &name, &file.path, &file.text) {
+                problems.push(d);
             }
         }
         registry.borrow().seal();

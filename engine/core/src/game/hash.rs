@@ -16,72 +16,17 @@
 use super::{Game, Hand, Mode, Stage, TurnState};
 use crate::battlefield::Placed;
 use crate::event::{DrawReason, GameResult};
+use crate::fnv::Fnv1a;
 use crate::tile::TileRef;
 
 /// Bumped whenever the encoding changes, so that hashes of different encodings never match.
 const ENCODING: &[u8] = b"hexforge game state 1";
 
-/// 64-bit FNV-1a over bytes; integers are fed little-endian, sequences with their length first.
-struct Fnv1a(u64);
-
-impl Fnv1a {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-
-    const fn new() -> Self {
-        Fnv1a(Self::OFFSET)
-    }
-
-    fn bytes(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(Self::PRIME);
-        }
-    }
-
-    fn u8(&mut self, v: u8) {
-        self.bytes(&[v]);
-    }
-
-    fn u16(&mut self, v: u16) {
-        self.bytes(&v.to_le_bytes());
-    }
-
-    fn u32(&mut self, v: u32) {
-        self.bytes(&v.to_le_bytes());
-    }
-
-    fn u64(&mut self, v: u64) {
-        self.bytes(&v.to_le_bytes());
-    }
-
-    fn i32(&mut self, v: i32) {
-        self.bytes(&v.to_le_bytes());
-    }
-
-    fn bool(&mut self, v: bool) {
-        self.u8(u8::from(v));
-    }
-
-    /// A length or an index, as 64 bits whatever the platform's `usize`.
-    fn len(&mut self, n: usize) {
-        self.u64(n as u64);
-    }
-
-    fn str(&mut self, s: &str) {
-        self.len(s.len());
-        self.bytes(s.as_bytes());
-    }
-
-    fn tiles(&mut self, tiles: &[TileRef]) {
-        self.len(tiles.len());
-        for t in tiles {
-            self.u16(t.index() as u16);
-        }
-    }
-
-    const fn finish(&self) -> u64 {
-        self.0
+/// A pile of tiles: its length, then each tile's catalog index.
+fn tiles(h: &mut Fnv1a, tiles: &[TileRef]) {
+    h.len(tiles.len());
+    for t in tiles {
+        h.u16(t.index() as u16);
     }
 }
 
@@ -161,9 +106,9 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         discard,
     } in piles
     {
-        h.tiles(deck);
-        h.tiles(hand);
-        h.tiles(discard);
+        tiles(&mut h, deck);
+        tiles(&mut h, hand);
+        tiles(&mut h, discard);
     }
 
     h.len(order.len());

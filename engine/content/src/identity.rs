@@ -1,0 +1,133 @@
+//! Content identity: a hash of each army's resolved tile data, and of each mod's armies and Lua
+//! sources, so that a match or a replay can record exactly what it was played with.
+
+use crate::army::ArmyFile;
+use crate::modpack::ModInfo;
+use hexforge_core::fnv::Fnv1a;
+use hexforge_core::tile::{Effects, InstantEffect, Tile};
+
+/// Bumped whenever the encoding changes, so that hashes of different encodings never match.
+const ENCODING: &str = "hexforge content 1";
+
+fn effects(h: &mut Fnv1a, e: &Effects) {
+    for v in [e.melee, e.ranged, e.initiative, e.enemy_initiative] {
+        h.i8(v);
+    }
+    h.u8(e.extra_attack);
+    for b in [e.medic, e.hijack, e.convert_attack, e.mobility] {
+        h.bool(b);
+    }
+}
+
+fn tile(h: &mut Fnv1a, t: &Tile) {
+    h.str(&t.id);
+    h.str(&t.name);
+    h.str(t.kind.name());
+    h.u8(t.count);
+    h.len(t.initiative.values().len());
+    h.bytes(t.initiative.values());
+    h.u8(t.toughness);
+    h.bool(t.mobile);
+    for e in &t.edges {
+        h.u8(e.melee);
+        h.u8(e.ranged);
+        h.bool(e.armor);
+        h.bool(e.net);
+        h.bool(e.link);
+    }
+    effects(h, &t.module);
+    effects(h, &t.aura);
+    h.u8(t.global.move_range);
+    h.bool(t.attacks_allies);
+    match t.instant {
+        None => h.u8(0),
+        Some(InstantEffect::Battle) => h.u8(1),
+        Some(InstantEffect::Move) => h.u8(2),
+        Some(InstantEffect::Push) => h.u8(3),
+        Some(InstantEffect::Wound { wounds }) => {
+            h.u8(4);
+            h.u8(wounds);
+        }
+        Some(InstantEffect::DestroyNearHq) => h.u8(5),
+        Some(InstantEffect::Area { wounds, radius }) => {
+            h.u8(6);
+            h.u8(wounds);
+            h.u8(radius);
+        }
+    }
+    h.len(t.abilities.len());
+    for a in &t.abilities {
+        h.str(&a.hook);
+        h.len(a.params.len());
+        for (k, v) in &a.params {
+            h.str(k);
+            h.str(&v.to_string());
+        }
+    }
+}
+
+fn army(h: &mut Fnv1a, a: &ArmyFile) {
+    h.str(&a.id);
+    h.str(&a.name);
+    h.u16(a.size);
+    h.len(a.tiles.len());
+    for t in &a.tiles {
+        tile(h, t);
+    }
+}
+
+/// The hash of an army's data as its file defines it.
+pub fn army_hash(a: &ArmyFile) -> u64 {
+    let mut h = Fnv1a::new();
+    h.str(ENCODING);
+    army(&mut h, a);
+    h.finish()
+}
+
+/// The hash of a mod: its id and version, its armies' data and its scripts' text (by path
+/// within the mod, in path order).
+pub fn mod_hash(m: &ModInfo) -> u64 {
+    let mut h = Fnv1a::new();
+    h.str(ENCODING);
+    h.str(&m.id);
+    h.str(&m.manifest.version.to_string());
+    h.len(m.armies.len());
+    for a in &m.armies {
+        army(&mut h, a);
+    }
+    h.len(m.scripts.len());
+    for s in &m.scripts {
+        let rel = s.path.strip_prefix(&m.dir).unwrap_or(&s.path);
+        h.str(&rel.to_string_lossy().replace('\\', "/"));
+        h.str(&s.text);
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    #[test]
+    fn a_mods_hash_changes_with_its_data_and_nothing_else() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/examples");
+        let m = crate::modpack::load_mod(&dir).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(mod_hash(&m), mod_hash(&m.clone()));
+        let mut changed = m.clone();
+        changed.armies[0].tiles[1].toughness += 1;
+        assert_ne!(mod_hash(&m), mod_hash(&changed));
+        assert_ne!(army_hash(&m.armies[0]), army_hash(&changed.armies[0]));
+        let mut script = m.clone();
+        script.scripts[0].text.push(' ');
+        assert_ne!(mod_hash(&m), mod_hash(&script));
+        // Where the mod lives does not matter.
+        let mut moved = m.clone();
+        moved.dir = Path::new("/elsewhere/examples").to_path_buf();
+        for s in &mut moved.scripts {
+            let rel = s.path.strip_prefix(&m.dir).map(|r| r.to_path_buf());
+            s.path = moved.dir.join(rel.unwrap_or_default());
+        }
+        assert_eq!(mod_hash(&m), mod_hash(&moved));
+    }
+}
