@@ -122,11 +122,19 @@ struct TableArgs {
 }
 
 impl TableArgs {
-    fn table(self) -> matches::Table {
+    /// The table, with the rule presets of the loaded mods (the first of an id, in load order).
+    fn table(self, loaded: &LoadedMods) -> matches::Table {
+        let mut presets: Vec<hexforge_content::RulePreset> = Vec::new();
+        for p in loaded.mods.iter().flat_map(|m| &m.presets) {
+            if !presets.iter().any(|q| q.id == p.id) {
+                presets.push(p.clone());
+            }
+        }
         matches::Table {
             preset: self.rules,
             options: self.options,
             extended: self.extended,
+            presets,
         }
     }
 }
@@ -227,12 +235,14 @@ fn run() -> Result<ExitCode> {
             hash,
         } => {
             report_problems(&loaded);
+            let armies = armies_of(&loaded, &armies)?;
             let content = content_line(&loaded);
+            let table = table.table(&loaded);
             matches::play_match(
                 &mut out,
                 loaded.catalog,
                 &mut scripts,
-                &table.table(),
+                &table,
                 &armies,
                 &bots,
                 seed,
@@ -252,6 +262,7 @@ fn run() -> Result<ExitCode> {
             table,
         } => {
             report_problems(&loaded);
+            let armies = armies_of(&loaded, &armies)?;
             // Lua states stay on their thread: every worker loads the scripts once for itself.
             let mods = &loaded.mods;
             let catalog = &loaded.catalog;
@@ -263,7 +274,7 @@ fn run() -> Result<ExitCode> {
                 &mut out,
                 loaded.catalog.clone(),
                 per_thread,
-                &table.table(),
+                &table.table(&loaded),
                 &armies,
                 &bots,
                 games,
@@ -297,6 +308,34 @@ fn default_mods() -> Result<PathBuf> {
         return Ok(built);
     }
     bail!("no mods folder found: run inside the Hexforge checkout or pass --mods DIR")
+}
+
+/// Army names as players give them: `army`, or `mod:army` to say which mod's (the mod must be
+/// loaded and provide it).
+fn armies_of(loaded: &LoadedMods, names: &[String]) -> Result<Vec<String>> {
+    names
+        .iter()
+        .map(|name| {
+            let Some((m, army)) = name.split_once(':') else {
+                return Ok(name.clone());
+            };
+            let Some(info) = loaded.mods.iter().find(|i| i.id == m) else {
+                let ids: Vec<&str> = loaded.mods.iter().map(|i| i.id.as_str()).collect();
+                bail!(
+                    "`{name}`: no mod `{m}` is loaded (mods: {})",
+                    ids.join(", ")
+                );
+            };
+            if !info.armies.iter().any(|a| a.id == army) {
+                let ids: Vec<&str> = info.armies.iter().map(|a| a.id.as_str()).collect();
+                bail!(
+                    "`{name}`: mod `{m}` has no army `{army}` (its armies: {})",
+                    ids.join(", ")
+                );
+            }
+            Ok(army.to_string())
+        })
+        .collect()
 }
 
 /// The mods a game is played with, their versions and content hashes, and the engine's version.

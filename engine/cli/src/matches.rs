@@ -2,6 +2,7 @@
 //! many in parallel with a table of results.
 
 use anyhow::{Result, bail};
+use hexforge_content::RulePreset;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
@@ -19,18 +20,29 @@ pub struct Table {
     pub preset: String,
     pub options: Vec<String>,
     pub extended: bool,
+    /// The rule presets the loaded mods define.
+    pub presets: Vec<RulePreset>,
 }
 
 impl Table {
+    /// The rules: a built-in edition or a mod's preset, then the options.
     pub fn rules(&self) -> Result<Rules> {
-        let Some(preset) = Preset::parse(&self.preset) else {
-            bail!(
-                "unknown rules preset `{}`: use one of {}",
-                self.preset,
-                Preset::VALUES.join(", ")
-            );
+        let presets = &self.presets;
+        let mut rules = match Preset::parse(&self.preset) {
+            Some(p) => Rules::preset(p),
+            None => match presets.iter().find(|p| p.id == self.preset) {
+                Some(p) => p.rules.clone(),
+                None => {
+                    let mut names: Vec<&str> = Preset::VALUES.to_vec();
+                    names.extend(presets.iter().map(|p| p.id.as_str()));
+                    bail!(
+                        "unknown rules preset `{}`: use one of {}",
+                        self.preset,
+                        names.join(", ")
+                    );
+                }
+            },
         };
-        let mut rules = Rules::preset(preset);
         for o in &self.options {
             let Some((key, value)) = o.split_once('=') else {
                 bail!("option `{o}` should be KEY=VALUE, e.g. tie_breaker=draw");

@@ -87,3 +87,52 @@ fn mods_check_lists_every_problem_of_a_broken_mod_and_fails() {
     );
     assert!(out.contains("problem(s)"), "{out}");
 }
+
+#[test]
+fn armies_and_rule_presets_come_from_any_loaded_mod() {
+    let user = temp_dir("presets");
+    let (ok, out) = hexforge(
+        &[
+            "match",
+            "--army",
+            "examples:scrappers",
+            "--army",
+            "base:moloch",
+            "--rules",
+            "quick_skirmish",
+            "--seed",
+            "3",
+        ],
+        &user,
+    );
+    assert!(ok, "{out}");
+    // The log names the mods, their versions and content hashes.
+    let content = out.lines().nth(1).unwrap_or_default();
+    assert!(content.starts_with("Content: base 1.0.0 #"), "{out}");
+    assert!(content.contains("examples 1.0.0 #"), "{out}");
+    // quick_skirmish starts HQs at 10 HP: no HQ is ever above it.
+    let hps: Vec<i32> = out
+        .lines()
+        .filter(|l| l.contains("HQ of") && l.ends_with(" HP"))
+        .filter_map(|l| l.rsplit(": ").next()?.trim_end_matches(" HP").parse().ok())
+        .collect();
+    assert!(!hps.is_empty() && hps.iter().all(|hp| *hp < 10), "{out}");
+    let (ok, out) = hexforge(
+        &["match", "--army", "examples:moloch", "--army", "borgo"],
+        &user,
+    );
+    assert!(
+        !ok && out.contains("mod `examples` has no army `moloch`"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(
+        &[
+            "match", "--army", "moloch", "--army", "borgo", "--rules", "nope",
+        ],
+        &user,
+    );
+    assert!(
+        !ok && out.contains("use one of classic, v3, v2025, quick_skirmish"),
+        "{out}"
+    );
+}

@@ -3,7 +3,9 @@
 
 use crate::army::ArmyFile;
 use crate::modpack::ModInfo;
+use crate::presets::RulePreset;
 use hexforge_core::fnv::Fnv1a;
+use hexforge_core::rules::Rules;
 use hexforge_core::tile::{Effects, InstantEffect, Tile};
 
 /// Bumped whenever the encoding changes, so that hashes of different encodings never match.
@@ -76,6 +78,23 @@ fn army(h: &mut Fnv1a, a: &ArmyFile) {
     }
 }
 
+fn preset(h: &mut Fnv1a, p: &RulePreset) {
+    h.str(&p.id);
+    h.len(Rules::KEYS.len());
+    for key in Rules::KEYS {
+        h.str(key);
+        h.str(&p.rules.get(key).map(|v| v.to_string()).unwrap_or_default());
+    }
+}
+
+/// The hash of a rule preset: its id and the value of every option it gives.
+pub fn preset_hash(p: &RulePreset) -> u64 {
+    let mut h = Fnv1a::new();
+    h.str(ENCODING);
+    preset(&mut h, p);
+    h.finish()
+}
+
 /// The hash of an army's data as its file defines it.
 pub fn army_hash(a: &ArmyFile) -> u64 {
     let mut h = Fnv1a::new();
@@ -84,8 +103,8 @@ pub fn army_hash(a: &ArmyFile) -> u64 {
     h.finish()
 }
 
-/// The hash of a mod: its id and version, its armies' data and its scripts' text (by path
-/// within the mod, in path order).
+/// The hash of a mod: its id and version, its armies' data, its rule presets and its scripts'
+/// text (by path within the mod, in path order).
 pub fn mod_hash(m: &ModInfo) -> u64 {
     let mut h = Fnv1a::new();
     h.str(ENCODING);
@@ -94,6 +113,10 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
     h.len(m.armies.len());
     for a in &m.armies {
         army(&mut h, a);
+    }
+    h.len(m.presets.len());
+    for p in &m.presets {
+        preset(&mut h, p);
     }
     h.len(m.scripts.len());
     for s in &m.scripts {

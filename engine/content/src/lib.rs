@@ -8,14 +8,16 @@ pub mod edges;
 pub mod identity;
 pub mod manifest;
 pub mod modpack;
+pub mod presets;
 pub mod resolve;
 pub mod value;
 
 pub use army::{ArmyFile, HookSite, load_army, parse_army};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
-pub use identity::{army_hash, mod_hash};
+pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{
     LoadedMods, ModInfo, ScriptFile, Skipped, load_mod, load_mods, load_mods_except, mod_dirs,
     script_files,
 };
+pub use presets::{RulePreset, load_preset};

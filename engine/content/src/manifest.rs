@@ -45,6 +45,9 @@ pub struct ProvidesDef {
     /// Whether the mod has Lua scripts (`scripts/`).
     #[serde(default)]
     pub scripts: bool,
+    /// The ids of its rule presets (`rules/*.toml`).
+    #[serde(default)]
+    pub presets: Vec<String>,
 }
 
 /// How a mod depends on another.
@@ -80,6 +83,7 @@ pub struct Dependency {
 pub struct Provides {
     pub armies: Vec<String>,
     pub scripts: bool,
+    pub presets: Vec<String>,
     /// Where `[provides]` is, for reports (the message is empty).
     pub at: Option<Diagnostic>,
 }
@@ -198,6 +202,7 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
     let provides = def.provides.as_ref().map(|p| Provides {
         armies: p.get_ref().armies.clone(),
         scripts: p.get_ref().scripts,
+        presets: p.get_ref().presets.clone(),
         at: Some(src.error(p.span(), "")),
     });
     Ok(Manifest {

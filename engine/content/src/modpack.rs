@@ -5,6 +5,7 @@
 use crate::army::{ArmyFile, load_army};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
+use crate::presets::{RulePreset, load_preset};
 use crate::resolve::resolve;
 use hexforge_core::Catalog;
 use semver::Version;
@@ -20,6 +21,8 @@ pub struct ModInfo {
     pub armies: Vec<ArmyFile>,
     /// The Lua files of `scripts/` (any depth), in path order, as read when the mod loaded.
     pub scripts: Vec<ScriptFile>,
+    /// The rule presets of `rules/*.toml`, in path order.
+    pub presets: Vec<RulePreset>,
 }
 
 /// A Lua file of a mod.
@@ -98,7 +101,26 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
             Err(d) => problems.extend(d.0),
         }
     }
-    // What `[provides]` declares is compared once the army files have loaded.
+    let mut presets: Vec<RulePreset> = Vec::new();
+    let mut preset_files: Vec<PathBuf> = match std::fs::read_dir(dir.join("rules")) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    preset_files.sort();
+    for f in preset_files {
+        match load_preset(&f) {
+            Ok(p) if presets.iter().any(|q| q.id == p.id) => problems.push(Diagnostic {
+                message: format!("preset `{}` is defined twice in this mod: rename one", p.id),
+                ..p.at
+            }),
+            Ok(p) => presets.push(p),
+            Err(d) => problems.extend(d.0),
+        }
+    }
+    // What `[provides]` declares is compared once the army and preset files have loaded.
     if let Some(p) = manifest.provides.as_ref().filter(|_| problems.is_empty()) {
         let at = |message: String| match &p.at {
             Some(at) => Diagnostic {
@@ -114,6 +136,17 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         if declared != found {
             problems.push(at(format!(
                 "`provides.armies` says [{}] but armies/ holds [{}]: make them agree",
+                declared.join(", "),
+                found.join(", ")
+            )));
+        }
+        let mut declared = p.presets.clone();
+        declared.sort();
+        let mut found: Vec<String> = presets.iter().map(|p| p.id.clone()).collect();
+        found.sort();
+        if declared != found {
+            problems.push(at(format!(
+                "`provides.presets` says [{}] but rules/ holds [{}]: make them agree",
                 declared.join(", "),
                 found.join(", ")
             )));
@@ -149,6 +182,7 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         manifest,
         armies,
         scripts,
+        presets,
     })
 }
 
