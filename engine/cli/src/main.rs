@@ -98,6 +98,11 @@ enum ModsCommand {
         #[arg(value_name = "PATH")]
         path: Option<PathBuf>,
     },
+    /// Who defined a tile and which mods changed it, in load order (`army/tile`).
+    Explain {
+        #[arg(value_name = "ARMY/TILE")]
+        tile: String,
+    },
     /// Creates a mod folder with a manifest, a 35-tile army and one Lua ability, ready to edit.
     New {
         #[arg(value_name = "NAME")]
@@ -206,6 +211,7 @@ fn run() -> Result<ExitCode> {
         Command::Armies => armies(&mut out, &loaded),
         Command::Mods { action } => match action {
             ModsCommand::List => modcmd::list(&mut out, &loaded),
+            ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
             ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
             ModsCommand::Check { path: None } => {
                 for p in loaded.problems.iter() {

@@ -32,6 +32,52 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `hexforge mods explain army/tile`: the tile's history, definition first, then every patch in
+/// load order, and the conflicts among them.
+pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<ExitCode> {
+    let steps: Vec<_> = loaded.history.of(tile).collect();
+    if steps.is_empty() {
+        bail!("no tile `{tile}` was ever loaded: write `army/tile`, e.g. `moloch/juggernaut`");
+    }
+    writeln!(out, "{tile}")?;
+    for c in &steps {
+        let what = match c.field.as_str() {
+            "defined" | "added" | "copied" | "removed" => c.field.clone(),
+            f => format!("changes `{f}`"),
+        };
+        writeln!(
+            out,
+            "  {:<16} {what} ({}:{})",
+            c.mod_id,
+            c.at.file.display(),
+            c.at.line
+        )?;
+    }
+    for d in loaded
+        .history
+        .conflicts
+        .iter()
+        .filter(|d| d.message.contains(&format!("`{tile}`")))
+    {
+        writeln!(out, "  conflict: {d}")?;
+    }
+    if let Some(r) = loaded.catalog.find(tile) {
+        let t = loaded.catalog.get(r);
+        writeln!(
+            out,
+            "  now: {} x{}, initiative {:?}, toughness {}{}",
+            t.name,
+            t.count,
+            t.initiative.values(),
+            t.toughness,
+            if t.mobile { ", mobile" } else { "" }
+        )?;
+    } else {
+        writeln!(out, "  now: not in any army")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `hexforge mods check [PATH]`: every problem of the mod in `dir` (its manifest, armies,
 /// dependencies and scripts), loaded together with the other mods it may depend on.
 pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<ExitCode> {

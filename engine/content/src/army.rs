@@ -97,6 +97,10 @@ pub struct ArmyFile {
     pub tile_names: Vec<BTreeMap<String, String>>,
     /// Every ability binding of the file, in file order.
     pub hook_sites: Vec<HookSite>,
+    /// Where each tile is defined (its `id`; the message is empty), parallel to `tiles`.
+    pub tile_sites: Vec<Diagnostic>,
+    /// Where the army's id is (the message is empty).
+    pub at: Diagnostic,
 }
 
 /// Reads and validates one army file.
@@ -112,8 +116,36 @@ pub fn parse_army(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
     validate_army(src, def)
 }
 
+/// Reads and validates one army file, all but its size: an army that patches complete (docs/
+/// MODDING.md) is checked once they have applied ([`ArmyFile::size_problem`]).
+pub fn load_army_open(path: &Path) -> Result<ArmyFile, Diagnostics> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the army file: {e}")))?;
+    let src = SourceText::new(path, text);
+    let def: ArmyFileDef = parse_toml(&src)?;
+    validate(&src, def, false)
+}
+
 /// The one validation pass: every problem of the file, in file order.
 pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Diagnostics> {
+    validate(src, def, true)
+}
+
+impl ArmyFile {
+    /// The tile counts against the army's size (R1.1), located at the army's id.
+    pub fn size_problem(&self) -> Option<Diagnostic> {
+        let total: u32 = self.tiles.iter().map(|t| u32::from(t.count)).sum();
+        (total != u32::from(self.size)).then(|| Diagnostic {
+            message: format!(
+                "the tile counts add up to {total}, but the army must have {} tiles (R1.1): fix the counts or set `size`",
+                self.size
+            ),
+            ..self.at.clone()
+        })
+    }
+}
+
+fn validate(src: &SourceText, def: ArmyFileDef, check_size: bool) -> Result<ArmyFile, Diagnostics> {
     let mut v = Validator {
         src,
         errors: Vec::new(),
@@ -130,6 +162,7 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
     let mut total = 0i64;
     let mut hqs = Vec::new();
     let mut hook_sites = Vec::new();
+    let mut tile_sites = Vec::new();
     for t in &def.tile {
         let raw = t.get_ref();
         for a in &raw.ability {
@@ -153,9 +186,11 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
             }
             tiles.push(tile);
             tile_names.push(raw.names.clone());
+            tile_sites.push(src.error(raw.id.span(), ""));
         }
     }
     let army_span = header.id.span();
+    let army_span_for_site = army_span.clone();
     if def.tile.is_empty() {
         v.errors.push(src.error(
             army_span.clone(),
@@ -175,7 +210,7 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
         v.errors
             .push(src.error(hqs[0].clone(), "the HQ's count must be 1 (R1.1)"));
     }
-    if !def.tile.is_empty() && total != size && v.errors.is_empty() {
+    if check_size && !def.tile.is_empty() && total != size && v.errors.is_empty() {
         v.errors.push(src.error(
             army_span,
             format!("the tile counts add up to {total}, but the army must have {size} tiles (R1.1): fix the counts or set `size`"),
@@ -193,7 +228,25 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
         tiles,
         tile_names,
         hook_sites,
+        tile_sites,
+        at: src.error(army_span_for_site, ""),
     })
+}
+
+/// Validates one tile table of `src` (an army file's, or a patch's) for the army `army`.
+pub(crate) fn validate_tile(
+    src: &SourceText,
+    army: &str,
+    raw: &TileRawDef,
+) -> Result<Tile, Vec<Diagnostic>> {
+    let mut v = Validator {
+        src,
+        errors: Vec::new(),
+    };
+    match v.tile(army, raw) {
+        Some(t) if v.errors.is_empty() => Ok(t),
+        _ => Err(v.errors),
+    }
 }
 
 struct Validator<'a> {

@@ -118,8 +118,8 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
     for p in &m.presets {
         preset(&mut h, p);
     }
-    h.len(m.scripts.len());
-    for s in &m.scripts {
+    h.len(m.patches.len() + m.scripts.len());
+    for s in m.patches.iter().chain(&m.scripts) {
         let rel = s.path.strip_prefix(&m.dir).unwrap_or(&s.path);
         h.str(&rel.to_string_lossy().replace('\\', "/"));
         h.str(&s.text);

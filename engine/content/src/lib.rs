@@ -8,6 +8,7 @@ pub mod edges;
 pub mod identity;
 pub mod manifest;
 pub mod modpack;
+pub mod patch;
 pub mod presets;
 pub mod resolve;
 pub mod value;

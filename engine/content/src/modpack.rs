@@ -2,9 +2,11 @@
 //! resolved (versions, dependencies, load order) and loaded into one engine catalog. One broken
 //! mod never stops the others from loading; what was skipped, and why, is reported.
 
-use crate::army::{ArmyFile, load_army};
+use crate::army::{ArmyFile, load_army_open};
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::manifest::DepKind;
 use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
+use crate::patch::{History, PatchedArmy, apply_patches, record_armies};
 use crate::presets::{RulePreset, load_preset};
 use crate::resolve::resolve;
 use hexforge_core::Catalog;
@@ -23,6 +25,8 @@ pub struct ModInfo {
     pub scripts: Vec<ScriptFile>,
     /// The rule presets of `rules/*.toml`, in path order.
     pub presets: Vec<RulePreset>,
+    /// The text of its patch files (`patches/*.toml`), for the content hash.
+    pub patches: Vec<ScriptFile>,
 }
 
 /// A Lua file of a mod.
@@ -83,9 +87,17 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         Err(_) => Vec::new(),
     };
     files.sort();
+    let built = crate::patch::built_armies(dir);
     for f in files {
-        match load_army(&f) {
+        match load_army_open(&f) {
             Ok(a) => {
+                // An army the mod's own patches complete is measured once they have applied.
+                if !built.contains(&a.id)
+                    && let Some(d) = a.size_problem()
+                {
+                    problems.push(d);
+                    continue;
+                }
                 if let Some(prev) = armies.iter().find(|x| x.id == a.id) {
                     problems.push(Diagnostic::whole_file(
                         &f,
@@ -183,6 +195,13 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         armies,
         scripts,
         presets,
+        patches: crate::patch::patch_files(dir)
+            .into_iter()
+            .filter_map(|path| {
+                let text = std::fs::read_to_string(&path).ok()?;
+                Some(ScriptFile { path, text })
+            })
+            .collect(),
     })
 }
 
@@ -196,6 +215,8 @@ pub struct LoadedMods {
     pub skipped: Vec<Skipped>,
     /// Every problem: of the skipped mods, and of the catalog.
     pub problems: Diagnostics,
+    /// Who defined and changed each tile, and the patches that conflict.
+    pub history: History,
 }
 
 /// The mod folders below `roots`: a root with a `mod.toml` is a mod itself, any other root is a
@@ -321,20 +342,70 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
             reason,
         });
     }
+    // Each mod's armies, then its patches over the armies loaded so far (its own and those of
+    // its dependencies).
+    let mut armies: Vec<PatchedArmy> = Vec::new();
+    let mut patched_by: Vec<(String, Diagnostic)> = Vec::new();
     for i in resolution.order {
         let Some(m) = loaded[i].take() else { continue };
-        for a in &m.armies {
-            if let Err(e) = out
-                .catalog
-                .add_army(&a.id, &a.name, a.size, a.tiles.clone())
-            {
-                problems.push(Diagnostic::whole_file(
-                    &m.dir,
-                    format!("mod `{}`: {e}", m.id),
-                ));
+        record_armies(&mut out.history, &m.id, &m.armies);
+        armies.extend(m.armies.iter().map(|a| PatchedArmy {
+            mod_id: m.id.clone(),
+            army: a.clone(),
+        }));
+        let deps: Vec<String> = m
+            .manifest
+            .dependencies
+            .iter()
+            .filter(|d| d.kind != DepKind::Incompatible)
+            .map(|d| d.id.clone())
+            .collect();
+        problems.extend(apply_patches(&mut armies, &mut out.history, &m.id, &deps, &m.dir).0);
+        out.mods.push(m);
+    }
+    for (tile, c) in &out.history.changes {
+        if c.field != "defined" {
+            patched_by.push((tile.clone(), c.at.clone()));
+        }
+    }
+    for p in &armies {
+        let total: u32 = p.army.tiles.iter().map(|t| u32::from(t.count)).sum();
+        let last = patched_by
+            .iter()
+            .rev()
+            .find(|(t, _)| t.split('/').next() == Some(p.army.id.as_str()));
+        if let (Some((_, at)), Some(_)) = (last, p.army.size_problem()) {
+            problems.push(Diagnostic {
+                message: format!(
+                    "after the patches, army `{}` has {total} tiles but must have {} (R1.1): fix the counts",
+                    p.army.id, p.army.size
+                ),
+                ..at.clone()
+            });
+        }
+        if let Err(e) =
+            out.catalog
+                .add_army(&p.army.id, &p.army.name, p.army.size, p.army.tiles.clone())
+        {
+            let dir = out
+                .mods
+                .iter()
+                .find(|m| m.id == p.mod_id)
+                .map(|m| m.dir.clone())
+                .unwrap_or_default();
+            problems.push(Diagnostic::whole_file(
+                &dir,
+                format!("mod `{}`: {e}", p.mod_id),
+            ));
+        }
+    }
+    // Each mod lists its armies as the patches left them.
+    for m in &mut out.mods {
+        for a in &mut m.armies {
+            if let Some(p) = armies.iter().find(|p| p.army.id == a.id) {
+                *a = p.army.clone();
             }
         }
-        out.mods.push(m);
     }
     problems.extend(out.skipped.iter().map(|s| Diagnostic {
         message: format!("skipped: {}", s.reason.message),
