@@ -36,6 +36,19 @@ pub struct ScriptFile {
     pub text: String,
 }
 
+/// The `.toml` files of a mod's folder `sub` (`armies`, `rules`, `patches`), sorted by path.
+pub(crate) fn toml_files(dir: &Path, sub: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join(sub)) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    files.sort();
+    files
+}
+
 /// The Lua files of a mod's `scripts/` folder, sorted by path.
 pub fn script_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -79,14 +92,7 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
 fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics> {
     let mut problems = Vec::new();
     let mut armies: Vec<ArmyFile> = Vec::new();
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join("armies")) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
+    let files = toml_files(dir, "armies");
     let built = crate::patch::built_armies(dir);
     for f in files {
         match load_army_open(&f) {
@@ -114,15 +120,7 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         }
     }
     let mut presets: Vec<RulePreset> = Vec::new();
-    let mut preset_files: Vec<PathBuf> = match std::fs::read_dir(dir.join("rules")) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    preset_files.sort();
-    for f in preset_files {
+    for f in toml_files(dir, "rules") {
         match load_preset(&f) {
             Ok(p) if presets.iter().any(|q| q.id == p.id) => problems.push(Diagnostic {
                 message: format!("preset `{}` is defined twice in this mod: rename one", p.id),

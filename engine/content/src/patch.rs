@@ -125,15 +125,7 @@ impl History {
 
 /// The patch files of a mod, in path order.
 pub fn patch_files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut files: Vec<_> = match std::fs::read_dir(dir.join("patches")) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
-            .collect(),
-        Err(_) => Vec::new(),
-    };
-    files.sort();
-    files
+    crate::modpack::toml_files(dir, "patches")
 }
 
 /// The armies a mod's own patches add or copy tiles into: their size is checked after patching.
