@@ -492,3 +492,24 @@ fn binding_a_bound_catalog_again_changes_nothing() {
         "binding twice merged effects twice"
     );
 }
+
+#[test]
+fn hooks_read_edges_teams_and_nets() {
+    // The gunner at [0,0] faces N with melee 1 on its front; the enemy HQ is at [0,-1].
+    let (c, mut host, problems) = load(
+        r#"
+ability("probe", {
+  plan_attacks = function(ctx, plan)
+    local e = ctx:edges(0, 0)
+    assert(e[0].melee == 1 and e[0].direction == 0 and e[3].melee == 0, "edges")
+    assert(ctx:edges(2, 2) == nil, "no tile, no edges")
+    assert(ctx:tile_at(0, -1).team == 2 and ctx:tile_at(0, 0).team == 1, "teams")
+    assert(ctx:netted(0, 0) == false, "nets")
+    assert(#ctx:tiles() == 3, "tiles")
+  end,
+})
+"#,
+    );
+    assert_eq!(problems, "");
+    assert_eq!(fight(&c, &mut host), Ok(1));
+}

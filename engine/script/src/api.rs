@@ -119,6 +119,7 @@ fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> m
     t.raw_set("id", def.full_id())?;
     t.raw_set("kind", def.kind.name())?;
     t.raw_set("owner", p.owner.index() + 1)?;
+    t.raw_set("team", f.team(p.owner) + 1)?;
     t.raw_set("facing", p.facing.index())?;
     t.raw_set("wounds", p.wounds)?;
     t.raw_set("hq", def.is_hq())?;
@@ -180,6 +181,36 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 .cell(Hex::new(q, r))
                 .and_then(|c| f.at(c))
                 .is_some_and(|p| !f.friends(me.owner, p.owner)))
+        });
+        reg.add_method("netted", |_, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let Some(c) = f.shape().cell(Hex::new(q, r)) else {
+                return Ok(false);
+            };
+            let ctx = hexforge_core::battle::Context {
+                catalog: &call.catalog,
+                rules: &call.rules,
+            };
+            Ok(hexforge_core::battle::netted(f, ctx) & (1u64 << c.index()) != 0)
+        });
+        reg.add_method("edges", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let Some(p) = f.shape().cell(Hex::new(q, r)).and_then(|c| f.at(c)) else {
+                return Ok(Value::Nil);
+            };
+            let def = call.catalog.get(p.tile);
+            let list = lua.create_table()?;
+            for (i, e) in def.edges.iter().enumerate() {
+                let t = lua.create_table()?;
+                t.raw_set("melee", e.melee)?;
+                t.raw_set("ranged", e.ranged)?;
+                t.raw_set("armor", e.armor)?;
+                t.raw_set("net", e.net)?;
+                t.raw_set("link", e.link)?;
+                t.raw_set("direction", (i + usize::from(p.facing.index())) % 6)?;
+                list.raw_set(i, t)?;
+            }
+            Ok(Value::Table(list))
         });
         reg.add_method("on_board", |_, call, (q, r): (i32, i32)| {
             let f = field(call)?;
