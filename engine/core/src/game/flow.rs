@@ -205,6 +205,10 @@ impl Game {
 
     /// The cells of `player`'s tiles whose abilities define `point`.
     fn hooked_tiles(&self, player: Seat, point: HookPoints) -> u64 {
+        // Most catalogs have no turn hooks at all: no need to look at the board.
+        if !self.catalog.hook_points().contains(point) {
+            return 0;
+        }
         self.field
             .tiles()
             .filter(|(_, p)| p.owner == player && self.catalog.traits(p.tile).hooks.contains(point))
