@@ -292,7 +292,7 @@ impl Views {
             let traits = ctx.catalog.traits(p.tile);
             gives_mobility |= traits.gives_mobility;
             netters |= traits.nets != 0;
-            if ctx.catalog.get(p.tile).global.move_range != 0 {
+            if traits.move_range != 0 {
                 far |= c.bit();
             }
         }
@@ -317,7 +317,7 @@ impl Views {
         for i in bits(far & !netted) {
             if let Some(p) = field.at(field.shape().cell_from_index(i)) {
                 let r = &mut ranges[p.owner.index()];
-                *r = (*r).max(ctx.catalog.get(p.tile).global.move_range);
+                *r = (*r).max(ctx.catalog.traits(p.tile).move_range);
             }
         }
         Views {
@@ -357,7 +357,7 @@ impl Views {
         // The new tile is not netted: its move range counts.
         let mut views = self;
         let r = &mut views.ranges[placed.owner.index()];
-        *r = (*r).max(ctx.catalog.get(placed.tile).global.move_range);
+        *r = (*r).max(traits.move_range);
         Some(views)
     }
 }
@@ -606,7 +606,7 @@ fn check(
                 if turn.mobility_used & from.bit() != 0 {
                     return Err(no(Refusal::MobilityUsed(unit)));
                 }
-                if !ctx.catalog.get(p.tile).mobile && views.mobility & from.bit() == 0 {
+                if !ctx.catalog.traits(p.tile).mobile && views.mobility & from.bit() == 0 {
                     return Err(no(Refusal::NoMobility(unit)));
                 }
             }

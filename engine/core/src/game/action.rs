@@ -3,7 +3,7 @@
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
 use crate::battle::nets;
-use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Placed, Seat, SetupError};
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
 use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
@@ -173,22 +173,28 @@ impl Movers {
     /// One pass over the board.
     pub(super) fn of(field: &Battlefield, catalog: &Catalog) -> Self {
         let mut movers = Movers::default();
-        for (c, _) in field.tiles() {
-            movers.add(field, catalog, c);
+        for (c, p) in field.tiles() {
+            movers.count(catalog, c, p);
         }
         movers
     }
 
     /// Counts the tile on `c` (placed since the movers were worked out).
     pub(super) fn add(&mut self, field: &Battlefield, catalog: &Catalog, c: Cell) {
-        let Some(p) = field.at(c) else { return };
+        if let Some(p) = field.at(c) {
+            self.count(catalog, c, p);
+        }
+    }
+
+    fn count(&mut self, catalog: &Catalog, c: Cell, p: &Placed) {
         if let Some(owned) = self.owned.get_mut(p.owner.index()) {
             *owned |= c.bit();
         }
-        if catalog.get(p.tile).mobile {
+        let traits = catalog.traits(p.tile);
+        if traits.mobile {
             self.mobile |= c.bit();
         }
-        self.carriers |= catalog.traits(p.tile).gives_mobility;
+        self.carriers |= traits.gives_mobility;
     }
 
     /// Whether any unit of `player` might move.
