@@ -37,6 +37,10 @@ impl<S: EventSink + ?Sized> EventSink for TurnWatch<'_, S> {
         }
         self.sink.push(event);
     }
+
+    fn keeps_events(&self) -> bool {
+        self.sink.keeps_events()
+    }
 }
 
 /// Events of the engine's battles and plays pass here: tiles that leave the board go to their
@@ -50,6 +54,10 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     fn push(&mut self, event: Event) {
         apply_piles(self.piles, &event);
         self.sink.push(event);
+    }
+
+    fn keeps_events(&self) -> bool {
+        self.sink.keeps_events()
     }
 }
 
@@ -78,8 +86,19 @@ impl Game {
                 None => Ok(()),
             };
         }
-        // A battle with scripted tiles can fail: keep the game and the events until it has not.
+        // A battle with scripted tiles can fail: keep the game and the events until it has not
+        // (a sink that drops the events needs none held back).
         let before = self.clone();
+        if !sink.keeps_events() {
+            self.perform(checked, hooks, decider, sink);
+            return match self.hook_failure.take() {
+                Some(e) => {
+                    *self = before;
+                    Err(ActionError::Hook(e))
+                }
+                None => Ok(()),
+            };
+        }
         let mut events: Vec<Event> = Vec::new();
         self.perform(checked, hooks, decider, &mut events);
         if let Some(e) = self.hook_failure.take() {
