@@ -286,19 +286,21 @@ impl Views {
         // Mobility through links needs every module effect (hijacks, nets): only worked out
         // when some tile on the board gives it.
         let mut gives_mobility = false;
-        let mut netters = false;
+        let mut netters = 0u64;
         let mut far = 0u64;
         for (c, p) in field.tiles() {
             let traits = ctx.catalog.traits(p.tile);
             gives_mobility |= traits.gives_mobility;
-            netters |= traits.nets != 0;
+            if traits.nets != 0 {
+                netters |= c.bit();
+            }
             if traits.move_range != 0 {
                 far |= c.bit();
             }
         }
         // Without a net icon on the board nobody is netted.
-        let netted = if netters {
-            nets::netted(field, ctx.catalog, ctx.rules)
+        let netted = if netters != 0 {
+            nets::netted_among(field, ctx.catalog, ctx.rules, netters)
         } else {
             0
         };

@@ -13,14 +13,26 @@ use crate::tile::Catalog;
 
 /// The netted tiles of a battlefield, as a cell mask.
 pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
+    let nets = field
+        .tiles()
+        .filter(|(_, p)| catalog.traits(p.tile).nets != 0)
+        .fold(0, |m, (c, _)| m | c.bit());
+    netted_among(field, catalog, rules, nets)
+}
+
+/// The netted tiles of a battlefield, given the cells of every tile with a net icon (`nets`).
+pub(crate) fn netted_among(
+    field: &Battlefield,
+    catalog: &Catalog,
+    rules: &Rules,
+    nets: u64,
+) -> u64 {
     // Most boards have no net pointing at a netter: then there is no ring and no netter is
     // netted, so every tile a net points at is netted, and the graph need not be built.
     let mut netters = 0u64;
     let mut targets = 0u64;
-    for (c, p) in field.tiles() {
-        if catalog.traits(p.tile).nets == 0 {
-            continue;
-        }
+    for i in bits(nets) {
+        let c = field.shape().cell_from_index(i);
         let r = reach(field, catalog, rules, c);
         if r != 0 {
             netters |= c.bit();
