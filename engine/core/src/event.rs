@@ -221,6 +221,12 @@ pub enum DrawReason {
 /// Where events go. `Vec<Event>` keeps them; `()` drops them (bots and benchmarks).
 pub trait EventSink {
     fn push(&mut self, event: Event);
+
+    /// Whether the events pushed are kept (or looked at) at all: `false` for a sink that drops
+    /// them, which spares the engine holding back the events of an action that may be undone.
+    fn keeps_events(&self) -> bool {
+        true
+    }
 }
 
 impl EventSink for Vec<Event> {
@@ -233,4 +239,8 @@ impl EventSink for Vec<Event> {
 impl EventSink for () {
     #[inline]
     fn push(&mut self, _event: Event) {}
+
+    fn keeps_events(&self) -> bool {
+        false
+    }
 }

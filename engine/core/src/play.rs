@@ -286,19 +286,21 @@ impl Views {
         // Mobility through links needs every module effect (hijacks, nets): only worked out
         // when some tile on the board gives it.
         let mut gives_mobility = false;
-        let mut netters = false;
+        let mut netters = 0u64;
         let mut far = 0u64;
         for (c, p) in field.tiles() {
             let traits = ctx.catalog.traits(p.tile);
             gives_mobility |= traits.gives_mobility;
-            netters |= traits.nets != 0;
-            if ctx.catalog.get(p.tile).global.move_range != 0 {
+            if traits.nets != 0 {
+                netters |= c.bit();
+            }
+            if traits.move_range != 0 {
                 far |= c.bit();
             }
         }
         // Without a net icon on the board nobody is netted.
-        let netted = if netters {
-            nets::netted(field, ctx.catalog, ctx.rules)
+        let netted = if netters != 0 {
+            nets::netted_among(field, ctx.catalog, ctx.rules, netters)
         } else {
             0
         };
@@ -317,7 +319,7 @@ impl Views {
         for i in bits(far & !netted) {
             if let Some(p) = field.at(field.shape().cell_from_index(i)) {
                 let r = &mut ranges[p.owner.index()];
-                *r = (*r).max(ctx.catalog.get(p.tile).global.move_range);
+                *r = (*r).max(ctx.catalog.traits(p.tile).move_range);
             }
         }
         Views {
@@ -357,7 +359,7 @@ impl Views {
         // The new tile is not netted: its move range counts.
         let mut views = self;
         let r = &mut views.ranges[placed.owner.index()];
-        *r = (*r).max(ctx.catalog.get(placed.tile).global.move_range);
+        *r = (*r).max(traits.move_range);
         Some(views)
     }
 }
@@ -606,7 +608,7 @@ fn check(
                 if turn.mobility_used & from.bit() != 0 {
                     return Err(no(Refusal::MobilityUsed(unit)));
                 }
-                if !ctx.catalog.get(p.tile).mobile && views.mobility & from.bit() == 0 {
+                if !ctx.catalog.traits(p.tile).mobile && views.mobility & from.bit() == 0 {
                     return Err(no(Refusal::NoMobility(unit)));
                 }
             }

@@ -343,6 +343,10 @@ pub struct Traits {
     pub gives_mobility: bool,
     /// The hook points of all its abilities.
     pub hooks: HookPoints,
+    /// How far it lets its owner's units move (its `move_range` effect; 0 when it gives none).
+    pub move_range: u8,
+    /// It is a unit that may use Mobility by itself.
+    pub mobile: bool,
 }
 
 impl Traits {
@@ -363,6 +367,8 @@ impl Traits {
                 .abilities
                 .iter()
                 .fold(HookPoints::NONE, |p, a| p.union(a.points)),
+            move_range: t.global.move_range,
+            mobile: t.mobile,
         }
     }
 }

@@ -13,13 +13,44 @@ use crate::tile::Catalog;
 
 /// The netted tiles of a battlefield, as a cell mask.
 pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
-    let mut out = [0u64; MAX_CELLS];
+    let nets = field
+        .tiles()
+        .filter(|(_, p)| catalog.traits(p.tile).nets != 0)
+        .fold(0, |m, (c, _)| m | c.bit());
+    netted_among(field, catalog, rules, nets)
+}
+
+/// The netted tiles of a battlefield, given the cells of every tile with a net icon (`nets`).
+pub(crate) fn netted_among(
+    field: &Battlefield,
+    catalog: &Catalog,
+    rules: &Rules,
+    nets: u64,
+) -> u64 {
+    // Most boards have no net pointing at a netter: then there is no ring and no netter is
+    // netted, so every tile a net points at is netted, and the graph need not be built.
     let mut netters = 0u64;
-    for (c, _) in field.tiles() {
-        out[c.index()] = reach(field, catalog, rules, c);
-        if out[c.index()] != 0 {
+    let mut targets = 0u64;
+    for i in bits(nets) {
+        let c = field.shape().cell_from_index(i);
+        let r = reach(field, catalog, rules, c);
+        if r != 0 {
             netters |= c.bit();
+            targets |= r;
         }
+    }
+    if targets & netters == 0 {
+        debug_assert_eq!(targets, net_graph(field, catalog, rules, netters));
+        return targets;
+    }
+    net_graph(field, catalog, rules, netters)
+}
+
+/// Who is netted, from the whole net graph of the `netters`.
+fn net_graph(field: &Battlefield, catalog: &Catalog, rules: &Rules, netters: u64) -> u64 {
+    let mut out = [0u64; MAX_CELLS];
+    for c in bits(netters) {
+        out[c] = reach(field, catalog, rules, field.shape().cell_from_index(c));
     }
     resolve(&out, netters, field.occupied(), rules.net_cycle_rule)
 }

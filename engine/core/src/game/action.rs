@@ -4,6 +4,7 @@
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
 use crate::battle::nets;
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
+use crate::event::Event;
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
 use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
@@ -157,43 +158,71 @@ pub(super) enum Checked {
 }
 
 /// Who might use Mobility on a board, before its views are worked out. The game keeps it from one
-/// action to the next like the views (`Game::movers`).
+/// action to the next, following the tiles placed, moved and removed (`Game::movers`).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
 pub(super) struct Movers {
     /// Each player's units.
     owned: [u64; MAX_PLAYERS],
     /// The units with the Mobility icon, any player's.
     mobile: u64,
-    /// Some tile on the board gives Mobility, so other units may be carried (R7.4.4; any owner's:
-    /// a hijacked module works for the hijacker's side, R7.1.3).
-    carriers: bool,
+    /// The tiles that give Mobility: while there is one, other units may be carried (R7.4.4; any
+    /// owner's: a hijacked module works for the hijacker's side, R7.1.3).
+    carriers: u64,
 }
 
 impl Movers {
     /// One pass over the board.
     pub(super) fn of(field: &Battlefield, catalog: &Catalog) -> Self {
         let mut movers = Movers::default();
-        for (c, _) in field.tiles() {
-            movers.add(field, catalog, c);
+        for (c, p) in field.tiles() {
+            movers.count(catalog, c, p.owner, p.tile);
         }
         movers
     }
 
-    /// Counts the tile on `c` (placed since the movers were worked out).
-    pub(super) fn add(&mut self, field: &Battlefield, catalog: &Catalog, c: Cell) {
-        let Some(p) = field.at(c) else { return };
-        if let Some(owned) = self.owned.get_mut(p.owner.index()) {
+    /// Follows an event that changes the board: a tile placed, moved or removed.
+    #[inline]
+    pub(super) fn follow(&mut self, catalog: &Catalog, event: &Event) {
+        match *event {
+            Event::Placed {
+                cell, tile, owner, ..
+            } => self.count(catalog, cell, owner, tile),
+            Event::Moved { from, to, .. } => {
+                let shift = |m: &mut u64| {
+                    if *m & from.bit() != 0 {
+                        *m = *m & !from.bit() | to.bit();
+                    }
+                };
+                self.owned.iter_mut().for_each(shift);
+                shift(&mut self.mobile);
+                shift(&mut self.carriers);
+            }
+            Event::Removed { cell, .. } => {
+                let gone = !cell.bit();
+                self.owned.iter_mut().for_each(|m| *m &= gone);
+                self.mobile &= gone;
+                self.carriers &= gone;
+            }
+            _ => {}
+        }
+    }
+
+    fn count(&mut self, catalog: &Catalog, c: Cell, owner: Seat, tile: TileRef) {
+        if let Some(owned) = self.owned.get_mut(owner.index()) {
             *owned |= c.bit();
         }
-        if catalog.get(p.tile).mobile {
+        let traits = catalog.traits(tile);
+        if traits.mobile {
             self.mobile |= c.bit();
         }
-        self.carriers |= catalog.traits(p.tile).gives_mobility;
+        if traits.gives_mobility {
+            self.carriers |= c.bit();
+        }
     }
 
     /// Whether any unit of `player` might move.
     fn any(self, player: Seat) -> bool {
-        self.mobile & self.own(player) != 0 || self.carriers
+        self.mobile & self.own(player) != 0 || self.carriers != 0
     }
 
     fn own(self, player: Seat) -> u64 {

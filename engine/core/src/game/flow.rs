@@ -14,7 +14,7 @@ use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
 use crate::shape::{Cell, bits};
-use crate::tile::TileRef;
+use crate::tile::{Catalog, TileRef};
 use std::sync::OnceLock;
 
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
@@ -37,19 +37,33 @@ impl<S: EventSink + ?Sized> EventSink for TurnWatch<'_, S> {
         }
         self.sink.push(event);
     }
+
+    fn keeps_events(&self) -> bool {
+        self.sink.keeps_events()
+    }
 }
 
 /// Events of the engine's battles and plays pass here: tiles that leave the board go to their
 /// owners' discard piles (R4.3.5) before the events reach the caller.
 struct Piled<'a, S: ?Sized> {
     piles: &'a mut [Hand; MAX_PLAYERS],
+    /// The kept movers, if any, follow the tiles moved and removed.
+    movers: Option<&'a mut Movers>,
+    catalog: &'a Catalog,
     sink: &'a mut S,
 }
 
 impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     fn push(&mut self, event: Event) {
         apply_piles(self.piles, &event);
+        if let Some(movers) = self.movers.as_deref_mut() {
+            movers.follow(self.catalog, &event);
+        }
         self.sink.push(event);
+    }
+
+    fn keeps_events(&self) -> bool {
+        self.sink.keeps_events()
     }
 }
 
@@ -78,8 +92,19 @@ impl Game {
                 None => Ok(()),
             };
         }
-        // A battle with scripted tiles can fail: keep the game and the events until it has not.
+        // A battle with scripted tiles can fail: keep the game and the events until it has not
+        // (a sink that drops the events needs none held back).
         let before = self.clone();
+        if !sink.keeps_events() {
+            self.perform(checked, hooks, decider, sink);
+            return match self.hook_failure.take() {
+                Some(e) => {
+                    *self = before;
+                    Err(ActionError::Hook(e))
+                }
+                None => Ok(()),
+            };
+        }
         let mut events: Vec<Event> = Vec::new();
         self.perform(checked, hooks, decider, &mut events);
         if let Some(e) = self.hook_failure.take() {
@@ -176,6 +201,8 @@ impl Game {
         };
         let mut out = Piled {
             piles: &mut self.piles,
+            movers: self.movers.get_mut(),
+            catalog: &self.catalog,
             sink: &mut *sink,
         };
         if let Err(e) = crate::effect::apply_effects(&mut self.field, ctx, &effects, &mut out) {
@@ -205,6 +232,10 @@ impl Game {
 
     /// The cells of `player`'s tiles whose abilities define `point`.
     fn hooked_tiles(&self, player: Seat, point: HookPoints) -> u64 {
+        // Most catalogs have no turn hooks at all: no need to look at the board.
+        if !self.catalog.hook_points().contains(point) {
+            return 0;
+        }
         self.field
             .tiles()
             .filter(|(_, p)| p.owner == player && self.catalog.traits(p.tile).hooks.contains(point))
@@ -255,7 +286,7 @@ impl Game {
     {
         let player = self.state.turn.player();
         // Discards and redraws never touch the board; ending a turn changes it only by a battle; a
-        // placement updates the kept views and movers itself.
+        // placement updates the kept views itself.
         let views_kept = matches!(
             checked,
             Checked::Discard(_) | Checked::Redraw | Checked::EndTurn | Checked::Place { .. }
@@ -274,10 +305,6 @@ impl Game {
                     sink,
                 );
                 self.views = self.views_after_placing(cell);
-                if let Some(movers) = self.movers.get_mut() {
-                    movers.add(&self.field, &self.catalog, cell);
-                    debug_assert_eq!(*movers, Movers::of(&self.field, &self.catalog));
-                }
                 if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
                     self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, sink);
                     if self.hook_failure.is_some() || self.result().is_some() {
@@ -361,10 +388,15 @@ impl Game {
                 self.resolve(&play, decider, sink);
             }
         }
+        // The kept movers followed every tile placed, moved and removed.
         if !views_kept || self.battles != battles {
             self.views = OnceLock::new();
-            self.movers = OnceLock::new();
         }
+        debug_assert!(
+            self.movers
+                .get()
+                .is_none_or(|m| *m == Movers::of(&self.field, &self.catalog))
+        );
     }
 
     /// The kept views once a tile has been placed on `cell`: updated when they can be, else
@@ -402,6 +434,8 @@ impl Game {
         };
         let mut out = Piled {
             piles: &mut self.piles,
+            movers: self.movers.get_mut(),
+            catalog: &self.catalog,
             sink,
         };
         // Checked just before: a refusal here would be an engine bug, and changes nothing.
@@ -659,6 +693,8 @@ impl Game {
         };
         let mut out = Piled {
             piles: &mut self.piles,
+            movers: self.movers.get_mut(),
+            catalog: &self.catalog,
             sink: &mut *sink,
         };
         // Each battle's scripts draw from a seed of the game and the battle's number.

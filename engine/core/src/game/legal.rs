@@ -3,7 +3,7 @@
 
 use super::{Action, Target};
 use crate::hex::{Dir, Hex};
-use crate::shape::{BoardShape, Cell};
+use crate::shape::{BoardShape, Cell, MAX_CELLS};
 use crate::tile::TileRef;
 use std::fmt;
 
@@ -115,8 +115,14 @@ fn nth_bit(mut mask: u64, n: usize) -> usize {
 }
 
 impl LegalActions {
+    /// An empty list with room for the lists of a whole game (no growth while it is played).
     pub fn new() -> Self {
-        Self::default()
+        LegalActions {
+            hexes: Vec::with_capacity(MAX_CELLS),
+            listed: Vec::with_capacity(32),
+            runs: Vec::with_capacity(32),
+            len: 0,
+        }
     }
 
     /// How many legal actions there are.

@@ -522,6 +522,9 @@ impl Game {
     fn apply(&mut self, event: &Event) {
         self.field.apply(event);
         apply_piles(&mut self.piles, event);
+        if let Some(movers) = self.movers.get_mut() {
+            movers.follow(&self.catalog, event);
+        }
         match *event {
             Event::Placed { .. } if self.stage != Stage::PlaceHq => {
                 self.state.tiles_played += 1;
