@@ -1,0 +1,569 @@
+//! Hexforge replay files (docs/REPLAY_FORMAT.md): a versioned, line-based text format holding a
+//! game's setup (engine version, rules, board, armies, mods with their content hashes, seed) and
+//! every action with the decisions taken during it and the state hash after it. [`Recorder`]
+//! writes one action at a time and flushes, so a game that stops early leaves a readable file;
+//! [`parse`] reads a file back, stopping at a cut-off last step, and reports bad lines by number.
+
+use hexforge_core::decision::{Decider, Decision};
+use hexforge_core::{Action, Battlefield, Catalog, Dir, Hex, Target, TileRef};
+use std::fmt;
+use std::io::{self, Write};
+
+/// The format this code writes and reads.
+pub const FORMAT: u32 = 1;
+
+/// What a game was set up with.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Header {
+    /// The Hexforge version that recorded it.
+    pub engine: String,
+    /// The rules preset (a built-in edition or a mod's preset).
+    pub rules: String,
+    /// Rule options given on top of the preset, as `KEY=VALUE`.
+    pub options: Vec<String>,
+    /// `standard` or `extended`.
+    pub board: String,
+    /// The army of each seat, in seat order.
+    pub armies: Vec<String>,
+    /// The mods loaded: id, version, content hash.
+    pub mods: Vec<(String, String, u64)>,
+    /// The seed of the game (its shuffles and first player).
+    pub seed: u64,
+}
+
+/// One action of a player, the decisions taken while it resolved, and the state after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub action: Action,
+    /// The option picked for each decision asked during the action, in order.
+    pub picks: Vec<usize>,
+    /// `Game::state_hash` after the action.
+    pub hash: u64,
+}
+
+/// A replay file read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    pub header: Header,
+    pub steps: Vec<Step>,
+    /// The file ends with `end`; a file cut off (a game that stopped) is read up to its last
+    /// complete step.
+    pub complete: bool,
+}
+
+/// A line of a replay file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    /// 1-based line number (0: the file as a whole).
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "line {}: {}", self.line, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ReplayError {}
+
+fn tile_name(catalog: &Catalog, t: TileRef) -> String {
+    catalog.get(t).full_id()
+}
+
+fn hex(h: Hex) -> String {
+    format!("{} {}", h.q(), h.r())
+}
+
+/// An action as a replay line (after `action `): tiles by `army/tile`, hexes as `q r`.
+pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
+    match *action {
+        Action::Place {
+            tile,
+            hex: h,
+            facing,
+        } => format!(
+            "place {} {} {}",
+            tile_name(catalog, tile),
+            hex(h),
+            facing.index()
+        ),
+        Action::Instant { tile, target } => {
+            let t = tile_name(catalog, tile);
+            match target {
+                Target::None => format!("instant {t} none"),
+                Target::Move { unit, to, facing } => format!(
+                    "instant {t} move {} {} {}",
+                    hex(unit),
+                    hex(to),
+                    facing.index()
+                ),
+                Target::Push { pusher, target } => {
+                    format!("instant {t} push {} {}", hex(pusher), hex(target))
+                }
+                Target::Unit(h) => format!("instant {t} unit {}", hex(h)),
+                Target::Hex(h) => format!("instant {t} hex {}", hex(h)),
+            }
+        }
+        Action::Move { unit, to, facing } => {
+            format!("move {} {} {}", hex(unit), hex(to), facing.index())
+        }
+        Action::Discard { tile } => format!("discard {}", tile_name(catalog, tile)),
+        Action::Redraw => "redraw".to_string(),
+        Action::EndTurn => "end_turn".to_string(),
+    }
+}
+
+/// Reads an action written by [`encode_action`].
+pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let tile = |w: Option<&&str>| -> Result<TileRef, String> {
+        let name = w.ok_or("a tile is missing")?;
+        catalog
+            .find(name)
+            .ok_or_else(|| format!("no tile `{name}` is loaded"))
+    };
+    let int = |i: usize| -> Result<i32, String> {
+        words
+            .get(i)
+            .ok_or_else(|| format!("`{text}` is too short"))?
+            .parse()
+            .map_err(|_| format!("`{}` is not a number", words[i]))
+    };
+    let hx = |i: usize| -> Result<Hex, String> { Ok(Hex::new(int(i)?, int(i + 1)?)) };
+    let dir = |i: usize| -> Result<Dir, String> {
+        let d = int(i)?;
+        u8::try_from(d)
+            .ok()
+            .filter(|d| *d < 6)
+            .map(Dir::new)
+            .ok_or_else(|| format!("facing {d} is not 0 to 5"))
+    };
+    let exact = |n: usize| -> Result<(), String> {
+        if words.len() == n {
+            Ok(())
+        } else {
+            Err(format!("`{text}` should have {n} words"))
+        }
+    };
+    let action = match words.first().copied() {
+        Some("place") => {
+            exact(5)?;
+            Action::Place {
+                tile: tile(words.get(1))?,
+                hex: hx(2)?,
+                facing: dir(4)?,
+            }
+        }
+        Some("instant") => {
+            let t = tile(words.get(1))?;
+            let target = match words.get(2).copied() {
+                Some("none") => {
+                    exact(3)?;
+                    Target::None
+                }
+                Some("move") => {
+                    exact(8)?;
+                    Target::Move {
+                        unit: hx(3)?,
+                        to: hx(5)?,
+                        facing: dir(7)?,
+                    }
+                }
+                Some("push") => {
+                    exact(7)?;
+                    Target::Push {
+                        pusher: hx(3)?,
+                        target: hx(5)?,
+                    }
+                }
+                Some("unit") => {
+                    exact(5)?;
+                    Target::Unit(hx(3)?)
+                }
+                Some("hex") => {
+                    exact(5)?;
+                    Target::Hex(hx(3)?)
+                }
+                _ => {
+                    return Err(format!(
+                        "`{text}`: the target is none, move, push, unit or hex"
+                    ));
+                }
+            };
+            Action::Instant { tile: t, target }
+        }
+        Some("move") => {
+            exact(6)?;
+            Action::Move {
+                unit: hx(1)?,
+                to: hx(3)?,
+                facing: dir(5)?,
+            }
+        }
+        Some("discard") => {
+            exact(2)?;
+            Action::Discard {
+                tile: tile(words.get(1))?,
+            }
+        }
+        Some("redraw") => {
+            exact(1)?;
+            Action::Redraw
+        }
+        Some("end_turn") => {
+            exact(1)?;
+            Action::EndTurn
+        }
+        _ => {
+            return Err(format!(
+                "unknown action `{text}`: place, instant, move, discard, redraw or end_turn"
+            ));
+        }
+    };
+    Ok(action)
+}
+
+/// Writes a replay file one step at a time, flushing after each, so what was written stays
+/// readable if the game stops.
+pub struct Recorder<W: Write> {
+    out: W,
+}
+
+impl<W: Write> Recorder<W> {
+    /// Starts a file with its header.
+    pub fn new(mut out: W, header: &Header) -> io::Result<Self> {
+        writeln!(out, "hexforge-replay {FORMAT}")?;
+        writeln!(out, "engine {}", header.engine)?;
+        writeln!(out, "rules {}", header.rules)?;
+        for o in &header.options {
+            writeln!(out, "option {o}")?;
+        }
+        writeln!(out, "board {}", header.board)?;
+        for a in &header.armies {
+            writeln!(out, "seat {a}")?;
+        }
+        for (id, version, hash) in &header.mods {
+            writeln!(out, "mod {id} {version} {hash:016x}")?;
+        }
+        writeln!(out, "seed {}", header.seed)?;
+        out.flush()?;
+        Ok(Recorder { out })
+    }
+
+    /// Appends one step: its action, its picks, and the hash after it.
+    pub fn step(&mut self, step: &Step, catalog: &Catalog) -> io::Result<()> {
+        writeln!(self.out, "action {}", encode_action(&step.action, catalog))?;
+        for p in &step.picks {
+            writeln!(self.out, "pick {p}")?;
+        }
+        writeln!(self.out, "hash {:016x}", step.hash)?;
+        self.out.flush()
+    }
+
+    /// Ends the file.
+    pub fn finish(mut self) -> io::Result<W> {
+        writeln!(self.out, "end")?;
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// Reads a replay file. A file cut off inside a step is read up to its last complete step
+/// (`complete` is false); any other bad line is an error naming it.
+pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
+    let err = |line: usize, message: String| ReplayError { line, message };
+    // Every line the recorder writes ends with a newline: a last line without one was cut off
+    // while it was written, and is left out.
+    let text = match text.rfind('\n') {
+        Some(i) if !text.ends_with('\n') && text.starts_with("hexforge-replay") => &text[..=i],
+        _ => text,
+    };
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
+    match lines.next() {
+        Some((_, l)) if l == format!("hexforge-replay {FORMAT}") => {}
+        Some((n, l)) if l.starts_with("hexforge-replay ") => {
+            return Err(err(
+                n,
+                format!("`{l}`: this Hexforge reads replay format {FORMAT}"),
+            ));
+        }
+        _ => {
+            return Err(err(
+                0,
+                "not a Hexforge replay: the first line must be `hexforge-replay 1`".into(),
+            ));
+        }
+    }
+    let mut header = Header::default();
+    let mut steps = Vec::new();
+    let mut current: Option<(Action, Vec<usize>)> = None;
+    let mut seed_seen = false;
+    let mut complete = false;
+    for (n, line) in lines {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if complete {
+            return Err(err(n, "nothing may follow `end`".into()));
+        }
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "engine" => header.engine = rest.to_string(),
+            "rules" => header.rules = rest.to_string(),
+            "option" => header.options.push(rest.to_string()),
+            "board" => header.board = rest.to_string(),
+            "seat" => header.armies.push(rest.to_string()),
+            "mod" => {
+                let parts: Vec<&str> = rest.split_whitespace().collect();
+                let hash = parts.get(2).and_then(|h| u64::from_str_radix(h, 16).ok());
+                match (parts.len(), hash) {
+                    (3, Some(h)) => {
+                        header
+                            .mods
+                            .push((parts[0].to_string(), parts[1].to_string(), h))
+                    }
+                    _ => return Err(err(n, format!("`{line}`: write `mod ID VERSION HASH`"))),
+                }
+            }
+            "seed" => {
+                header.seed = rest
+                    .parse()
+                    .map_err(|_| err(n, format!("`{rest}` is not a seed")))?;
+                seed_seen = true;
+            }
+            "action" => {
+                if current.is_some() {
+                    return Err(err(
+                        n,
+                        "an action without the `hash` of the one before".into(),
+                    ));
+                }
+                let action = decode_action(rest, catalog).map_err(|m| err(n, m))?;
+                current = Some((action, Vec::new()));
+            }
+            "pick" => {
+                let pick = rest
+                    .parse()
+                    .map_err(|_| err(n, format!("`{rest}` is not an option number")))?;
+                match current.as_mut() {
+                    Some((_, picks)) => picks.push(pick),
+                    None => return Err(err(n, "a `pick` outside an action".into())),
+                }
+            }
+            "hash" => {
+                let hash = u64::from_str_radix(rest, 16)
+                    .map_err(|_| err(n, format!("`{rest}` is not a hash (16 hex digits)")))?;
+                match current.take() {
+                    Some((action, picks)) => steps.push(Step {
+                        action,
+                        picks,
+                        hash,
+                    }),
+                    None => return Err(err(n, "a `hash` outside an action".into())),
+                }
+            }
+            "end" => complete = true,
+            _ => return Err(err(n, format!("unknown line `{line}`"))),
+        }
+    }
+    if !seed_seen || header.armies.len() < 2 {
+        return Err(err(
+            0,
+            "the replay's header is incomplete: it needs at least two `seat` lines and a `seed`"
+                .into(),
+        ));
+    }
+    Ok(Replay {
+        header,
+        steps,
+        complete: complete && current.is_none(),
+    })
+}
+
+/// A decider that notes the option picked for each decision, passing the question on.
+pub struct Noting<'d, D: ?Sized> {
+    pub inner: &'d mut D,
+    pub picks: Vec<usize>,
+}
+
+impl<D: Decider + ?Sized> Decider for Noting<'_, D> {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        let pick = self.inner.decide(field, decision);
+        self.picks.push(pick);
+        pick
+    }
+}
+
+/// A decider that answers with the picks a replay recorded, in order (the first option once
+/// they run out).
+pub struct Picks<'p> {
+    picks: &'p [usize],
+    next: usize,
+}
+
+impl<'p> Picks<'p> {
+    pub fn new(picks: &'p [usize]) -> Self {
+        Picks { picks, next: 0 }
+    }
+
+    /// Whether every recorded pick was asked for.
+    pub fn all_used(&self) -> bool {
+        self.next == self.picks.len()
+    }
+}
+
+impl Decider for Picks<'_> {
+    fn decide(&mut self, _field: &Battlefield, _decision: &Decision<'_>) -> usize {
+        let pick = self.picks.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        pick
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::tile::{Tile, TileKind};
+    use proptest::prelude::*;
+
+    fn catalog() -> Catalog {
+        let mut c = Catalog::new();
+        c.add_army(
+            "a",
+            "A",
+            3,
+            vec![
+                Tile::new("a", "hq", TileKind::Hq),
+                Tile::new("a", "unit", TileKind::Soldier),
+                Tile::new("a", "bomb", TileKind::Instant),
+            ],
+        )
+        .expect("army");
+        c
+    }
+
+    fn header() -> Header {
+        Header {
+            engine: "0.1.0".into(),
+            rules: "v3".into(),
+            options: vec!["tie_breaker=draw".into()],
+            board: "standard".into(),
+            armies: vec!["a".into(), "a".into()],
+            mods: vec![("base".into(), "1.0.0".into(), 0x0123_4567_89ab_cdef)],
+            seed: 7,
+        }
+    }
+
+    #[test]
+    fn every_kind_of_action_reads_back_as_written() {
+        let c = catalog();
+        let t = |n: &str| c.find(n).expect("tile");
+        let h = Hex::new;
+        let actions = [
+            Action::Place {
+                tile: t("a/unit"),
+                hex: h(1, -2),
+                facing: Dir::new(3),
+            },
+            Action::Instant {
+                tile: t("a/bomb"),
+                target: Target::None,
+            },
+            Action::Instant {
+                tile: t("a/bomb"),
+                target: Target::Move {
+                    unit: h(0, 0),
+                    to: h(0, 1),
+                    facing: Dir::new(5),
+                },
+            },
+            Action::Instant {
+                tile: t("a/bomb"),
+                target: Target::Push {
+                    pusher: h(0, 0),
+                    target: h(1, 0),
+                },
+            },
+            Action::Instant {
+                tile: t("a/bomb"),
+                target: Target::Unit(h(-1, 2)),
+            },
+            Action::Instant {
+                tile: t("a/bomb"),
+                target: Target::Hex(h(0, 0)),
+            },
+            Action::Move {
+                unit: h(0, 0),
+                to: h(1, -1),
+                facing: Dir::new(1),
+            },
+            Action::Discard { tile: t("a/unit") },
+            Action::Redraw,
+            Action::EndTurn,
+        ];
+        let steps: Vec<Step> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Step {
+                action: *a,
+                picks: vec![i % 3; i % 2],
+                hash: i as u64 * 0x1111,
+            })
+            .collect();
+        let mut rec = Recorder::new(Vec::new(), &header()).expect("write");
+        for s in &steps {
+            rec.step(s, &c).expect("write");
+        }
+        let text = String::from_utf8(rec.finish().expect("end")).expect("utf-8");
+        let r = parse(&text, &c).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(r.header, header());
+        assert_eq!(r.steps, steps);
+        assert!(r.complete);
+        // Cut anywhere, the file reads up to its last complete step.
+        let cut = &text[..text.len() / 2];
+        let r = parse(cut, &c).expect("a cut file reads");
+        assert!(!r.complete && r.steps.len() < steps.len());
+        assert_eq!(r.steps[..], steps[..r.steps.len()]);
+    }
+
+    #[test]
+    fn bad_lines_are_reported_by_number() {
+        let c = catalog();
+        let text = "hexforge-replay 1\nseat a\nseat a\nseed 1\naction place a/ghost 0 0 0\n";
+        let e = parse(text, &c).expect_err("unknown tile");
+        assert_eq!(e.to_string(), "line 5: no tile `a/ghost` is loaded");
+        let e = parse("hexforge-replay 9\n", &c).expect_err("format");
+        assert!(e.to_string().contains("reads replay format 1"), "{e}");
+        let e = parse("garbage", &c).expect_err("not a replay");
+        assert!(e.to_string().contains("not a Hexforge replay"), "{e}");
+    }
+
+    proptest! {
+        /// Any text, replay-like or not, reads or fails with an error: never a panic.
+        #[test]
+        fn no_text_makes_the_reader_panic(
+            lines in proptest::collection::vec(
+                prop_oneof![
+                    Just("hexforge-replay 1".to_string()),
+                    Just("seat a".to_string()),
+                    Just("seed 3".to_string()),
+                    Just("end".to_string()),
+                    Just("hash 00000000000000ff".to_string()),
+                    "pick [0-9]{1,3}",
+                    "action (place|move|instant|discard|redraw|end_turn)( a/(hq|unit|bomb))?( -?[0-9]){0,6}",
+                    "mod [a-z]{1,4} [0-9.]{1,5} [0-9a-f]{0,16}",
+                    ".{0,20}",
+                ],
+                0..20,
+            )
+        ) {
+            let text = lines.join("\n");
+            let _ = parse(&text, &catalog());
+        }
+    }
+}
