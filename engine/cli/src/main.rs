@@ -3,6 +3,7 @@
 
 mod matches;
 mod modcmd;
+mod replaycmd;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
@@ -69,6 +70,24 @@ enum Command {
         /// digits), the same for the same game in every process.
         #[arg(long)]
         hash: bool,
+        /// Record the game in a replay file (docs/REPLAY_FORMAT.md), written action by action.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<PathBuf>,
+    },
+    /// Plays a replay file again and prints its log; `--verify` checks every state hash.
+    Replay {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Check the state after every action against the recorded hash; exit non-zero at the
+        /// first difference.
+        #[arg(long)]
+        verify: bool,
+        /// Replay even when the loaded mods differ from the recorded ones.
+        #[arg(long)]
+        force: bool,
+        /// Print only the result line (and what verification found).
+        #[arg(long)]
+        quiet: bool,
     },
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
@@ -209,6 +228,22 @@ fn run() -> Result<ExitCode> {
         }
         Command::Battle { file } => battle(&mut out, &loaded, &mut scripts, &file),
         Command::Armies => armies(&mut out, &loaded),
+        Command::Replay {
+            file,
+            verify,
+            force,
+            quiet,
+        } => replaycmd::replay(
+            &mut out,
+            &loaded,
+            &mut scripts,
+            &file,
+            replaycmd::Options {
+                verify,
+                force,
+                quiet,
+            },
+        ),
         Command::Mods { action } => match action {
             ModsCommand::List => modcmd::list(&mut out, &loaded),
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
@@ -239,10 +274,39 @@ fn run() -> Result<ExitCode> {
             table,
             quiet,
             hash,
+            replay,
         } => {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
             let content = content_line(&loaded);
+            let (preset, options, extended) =
+                (table.rules.clone(), table.options.clone(), table.extended);
+            let header = |game_seed: u64| hexforge_replay::Header {
+                engine: hexforge_content::ENGINE_VERSION.to_string(),
+                rules: preset.clone(),
+                options: options.clone(),
+                board: if extended { "extended" } else { "standard" }.to_string(),
+                armies: armies.clone(),
+                mods: loaded
+                    .mods
+                    .iter()
+                    .map(|m| {
+                        (
+                            m.id.clone(),
+                            m.manifest.version.to_string(),
+                            hexforge_content::mod_hash(m),
+                        )
+                    })
+                    .collect(),
+                seed: game_seed,
+                match_seed: Some(seed),
+            };
+            let record = |game_seed: u64| -> Result<hexforge_replay::Recorder<std::fs::File>> {
+                let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
+                let file = std::fs::File::create(path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                Ok(hexforge_replay::Recorder::new(file, &header(game_seed))?)
+            };
             let table = table.table(&loaded);
             matches::play_match(
                 &mut out,
@@ -257,6 +321,9 @@ fn run() -> Result<ExitCode> {
                     hash,
                     content,
                 },
+                replay
+                    .is_some()
+                    .then_some(&record as &dyn Fn(u64) -> Result<_>),
             )
             .map(|()| ExitCode::SUCCESS)
         }

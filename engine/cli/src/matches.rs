@@ -9,6 +9,7 @@ use hexforge_core::{
     AbilityHooks, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset, Rng, Rules,
     SeatSetup,
 };
+use hexforge_replay::{Noting, Step};
 use hexforge_scenario::log::Names;
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -60,7 +61,7 @@ impl Table {
         Ok(rules)
     }
 
-    fn shape(&self, rules: &Rules) -> BoardShape {
+    pub fn shape(&self, rules: &Rules) -> BoardShape {
         if self.extended || rules.extended_board {
             BoardShape::extended()
         } else {
@@ -153,6 +154,85 @@ pub struct Show {
     pub content: String,
 }
 
+/// Prints a game's events as the match log does: one line per event worth telling, the HQ HP
+/// after each battle, then the result line.
+pub struct Printer {
+    log: Names,
+    hp: Vec<i32>,
+    names: Vec<String>,
+    quiet: bool,
+}
+
+impl Printer {
+    pub fn new(game: &Game, armies: &[&str], quiet: bool) -> Self {
+        let names = player_names(armies);
+        Printer {
+            log: Names::new(game.field(), game.context(), |_| None, &names),
+            hp: game
+                .field()
+                .players()
+                .map(|p| game.field().hq_hp(p))
+                .collect(),
+            names,
+            quiet,
+        }
+    }
+
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The events of one action.
+    pub fn events(&mut self, out: &mut impl Write, events: &[Event]) -> Result<()> {
+        for e in events {
+            if let Event::HqDamaged {
+                player, hp: now, ..
+            } = *e
+            {
+                self.hp[player.index()] = now;
+            }
+            // A placed tile is named before its line; a moved one after it.
+            let placed = matches!(e, Event::Placed { .. });
+            if placed {
+                self.log.follow(e);
+            }
+            if !self.quiet
+                && let Some(line) = self.log.describe(e)
+            {
+                let indent = matches!(
+                    e,
+                    Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
+                );
+                writeln!(out, "{}{line}", if indent { "  " } else { "" })?;
+            }
+            if !placed {
+                self.log.follow(e);
+            }
+            if !self.quiet
+                && let Event::BattleEnded = e
+            {
+                writeln!(out, "  HQ: {}", hq_line(&self.names, &self.hp))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The result line.
+    pub fn result(&self, out: &mut impl Write, game: &Game, seed: u64) -> Result<()> {
+        let result = game
+            .result()
+            .map_or("unfinished".to_string(), |r| self.log.result(r));
+        writeln!(
+            out,
+            "Result: {result}; {} turns, {} battles; HQ {}; seed {seed}",
+            game.turn_number(),
+            game.battles(),
+            hq_line(&self.names, &self.hp)
+        )?;
+        Ok(())
+    }
+}
+
 /// Plays one game with a readable log (or only the result line).
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
@@ -164,6 +244,7 @@ pub fn play_match(
     bot_names: &[String],
     seed: u64,
     show: Show,
+    record: Option<&dyn Fn(u64) -> Result<hexforge_replay::Recorder<std::fs::File>>>,
 ) -> Result<()> {
     let quiet = show.quiet;
     if armies.len() < 2 {
@@ -185,13 +266,12 @@ pub fn play_match(
         seed,
     };
     let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape)?;
-    let names = player_names(&lineup.armies);
-    let mut log = Names::new(game.field(), game.context(), |_| None, &names);
-    let mut hp: Vec<i32> = game
-        .field()
-        .players()
-        .map(|p| game.field().hq_hp(p))
-        .collect();
+    let mut printer = Printer::new(&game, &lineup.armies, quiet);
+    let names = printer.names().to_vec();
+    let mut recorder = match record {
+        Some(make) => Some(make(seeds(seed, lineup.armies.len()).0)?),
+        None => None,
+    };
     if !quiet {
         let who: Vec<String> = names
             .iter()
@@ -224,52 +304,29 @@ pub fn play_match(
             .iter_mut()
             .map(|b| b.as_mut() as &mut dyn Player)
             .collect();
-        game.act(
-            &action,
-            &mut *scripts,
-            &mut Seats {
-                players: &mut players,
-            },
-            &mut events,
-        )
-        .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
-        for e in &events {
-            if let Event::HqDamaged {
-                player, hp: now, ..
-            } = *e
-            {
-                hp[player.index()] = now;
-            }
-            // A placed tile is named before its line; a moved one after it.
-            let placed = matches!(e, Event::Placed { .. });
-            if placed {
-                log.follow(e);
-            }
-            if !quiet && let Some(line) = log.describe(e) {
-                let indent = matches!(
-                    e,
-                    Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
-                );
-                writeln!(out, "{}{line}", if indent { "  " } else { "" })?;
-            }
-            if !placed {
-                log.follow(e);
-            }
-            if !quiet && let Event::BattleEnded = e {
-                writeln!(out, "  HQ: {}", hq_line(&names, &hp))?;
-            }
+        let mut seats = Seats {
+            players: &mut players,
+        };
+        let mut noting = Noting {
+            inner: &mut seats,
+            picks: Vec::new(),
+        };
+        game.act(&action, &mut *scripts, &mut noting, &mut events)
+            .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
+        if let Some(r) = recorder.as_mut() {
+            let step = Step {
+                action,
+                picks: std::mem::take(&mut noting.picks),
+                hash: game.state_hash(),
+            };
+            r.step(&step, game.catalog())?;
         }
+        printer.events(out, &events)?;
     }
-    let result = game
-        .result()
-        .map_or("unfinished".to_string(), |r| log.result(r));
-    writeln!(
-        out,
-        "Result: {result}; {} turns, {} battles; HQ {}; seed {seed}",
-        game.turn_number(),
-        game.battles(),
-        hq_line(&names, &hp)
-    )?;
+    if let Some(r) = recorder {
+        r.finish()?;
+    }
+    printer.result(out, &game, seed)?;
     if show.hash {
         writeln!(out, "State hash: {:016x}", game.state_hash())?;
     }

@@ -29,6 +29,9 @@ pub struct Header {
     pub mods: Vec<(String, String, u64)>,
     /// The seed of the game (its shuffles and first player).
     pub seed: u64,
+    /// The seed the match was started with, from which the game's and the bots' seeds came
+    /// (`hexforge match --seed`), when the game was a match.
+    pub match_seed: Option<u64>,
 }
 
 /// One action of a player, the decisions taken while it resolved, and the state after it.
@@ -251,6 +254,9 @@ impl<W: Write> Recorder<W> {
             writeln!(out, "mod {id} {version} {hash:016x}")?;
         }
         writeln!(out, "seed {}", header.seed)?;
+        if let Some(m) = header.match_seed {
+            writeln!(out, "match_seed {m}")?;
+        }
         out.flush()?;
         Ok(Recorder { out })
     }
@@ -335,6 +341,12 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                     .parse()
                     .map_err(|_| err(n, format!("`{rest}` is not a seed")))?;
                 seed_seen = true;
+            }
+            "match_seed" => {
+                header.match_seed = Some(
+                    rest.parse()
+                        .map_err(|_| err(n, format!("`{rest}` is not a seed")))?,
+                );
             }
             "action" => {
                 if current.is_some() {
@@ -456,6 +468,7 @@ mod tests {
             armies: vec!["a".into(), "a".into()],
             mods: vec![("base".into(), "1.0.0".into(), 0x0123_4567_89ab_cdef)],
             seed: 7,
+            match_seed: Some(3),
         }
     }
 

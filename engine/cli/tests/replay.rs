@@ -1,0 +1,128 @@
+//! `hexforge match --replay` and `hexforge replay`: a recorded game replays to the same log and
+//! the same states; tampering is caught at the step it touches; cut and garbage files are read
+//! with clear messages.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn hexforge(args: &[&str]) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
+        .output()
+        .expect("run hexforge");
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.success(), text)
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("hexforge-replay-{}-{name}", std::process::id()))
+}
+
+/// Records a match; its log and the replay file.
+fn record(name: &str, armies: [&str; 2], seed: &str) -> (String, PathBuf) {
+    let file = temp(name);
+    let path = file.to_string_lossy().to_string();
+    let (ok, log) = hexforge(&[
+        "match", "--army", armies[0], "--army", armies[1], "--bot", "greedy", "--bot", "random",
+        "--seed", seed, "--replay", &path,
+    ]);
+    assert!(ok, "{log}");
+    (log, file)
+}
+
+#[test]
+fn a_recorded_match_replays_to_the_same_log_and_verifies() {
+    for (i, (armies, seed)) in [(["moloch", "borgo"], "7"), (["scrappers", "outpost"], "11")]
+        .into_iter()
+        .enumerate()
+    {
+        let (log, file) = record(&format!("same{i}"), armies, seed);
+        let (ok, replayed) = hexforge(&["replay", &file.to_string_lossy(), "--verify"]);
+        assert!(ok, "{replayed}");
+        // The same lines after the headers (the match names its bots, the replay its version).
+        let body = |t: &str, skip: usize| -> Vec<String> {
+            t.lines()
+                .skip(skip)
+                .filter(|l| !l.starts_with("verified"))
+                .map(String::from)
+                .collect()
+        };
+        assert_eq!(body(&log, 3), body(&replayed, 2));
+        assert!(replayed.contains("verified: "), "{replayed}");
+        let _ = std::fs::remove_file(file);
+    }
+}
+
+#[test]
+fn tampering_is_caught_at_the_step_it_touches() {
+    let (_, file) = record("tamper", ["moloch", "hegemony"], "5");
+    let text = std::fs::read_to_string(&file).expect("replay");
+    let path = file.to_string_lossy().to_string();
+    // A changed action: the first HQ goes on another hex.
+    let lines: Vec<&str> = text.lines().collect();
+    let actions: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("action "))
+        .collect();
+    let hq = lines[actions[0]];
+    // `action place ARMY/hq Q R F`: the same HQ on another hex is legal, but another state.
+    let words: Vec<&str> = hq.split_whitespace().collect();
+    assert_eq!(words[..2], ["action", "place"], "{hq}");
+    let other = if (words[3], words[4]) == ("0", "0") {
+        "1 0"
+    } else {
+        "0 0"
+    };
+    let moved = format!("action place {} {other} {}", words[2], words[5]);
+    std::fs::write(&file, text.replacen(hq, &moved, 1)).expect("write");
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("diverged at step 1 "), "{out}");
+    // A changed seed: the shuffles differ, caught within the first draws.
+    let seed_line = text.lines().find(|l| l.starts_with("seed ")).expect("seed");
+    std::fs::write(&file, text.replacen(seed_line, "seed 12345", 1)).expect("write");
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
+    assert!(!ok && out.contains("diverged at step "), "{out}");
+    // A changed mod: refused with the mod named, unless forced.
+    let mod_line = text
+        .lines()
+        .find(|l| l.starts_with("mod base "))
+        .expect("mod");
+    std::fs::write(
+        &file,
+        text.replacen(mod_line, "mod base 1.0.0 00000000000000ff", 1),
+    )
+    .expect("write");
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
+    assert!(
+        !ok && out.contains("`base` was 1.0.0 #00000000000000ff"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet", "--force"]);
+    assert!(ok && out.contains("warning: the mods differ"), "{out}");
+    let _ = std::fs::remove_file(file);
+}
+
+#[test]
+fn cut_and_garbage_files_are_read_with_clear_messages() {
+    let (_, file) = record("cut", ["borgo", "outpost"], "3");
+    let text = std::fs::read_to_string(&file).expect("replay");
+    let path = file.to_string_lossy().to_string();
+    std::fs::write(&file, &text[..text.len() * 2 / 3]).expect("write");
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
+    assert!(ok, "{out}");
+    assert!(out.contains("the replay stops after step"), "{out}");
+    std::fs::write(&file, "PK\u{3}\u{4} not a replay").expect("write");
+    let (ok, out) = hexforge(&["replay", &path]);
+    assert!(!ok && out.contains("not a Hexforge replay"), "{out}");
+    let broken = text.replacen("action ", "action fly ", 1);
+    std::fs::write(&file, broken).expect("write");
+    let (ok, out) = hexforge(&["replay", &path]);
+    assert!(
+        !ok && out.contains(": line 11: unknown action `fly"),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(file);
+}
