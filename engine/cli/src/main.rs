@@ -74,10 +74,10 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         replay: Option<PathBuf>,
     },
-    /// Plays a replay file again and prints its log; `--verify` checks every state hash.
+    /// Plays replay files again and prints their logs; `--verify` checks every state hash.
     Replay {
-        #[arg(value_name = "FILE")]
-        file: PathBuf,
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
         /// Check the state after every action against the recorded hash; exit non-zero at the
         /// first difference.
         #[arg(long)]
@@ -104,6 +104,9 @@ enum Command {
         seed: u64,
         #[command(flatten)]
         table: TableArgs,
+        /// Record every game in this folder (`game-00000.txt`, ...), to replay or verify later.
+        #[arg(long, value_name = "DIR")]
+        replays: Option<PathBuf>,
     },
 }
 
@@ -229,21 +232,22 @@ fn run() -> Result<ExitCode> {
         Command::Battle { file } => battle(&mut out, &loaded, &mut scripts, &file),
         Command::Armies => armies(&mut out, &loaded),
         Command::Replay {
-            file,
+            files,
             verify,
             force,
             quiet,
-        } => replaycmd::replay(
-            &mut out,
-            &loaded,
-            &mut scripts,
-            &file,
-            replaycmd::Options {
+        } => {
+            let opts = replaycmd::Options {
                 verify,
                 force,
                 quiet,
-            },
-        ),
+            };
+            if files.len() == 1 {
+                replaycmd::replay(&mut out, &loaded, &mut scripts, &files[0], opts)
+            } else {
+                replaycmd::replay_all(&mut out, &loaded, &mut scripts, &files, opts)
+            }
+        }
         Command::Mods { action } => match action {
             ModsCommand::List => modcmd::list(&mut out, &loaded),
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
@@ -333,6 +337,7 @@ fn run() -> Result<ExitCode> {
             bots,
             seed,
             table,
+            replays,
         } => {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
@@ -343,15 +348,56 @@ fn run() -> Result<ExitCode> {
                 let mut bound = catalog.clone();
                 ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
             };
+            let (preset, options, extended) =
+                (table.rules.clone(), table.options.clone(), table.extended);
+            let header =
+                |armies: &[&str], game_seed: u64, match_seed: u64| hexforge_replay::Header {
+                    engine: hexforge_content::ENGINE_VERSION.to_string(),
+                    rules: preset.clone(),
+                    options: options.clone(),
+                    board: if extended { "extended" } else { "standard" }.to_string(),
+                    armies: armies.iter().map(|a| a.to_string()).collect(),
+                    mods: loaded
+                        .mods
+                        .iter()
+                        .map(|m| {
+                            (
+                                m.id.clone(),
+                                m.manifest.version.to_string(),
+                                hexforge_content::mod_hash(m),
+                            )
+                        })
+                        .collect(),
+                    seed: game_seed,
+                    match_seed: Some(match_seed),
+                };
+            if let Some(dir) = &replays {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            let record = |k: usize, armies: &[&str], game_seed: u64, match_seed: u64| {
+                let dir = replays.as_deref().unwrap_or(Path::new("."));
+                let path = dir.join(format!("game-{k:05}.txt"));
+                let file = std::fs::File::create(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                Ok(hexforge_replay::Recorder::new(
+                    file,
+                    &header(armies, game_seed, match_seed),
+                )?)
+            };
+            let table = table.table(&loaded);
             matches::play_matches(
                 &mut out,
                 loaded.catalog.clone(),
                 per_thread,
-                &table.table(&loaded),
+                &table,
                 &armies,
                 &bots,
                 games,
                 seed,
+                replays
+                    .is_some()
+                    .then_some(&record as &matches::MakeRecorder<'_>),
             )
             .map(|ok| {
                 if ok {

@@ -342,6 +342,54 @@ fn hq_line(names: &[String], hp: &[i32]) -> String {
         .join(", ")
 }
 
+/// Makes the replay file of game `k` of a series, given its armies, game seed and match seed.
+pub type MakeRecorder<'a> = dyn Fn(usize, &[&str], u64, u64) -> Result<hexforge_replay::Recorder<std::fs::File>>
+    + Sync
+    + 'a;
+
+/// Plays a game to its end as `play_out` does, writing each action with its decisions and the
+/// state hash after it to `recorder`.
+fn play_recorded(
+    game: &mut Game,
+    players: &mut [&mut dyn Player],
+    scripts: &mut dyn AbilityHooks,
+    mut recorder: hexforge_replay::Recorder<std::fs::File>,
+) -> Result<GameResult> {
+    let mut legal = LegalActions::new();
+    while let Some(seat) = game.current() {
+        game.legal_actions(&mut legal);
+        let Some(last) = legal.len().checked_sub(1) else {
+            break;
+        };
+        let pick = players
+            .get_mut(seat.index())
+            .map(|p| p.act(game, &legal, &mut *scripts))
+            .unwrap_or(last)
+            .min(last);
+        let Some(action) = legal.get(pick) else {
+            break;
+        };
+        let mut seats = Seats {
+            players: &mut *players,
+        };
+        let mut noting = Noting {
+            inner: &mut seats,
+            picks: Vec::new(),
+        };
+        game.act(&action, &mut *scripts, &mut noting, &mut ())
+            .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
+        let step = Step {
+            action,
+            picks: noting.picks,
+            hash: game.state_hash(),
+        };
+        recorder.step(&step, game.catalog())?;
+    }
+    recorder.finish()?;
+    game.result()
+        .ok_or_else(|| anyhow::anyhow!("the game stopped before its end"))
+}
+
 /// One finished game of a series.
 struct Outcome {
     pairing: usize,
@@ -362,6 +410,7 @@ pub fn play_matches<H: AbilityHooks>(
     bot_names: &[String],
     games: usize,
     seed: u64,
+    record: Option<&MakeRecorder<'_>>,
 ) -> Result<bool> {
     let armies: Vec<String> = if armies.is_empty() {
         catalog.armies().iter().map(|a| a.id.clone()).collect()
@@ -410,13 +459,21 @@ pub fn play_matches<H: AbilityHooks>(
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)
                 .collect();
-            let result = hexforge_core::game::play_out(&mut game, &mut players, scripts, &mut ())
-                .map_err(|e| {
+            let refused = |e: hexforge_core::ActionError| {
                 anyhow::anyhow!(
                     "game {k} (seed {}): the engine refused an action it listed as legal: {e}",
                     lineup.seed
                 )
-            })?;
+            };
+            let result = match record {
+                Some(make) => {
+                    let game_seed = seeds(lineup.seed, lineup.armies.len()).0;
+                    let recorder = make(k, &lineup.armies, game_seed, lineup.seed)?;
+                    play_recorded(&mut game, &mut players, scripts, recorder)?
+                }
+                None => hexforge_core::game::play_out(&mut game, &mut players, scripts, &mut ())
+                    .map_err(refused)?,
+            };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if progress && (n % (games / 100).max(1) == 0 || n == games) {
                 let width = 40;

@@ -40,6 +40,49 @@ fn mod_differences(loaded: &LoadedMods, recorded: &[(String, String, u64)]) -> V
         .collect()
 }
 
+/// Verifies or replays many files, one after another, and sums up.
+pub fn replay_all(
+    out: &mut impl Write,
+    loaded: &LoadedMods,
+    scripts: &mut dyn AbilityHooks,
+    files: &[std::path::PathBuf],
+    opts: Options,
+) -> Result<ExitCode> {
+    let mut failed = Vec::new();
+    for f in files {
+        let o = Options {
+            verify: opts.verify,
+            force: opts.force,
+            quiet: true,
+        };
+        let mut log = Vec::new();
+        let ok = match replay(&mut log, loaded, scripts, f, o) {
+            Ok(code) => code == ExitCode::SUCCESS,
+            Err(e) => {
+                writeln!(log, "{e:#}")?;
+                false
+            }
+        };
+        if !ok {
+            writeln!(out, "{}:", f.display())?;
+            out.write_all(&log)?;
+            failed.push(f);
+        }
+    }
+    writeln!(
+        out,
+        "{} {}, {} failed",
+        files.len() - failed.len(),
+        if opts.verify { "verified" } else { "replayed" },
+        failed.len()
+    )?;
+    Ok(if failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
 pub fn replay(
     out: &mut impl Write,
     loaded: &LoadedMods,

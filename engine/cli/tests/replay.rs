@@ -126,3 +126,31 @@ fn cut_and_garbage_files_are_read_with_clear_messages() {
     );
     let _ = std::fs::remove_file(file);
 }
+
+#[test]
+fn a_thousand_recorded_games_verify_in_another_process() {
+    // Every pairing of the loaded armies (the base armies and the fan army), 1,000 seeded games
+    // recorded by one process and verified by another.
+    let dir = temp("thousand");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_string_lossy().to_string();
+    let (ok, out) = hexforge(&["matches", "--games", "1000", "--seed", "9", "--replays", &d]);
+    assert!(ok, "{out}");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .expect("replays")
+        .filter_map(|e| e.ok().map(|e| e.path().to_string_lossy().to_string()))
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 1000);
+    let scrappers = files
+        .iter()
+        .filter(|f| std::fs::read_to_string(f).is_ok_and(|t| t.contains("\nseat scrappers\n")))
+        .count();
+    assert!(scrappers > 100, "the fan army plays: {scrappers} games");
+    let mut args = vec!["replay", "--verify"];
+    args.extend(files.iter().map(String::as_str));
+    let (ok, out) = hexforge(&args);
+    assert!(ok, "{out}");
+    assert!(out.ends_with("1000 verified, 0 failed\n"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
