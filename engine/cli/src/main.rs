@@ -88,6 +88,12 @@ enum Command {
         /// Print only the result line (and what verification found).
         #[arg(long)]
         quiet: bool,
+        /// With --to-scenario: the number of actions to play before writing the board.
+        #[arg(long, value_name = "STEP", requires = "to_scenario")]
+        at: Option<usize>,
+        /// Write the board after --at STEP actions as a scenario file (SCENARIO_FORMAT.md).
+        #[arg(long, value_name = "OUT.toml", requires = "at")]
+        to_scenario: Option<PathBuf>,
     },
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
@@ -236,13 +242,21 @@ fn run() -> Result<ExitCode> {
             verify,
             force,
             quiet,
+            at,
+            to_scenario,
         } => {
             let opts = replaycmd::Options {
                 verify,
                 force,
                 quiet,
             };
-            if files.len() == 1 {
+            if let (Some(at), Some(path)) = (at, to_scenario.as_deref()) {
+                if files.len() != 1 {
+                    bail!("--to-scenario takes one replay file");
+                }
+                let to = replaycmd::ToScenario { at, out: path };
+                replaycmd::replay_to(&mut out, &loaded, &mut scripts, &files[0], opts, Some(to))
+            } else if files.len() == 1 {
                 replaycmd::replay(&mut out, &loaded, &mut scripts, &files[0], opts)
             } else {
                 replaycmd::replay_all(&mut out, &loaded, &mut scripts, &files, opts)

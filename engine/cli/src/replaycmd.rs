@@ -19,6 +19,13 @@ pub struct Options {
     pub quiet: bool,
 }
 
+/// Where to stop a replay and write its board as a scenario file.
+pub struct ToScenario<'a> {
+    /// The number of actions to play first.
+    pub at: usize,
+    pub out: &'a Path,
+}
+
 /// The recorded mods that are not loaded as they were: missing, or another version or content.
 fn mod_differences(loaded: &LoadedMods, recorded: &[(String, String, u64)]) -> Vec<String> {
     recorded
@@ -90,6 +97,18 @@ pub fn replay(
     file: &Path,
     opts: Options,
 ) -> Result<ExitCode> {
+    replay_to(out, loaded, scripts, file, opts, None)
+}
+
+/// [`replay`], stopping after `to.at` actions to write the board as a scenario file.
+pub fn replay_to(
+    out: &mut impl Write,
+    loaded: &LoadedMods,
+    scripts: &mut dyn AbilityHooks,
+    file: &Path,
+    opts: Options,
+    to: Option<ToScenario<'_>>,
+) -> Result<ExitCode> {
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
     let replay =
@@ -153,7 +172,18 @@ pub fn replay(
         writeln!(out, "Setup: each player places their HQ")?;
     }
     let mut events: Vec<Event> = Vec::new();
-    for (n, step) in replay.steps.iter().enumerate() {
+    if let Some(t) = &to
+        && t.at > replay.steps.len()
+    {
+        bail!(
+            "{}: --at {} is past its {} steps",
+            file.display(),
+            t.at,
+            replay.steps.len()
+        );
+    }
+    let stop = to.as_ref().map_or(replay.steps.len(), |t| t.at);
+    for (n, step) in replay.steps.iter().enumerate().take(stop) {
         events.clear();
         let mut picks = Picks::new(&step.picks);
         let acted = game.act(&step.action, &mut *scripts, &mut picks, &mut events);
@@ -188,6 +218,27 @@ pub fn replay(
             }
         }
     }
+    if let Some(t) = to {
+        let title = format!(
+            "Replay {}, after step {} (turn {})",
+            file.file_name()
+                .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+            t.at,
+            game.turn_number()
+        );
+        let text = scenario_text(&game, scripts, &title, &h.board)?;
+        let tmp = t.out.with_extension("toml.tmp-new");
+        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
+        std::fs::rename(&tmp, t.out)
+            .with_context(|| format!("cannot write {}", t.out.display()))?;
+        writeln!(
+            out,
+            "wrote {} (the board after step {})",
+            t.out.display(),
+            t.at
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
     printer.result(out, &game, h.match_seed.unwrap_or(h.seed))?;
     if !replay.complete {
         writeln!(
@@ -204,4 +255,101 @@ pub fn replay(
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The board of `game` as a scenario file (SCENARIO_FORMAT.md): the players with their HQ HP,
+/// every tile with its facing and wounds, the rules, and as expectations what one battle on this
+/// board gives now (the engine's default decisions), so the scenario pins that battle down.
+pub fn scenario_text(
+    game: &Game,
+    scripts: &mut dyn AbilityHooks,
+    title: &str,
+    board: &str,
+) -> Result<String> {
+    use hexforge_core::rules::Rules;
+    use std::fmt::Write as _;
+    let rules = game.rules();
+    let preset = rules.preset;
+    let base = Rules::preset(preset);
+    let field = game.field();
+    let cat = game.catalog();
+    let mut s = String::new();
+    writeln!(s, "# {title}")?;
+    writeln!(s, "name = \"{title}\"")?;
+    writeln!(s, "preset = \"{}\"", preset.as_str())?;
+    writeln!(s, "board = \"{board}\"")?;
+    let changed: Vec<(&str, String)> = Rules::KEYS
+        .iter()
+        .filter_map(|k| {
+            let now = rules.get(k)?;
+            (base.get(k).as_ref() != Some(&now)).then(|| (*k, toml_value(&now)))
+        })
+        .filter(|(k, _)| *k != "preset" && *k != "clown_hits_hqs")
+        .collect();
+    if !changed.is_empty() {
+        writeln!(s, "\n[options]")?;
+        for (k, v) in changed {
+            writeln!(s, "{k} = {v}")?;
+        }
+    }
+    let pid = |p: hexforge_core::Seat| format!("p{}", p.index() + 1);
+    for p in field.players() {
+        writeln!(s, "\n[[player]]")?;
+        writeln!(s, "id = \"{}\"", pid(p))?;
+        writeln!(s, "army = \"{}\"", game.army(p))?;
+        writeln!(s, "hq = {}", field.hq_hp(p))?;
+        if field.player_count() > 2 {
+            writeln!(s, "team = \"t{}\"", field.team(p) + 1)?;
+        }
+    }
+    let mut labels = Vec::new();
+    for (i, (c, t)) in field.tiles().enumerate() {
+        let h = field.shape().hex(c);
+        let label = format!("t{}_{}", i + 1, cat.get(t.tile).id);
+        writeln!(s, "\n[[tile]]")?;
+        writeln!(s, "label = \"{label}\"")?;
+        writeln!(s, "owner = \"{}\"", pid(t.owner))?;
+        writeln!(s, "tile = \"{}\"", cat.get(t.tile).full_id())?;
+        writeln!(s, "at = [{}, {}]", h.q(), h.r())?;
+        writeln!(s, "facing = {}", t.facing.index())?;
+        if t.wounds > 0 {
+            writeln!(s, "wounds = {}", t.wounds)?;
+        }
+        labels.push((c, label));
+    }
+    // What one battle gives on this board, by the engine.
+    let mut after = field.clone();
+    hexforge_core::battle::resolve(
+        &mut after,
+        game.context(),
+        scripts,
+        &mut hexforge_core::DefaultPolicy,
+        &mut (),
+    )
+    .map_err(|e| anyhow::anyhow!("the battle on this board fails: {e}"))?;
+    let removed: Vec<String> = labels
+        .iter()
+        .filter(|(c, _)| after.at(*c).is_none())
+        .map(|(_, l)| format!("\"{l}\""))
+        .collect();
+    let hq: Vec<String> = after
+        .players()
+        .map(|p| format!("{} = {}", pid(p), after.hq_hp(p)))
+        .collect();
+    writeln!(s, "\n[expect]")?;
+    writeln!(s, "hq = {{ {} }}", hq.join(", "))?;
+    writeln!(s, "removed = [{}]", removed.join(", "))?;
+    Ok(s)
+}
+
+fn toml_value(v: &hexforge_core::tile::ParamValue) -> String {
+    use hexforge_core::tile::ParamValue;
+    match v {
+        ParamValue::Str(s) => format!("\"{s}\""),
+        ParamValue::List(l) => format!(
+            "[{}]",
+            l.iter().map(toml_value).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
 }

@@ -154,3 +154,39 @@ fn a_thousand_recorded_games_verify_in_another_process() {
     assert!(out.ends_with("1000 verified, 0 failed\n"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_replay_step_becomes_a_scenario_that_passes() {
+    let (_, file) = record("scenario", ["scrappers", "moloch"], "4");
+    let path = file.to_string_lossy().to_string();
+    let out_file = temp("scenario.toml");
+    let out_path = out_file.to_string_lossy().to_string();
+    for at in ["20", "45"] {
+        let (ok, out) = hexforge(&[
+            "replay",
+            &path,
+            "--quiet",
+            "--at",
+            at,
+            "--to-scenario",
+            &out_path,
+        ]);
+        assert!(ok, "{out}");
+        assert!(out.contains(&format!("the board after step {at}")), "{out}");
+        let text = std::fs::read_to_string(&out_file).expect("scenario");
+        assert!(text.contains("[expect]"), "{text}");
+        let (ok, out) = hexforge(&["scenario", &out_path]);
+        assert!(ok && out.ends_with("1 passed, 0 failed\n"), "{out}\n{text}");
+    }
+    let (ok, out) = hexforge(&[
+        "replay",
+        &path,
+        "--at",
+        "100000",
+        "--to-scenario",
+        &out_path,
+    ]);
+    assert!(!ok && out.contains("is past its"), "{out}");
+    let _ = std::fs::remove_file(file);
+    let _ = std::fs::remove_file(out_file);
+}
