@@ -2,10 +2,13 @@
 //! game's setup (engine version, rules, board, armies, mods with their content hashes, seed) and
 //! every action with the decisions taken during it and the state hash after it. [`Recorder`]
 //! writes one action at a time and flushes, so a game that stops early leaves a readable file;
-//! [`parse`] reads a file back, stopping at a cut-off last step, and reports bad lines by number.
+//! [`parse`] reads a file back, stopping at a cut-off last step, and reports bad lines by number;
+//! a [`Timeline`] shows the game at any step, forwards and backwards.
 
 use hexforge_core::decision::{Decider, Decision};
-use hexforge_core::{Action, Battlefield, Catalog, Dir, Hex, Target, TileRef};
+use hexforge_core::{
+    AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Game, Hex, Target, TileRef,
+};
 use std::fmt;
 use std::io::{self, Write};
 
@@ -435,6 +438,86 @@ impl Decider for Picks<'_> {
         self.next += 1;
         pick
     }
+}
+
+/// A recorded step the engine refuses: the replay does not belong to this engine and content.
+#[derive(Debug)]
+pub struct Refused {
+    /// The step's index (0-based).
+    pub step: usize,
+    pub error: Box<ActionError>,
+}
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "step {} is refused: {}", self.step + 1, self.error)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+/// A replayed game that can show the state at any step, forwards or backwards: it keeps a copy
+/// of the game every [`Timeline::EVERY`] steps and plays on from the nearest one.
+pub struct Timeline<'r> {
+    steps: &'r [Step],
+    /// The game before step `i * EVERY`, for every `i` up to the last step.
+    snapshots: Vec<Game>,
+}
+
+impl<'r> Timeline<'r> {
+    /// Steps between two kept copies of the game.
+    pub const EVERY: usize = 16;
+
+    /// Plays the whole replay once from `start` (the game before its first action), keeping the
+    /// copies. Errors with the first step the engine refuses.
+    pub fn new(
+        start: Game,
+        steps: &'r [Step],
+        hooks: &mut dyn AbilityHooks,
+    ) -> Result<Self, Refused> {
+        let mut snapshots = vec![start.clone()];
+        let mut game = start;
+        for (i, step) in steps.iter().enumerate() {
+            apply(&mut game, step, hooks).map_err(|e| Refused {
+                step: i,
+                error: Box::new(e),
+            })?;
+            if (i + 1) % Self::EVERY == 0 {
+                snapshots.push(game.clone());
+            }
+        }
+        Ok(Timeline { steps, snapshots })
+    }
+
+    /// The number of steps.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// The game after the first `n` steps (`n` up to [`Timeline::len`]).
+    pub fn state_at(&self, n: usize, hooks: &mut dyn AbilityHooks) -> Result<Game, ActionError> {
+        let n = n.min(self.steps.len());
+        let k = (n / Self::EVERY).min(self.snapshots.len() - 1);
+        let mut game = self.snapshots[k].clone();
+        for step in &self.steps[k * Self::EVERY..n] {
+            apply(&mut game, step, hooks)?;
+        }
+        Ok(game)
+    }
+}
+
+/// Plays one recorded step with its recorded decisions.
+pub fn apply(
+    game: &mut Game,
+    step: &Step,
+    hooks: &mut dyn AbilityHooks,
+) -> Result<(), ActionError> {
+    let mut picks = Picks::new(&step.picks);
+    game.act(&step.action, hooks, &mut picks, &mut ())
 }
 
 #[cfg(test)]
