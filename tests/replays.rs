@@ -4,7 +4,7 @@
 use hexforge_bots::RandomBot;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Noting, Step, Timeline};
+use hexforge_replay::{Noting, PhaseHashes, Step, Timeline};
 use hexforge_script::Limits;
 use std::path::Path;
 use std::sync::Arc;
@@ -49,11 +49,14 @@ fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::Sc
             inner: &mut seats,
             picks: Vec::new(),
         };
-        game.act(&action, &mut scripts, &mut noting, &mut ())
+        let mut dropped = ();
+        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
+        game.act(&action, &mut scripts, &mut noting, &mut phased)
             .expect("legal");
         steps.push(Step {
             action,
             picks: noting.picks,
+            phases: phased.hashes,
             hash: game.state_hash(),
         });
     }

@@ -12,7 +12,7 @@ use hexforge_benches::base_content;
 use hexforge_bots::RandomBot;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Noting, Picks, Step, Timeline};
+use hexforge_replay::{Noting, PhaseHashes, Picks, Step, Timeline};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -62,11 +62,14 @@ fn play(
             inner: &mut seats,
             picks: Vec::new(),
         };
-        game.act(&action, scripts, &mut noting, &mut ())
+        let mut dropped = ();
+        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
+        game.act(&action, scripts, &mut noting, &mut phased)
             .expect("legal");
         steps.push(Step {
             action,
             picks: noting.picks,
+            phases: phased.hashes,
             hash: game.state_hash(),
         });
     }

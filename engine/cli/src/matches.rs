@@ -9,7 +9,7 @@ use hexforge_core::{
     AbilityHooks, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset, Rng, Rules,
     SeatSetup,
 };
-use hexforge_replay::{Noting, Step};
+use hexforge_replay::{Noting, PhaseHashes, Step};
 use hexforge_scenario::log::Names;
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -311,12 +311,15 @@ pub fn play_match(
             inner: &mut seats,
             picks: Vec::new(),
         };
-        game.act(&action, &mut *scripts, &mut noting, &mut events)
+        let mut phased = PhaseHashes::new(game.field().clone(), &mut events);
+        game.act(&action, &mut *scripts, &mut noting, &mut phased)
             .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
+        let phases = phased.hashes;
         if let Some(r) = recorder.as_mut() {
             let step = Step {
                 action,
                 picks: std::mem::take(&mut noting.picks),
+                phases,
                 hash: game.state_hash(),
             };
             r.step(&step, game.catalog())?;
@@ -376,11 +379,14 @@ fn play_recorded(
             inner: &mut seats,
             picks: Vec::new(),
         };
-        game.act(&action, &mut *scripts, &mut noting, &mut ())
+        let mut dropped = ();
+        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
+        game.act(&action, &mut *scripts, &mut noting, &mut phased)
             .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
         let step = Step {
             action,
             picks: noting.picks,
+            phases: phased.hashes,
             hash: game.state_hash(),
         };
         recorder.step(&step, game.catalog())?;

@@ -6,7 +6,7 @@ use crate::matches::{Printer, Table};
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::LoadedMods;
 use hexforge_core::{AbilityHooks, Event, Game, GameSetup, SeatSetup};
-use hexforge_replay::{Picks, encode_action, parse};
+use hexforge_replay::{PhaseHashes, Picks, encode_action, parse};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -186,7 +186,9 @@ pub fn replay_to(
     for (n, step) in replay.steps.iter().enumerate().take(stop) {
         events.clear();
         let mut picks = Picks::new(&step.picks);
-        let acted = game.act(&step.action, &mut *scripts, &mut picks, &mut events);
+        let mut phased = PhaseHashes::new(game.field().clone(), &mut events);
+        let acted = game.act(&step.action, &mut *scripts, &mut picks, &mut phased);
+        let phases = phased.hashes;
         printer.events(out, &events)?;
         let what = || {
             format!(
@@ -201,6 +203,20 @@ pub fn replay_to(
             return Ok(ExitCode::FAILURE);
         }
         if opts.verify {
+            if let Some(k) = (0..step.phases.len().max(phases.len()))
+                .find(|&k| step.phases.get(k) != phases.get(k))
+            {
+                let show = |h: Option<&u64>| h.map_or("none".to_string(), |h| format!("{h:016x}"));
+                writeln!(
+                    out,
+                    "diverged at {}, battle phase {} of the action: expected board {}, found {}",
+                    what(),
+                    k + 1,
+                    show(step.phases.get(k)),
+                    show(phases.get(k))
+                )?;
+                return Ok(ExitCode::FAILURE);
+            }
             let found = game.state_hash();
             if found != step.hash || !picks.all_used() {
                 writeln!(

@@ -85,6 +85,21 @@ fn tampering_is_caught_at_the_step_it_touches() {
     std::fs::write(&file, text.replacen(seed_line, "seed 12345", 1)).expect("write");
     let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
     assert!(!ok && out.contains("diverged at step "), "{out}");
+    // A changed board after a battle phase: caught at that phase.
+    let phase_line = text
+        .lines()
+        .find(|l| l.starts_with("phase "))
+        .expect("a battle was fought");
+    std::fs::write(
+        &file,
+        text.replacen(phase_line, "phase 0000000000000001", 1),
+    )
+    .expect("write");
+    let (ok, out) = hexforge(&["replay", &path, "--verify", "--quiet"]);
+    assert!(
+        !ok && out.contains(", battle phase 1 of the action: expected board 0000000000000001"),
+        "{out}"
+    );
     // A changed mod: refused with the mod named, unless forced.
     let mod_line = text
         .lines()

@@ -340,6 +340,31 @@ impl Battlefield {
                 && team_exception(rules))
     }
 
+    /// A hash of the board and the HQ HP, stable across processes and platforms: every cell in
+    /// reading order (empty, or the tile's catalog index, owner, facing and wounds), then each
+    /// player's team and HQ HP. Replays check it after every battle phase.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = crate::fnv::Fnv1a::new();
+        h.str("hexforge board 1");
+        for c in self.shape.cells() {
+            match self.at(c) {
+                None => h.u8(0),
+                Some(p) => {
+                    h.u8(1);
+                    h.u16(p.tile.index() as u16);
+                    h.u8(p.owner.index() as u8);
+                    h.u8(p.facing.index());
+                    h.u8(p.wounds);
+                }
+            }
+        }
+        for p in self.players() {
+            h.u8(self.team(p));
+            h.i32(self.hq_hp(p));
+        }
+        h.finish()
+    }
+
     pub fn hq_hp(&self, p: Seat) -> i32 {
         self.sides[p.index()].hq_hp
     }

@@ -7,7 +7,8 @@
 
 use hexforge_core::decision::{Decider, Decision};
 use hexforge_core::{
-    AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Game, Hex, Target, TileRef,
+    AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Event, EventSink, Game, Hex,
+    Target, TileRef,
 };
 use std::fmt;
 use std::io::{self, Write};
@@ -43,6 +44,8 @@ pub struct Step {
     pub action: Action,
     /// The option picked for each decision asked during the action, in order.
     pub picks: Vec<usize>,
+    /// `Battlefield::state_hash` after each battle phase fought during the action, in order.
+    pub phases: Vec<u64>,
     /// `Game::state_hash` after the action.
     pub hash: u64,
 }
@@ -270,6 +273,9 @@ impl<W: Write> Recorder<W> {
         for p in &step.picks {
             writeln!(self.out, "pick {p}")?;
         }
+        for p in &step.phases {
+            writeln!(self.out, "phase {p:016x}")?;
+        }
         writeln!(self.out, "hash {:016x}", step.hash)?;
         self.out.flush()
     }
@@ -310,7 +316,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
     }
     let mut header = Header::default();
     let mut steps = Vec::new();
-    let mut current: Option<(Action, Vec<usize>)> = None;
+    let mut current: Option<(Action, Vec<usize>, Vec<u64>)> = None;
     let mut seed_seen = false;
     let mut complete = false;
     for (n, line) in lines {
@@ -359,24 +365,33 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                     ));
                 }
                 let action = decode_action(rest, catalog).map_err(|m| err(n, m))?;
-                current = Some((action, Vec::new()));
+                current = Some((action, Vec::new(), Vec::new()));
             }
             "pick" => {
                 let pick = rest
                     .parse()
                     .map_err(|_| err(n, format!("`{rest}` is not an option number")))?;
                 match current.as_mut() {
-                    Some((_, picks)) => picks.push(pick),
+                    Some((_, picks, _)) => picks.push(pick),
                     None => return Err(err(n, "a `pick` outside an action".into())),
+                }
+            }
+            "phase" => {
+                let hash = u64::from_str_radix(rest, 16)
+                    .map_err(|_| err(n, format!("`{rest}` is not a hash (16 hex digits)")))?;
+                match current.as_mut() {
+                    Some((_, _, phases)) => phases.push(hash),
+                    None => return Err(err(n, "a `phase` outside an action".into())),
                 }
             }
             "hash" => {
                 let hash = u64::from_str_radix(rest, 16)
                     .map_err(|_| err(n, format!("`{rest}` is not a hash (16 hex digits)")))?;
                 match current.take() {
-                    Some((action, picks)) => steps.push(Step {
+                    Some((action, picks, phases)) => steps.push(Step {
                         action,
                         picks,
+                        phases,
                         hash,
                     }),
                     None => return Err(err(n, "a `hash` outside an action".into())),
@@ -398,6 +413,35 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
         steps,
         complete: complete && current.is_none(),
     })
+}
+
+/// An event sink that keeps a copy of the board up to date from the events and notes its hash
+/// at the end of every battle phase, passing every event on.
+pub struct PhaseHashes<'s, S: ?Sized> {
+    board: Battlefield,
+    pub hashes: Vec<u64>,
+    pub sink: &'s mut S,
+}
+
+impl<'s, S: EventSink + ?Sized> PhaseHashes<'s, S> {
+    /// Starts from `board`, the board before the action.
+    pub fn new(board: Battlefield, sink: &'s mut S) -> Self {
+        PhaseHashes {
+            board,
+            hashes: Vec::new(),
+            sink,
+        }
+    }
+}
+
+impl<S: EventSink + ?Sized> EventSink for PhaseHashes<'_, S> {
+    fn push(&mut self, event: Event) {
+        self.board.apply(&event);
+        if let Event::PhaseEnded { .. } = event {
+            self.hashes.push(self.board.state_hash());
+        }
+        self.sink.push(event);
+    }
 }
 
 /// A decider that notes the option picked for each decision, passing the question on.
@@ -608,6 +652,7 @@ mod tests {
             .map(|(i, a)| Step {
                 action: *a,
                 picks: vec![i % 3; i % 2],
+                phases: vec![i as u64 * 0x77; i % 3],
                 hash: i as u64 * 0x1111,
             })
             .collect();
