@@ -1,9 +1,11 @@
 //! Criterion benches of replays (docs/PERFORMANCE.md, "Replays").
 //!
 //! - `replay/play`: one whole random-vs-random game of Moloch and Outpost with the base abilities'
-//!   scripts, its actions and decisions noted (what recording costs before writing);
-//! - `replay/verify`: the same game played again from its recorded steps, with the state hash
-//!   computed and compared after every action (what `hexforge replay --verify` does per game);
+//!   scripts, its actions, decisions and battle-phase board hashes noted (what recording costs
+//!   before writing);
+//! - `replay/verify`: the same game played again from its recorded steps, with the board hash
+//!   after every battle phase and the state hash after every action computed and compared (what
+//!   `hexforge replay --verify` does per game);
 //! - `replay/state_at`: the state at a step of that game (a replay slider), cycling over every
 //!   step, from a `Timeline` built once.
 
@@ -90,8 +92,11 @@ fn replays(c: &mut Criterion) {
             let mut game = start.clone();
             for step in &steps {
                 let mut picks = Picks::new(&step.picks);
-                game.act(&step.action, &mut scripts, &mut picks, &mut ())
+                let mut dropped = ();
+                let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
+                game.act(&step.action, &mut scripts, &mut picks, &mut phased)
                     .expect("replays");
+                assert_eq!(phased.hashes, step.phases);
                 assert_eq!(game.state_hash(), step.hash);
             }
             black_box(game)
