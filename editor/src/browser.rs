@@ -1,0 +1,74 @@
+//! The mod browser: every loaded mod with its version and armies, each army's tiles (filtered by
+//! the search text), the problems of each mod beside it, and the mods that were skipped.
+
+use crate::Editor;
+
+/// Whether a tile matches the search text (its full id or its name, ignoring case).
+pub fn matches(search: &str, full_id: &str, name: &str) -> bool {
+    let s = search.trim().to_lowercase();
+    s.is_empty() || full_id.to_lowercase().contains(&s) || name.to_lowercase().contains(&s)
+}
+
+pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
+    ui.heading("Mods");
+    ui.horizontal(|ui| {
+        let label = ui.label("Search");
+        ui.text_edit_singleline(&mut editor.search)
+            .labelled_by(label.id);
+    });
+    egui::ScrollArea::vertical().show(ui, |ui| {
+        let cat = &editor.loaded.catalog;
+        for m in &editor.loaded.mods {
+            ui.collapsing(m.id.as_str(), |ui| {
+                ui.label(format!("{} {}", m.name, m.manifest.version));
+                for d in editor
+                    .loaded
+                    .problems
+                    .iter()
+                    .filter(|d| d.file.starts_with(&m.dir))
+                {
+                    ui.colored_label(egui::Color32::LIGHT_RED, d.to_string());
+                }
+                for a in &m.armies {
+                    let Some(army) = cat.army(&a.id) else {
+                        continue;
+                    };
+                    ui.label(egui::RichText::new(&a.name).strong());
+                    for &t in &army.tiles {
+                        let def = cat.get(t);
+                        let id = def.full_id();
+                        if !matches(&editor.search, &id, &def.name) {
+                            continue;
+                        }
+                        let text = format!("{} x{}", def.name, def.count);
+                        if ui
+                            .selectable_label(editor.selected == Some(t), text)
+                            .clicked()
+                        {
+                            editor.selected = Some(t);
+                        }
+                    }
+                }
+            });
+        }
+        for s in &editor.loaded.skipped {
+            ui.colored_label(
+                egui::Color32::LIGHT_RED,
+                format!("{} (skipped): {}", s.id, s.reason),
+            );
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_matches_ids_and_names_ignoring_case() {
+        assert!(matches("", "moloch/clown", "Clown"));
+        assert!(matches("GAUSS", "moloch/gauss_cannon", "Gauss Cannon"));
+        assert!(matches("cannon", "moloch/gauss_cannon", "Gauss Cannon"));
+        assert!(!matches("borgo", "moloch/gauss_cannon", "Gauss Cannon"));
+    }
+}

@@ -1,0 +1,34 @@
+//! The `hexforge-editor` window: the editor's views (the `hexforge_editor` library) in an eframe
+//! window, over this checkout's `mods/` (or the folders given as arguments).
+
+use anyhow::Result;
+use hexforge_editor::Editor;
+use std::path::PathBuf;
+
+struct App(Editor);
+
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        egui::CentralPanel::default().show(ui, |ui| self.0.ui(ui));
+    }
+}
+
+fn main() -> Result<()> {
+    let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
+    let roots = if args.is_empty() {
+        vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods")]
+    } else {
+        args
+    };
+    let editor = Editor::load(roots);
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),
+        ..Default::default()
+    };
+    eframe::run_native(
+        "Hexforge editor",
+        options,
+        Box::new(|_| Ok(Box::new(App(editor)))),
+    )
+    .map_err(|e| anyhow::anyhow!("the editor window could not open: {e}"))
+}
