@@ -1,7 +1,8 @@
 //! The mod browser: every loaded mod with its version and armies, each army's tiles (filtered by
-//! the search text), the problems of each mod beside it, and the mods that were skipped.
+//! the search text and the kind picked), the problems of each mod beside it, and the mods that were skipped.
 
 use crate::Editor;
+use hexforge_core::TileKind;
 
 /// Whether a tile matches the search text (its full id or its name, ignoring case).
 pub fn matches(search: &str, full_id: &str, name: &str) -> bool {
@@ -15,6 +16,17 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
         let label = ui.label("Search");
         ui.text_edit_singleline(&mut editor.search)
             .labelled_by(label.id);
+    });
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut editor.kind, None, "all");
+        for kind in [
+            TileKind::Hq,
+            TileKind::Soldier,
+            TileKind::Module,
+            TileKind::Instant,
+        ] {
+            ui.selectable_value(&mut editor.kind, Some(kind), kind.name());
+        }
     });
     egui::ScrollArea::vertical().show(ui, |ui| {
         let cat = &editor.loaded.catalog;
@@ -37,7 +49,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                     for &t in &army.tiles {
                         let def = cat.get(t);
                         let id = def.full_id();
-                        if !matches(&editor.search, &id, &def.name) {
+                        if editor.kind.is_some_and(|k| k != def.kind)
+                            || !matches(&editor.search, &id, &def.name)
+                        {
                             continue;
                         }
                         let text = format!("{} x{}", def.name, def.count);

@@ -8,7 +8,7 @@ pub mod browser;
 pub mod tile_view;
 
 use hexforge_content::LoadedMods;
-use hexforge_core::TileRef;
+use hexforge_core::{TileKind, TileRef};
 use std::path::PathBuf;
 
 /// The editor's state: the loaded content and what the designer is looking at.
@@ -16,6 +16,8 @@ pub struct Editor {
     pub loaded: LoadedMods,
     /// Text that filters the browser's tiles (by id or name).
     pub search: String,
+    /// Only tiles of this kind are listed (all kinds when `None`).
+    pub kind: Option<TileKind>,
     /// The tile shown in the tile view.
     pub selected: Option<TileRef>,
     /// The folders the content was loaded from.
@@ -29,6 +31,7 @@ impl Editor {
         Editor {
             loaded: loaded.mods,
             search: String::new(),
+            kind: None,
             selected: None,
             roots,
         }

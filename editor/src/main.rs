@@ -1,5 +1,5 @@
 //! The `hexforge-editor` window: the editor's views (the `hexforge_editor` library) in an eframe
-//! window, over this checkout's `mods/` (or the folders given as arguments).
+//! window, over this checkout's `mods/` and the user mods folder (or the folders given as arguments).
 
 use anyhow::Result;
 use hexforge_editor::Editor;
@@ -16,7 +16,11 @@ impl eframe::App for App {
 fn main() -> Result<()> {
     let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
     let roots = if args.is_empty() {
-        vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods")]
+        let mut roots = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods")];
+        roots.extend(
+            hexforge_content::user_mods_dir(|k| std::env::var_os(k)).filter(|d| d.is_dir()),
+        );
+        roots
     } else {
         args
     };

@@ -39,3 +39,19 @@ fn the_search_narrows_the_tiles() {
     harness.get_by_label("Gauss Cannon x1");
     assert!(harness.query_by_label("Clown x1").is_none());
 }
+
+#[test]
+fn the_kind_filter_lists_only_that_kind() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
+    harness.state_mut().search = "moloch/".into();
+    harness.run();
+    harness.get_by_label("base").click();
+    harness.run();
+    harness.get_by_label("Gauss Cannon x1");
+    harness.get_by_label("instant").click();
+    harness.run();
+    assert!(harness.query_by_label("Gauss Cannon x1").is_none());
+    harness.get_by_label("Battle x4");
+}

@@ -492,17 +492,9 @@ fn content_line(loaded: &LoadedMods) -> String {
     )
 }
 
-/// The user's own mods folder: `HEXFORGE_USER_MODS`, else `$XDG_DATA_HOME/hexforge/mods`, else
-/// `~/.local/share/hexforge/mods`. Loaded after the checkout's mods when it exists.
+/// The user's own mods folder (see [`hexforge_content::user_mods_dir`]).
 fn user_mods() -> Option<PathBuf> {
-    let env = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    env("HEXFORGE_USER_MODS")
-        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("hexforge/mods")))
-        .or_else(|| env("HOME").map(|h| h.join(".local/share/hexforge/mods")))
+    hexforge_content::user_mods_dir(|k| std::env::var_os(k))
 }
 
 fn report_problems(loaded: &LoadedMods) {

@@ -19,6 +19,6 @@ pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{
     LoadedMods, ModInfo, ScriptFile, Skipped, load_mod, load_mods, load_mods_except, mod_dirs,
-    script_files,
+    script_files, user_mods_dir,
 };
 pub use presets::{RulePreset, load_preset};

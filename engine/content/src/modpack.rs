@@ -36,6 +36,16 @@ pub struct ScriptFile {
     pub text: String,
 }
 
+/// The user's own mods folder, from the environment `var` gives: `HEXFORGE_USER_MODS`, else
+/// `$XDG_DATA_HOME/hexforge/mods`, else `~/.local/share/hexforge/mods`; empty values count as unset.
+/// Tools load it after the checkout's mods when it exists.
+pub fn user_mods_dir(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let env = |k: &str| var(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+    env("HEXFORGE_USER_MODS")
+        .or_else(|| env("XDG_DATA_HOME").map(|d| d.join("hexforge/mods")))
+        .or_else(|| env("HOME").map(|h| h.join(".local/share/hexforge/mods")))
+}
+
 /// The `.toml` files of a mod's folder `sub` (`armies`, `rules`, `patches`), sorted by path.
 pub(crate) fn toml_files(dir: &Path, sub: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = match std::fs::read_dir(dir.join(sub)) {
@@ -431,5 +441,31 @@ mod tests {
                 a.id
             );
         }
+    }
+
+    #[test]
+    fn the_user_mods_folder_follows_the_environment_in_order() {
+        fn from(pairs: &[(&str, &str)]) -> Option<PathBuf> {
+            user_mods_dir(|k| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == k)
+                    .map(|(_, v)| (*v).into())
+            })
+        }
+        let explicit = [("HEXFORGE_USER_MODS", "/m"), ("HOME", "/h")];
+        assert_eq!(from(&explicit), Some(PathBuf::from("/m")));
+        let xdg = [
+            ("HEXFORGE_USER_MODS", ""),
+            ("XDG_DATA_HOME", "/x"),
+            ("HOME", "/h"),
+        ];
+        assert_eq!(from(&xdg), Some(PathBuf::from("/x/hexforge/mods")));
+        let home = [("HOME", "/h")];
+        assert_eq!(
+            from(&home),
+            Some(PathBuf::from("/h/.local/share/hexforge/mods"))
+        );
+        assert_eq!(from(&[]), None);
     }
 }
