@@ -5,11 +5,13 @@
 //! never works out a rule itself.
 
 pub mod browser;
+pub mod reload;
 pub mod tile_view;
 
 use hexforge_content::LoadedMods;
 use hexforge_core::{TileKind, TileRef};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// The editor's state: the loaded content and what the designer is looking at.
 pub struct Editor {
@@ -22,18 +24,80 @@ pub struct Editor {
     pub selected: Option<TileRef>,
     /// The folders the content was loaded from.
     pub roots: Vec<PathBuf>,
+    /// The watch on `roots` that drives hot reload (`None` when it could not start: see `status`).
+    watch: Option<reload::FolderWatch>,
+    /// What the last reload did, for the status bar.
+    pub status: String,
+    /// The problems of the last reload that was refused (the last good content stayed in play).
+    pub refused: Vec<String>,
 }
 
 impl Editor {
     /// Loads the mods below `roots` (manifests, armies, scripts), as the CLI does.
     pub fn load(roots: Vec<PathBuf>) -> Self {
         let loaded = hexforge_script::load(&roots, hexforge_script::Limits::default());
+        let (watch, status) = match reload::FolderWatch::new(&roots) {
+            Ok(w) => (Some(w), "watching the mod folders".to_string()),
+            Err(e) => (
+                None,
+                format!("hot reload is off: cannot watch the mod folders: {e}"),
+            ),
+        };
         Editor {
             loaded: loaded.mods,
             search: String::new(),
             kind: None,
             selected: None,
             roots,
+            watch,
+            status,
+            refused: Vec::new(),
+        }
+    }
+
+    /// Reloads the content if a watched file changed and settled; true when it reloaded (adopted
+    /// or refused). Called every frame; a test may call it directly.
+    pub fn poll(&mut self, now: Instant) -> bool {
+        let due = self.watch.as_mut().is_some_and(|w| w.due(now));
+        if due {
+            self.reload();
+        }
+        due
+    }
+
+    /// Whether a change is waiting to settle, so the window should look again soon.
+    pub fn reload_waiting(&self) -> bool {
+        self.watch.as_ref().is_some_and(|w| w.waiting())
+    }
+
+    /// Loads the content again: the new content replaces the current one unless it brings new
+    /// problems, which are then listed while the last good content stays in play.
+    pub fn reload(&mut self) {
+        let start = Instant::now();
+        let new = hexforge_script::load(&self.roots, hexforge_script::Limits::default()).mods;
+        let took = start.elapsed();
+        if reload::adopt(&self.loaded, &new) {
+            // Tile refs index the catalog: follow the selected tile by its id.
+            let selected = self.selected.map(|t| self.loaded.catalog.get(t).full_id());
+            self.selected = selected.and_then(|id| new.catalog.find(&id));
+            self.loaded = new;
+            self.refused.clear();
+            self.status = format!("reloaded in {}", ms(took));
+        } else {
+            self.refused = new
+                .problems
+                .iter()
+                .map(|d| d.to_string())
+                .chain(
+                    new.skipped
+                        .iter()
+                        .map(|s| format!("{} (skipped): {}", s.id, s.reason)),
+                )
+                .collect();
+            self.status = format!(
+                "reload refused after {}: the last good content stays (see the problems)",
+                ms(took)
+            );
         }
     }
 
@@ -53,12 +117,24 @@ impl Editor {
                 }
             });
         });
+        if !self.refused.is_empty() {
+            ui.separator();
+            ui.label(egui::RichText::new("The last save has problems:").strong());
+            for p in &self.refused {
+                ui.colored_label(egui::Color32::LIGHT_RED, p);
+            }
+        }
         ui.separator();
         ui.label(format!(
-            "{} mods loaded, {} skipped, {} problems",
+            "{} mods loaded, {} skipped, {} problems; {}",
             self.loaded.mods.len(),
             self.loaded.skipped.len(),
-            self.loaded.problems.len()
+            self.loaded.problems.len(),
+            self.status
         ));
     }
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }

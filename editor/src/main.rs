@@ -9,6 +9,15 @@ struct App(Editor);
 
 impl eframe::App for App {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.0.poll(std::time::Instant::now());
+        if self.0.reload_waiting() {
+            ui.ctx()
+                .request_repaint_after(hexforge_editor::reload::SETTLE);
+        } else {
+            // Look at the watch now and then even when nothing moves on screen.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(250));
+        }
         egui::CentralPanel::default().show(ui, |ui| self.0.ui(ui));
     }
 }

@@ -4,7 +4,8 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Editor;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 fn editor() -> Editor {
     Editor::load(vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")])
@@ -54,4 +55,96 @@ fn the_kind_filter_lists_only_that_kind() {
     harness.run();
     assert!(harness.query_by_label("Gauss Cannon x1").is_none());
     harness.get_by_label("Battle x4");
+}
+
+/// A copy of the base mod in a fresh folder of its own, for tests that change files on disk.
+fn base_copy(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-editor-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base"),
+        &dir.join("base"),
+    );
+    dir
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy");
+    for e in std::fs::read_dir(from).expect("read the base mod") {
+        let e = e.expect("a folder entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copy a file");
+        }
+    }
+}
+
+/// Polls the editor until a reload happened (the watch saw the change and it settled).
+fn wait_for_reload(editor: &mut Editor) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        if editor.poll(Instant::now()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no reload within 10 s of the change");
+}
+
+#[test]
+fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
+    let dir = base_copy("reload");
+    let moloch = dir.join("base/armies/moloch.toml");
+    let text = std::fs::read_to_string(&moloch).expect("read moloch.toml");
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(
+            |ui, editor: &mut Editor| editor.ui(ui),
+            Editor::load(vec![dir.clone()]),
+        );
+    harness.state_mut().search = "moloch/gauss".into();
+    harness.run();
+    harness.get_by_label("base").click();
+    harness.run();
+    harness.get_by_label("Gauss Cannon x1").click();
+    harness.run();
+
+    // Saved from any text editor: the browser and the tile view show the new data.
+    std::fs::write(
+        &moloch,
+        text.replace(r#"name = "Gauss Cannon""#, r#"name = "Gauss Lance""#),
+    )
+    .expect("write moloch.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    assert!(
+        harness.state().refused.is_empty(),
+        "{:?}",
+        harness.state().refused
+    );
+    harness.get_by_label("Gauss Lance x1");
+    assert!(
+        harness.state().selected.is_some(),
+        "the selection follows the tile"
+    );
+    assert!(harness.state().status.starts_with("reloaded in"));
+
+    // A broken save: its problem is listed with file and line, the last good content stays.
+    std::fs::write(
+        &moloch,
+        text.replace(r#"name = "Gauss Cannon""#, "name = 12"),
+    )
+    .expect("write moloch.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    let refused = harness.state().refused.clone();
+    assert!(
+        refused.iter().any(|p| p.contains("moloch.toml:")),
+        "{refused:?}"
+    );
+    harness.get_by_label("Gauss Lance x1");
+    harness.get_by_label("The last save has problems:");
+    let _ = std::fs::remove_dir_all(&dir);
 }
