@@ -45,7 +45,15 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                     let Some(army) = cat.army(&a.id) else {
                         continue;
                     };
-                    ui.label(egui::RichText::new(&a.name).strong());
+                    let showing =
+                        editor.army.as_deref() == Some(a.id.as_str()) && editor.selected.is_none();
+                    if ui
+                        .selectable_label(showing, egui::RichText::new(&a.name).strong())
+                        .clicked()
+                    {
+                        editor.army = Some(a.id.clone());
+                        editor.selected = None;
+                    }
                     for &t in &army.tiles {
                         let def = cat.get(t);
                         let id = def.full_id();
@@ -60,6 +68,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                             .clicked()
                         {
                             editor.selected = Some(t);
+                            editor.army = Some(a.id.clone());
                         }
                     }
                 }

@@ -1,9 +1,11 @@
 //! Hexforge's editor, as a library of egui views over the engine's content: a mod browser (mods,
-//! their armies and tiles, with search and each mod's problems beside it) and a tile view that
-//! draws the selected tile as a hex with its edge icons. The binary (`main.rs`) only opens a window
+//! their armies and tiles, with search, a kind filter and each mod's problems beside it), an army
+//! view (the deck, its totals), a tile view that draws the selected tile as a hex with its edge
+//! icons, and hot reload of the mod folders. The binary (`main.rs`) only opens a window
 //! around [`Editor::ui`]; tests drive the same views headlessly. The editor reads definitions and
 //! never works out a rule itself.
 
+pub mod army_view;
 pub mod browser;
 pub mod reload;
 pub mod tile_view;
@@ -20,6 +22,8 @@ pub struct Editor {
     pub search: String,
     /// Only tiles of this kind are listed (all kinds when `None`).
     pub kind: Option<TileKind>,
+    /// The army shown in the army view (by id) when no tile is selected.
+    pub army: Option<String>,
     /// The tile shown in the tile view.
     pub selected: Option<TileRef>,
     /// The folders the content was loaded from.
@@ -47,6 +51,7 @@ impl Editor {
             loaded: loaded.mods,
             search: String::new(),
             kind: None,
+            army: None,
             selected: None,
             roots,
             watch,
@@ -110,10 +115,21 @@ impl Editor {
                 browser::ui(ui, self);
             });
             ui.separator();
-            ui.vertical(|ui| match self.selected {
-                Some(t) => tile_view::ui(ui, self.loaded.catalog.get(t)),
-                None => {
-                    ui.label("Select a tile in the browser to see it.");
+            ui.vertical(|ui| {
+                let catalog = &self.loaded.catalog;
+                match (
+                    self.selected,
+                    self.army.as_deref().and_then(|a| catalog.army(a)),
+                ) {
+                    (Some(t), _) => tile_view::ui(ui, catalog.get(t)),
+                    (None, Some(army)) => {
+                        if let Some(t) = army_view::ui(ui, catalog, army) {
+                            self.selected = Some(t);
+                        }
+                    }
+                    (None, None) => {
+                        ui.label("Select an army or a tile in the browser to see it.");
+                    }
                 }
             });
         });

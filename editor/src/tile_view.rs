@@ -32,14 +32,10 @@ fn edge_corners(i: usize) -> (usize, usize) {
     ((i + 4) % 6, (i + 5) % 6)
 }
 
-pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
-    ui.heading(&tile.name);
-    ui.label(tile.full_id());
-    let size = 320.0;
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
-    let painter = ui.painter_at(rect);
-    let c = rect.center();
-    let r = size * 0.36;
+/// Draws `tile` as a hex of circumradius `r` around `c`: edges with their icons, the initiative
+/// (or kind) in the middle, toughness, mobility and abilities below it. Text scales with `r`.
+pub fn paint(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
+    let scale = r / 115.0;
     let corner = |k: usize| {
         let a = (k as f32) * std::f32::consts::PI / 3.0;
         c + egui::vec2(r * a.cos(), r * a.sin())
@@ -48,9 +44,9 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
     painter.add(egui::Shape::convex_polygon(
         corners.clone(),
         egui::Color32::from_gray(48),
-        egui::Stroke::new(2.0, egui::Color32::from_gray(200)),
+        egui::Stroke::new(2.0 * scale.max(0.5), egui::Color32::from_gray(200)),
     ));
-    let font = egui::FontId::proportional(15.0);
+    let font = egui::FontId::proportional((15.0 * scale).max(8.0));
     for e in Edge::ALL {
         let (a, b) = edge_corners(e.index() as usize);
         let mid = corners[a].lerp(corners[b], 0.5);
@@ -64,8 +60,11 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
         } else {
             egui::Color32::from_rgb(140, 190, 240)
         };
-        painter.line_segment([corners[a], corners[b]], egui::Stroke::new(5.0, color));
-        let out = mid + (mid - c).normalized() * 22.0;
+        painter.line_segment(
+            [corners[a], corners[b]],
+            egui::Stroke::new((5.0 * scale).max(2.0), color),
+        );
+        let out = mid + (mid - c).normalized() * (22.0 * scale).max(9.0);
         painter.text(out, egui::Align2::CENTER_CENTER, text, font.clone(), color);
     }
     let init: Vec<String> = tile.initiative.values().iter().map(u8::to_string).collect();
@@ -78,7 +77,7 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
         c,
         egui::Align2::CENTER_CENTER,
         centre,
-        egui::FontId::proportional(20.0),
+        egui::FontId::proportional((20.0 * scale).max(9.0)),
         egui::Color32::WHITE,
     );
     let mut below = Vec::new();
@@ -93,13 +92,21 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
     }
     if !below.is_empty() {
         painter.text(
-            c + egui::vec2(0.0, 28.0),
+            c + egui::vec2(0.0, 28.0 * scale),
             egui::Align2::CENTER_CENTER,
             below.join("  "),
             font,
             egui::Color32::LIGHT_YELLOW,
         );
     }
+}
+
+pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
+    ui.heading(&tile.name);
+    ui.label(tile.full_id());
+    let size = 320.0;
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    paint(&ui.painter_at(rect), rect.center(), size * 0.36, tile);
     egui::Grid::new("tile_data").num_columns(2).show(ui, |ui| {
         ui.label("kind");
         ui.label(tile.kind.name());

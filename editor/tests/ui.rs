@@ -148,3 +148,22 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     harness.get_by_label("The last save has problems:");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_army_view_shows_the_deck_and_opens_a_tile() {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
+    harness.state_mut().search = "moloch/".into();
+    harness.run();
+    harness.get_by_label("base").click();
+    harness.run();
+    harness.get_by_label("Moloch").click();
+    harness.run();
+    // BASE_ARMIES.md: Moloch's 35 tiles are its HQ, 17 soldiers, 6 modules and 11 instants.
+    harness.get_by_label("35 tiles: 1 hq, 17 soldier, 6 module, 11 instant");
+    harness.get_by_label("deck: Gauss Cannon x1").click();
+    harness.run();
+    assert!(harness.state().selected.is_some());
+    harness.get_by_label("moloch/gauss_cannon");
+}
