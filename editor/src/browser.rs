@@ -39,7 +39,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                     .iter()
                     .filter(|d| d.file.starts_with(&m.dir))
                 {
-                    ui.colored_label(egui::Color32::LIGHT_RED, d.to_string());
+                    if crate::spot::problem_link(ui, d) {
+                        editor.spot = Some(crate::spot::Spot::read(d));
+                    }
                 }
                 for a in &m.armies {
                     let Some(army) = cat.army(&a.id) else {

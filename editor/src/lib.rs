@@ -8,9 +8,10 @@
 pub mod army_view;
 pub mod browser;
 pub mod reload;
+pub mod spot;
 pub mod tile_view;
 
-use hexforge_content::LoadedMods;
+use hexforge_content::{Diagnostic, LoadedMods};
 use hexforge_core::{TileKind, TileRef};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -33,7 +34,9 @@ pub struct Editor {
     /// What the last reload did, for the status bar.
     pub status: String,
     /// The problems of the last reload that was refused (the last good content stayed in play).
-    pub refused: Vec<String>,
+    pub refused: Vec<Diagnostic>,
+    /// The problem whose spot in its file is shown (it takes the place of the tile or army view).
+    pub spot: Option<spot::Spot>,
 }
 
 impl Editor {
@@ -57,6 +60,7 @@ impl Editor {
             watch,
             status,
             refused: Vec::new(),
+            spot: None,
         }
     }
 
@@ -89,16 +93,13 @@ impl Editor {
             self.refused.clear();
             self.status = format!("reloaded in {}", ms(took));
         } else {
-            self.refused = new
-                .problems
-                .iter()
-                .map(|d| d.to_string())
-                .chain(
-                    new.skipped
-                        .iter()
-                        .map(|s| format!("{} (skipped): {}", s.id, s.reason)),
-                )
-                .collect();
+            let mut refused: Vec<Diagnostic> = new.problems.iter().cloned().collect();
+            for s in &new.skipped {
+                if !refused.contains(&s.reason) {
+                    refused.push(s.reason.clone());
+                }
+            }
+            self.refused = refused;
             self.status = format!(
                 "reload refused after {}: the last good content stays (see the problems)",
                 ms(took)
@@ -109,45 +110,66 @@ impl Editor {
     /// The whole editor in `ui`: the browser on the left, the selected tile on the right, and a
     /// status line below.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal_top(|ui| {
-            ui.vertical(|ui| {
-                ui.set_width(300.0);
-                browser::ui(ui, self);
-            });
-            ui.separator();
-            ui.vertical(|ui| {
-                let catalog = &self.loaded.catalog;
-                match (
-                    self.selected,
-                    self.army.as_deref().and_then(|a| catalog.army(a)),
-                ) {
-                    (Some(t), _) => tile_view::ui(ui, catalog.get(t)),
-                    (None, Some(army)) => {
-                        if let Some(t) = army_view::ui(ui, catalog, army) {
-                            self.selected = Some(t);
+        // Panels, so the status bar and the problems stay in view whatever the views hold.
+        egui::Panel::bottom("status").show(ui, |ui| {
+            if !self.refused.is_empty() {
+                ui.label(egui::RichText::new("The last save has problems:").strong());
+                let mut clicked = None;
+                egui::ScrollArea::vertical()
+                    .max_height(160.0)
+                    .show(ui, |ui| {
+                        for p in &self.refused {
+                            if spot::problem_link(ui, p) {
+                                clicked = Some(spot::Spot::read(p));
+                            }
                         }
-                    }
-                    (None, None) => {
-                        ui.label("Select an army or a tile in the browser to see it.");
-                    }
+                    });
+                if clicked.is_some() {
+                    self.spot = clicked;
                 }
-            });
+                ui.separator();
+            }
+            ui.label(format!(
+                "{} mods loaded, {} skipped, {} problems; {}",
+                self.loaded.mods.len(),
+                self.loaded.skipped.len(),
+                self.loaded.problems.len(),
+                self.status
+            ));
         });
-        if !self.refused.is_empty() {
-            ui.separator();
-            ui.label(egui::RichText::new("The last save has problems:").strong());
-            for p in &self.refused {
-                ui.colored_label(egui::Color32::LIGHT_RED, p);
+        egui::Panel::left("browser")
+            .default_size(320.0)
+            .show(ui, |ui| browser::ui(ui, self));
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::both().show(ui, |ui| self.main_view(ui));
+        });
+    }
+
+    /// The spot of a problem, else the selected tile, else the selected army.
+    fn main_view(&mut self, ui: &mut egui::Ui) {
+        if let Some(spot) = &self.spot {
+            if ui.button("Close the file view").clicked() {
+                self.spot = None;
+            } else {
+                spot.ui(ui);
+            }
+            return;
+        }
+        let catalog = &self.loaded.catalog;
+        match (
+            self.selected,
+            self.army.as_deref().and_then(|a| catalog.army(a)),
+        ) {
+            (Some(t), _) => tile_view::ui(ui, catalog.get(t)),
+            (None, Some(army)) => {
+                if let Some(t) = army_view::ui(ui, catalog, army) {
+                    self.selected = Some(t);
+                }
+            }
+            (None, None) => {
+                ui.label("Select an army or a tile in the browser to see it.");
             }
         }
-        ui.separator();
-        ui.label(format!(
-            "{} mods loaded, {} skipped, {} problems; {}",
-            self.loaded.mods.len(),
-            self.loaded.skipped.len(),
-            self.loaded.problems.len(),
-            self.status
-        ));
     }
 }
 

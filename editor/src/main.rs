@@ -18,7 +18,7 @@ impl eframe::App for App {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(250));
         }
-        egui::CentralPanel::default().show(ui, |ui| self.0.ui(ui));
+        self.0.ui(ui);
     }
 }
 

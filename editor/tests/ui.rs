@@ -140,12 +140,21 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     wait_for_reload(harness.state_mut());
     harness.run();
     let refused = harness.state().refused.clone();
-    assert!(
-        refused.iter().any(|p| p.contains("moloch.toml:")),
-        "{refused:?}"
-    );
+    let problem = refused
+        .iter()
+        .find(|p| p.file.ends_with("moloch.toml") && p.line == 44)
+        .unwrap_or_else(|| panic!("no problem at moloch.toml:44 in {refused:?}"));
     harness.get_by_label("Gauss Lance x1");
     harness.get_by_label("The last save has problems:");
+
+    // Clicking the problem shows its spot in the file.
+    harness.get_by_label(&problem.to_string()).click();
+    harness.run();
+    assert!(harness.state().spot.is_some(), "the spot opens");
+    harness.get_by_label("44 | name = 12");
+    harness.get_by_label("Close the file view").click();
+    harness.run();
+    assert!(harness.state().spot.is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
