@@ -49,9 +49,10 @@ pub fn ui(ui: &mut egui::Ui, catalog: &Catalog, army: &Army) -> Option<TileRef> 
     }
     let mut clicked = None;
     let cell = egui::vec2(118.0, 128.0);
-    let columns = ((ui.available_width() / cell.x).floor() as usize).max(1);
+    let gap = 4.0;
+    let columns = (((ui.available_width() + gap) / (cell.x + gap)).floor() as usize).max(1);
     egui::Grid::new(("army_deck", &army.id))
-        .spacing(egui::vec2(4.0, 4.0))
+        .spacing(egui::vec2(gap, gap))
         .show(ui, |ui| {
             for (i, &t) in army.tiles.iter().enumerate() {
                 let tile = catalog.get(t);

@@ -64,6 +64,36 @@ impl Editor {
         }
     }
 
+    /// Shows the army `id` (e.g. `moloch`), or says which armies there are.
+    pub fn open_army(&mut self, id: &str) -> Result<(), String> {
+        if self.loaded.catalog.army(id).is_none() {
+            let known: Vec<&str> = self
+                .loaded
+                .catalog
+                .armies()
+                .iter()
+                .map(|a| a.id.as_str())
+                .collect();
+            return Err(format!(
+                "no army {id:?} in the loaded mods; the armies are: {}",
+                known.join(", ")
+            ));
+        }
+        self.army = Some(id.to_string());
+        self.selected = None;
+        Ok(())
+    }
+
+    /// Shows the tile `full_id` (e.g. `moloch/gauss_cannon`) in the tile view.
+    pub fn open_tile(&mut self, full_id: &str) -> Result<(), String> {
+        let t = self.loaded.catalog.find(full_id).ok_or_else(|| {
+            format!("no tile {full_id:?} in the loaded mods; give it as army/tile, e.g. moloch/gauss_cannon")
+        })?;
+        self.army = Some(self.loaded.catalog.get(t).army.clone());
+        self.selected = Some(t);
+        Ok(())
+    }
+
     /// Reloads the content if a watched file changed and settled; true when it reloaded (adopted
     /// or refused). Called every frame; a test may call it directly.
     pub fn poll(&mut self, now: Instant) -> bool {

@@ -1,7 +1,7 @@
 //! The `hexforge-editor` window: the editor's views (the `hexforge_editor` library) in an eframe
 //! window, over this checkout's `mods/` and the user mods folder (or the folders given as arguments).
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use hexforge_editor::Editor;
 use std::path::PathBuf;
 
@@ -22,18 +22,37 @@ impl eframe::App for App {
     }
 }
 
+const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [MODS_DIR...]";
+
 fn main() -> Result<()> {
-    let args: Vec<PathBuf> = std::env::args_os().skip(1).map(PathBuf::from).collect();
-    let roots = if args.is_empty() {
-        let mut roots = vec![PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods")];
+    let mut roots = Vec::new();
+    let (mut army, mut tile) = (None, None);
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.to_str() {
+            Some("--army") => army = Some(value(args.next(), "--army")?),
+            Some("--tile") => tile = Some(value(args.next(), "--tile")?),
+            Some("-h" | "--help") => {
+                println!("{USAGE}");
+                return Ok(());
+            }
+            Some(a) if a.starts_with('-') => bail!("unknown option {a}\n{USAGE}"),
+            _ => roots.push(PathBuf::from(arg)),
+        }
+    }
+    if roots.is_empty() {
+        roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../mods"));
         roots.extend(
             hexforge_content::user_mods_dir(|k| std::env::var_os(k)).filter(|d| d.is_dir()),
         );
-        roots
-    } else {
-        args
-    };
-    let editor = Editor::load(roots);
+    }
+    let mut editor = Editor::load(roots);
+    if let Some(id) = army {
+        editor.open_army(&id).map_err(anyhow::Error::msg)?;
+    }
+    if let Some(id) = tile {
+        editor.open_tile(&id).map_err(anyhow::Error::msg)?;
+    }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),
         ..Default::default()
@@ -44,4 +63,11 @@ fn main() -> Result<()> {
         Box::new(|_| Ok(Box::new(App(editor)))),
     )
     .map_err(|e| anyhow::anyhow!("the editor window could not open: {e}"))
+}
+
+fn value(v: Option<std::ffi::OsString>, flag: &str) -> Result<String> {
+    match v.map(|v| v.into_string()) {
+        Some(Ok(v)) => Ok(v),
+        _ => bail!("{flag} needs a value\n{USAGE}"),
+    }
 }

@@ -176,3 +176,16 @@ fn the_army_view_shows_the_deck_and_opens_a_tile() {
     assert!(harness.state().selected.is_some());
     harness.get_by_label("moloch/gauss_cannon");
 }
+
+#[test]
+fn opening_an_unknown_army_or_tile_names_what_there_is() {
+    let mut editor = editor();
+    let e = editor.open_army("molloch").expect_err("no such army");
+    assert!(e.contains("borgo, hegemony, moloch, outpost"), "{e}");
+    let e = editor.open_tile("moloch/gauss").expect_err("no such tile");
+    assert!(e.contains("army/tile"), "{e}");
+    editor
+        .open_tile("moloch/gauss_cannon")
+        .expect("a base tile opens");
+    assert_eq!(editor.army.as_deref(), Some("moloch"));
+}
