@@ -43,13 +43,7 @@ impl Editor {
     /// Loads the mods below `roots` (manifests, armies, scripts), as the CLI does.
     pub fn load(roots: Vec<PathBuf>) -> Self {
         let loaded = hexforge_script::load(&roots, hexforge_script::Limits::default());
-        let (watch, status) = match reload::FolderWatch::new(&roots) {
-            Ok(w) => (Some(w), "watching the mod folders".to_string()),
-            Err(e) => (
-                None,
-                format!("hot reload is off: cannot watch the mod folders: {e}"),
-            ),
-        };
+        let (watch, status) = watch(&roots, None);
         Editor {
             loaded: loaded.mods,
             search: String::new(),
@@ -62,6 +56,12 @@ impl Editor {
             refused: Vec::new(),
             spot: None,
         }
+    }
+
+    /// Starts the watch again with `wake` called on every change (from the watcher's thread), so
+    /// a window that sleeps while nothing happens looks at the change at once.
+    pub fn set_waker(&mut self, wake: reload::Waker) {
+        (self.watch, self.status) = watch(&self.roots, Some(wake));
     }
 
     /// Shows the army `id` (e.g. `moloch`), or says which armies there are.
@@ -200,6 +200,17 @@ impl Editor {
                 ui.label("Select an army or a tile in the browser to see it.");
             }
         }
+    }
+}
+
+/// A watch on `roots`, and the status line that says whether hot reload is on.
+fn watch(roots: &[PathBuf], wake: Option<reload::Waker>) -> (Option<reload::FolderWatch>, String) {
+    match reload::FolderWatch::new(roots, wake) {
+        Ok(w) => (Some(w), "watching the mod folders".to_string()),
+        Err(e) => (
+            None,
+            format!("hot reload is off: cannot watch the mod folders: {e}"),
+        ),
     }
 }
 

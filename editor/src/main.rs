@@ -13,10 +13,6 @@ impl eframe::App for App {
         if self.0.reload_waiting() {
             ui.ctx()
                 .request_repaint_after(hexforge_editor::reload::SETTLE);
-        } else {
-            // Look at the watch now and then even when nothing moves on screen.
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(250));
         }
         self.0.ui(ui);
     }
@@ -60,7 +56,12 @@ fn main() -> Result<()> {
     eframe::run_native(
         "Hexforge editor",
         options,
-        Box::new(|_| Ok(Box::new(App(editor)))),
+        Box::new(|cc| {
+            // A change on disk wakes the window, which then waits for the files to settle.
+            let ctx = cc.egui_ctx.clone();
+            editor.set_waker(Box::new(move || ctx.request_repaint()));
+            Ok(Box::new(App(editor)))
+        }),
     )
     .map_err(|e| anyhow::anyhow!("the editor window could not open: {e}"))
 }

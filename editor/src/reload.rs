@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 /// writing a temporary file and renaming it), and one reload should see the final content.
 pub const SETTLE: Duration = Duration::from_millis(50);
 
+/// Called from the watcher's thread when a file changes.
+pub type Waker = Box<dyn Fn() + Send + 'static>;
+
 /// Watches folders (recursively: editors save by rename, so single files cannot be watched) and
 /// reports when a content file changed and then stayed quiet for [`SETTLE`].
 pub struct FolderWatch {
@@ -30,12 +33,16 @@ pub fn is_content_file(path: &Path) -> bool {
 }
 
 impl FolderWatch {
-    /// Starts watching `roots` (the folders that do not exist are skipped).
-    pub fn new(roots: &[PathBuf]) -> notify::Result<Self> {
+    /// Starts watching `roots` (the folders that do not exist are skipped); `wake` is called on
+    /// every change, from the watcher's thread (a window asks for a repaint there).
+    pub fn new(roots: &[PathBuf], wake: Option<Waker>) -> notify::Result<Self> {
         let (tx, events) = channel();
         let mut watcher = notify::recommended_watcher(move |e| {
             // The receiver only goes away with the editor itself.
             let _ = tx.send(e);
+            if let Some(wake) = &wake {
+                wake();
+            }
         })?;
         for root in roots.iter().filter(|r| r.is_dir()) {
             watcher.watch(root, RecursiveMode::Recursive)?;

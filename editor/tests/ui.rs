@@ -104,6 +104,12 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
             |ui, editor: &mut Editor| editor.ui(ui),
             Editor::load(vec![dir.clone()]),
         );
+    // The window's waker: a change on disk must wake it (it sleeps while nothing happens).
+    let woken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = woken.clone();
+    harness.state_mut().set_waker(Box::new(move || {
+        flag.store(true, std::sync::atomic::Ordering::SeqCst)
+    }));
     harness.state_mut().search = "moloch/gauss".into();
     harness.run();
     harness.get_by_label("base").click();
@@ -130,6 +136,10 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
         "the selection follows the tile"
     );
     assert!(harness.state().status.starts_with("reloaded in"));
+    assert!(
+        woken.load(std::sync::atomic::Ordering::SeqCst),
+        "the change woke the window"
+    );
 
     // A broken save: its problem is listed with file and line, the last good content stays.
     std::fs::write(
