@@ -11,16 +11,27 @@ fn editor() -> Editor {
     Editor::load(vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")])
 }
 
-#[test]
-fn the_browser_lists_mods_and_a_picked_tile_is_drawn() {
-    let mut harness = Harness::builder()
+/// The editor in a headless window of a laptop's size.
+fn window(editor: Editor) -> Harness<'static, Editor> {
+    Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
-    // Only Moloch's tiles, so the list fits the window and the click lands on the tile.
-    harness.state_mut().search = "moloch/".into();
+        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
+}
+
+/// The editor with `search` typed and the base mod opened in the browser.
+fn browsing(editor: Editor, search: &str) -> Harness<'static, Editor> {
+    let mut harness = window(editor);
+    harness.state_mut().search = search.into();
     harness.run();
     harness.get_by_label("base").click();
     harness.run();
+    harness
+}
+
+#[test]
+fn the_browser_lists_mods_and_a_picked_tile_is_drawn() {
+    // Only Moloch's tiles, so the list fits the window and the click lands on the tile.
+    let mut harness = browsing(editor(), "moloch/");
     harness.get_by_label("Gauss Cannon x1").click();
     harness.run();
     assert!(harness.state().selected.is_some());
@@ -30,26 +41,14 @@ fn the_browser_lists_mods_and_a_picked_tile_is_drawn() {
 
 #[test]
 fn the_search_narrows_the_tiles() {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
-    harness.state_mut().search = "gauss".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
+    let harness = browsing(editor(), "gauss");
     harness.get_by_label("Gauss Cannon x1");
     assert!(harness.query_by_label("Clown x1").is_none());
 }
 
 #[test]
 fn the_kind_filter_lists_only_that_kind() {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
-    harness.state_mut().search = "moloch/".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
+    let mut harness = browsing(editor(), "moloch/");
     harness.get_by_label("Gauss Cannon x1");
     harness.get_by_label("instant").click();
     harness.run();
@@ -98,22 +97,13 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     let dir = base_copy("reload");
     let moloch = dir.join("base/armies/moloch.toml");
     let text = std::fs::read_to_string(&moloch).expect("read moloch.toml");
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(
-            |ui, editor: &mut Editor| editor.ui(ui),
-            Editor::load(vec![dir.clone()]),
-        );
+    let mut harness = browsing(Editor::load(vec![dir.clone()]), "moloch/gauss");
     // The window's waker: a change on disk must wake it (it sleeps while nothing happens).
     let woken = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = woken.clone();
     harness.state_mut().set_waker(Box::new(move || {
         flag.store(true, std::sync::atomic::Ordering::SeqCst)
     }));
-    harness.state_mut().search = "moloch/gauss".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
     harness.get_by_label("Gauss Cannon x1").click();
     harness.run();
 
@@ -170,13 +160,7 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
 
 #[test]
 fn the_army_view_shows_the_deck_and_opens_a_tile() {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor());
-    harness.state_mut().search = "moloch/".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
+    let mut harness = browsing(editor(), "moloch/");
     harness.get_by_label("Moloch").click();
     harness.run();
     // BASE_ARMIES.md: Moloch's 35 tiles are its HQ, 17 soldiers, 6 modules and 11 instants.
