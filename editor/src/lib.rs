@@ -35,6 +35,8 @@ pub struct Editor {
     pub status: String,
     /// The problems of the last reload that was refused (the last good content stayed in play).
     pub refused: Vec<Diagnostic>,
+    /// The Lua source of an ability of the tile shown, when the designer asked for it.
+    pub source: Option<(TileRef, hexforge_script::HookSource)>,
     /// The problem whose spot in its file is shown (it takes the place of the tile or army view).
     pub spot: Option<spot::Spot>,
 }
@@ -55,6 +57,7 @@ impl Editor {
             status,
             refused: Vec::new(),
             spot: None,
+            source: None,
         }
     }
 
@@ -120,6 +123,7 @@ impl Editor {
             let selected = self.selected.map(|t| self.loaded.catalog.get(t).full_id());
             self.selected = selected.and_then(|id| new.catalog.find(&id));
             self.loaded = new;
+            self.source = None;
             self.refused.clear();
             self.status = format!("reloaded in {}", ms(took));
         } else {
@@ -190,7 +194,30 @@ impl Editor {
             self.selected,
             self.army.as_deref().and_then(|a| catalog.army(a)),
         ) {
-            (Some(t), _) => tile_view::ui(ui, catalog.get(t)),
+            (Some(t), _) => {
+                let tile = catalog.get(t);
+                if let Some(hook) = tile_view::ui(ui, tile) {
+                    // The tile's mod is the one that provides its army.
+                    let owner = self
+                        .loaded
+                        .mods
+                        .iter()
+                        .find(|m| m.armies.iter().any(|a| a.id == tile.army));
+                    let mod_id = owner.map_or("", |m| m.id.as_str());
+                    self.source = hexforge_script::hook_source(&self.loaded.mods, mod_id, &hook)
+                        .map(|s| (t, s));
+                    if self.source.is_none() {
+                        self.status = format!("no Lua file defines the ability {hook:?}");
+                    }
+                }
+                if let Some((_, source)) = self.source.as_ref().filter(|(st, _)| *st == t) {
+                    ui.separator();
+                    ui.label(
+                        egui::RichText::new(format!("{}:{}", source.file, source.line)).strong(),
+                    );
+                    ui.label(egui::RichText::new(&source.text).monospace());
+                }
+            }
             (None, Some(army)) => {
                 if let Some(t) = army_view::ui(ui, catalog, army) {
                     self.selected = Some(t);

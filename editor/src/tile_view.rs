@@ -101,7 +101,9 @@ pub fn paint(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
     }
 }
 
-pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
+/// Shows the tile; returns the hook of the ability whose source the designer asked to see.
+pub fn ui(ui: &mut egui::Ui, tile: &Tile) -> Option<String> {
+    let mut wanted = None;
     ui.heading(&tile.name);
     ui.label(tile.full_id());
     let size = 320.0;
@@ -127,10 +129,24 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) {
         }
         for a in &tile.abilities {
             ui.label("ability");
-            ui.label(&a.hook);
+            ui.horizontal(|ui| {
+                if ui
+                    .button(&a.hook)
+                    .on_hover_text("Show the Lua source of this ability")
+                    .clicked()
+                {
+                    wanted = Some(a.hook.clone());
+                }
+                let params: Vec<String> =
+                    a.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+                if !params.is_empty() {
+                    ui.label(params.join(", "));
+                }
+            });
             ui.end_row();
         }
     });
+    wanted
 }
 
 #[cfg(test)]

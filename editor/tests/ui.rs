@@ -36,7 +36,11 @@ fn the_browser_lists_mods_and_a_picked_tile_is_drawn() {
     harness.run();
     assert!(harness.state().selected.is_some());
     harness.get_by_label("moloch/gauss_cannon");
-    harness.get_by_label("line_shot");
+    // The ability's Lua source is one click away.
+    harness.get_by_label("line_shot").click();
+    harness.run();
+    harness.get_by_label_contains("scripts/abilities/line_shot.lua:");
+    harness.get_by_label_contains("ability(\"line_shot\", {");
 }
 
 #[test]

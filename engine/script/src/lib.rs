@@ -12,6 +12,8 @@ mod host;
 mod library;
 mod registry;
 mod sandbox;
+mod source;
 
 pub use host::{Loaded, ScriptError, ScriptHost, load};
 pub use sandbox::Limits;
+pub use source::{HookSource, hook_source};
