@@ -4,7 +4,7 @@
 use hexforge_bots::RandomBot;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Noting, PhaseHashes, Step, Timeline};
+use hexforge_replay::{Step, Timeline, act_noted};
 use hexforge_script::Limits;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,20 +45,7 @@ fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::Sc
         let mut seats = Seats {
             players: &mut players,
         };
-        let mut noting = Noting {
-            inner: &mut seats,
-            picks: Vec::new(),
-        };
-        let mut dropped = ();
-        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
-        game.act(&action, &mut scripts, &mut noting, &mut phased)
-            .expect("legal");
-        steps.push(Step {
-            action,
-            picks: noting.picks,
-            phases: phased.hashes,
-            hash: game.state_hash(),
-        });
+        steps.push(act_noted(&mut game, action, &mut scripts, &mut seats, &mut ()).expect("legal"));
     }
     (start, steps, scripts)
 }

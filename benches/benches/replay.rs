@@ -14,7 +14,7 @@ use hexforge_benches::base_content;
 use hexforge_bots::RandomBot;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Noting, PhaseHashes, Picks, Step, Timeline};
+use hexforge_replay::{Step, Timeline, act_noted, replay_step};
 use std::hint::black_box;
 use std::sync::Arc;
 
@@ -60,20 +60,7 @@ fn play(
         let mut seats = Seats {
             players: &mut players,
         };
-        let mut noting = Noting {
-            inner: &mut seats,
-            picks: Vec::new(),
-        };
-        let mut dropped = ();
-        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
-        game.act(&action, scripts, &mut noting, &mut phased)
-            .expect("legal");
-        steps.push(Step {
-            action,
-            picks: noting.picks,
-            phases: phased.hashes,
-            hash: game.state_hash(),
-        });
+        steps.push(act_noted(&mut game, action, scripts, &mut seats, &mut ()).expect("legal"));
     }
     steps
 }
@@ -91,12 +78,9 @@ fn replays(c: &mut Criterion) {
         b.iter(|| {
             let mut game = start.clone();
             for step in &steps {
-                let mut picks = Picks::new(&step.picks);
-                let mut dropped = ();
-                let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
-                game.act(&step.action, &mut scripts, &mut picks, &mut phased)
-                    .expect("replays");
-                assert_eq!(phased.hashes, step.phases);
+                let replayed =
+                    replay_step(&mut game, step, &mut scripts, &mut ()).expect("replays");
+                assert_eq!(replayed.phases, step.phases);
                 assert_eq!(game.state_hash(), step.hash);
             }
             black_box(game)

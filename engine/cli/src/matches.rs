@@ -6,10 +6,10 @@ use hexforge_content::RulePreset;
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    AbilityHooks, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset, Rng, Rules,
-    SeatSetup,
+    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset,
+    Rng, Rules, SeatSetup,
 };
-use hexforge_replay::{Noting, PhaseHashes, Step};
+use hexforge_replay::act_noted;
 use hexforge_scenario::log::Names;
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
@@ -307,22 +307,15 @@ pub fn play_match(
         let mut seats = Seats {
             players: &mut players,
         };
-        let mut noting = Noting {
-            inner: &mut seats,
-            picks: Vec::new(),
-        };
-        let mut phased = PhaseHashes::new(game.field().clone(), &mut events);
-        game.act(&action, &mut *scripts, &mut noting, &mut phased)
-            .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
-        let phases = phased.hashes;
-        if let Some(r) = recorder.as_mut() {
-            let step = Step {
-                action,
-                picks: std::mem::take(&mut noting.picks),
-                phases,
-                hash: game.state_hash(),
-            };
-            r.step(&step, game.catalog())?;
+        match recorder.as_mut() {
+            Some(r) => {
+                let step = act_noted(&mut game, action, &mut *scripts, &mut seats, &mut events)
+                    .map_err(refused)?;
+                r.step(&step, game.catalog())?;
+            }
+            None => game
+                .act(&action, &mut *scripts, &mut seats, &mut events)
+                .map_err(refused)?,
         }
         printer.events(out, &events)?;
     }
@@ -375,20 +368,7 @@ fn play_recorded(
         let mut seats = Seats {
             players: &mut *players,
         };
-        let mut noting = Noting {
-            inner: &mut seats,
-            picks: Vec::new(),
-        };
-        let mut dropped = ();
-        let mut phased = PhaseHashes::new(game.field().clone(), &mut dropped);
-        game.act(&action, &mut *scripts, &mut noting, &mut phased)
-            .map_err(|e| anyhow::anyhow!("the engine refused an action it listed as legal: {e}"))?;
-        let step = Step {
-            action,
-            picks: noting.picks,
-            phases: phased.hashes,
-            hash: game.state_hash(),
-        };
+        let step = act_noted(game, action, &mut *scripts, &mut seats, &mut ()).map_err(refused)?;
         recorder.step(&step, game.catalog())?;
     }
     recorder.finish()?;
@@ -580,4 +560,9 @@ pub fn play_matches<H: AbilityHooks>(
         writeln!(out, "error: {f:#}")?;
     }
     Ok(failures.is_empty())
+}
+
+/// The error for an action the engine listed as legal and then refused (an engine bug).
+fn refused(e: ActionError) -> anyhow::Error {
+    anyhow::anyhow!("the engine refused an action it listed as legal: {e}")
 }

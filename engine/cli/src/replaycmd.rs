@@ -6,7 +6,7 @@ use crate::matches::{Printer, Table};
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::LoadedMods;
 use hexforge_core::{AbilityHooks, Event, Game, GameSetup, SeatSetup};
-use hexforge_replay::{PhaseHashes, Picks, encode_action, parse};
+use hexforge_replay::{Replayed, encode_action, parse, replay_step};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -185,10 +185,7 @@ pub fn replay_to(
     let stop = to.as_ref().map_or(replay.steps.len(), |t| t.at);
     for (n, step) in replay.steps.iter().enumerate().take(stop) {
         events.clear();
-        let mut picks = Picks::new(&step.picks);
-        let mut phased = PhaseHashes::new(game.field().clone(), &mut events);
-        let acted = game.act(&step.action, &mut *scripts, &mut picks, &mut phased);
-        let phases = phased.hashes;
+        let acted = replay_step(&mut game, step, &mut *scripts, &mut events);
         printer.events(out, &events)?;
         let what = || {
             format!(
@@ -198,10 +195,16 @@ pub fn replay_to(
                 encode_action(&step.action, game.catalog())
             )
         };
-        if let Err(e) = acted {
-            writeln!(out, "diverged at {}: the engine refuses it: {e}", what())?;
-            return Ok(ExitCode::FAILURE);
-        }
+        let Replayed {
+            phases,
+            all_picks_used,
+        } = match acted {
+            Ok(r) => r,
+            Err(e) => {
+                writeln!(out, "diverged at {}: the engine refuses it: {e}", what())?;
+                return Ok(ExitCode::FAILURE);
+            }
+        };
         if opts.verify {
             if let Some(k) = (0..step.phases.len().max(phases.len()))
                 .find(|&k| step.phases.get(k) != phases.get(k))
@@ -218,13 +221,13 @@ pub fn replay_to(
                 return Ok(ExitCode::FAILURE);
             }
             let found = game.state_hash();
-            if found != step.hash || !picks.all_used() {
+            if found != step.hash || !all_picks_used {
                 writeln!(
                     out,
                     "diverged at {}: expected state {:016x}, found {found:016x}{}",
                     what(),
                     step.hash,
-                    if picks.all_used() {
+                    if all_picks_used {
                         ""
                     } else {
                         " (the recorded decisions were not all asked for)"

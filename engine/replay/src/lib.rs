@@ -554,6 +554,65 @@ impl<'r> Timeline<'r> {
     }
 }
 
+/// Plays `action` and returns the step a replay records of it: the decisions `decider` gave,
+/// the board hash after each battle phase and the state hash after the action. Events go on to
+/// `sink`.
+pub fn act_noted<H, D, S>(
+    game: &mut Game,
+    action: Action,
+    hooks: &mut H,
+    decider: &mut D,
+    sink: &mut S,
+) -> Result<Step, ActionError>
+where
+    H: AbilityHooks + ?Sized,
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let mut noting = Noting {
+        inner: decider,
+        picks: Vec::new(),
+    };
+    let mut phased = PhaseHashes::new(game.field().clone(), sink);
+    game.act(&action, hooks, &mut noting, &mut phased)?;
+    Ok(Step {
+        action,
+        picks: noting.picks,
+        phases: phased.hashes,
+        hash: game.state_hash(),
+    })
+}
+
+/// What playing a recorded step again found, to compare with the step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The board hash after each battle phase (the step recorded `phases`).
+    pub phases: Vec<u64>,
+    /// Whether the engine asked for every recorded decision.
+    pub all_picks_used: bool,
+}
+
+/// Plays a recorded step again with its recorded decisions; compare what it returns with the
+/// step, and `game.state_hash()` with `step.hash`. Events go on to `sink`.
+pub fn replay_step<H, S>(
+    game: &mut Game,
+    step: &Step,
+    hooks: &mut H,
+    sink: &mut S,
+) -> Result<Replayed, ActionError>
+where
+    H: AbilityHooks + ?Sized,
+    S: EventSink + ?Sized,
+{
+    let mut picks = Picks::new(&step.picks);
+    let mut phased = PhaseHashes::new(game.field().clone(), sink);
+    game.act(&step.action, hooks, &mut picks, &mut phased)?;
+    Ok(Replayed {
+        phases: phased.hashes,
+        all_picks_used: picks.all_used(),
+    })
+}
+
 /// Plays one recorded step with its recorded decisions.
 pub fn apply(
     game: &mut Game,
