@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 use hexforge_content::RulePreset;
-use hexforge_core::game::{LegalActions, Player, Seats};
+use hexforge_core::game::{LegalActions, Player, Seats, next_action};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
     AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset,
@@ -352,19 +352,7 @@ fn play_recorded(
     mut recorder: hexforge_replay::Recorder<std::fs::File>,
 ) -> Result<GameResult> {
     let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        game.legal_actions(&mut legal);
-        let Some(last) = legal.len().checked_sub(1) else {
-            break;
-        };
-        let pick = players
-            .get_mut(seat.index())
-            .map(|p| p.act(game, &legal, &mut *scripts))
-            .unwrap_or(last)
-            .min(last);
-        let Some(action) = legal.get(pick) else {
-            break;
-        };
+    while let Some(action) = next_action(game, players, &mut *scripts, &mut legal) {
         let mut seats = Seats {
             players: &mut *players,
         };

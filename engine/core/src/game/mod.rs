@@ -14,7 +14,7 @@ use action::Movers;
 pub use action::{Action, ActionError, Target};
 pub use judge::Mode;
 pub use legal::LegalActions;
-pub use player::{Player, Seats, play_out};
+pub use player::{Player, Seats, next_action, play_out};
 
 use crate::battle::Context;
 use crate::battlefield::{Battlefield, MAX_PLAYERS, PlayerSetup, Seat, Setup, SetupError};

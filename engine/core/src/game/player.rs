@@ -1,8 +1,8 @@
 //! Players: whoever answers a game's questions, the turns' actions and the decisions of battles and
 //! plays. Bots and people (through a front end) implement [`Player`]; [`play_out`] runs a game
-//! with one player per seat.
+//! with one player per seat, asking each for its action through [`next_action`].
 
-use super::{ActionError, Game, LegalActions};
+use super::{Action, ActionError, Game, LegalActions};
 use crate::battlefield::Battlefield;
 use crate::decision::{Decider, Decision};
 use crate::event::{EventSink, GameResult};
@@ -49,20 +49,29 @@ where
     S: EventSink + ?Sized,
 {
     let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        game.legal_actions(&mut legal);
-        let Some(last) = legal.len().checked_sub(1) else {
-            break;
-        };
-        let pick = players
-            .get_mut(seat.index())
-            .map(|p| p.act(game, &legal, &mut *hooks))
-            .unwrap_or(last)
-            .min(last);
-        let Some(action) = legal.get(pick) else {
-            break;
-        };
+    while let Some(action) = next_action(game, players, hooks, &mut legal) {
         game.act(&action, hooks, &mut Seats { players }, sink)?;
     }
     game.result().ok_or(ActionError::GameOver)
+}
+
+/// The action the current player of `game` picks among the legal ones (listed into `legal`); a
+/// pick outside the list counts as the last listed one. `None` when the game is over or the
+/// engine lists nothing.
+#[inline]
+pub fn next_action(
+    game: &Game,
+    players: &mut [&mut dyn Player],
+    hooks: &mut dyn AbilityHooks,
+    legal: &mut LegalActions,
+) -> Option<Action> {
+    let seat = game.current()?;
+    game.legal_actions(legal);
+    let last = legal.len().checked_sub(1)?;
+    let pick = players
+        .get_mut(seat.index())
+        .map(|p| p.act(game, legal, hooks))
+        .unwrap_or(last)
+        .min(last);
+    legal.get(pick)
 }
