@@ -299,25 +299,14 @@ fn run() -> Result<ExitCode> {
             let content = content_line(&loaded);
             let (preset, options, extended) =
                 (table.rules.clone(), table.options.clone(), table.extended);
-            let header = |game_seed: u64| hexforge_replay::Header {
-                engine: hexforge_content::ENGINE_VERSION.to_string(),
-                rules: preset.clone(),
-                options: options.clone(),
-                board: if extended { "extended" } else { "standard" }.to_string(),
-                armies: armies.clone(),
-                mods: loaded
-                    .mods
-                    .iter()
-                    .map(|m| {
-                        (
-                            m.id.clone(),
-                            m.manifest.version.to_string(),
-                            hexforge_content::mod_hash(m),
-                        )
-                    })
-                    .collect(),
-                seed: game_seed,
-                match_seed: Some(seed),
+            let header = |game_seed: u64| {
+                replaycmd::header(
+                    (&preset, &options, extended),
+                    &loaded.mods,
+                    armies.clone(),
+                    game_seed,
+                    seed,
+                )
             };
             let record = |game_seed: u64| -> Result<hexforge_replay::Recorder<std::fs::File>> {
                 let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
@@ -364,27 +353,15 @@ fn run() -> Result<ExitCode> {
             };
             let (preset, options, extended) =
                 (table.rules.clone(), table.options.clone(), table.extended);
-            let header =
-                |armies: &[&str], game_seed: u64, match_seed: u64| hexforge_replay::Header {
-                    engine: hexforge_content::ENGINE_VERSION.to_string(),
-                    rules: preset.clone(),
-                    options: options.clone(),
-                    board: if extended { "extended" } else { "standard" }.to_string(),
-                    armies: armies.iter().map(|a| a.to_string()).collect(),
-                    mods: loaded
-                        .mods
-                        .iter()
-                        .map(|m| {
-                            (
-                                m.id.clone(),
-                                m.manifest.version.to_string(),
-                                hexforge_content::mod_hash(m),
-                            )
-                        })
-                        .collect(),
-                    seed: game_seed,
-                    match_seed: Some(match_seed),
-                };
+            let header = |armies: &[&str], game_seed: u64, match_seed: u64| {
+                replaycmd::header(
+                    (&preset, &options, extended),
+                    &loaded.mods,
+                    armies.iter().map(|a| a.to_string()).collect(),
+                    game_seed,
+                    match_seed,
+                )
+            };
             if let Some(dir) = &replays {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;

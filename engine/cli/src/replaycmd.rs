@@ -372,3 +372,33 @@ fn toml_value(v: &hexforge_core::tile::ParamValue) -> String {
         other => other.to_string(),
     }
 }
+
+/// The header of a replay of a game of `armies` on the table `(rules preset, options, extended
+/// board)` with `mods` (their versions and content hashes).
+pub fn header(
+    (rules, options, extended): (&str, &[String], bool),
+    mods: &[hexforge_content::ModInfo],
+    armies: Vec<String>,
+    seed: u64,
+    match_seed: u64,
+) -> hexforge_replay::Header {
+    hexforge_replay::Header {
+        engine: hexforge_content::ENGINE_VERSION.to_string(),
+        rules: rules.to_string(),
+        options: options.to_vec(),
+        board: if extended { "extended" } else { "standard" }.to_string(),
+        armies,
+        mods: mods
+            .iter()
+            .map(|m| {
+                (
+                    m.id.clone(),
+                    m.manifest.version.to_string(),
+                    hexforge_content::mod_hash(m),
+                )
+            })
+            .collect(),
+        seed,
+        match_seed: Some(match_seed),
+    }
+}
