@@ -53,6 +53,25 @@ struct Piled<'a, S: ?Sized> {
     sink: &'a mut S,
 }
 
+/// The rules context of a play and the sink that keeps the piles and movers in step with it,
+/// from the game's fields (borrowed one by one, so the board stays free to change).
+fn piled<'a, S: ?Sized>(
+    (catalog, rules): (&'a Catalog, &'a crate::rules::Rules),
+    piles: &'a mut [Hand; MAX_PLAYERS],
+    movers: Option<&'a mut Movers>,
+    sink: &'a mut S,
+) -> (Context<'a>, Piled<'a, S>) {
+    (
+        Context { catalog, rules },
+        Piled {
+            piles,
+            movers,
+            catalog,
+            sink,
+        },
+    )
+}
+
 impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     fn push(&mut self, event: Event) {
         apply_piles(self.piles, &event);
@@ -195,16 +214,12 @@ impl Game {
         if effects.is_empty() {
             return;
         }
-        let ctx = Context {
-            catalog: &self.catalog,
-            rules: &self.rules,
-        };
-        let mut out = Piled {
-            piles: &mut self.piles,
-            movers: self.movers.get_mut(),
-            catalog: &self.catalog,
-            sink: &mut *sink,
-        };
+        let (ctx, mut out) = piled(
+            (&self.catalog, &self.rules),
+            &mut self.piles,
+            self.movers.get_mut(),
+            &mut *sink,
+        );
         if let Err(e) = crate::effect::apply_effects(&mut self.field, ctx, &effects, &mut out) {
             self.hook_failure.get_or_insert(e);
             return;
@@ -428,16 +443,12 @@ impl Game {
     {
         // The views the play was checked with: the board has not changed since.
         let views = self.views();
-        let ctx = Context {
-            catalog: &self.catalog,
-            rules: &self.rules,
-        };
-        let mut out = Piled {
-            piles: &mut self.piles,
-            movers: self.movers.get_mut(),
-            catalog: &self.catalog,
+        let (ctx, mut out) = piled(
+            (&self.catalog, &self.rules),
+            &mut self.piles,
+            self.movers.get_mut(),
             sink,
-        };
+        );
         // Checked just before: a refusal here would be an engine bug, and changes nothing.
         let _ = resolve_with(
             &mut self.field,
@@ -687,16 +698,12 @@ impl Game {
         S: EventSink + ?Sized,
     {
         self.emit(Event::BattleCalled { cause }, sink);
-        let ctx = Context {
-            catalog: &self.catalog,
-            rules: &self.rules,
-        };
-        let mut out = Piled {
-            piles: &mut self.piles,
-            movers: self.movers.get_mut(),
-            catalog: &self.catalog,
-            sink: &mut *sink,
-        };
+        let (ctx, mut out) = piled(
+            (&self.catalog, &self.rules),
+            &mut self.piles,
+            self.movers.get_mut(),
+            &mut *sink,
+        );
         // Each battle's scripts draw from a seed of the game and the battle's number.
         let mut seeds = Rng::seeded(self.hook_seed ^ u64::from(self.battles).rotate_left(32));
         hooks.reseed(seeds.next_u64());
