@@ -17,14 +17,7 @@ fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::Sc
     let game = Game::new(
         GameSetup {
             shape: BoardShape::standard(),
-            seats: armies
-                .iter()
-                .enumerate()
-                .map(|(i, a)| SeatSetup {
-                    army: a.to_string(),
-                    team: i as u8,
-                })
-                .collect(),
+            seats: SeatSetup::each_alone(&armies),
             seed,
         },
         Arc::new(loaded.mods.catalog),

@@ -23,14 +23,7 @@ fn new_game(seed: u64) -> (Game, hexforge_script::ScriptHost) {
     let game = Game::new(
         GameSetup {
             shape: BoardShape::standard(),
-            seats: ["moloch", "outpost"]
-                .iter()
-                .enumerate()
-                .map(|(i, a)| SeatSetup {
-                    army: a.to_string(),
-                    team: i as u8,
-                })
-                .collect(),
+            seats: SeatSetup::each_alone(&["moloch", "outpost"]),
             seed,
         },
         Arc::new(catalog),

@@ -240,14 +240,7 @@ impl GameBench {
     /// If the armies are unknown or the engine refuses an action it listed as legal.
     pub fn random_game(&self, armies: [&str; 2], seed: u64) -> GameOutcome {
         let mut seeds = Rng::seeded(seed);
-        let seats = armies
-            .iter()
-            .enumerate()
-            .map(|(i, a)| SeatSetup {
-                army: (*a).to_string(),
-                team: i as u8,
-            })
-            .collect();
+        let seats = SeatSetup::each_alone(&armies);
         let setup = GameSetup {
             shape: BoardShape::standard(),
             seats,
@@ -511,14 +504,7 @@ mod game_regression {
             let mut seeds = Rng::seeded(n);
             let setup = GameSetup {
                 shape: BoardShape::standard(),
-                seats: armies
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| SeatSetup {
-                        army: (*a).to_string(),
-                        team: i as u8,
-                    })
-                    .collect(),
+                seats: SeatSetup::each_alone(&armies),
                 seed: seeds.next_u64(),
             };
             let mut game =

@@ -107,15 +107,7 @@ fn new_game(
     shape: BoardShape,
 ) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
     let (game_seed, bot_seeds) = seeds(lineup.seed, lineup.armies.len());
-    let seats = lineup
-        .armies
-        .iter()
-        .enumerate()
-        .map(|(i, a)| SeatSetup {
-            army: a.to_string(),
-            team: i as u8,
-        })
-        .collect();
+    let seats = SeatSetup::each_alone(&lineup.armies);
     let game = Game::new(
         GameSetup {
             shape,

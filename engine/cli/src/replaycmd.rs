@@ -145,15 +145,7 @@ pub fn replay_to(
     let mut game = Game::new(
         GameSetup {
             shape,
-            seats: h
-                .armies
-                .iter()
-                .enumerate()
-                .map(|(i, a)| SeatSetup {
-                    army: a.clone(),
-                    team: i as u8,
-                })
-                .collect(),
+            seats: SeatSetup::each_alone(&h.armies),
             seed: h.seed,
         },
         Arc::new(loaded.catalog.clone()),

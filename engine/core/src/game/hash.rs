@@ -210,14 +210,7 @@ mod tests {
         Game::new(
             GameSetup {
                 shape: BoardShape::standard(),
-                seats: ["a", "b"]
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| SeatSetup {
-                        army: a.to_string(),
-                        team: i as u8,
-                    })
-                    .collect(),
+                seats: SeatSetup::each_alone(&["a", "b"]),
                 seed,
             },
             catalog(),

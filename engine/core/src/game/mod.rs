@@ -39,6 +39,20 @@ pub struct SeatSetup {
     pub team: u8,
 }
 
+impl SeatSetup {
+    /// One seat per army in seat order, each player its own team (a duel or a free-for-all).
+    pub fn each_alone<A: AsRef<str>>(armies: &[A]) -> Vec<SeatSetup> {
+        armies
+            .iter()
+            .enumerate()
+            .map(|(i, a)| SeatSetup {
+                army: a.as_ref().to_string(),
+                team: i as u8,
+            })
+            .collect()
+    }
+}
+
 /// A new game, not yet checked: players in seat order, the board and the seed.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
