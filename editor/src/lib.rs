@@ -8,6 +8,8 @@
 pub mod army_view;
 pub mod browser;
 pub mod reload;
+pub mod replays;
+pub mod sandbox;
 pub mod spot;
 pub mod tile_view;
 
@@ -16,9 +18,28 @@ use hexforge_core::{TileKind, TileRef};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The editor's main views, one shown at a time beside the status bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    /// The mod browser with the tile designer and the army editor.
+    Designer,
+    /// The sandbox board: place tiles for any side and step through test battles.
+    Sandbox,
+    /// The replay viewer: recorded games, step by step.
+    Replays,
+}
+
 /// The editor's state: the loaded content and what the designer is looking at.
 pub struct Editor {
     pub loaded: LoadedMods,
+    /// The Lua abilities of `loaded`, which the sandbox's battles and the replays run.
+    pub scripts: hexforge_script::ScriptHost,
+    /// The view shown.
+    pub tab: Tab,
+    /// The sandbox board.
+    pub sandbox: sandbox::Sandbox,
+    /// The replay viewer.
+    pub replays: replays::Replays,
     /// Text that filters the browser's tiles (by id or name).
     pub search: String,
     /// Only tiles of this kind are listed (all kinds when `None`).
@@ -48,6 +69,10 @@ impl Editor {
         let (watch, status) = watch(&roots, None);
         Editor {
             loaded: loaded.mods,
+            scripts: loaded.scripts,
+            tab: Tab::Designer,
+            sandbox: sandbox::Sandbox::default(),
+            replays: replays::Replays::default(),
             search: String::new(),
             kind: None,
             army: None,
@@ -116,13 +141,16 @@ impl Editor {
     /// problems, which are then listed while the last good content stays in play.
     pub fn reload(&mut self) {
         let start = Instant::now();
-        let new = hexforge_script::load(&self.roots, hexforge_script::Limits::default()).mods;
+        let hexforge_script::Loaded { mods: new, scripts } =
+            hexforge_script::load(&self.roots, hexforge_script::Limits::default());
         let took = start.elapsed();
         if reload::adopt(&self.loaded, &new) {
             // Tile refs index the catalog: follow the selected tile by its id.
             let selected = self.selected.map(|t| self.loaded.catalog.get(t).full_id());
             self.selected = selected.and_then(|id| new.catalog.find(&id));
             self.loaded = new;
+            self.scripts = scripts;
+            self.sandbox.content_changed(&self.loaded.catalog);
             self.source = None;
             self.refused.clear();
             self.status = format!("reloaded in {}", ms(took));
@@ -171,12 +199,30 @@ impl Editor {
                 self.status
             ));
         });
-        egui::Panel::left("browser")
-            .default_size(320.0)
-            .show(ui, |ui| browser::ui(ui, self));
-        egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::both().show(ui, |ui| self.main_view(ui));
+        egui::Panel::top("tabs").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.selectable_value(&mut self.tab, Tab::Designer, "Designer");
+                ui.selectable_value(&mut self.tab, Tab::Sandbox, "Sandbox");
+                ui.selectable_value(&mut self.tab, Tab::Replays, "Replays");
+            });
         });
+        match self.tab {
+            Tab::Designer => {
+                egui::Panel::left("browser")
+                    .default_size(320.0)
+                    .show(ui, |ui| browser::ui(ui, self));
+                egui::CentralPanel::default().show(ui, |ui| {
+                    egui::ScrollArea::both().show(ui, |ui| self.main_view(ui));
+                });
+            }
+            Tab::Sandbox => self.sandbox.ui(ui, &self.loaded, &mut self.scripts),
+            Tab::Replays => {
+                if let Some(game) = self.replays.ui(ui, &self.loaded, &mut self.scripts) {
+                    self.sandbox.open_game(&game);
+                    self.tab = Tab::Sandbox;
+                }
+            }
+        }
     }
 
     /// The spot of a problem, else the selected tile, else the selected army.
