@@ -59,7 +59,7 @@ pub fn ui(ui: &mut egui::Ui, catalog: &Catalog, army: &Army) -> Option<TileRef> 
                 let (rect, response) = ui.allocate_exact_size(cell, egui::Sense::click());
                 let painter = ui.painter_at(rect);
                 let centre = rect.center() - egui::vec2(0.0, 10.0);
-                super::tile_view::paint(&painter, centre, 44.0, tile);
+                super::tile_view::paint(&painter, centre, 44.0, tile, 0, super::tile_view::NEUTRAL);
                 painter.text(
                     egui::pos2(rect.center().x, rect.bottom() - 8.0),
                     egui::Align2::CENTER_CENTER,

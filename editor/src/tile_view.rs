@@ -32,9 +32,21 @@ fn edge_corners(i: usize) -> (usize, usize) {
     ((i + 4) % 6, (i + 5) % 6)
 }
 
-/// Draws `tile` as a hex of circumradius `r` around `c`: edges with their icons, the initiative
-/// (or kind) in the middle, toughness, mobility and abilities below it. Text scales with `r`.
-pub fn paint(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
+/// The tile's background when no player owns it (the designer's view, the army grid).
+pub const NEUTRAL: egui::Color32 = egui::Color32::from_gray(48);
+
+/// Draws `tile` as a hex of circumradius `r` around `c`, turned so its front edge points in the
+/// direction `facing` (0 north, clockwise) and filled with `fill` (a player's colour, or
+/// [`NEUTRAL`]): edges with their icons, the initiative (or kind) in the middle, toughness,
+/// mobility and abilities below it. Text scales with `r`.
+pub fn paint(
+    painter: &egui::Painter,
+    c: egui::Pos2,
+    r: f32,
+    tile: &Tile,
+    facing: usize,
+    fill: egui::Color32,
+) {
     let scale = r / 115.0;
     let corner = |k: usize| {
         let a = (k as f32) * std::f32::consts::PI / 3.0;
@@ -43,12 +55,12 @@ pub fn paint(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
     let corners: Vec<egui::Pos2> = (0..6).map(corner).collect();
     painter.add(egui::Shape::convex_polygon(
         corners.clone(),
-        egui::Color32::from_gray(48),
+        fill,
         egui::Stroke::new(2.0 * scale.max(0.5), egui::Color32::from_gray(200)),
     ));
     let font = egui::FontId::proportional((15.0 * scale).max(8.0));
     for e in Edge::ALL {
-        let (a, b) = edge_corners(e.index() as usize);
+        let (a, b) = edge_corners((e.index() as usize + facing) % 6);
         let mid = corners[a].lerp(corners[b], 0.5);
         let text = edge_text(tile, e);
         if text.is_empty() {
@@ -108,7 +120,14 @@ pub fn ui(ui: &mut egui::Ui, tile: &Tile) -> Option<String> {
     ui.label(tile.full_id());
     let size = 320.0;
     let (rect, _) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
-    paint(&ui.painter_at(rect), rect.center(), size * 0.36, tile);
+    paint(
+        &ui.painter_at(rect),
+        rect.center(),
+        size * 0.36,
+        tile,
+        0,
+        NEUTRAL,
+    );
     egui::Grid::new("tile_data").num_columns(2).show(ui, |ui| {
         ui.label("kind");
         ui.label(tile.kind.name());
