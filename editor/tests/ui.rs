@@ -1,22 +1,12 @@
 //! The editor's views driven headlessly: the mod browser lists the loaded mods, and picking a
 //! tile shows it in the tile view.
 
+mod common;
+
+use common::{base_copy, editor, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Editor;
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
-
-fn editor() -> Editor {
-    Editor::load(vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")])
-}
-
-/// The editor in a headless window of a laptop's size.
-fn window(editor: Editor) -> Harness<'static, Editor> {
-    Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
-}
 
 /// The editor with `search` typed and the base mod opened in the browser.
 fn browsing(editor: Editor, search: &str) -> Harness<'static, Editor> {
@@ -58,42 +48,6 @@ fn the_kind_filter_lists_only_that_kind() {
     harness.run();
     assert!(harness.query_by_label("Gauss Cannon x1").is_none());
     harness.get_by_label("Battle x4");
-}
-
-/// A copy of the base mod in a fresh folder of its own, for tests that change files on disk.
-fn base_copy(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexforge-editor-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    copy(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base"),
-        &dir.join("base"),
-    );
-    dir
-}
-
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create the copy");
-    for e in std::fs::read_dir(from).expect("read the base mod") {
-        let e = e.expect("a folder entry");
-        let target = to.join(e.file_name());
-        if e.path().is_dir() {
-            copy(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).expect("copy a file");
-        }
-    }
-}
-
-/// Polls the editor until a reload happened (the watch saw the change and it settled).
-fn wait_for_reload(editor: &mut Editor) {
-    let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(10) {
-        if editor.poll(Instant::now()) {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    panic!("no reload within 10 s of the change");
 }
 
 #[test]

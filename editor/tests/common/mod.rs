@@ -1,0 +1,56 @@
+//! What the editor's UI tests share: the editor over the repo's mods in a headless window of a
+//! laptop's size, copies of the base mod for tests that change files, and waiting for a reload.
+#![allow(dead_code)] // each test file uses its own part of this module
+
+use egui_kittest::Harness;
+use hexforge_editor::Editor;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The editor over this checkout's `mods/`.
+pub fn editor() -> Editor {
+    Editor::load(vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")])
+}
+
+/// The editor in a headless window of a laptop's size.
+pub fn window(editor: Editor) -> Harness<'static, Editor> {
+    Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
+}
+
+/// A copy of the base mod in a fresh folder of its own, for tests that change files on disk.
+pub fn base_copy(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-editor-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base"),
+        &dir.join("base"),
+    );
+    dir
+}
+
+pub fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy");
+    for e in std::fs::read_dir(from).expect("read the base mod") {
+        let e = e.expect("a folder entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copy a file");
+        }
+    }
+}
+
+/// Polls the editor until a reload happened (the watch saw the change and it settled).
+pub fn wait_for_reload(editor: &mut Editor) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        if editor.poll(Instant::now()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no reload within 10 s of the change");
+}
