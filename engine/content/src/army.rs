@@ -121,9 +121,13 @@ pub fn parse_army(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
 pub fn load_army_open(path: &Path) -> Result<ArmyFile, Diagnostics> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the army file: {e}")))?;
-    let src = SourceText::new(path, text);
-    let def: ArmyFileDef = parse_toml(&src)?;
-    validate(&src, def, false)
+    parse_army_open(&SourceText::new(path, text))
+}
+
+/// [`load_army_open`] for a file's text: parsed and validated, all but its size.
+pub fn parse_army_open(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
+    let def: ArmyFileDef = parse_toml(src)?;
+    validate(src, def, false)
 }
 
 /// The one validation pass: every problem of the file, in file order.

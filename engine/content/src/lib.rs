@@ -11,14 +11,16 @@ pub mod modpack;
 pub mod patch;
 pub mod presets;
 pub mod resolve;
+pub mod scaffold;
 pub mod value;
 
-pub use army::{ArmyFile, HookSite, load_army, parse_army};
+pub use army::{ArmyFile, HookSite, load_army, parse_army, parse_army_open};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{
-    LoadedMods, ModInfo, ScriptFile, Skipped, load_mod, load_mods, load_mods_except, mod_dirs,
-    script_files, user_mods_dir,
+    LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
+    load_mods_except, mod_dirs, script_files, user_mods_dir,
 };
-pub use presets::{RulePreset, load_preset};
+pub use presets::{RulePreset, RulesError, load_preset, mod_presets, table_board, table_rules};
+pub use scaffold::{ScaffoldError, write_atomically};

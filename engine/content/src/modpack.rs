@@ -99,6 +99,20 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
     load_mod_files(dir, manifest)
 }
 
+/// Checks the text of one army file of the mod in `mod_dir` as loading checks it (parsed, then
+/// validated, every problem at once with `file:line:column`; the size too, unless the mod's own
+/// patches complete the army), without touching the disk but for the mod's patch files. Tools
+/// that edit an army file call it on every change, before the file is saved.
+pub fn check_army_text(path: &Path, text: &str, mod_dir: &Path) -> Result<ArmyFile, Diagnostics> {
+    let a = crate::army::parse_army_open(&crate::diagnostic::SourceText::new(path, text))?;
+    if !crate::patch::built_armies(mod_dir).contains(&a.id)
+        && let Some(d) = a.size_problem()
+    {
+        return Err(Diagnostics(vec![d]));
+    }
+    Ok(a)
+}
+
 fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics> {
     let mut problems = Vec::new();
     let mut armies: Vec<ArmyFile> = Vec::new();
@@ -441,6 +455,27 @@ mod tests {
                 a.id
             );
         }
+    }
+
+    #[test]
+    fn an_army_text_is_checked_as_loading_checks_it() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base");
+        let path = base.join("armies/moloch.toml");
+        let text = std::fs::read_to_string(&path).expect("read moloch.toml");
+        let a = check_army_text(&path, &text, &base).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((a.id.as_str(), a.tiles.len() > 10), ("moloch", true));
+        // A bad value and a short deck: the value's line and column, then nothing else (the
+        // size is only measured once the tiles are valid).
+        let bad = text.replacen("count = 2", "count = 0", 1);
+        let e = check_army_text(&path, &bad, &base).expect_err("count 0");
+        assert_eq!(e.0.len(), 1, "{e}");
+        assert!(e.0[0].message.contains("count 0 is out of range"), "{e}");
+        assert!(e.0[0].file.ends_with("moloch.toml") && e.0[0].line > 1);
+        let short = text.replacen("count = 2", "count = 1", 1);
+        let e = check_army_text(&path, &short, &base).expect_err("34 tiles");
+        assert!(e.to_string().contains("add up to 34"), "{e}");
+        let broken = text.replacen("[army]", "[army", 1);
+        assert!(check_army_text(&path, &broken, &base).is_err());
     }
 
     #[test]
