@@ -6,6 +6,7 @@
 //! never works out a rule itself.
 
 pub mod army_view;
+pub mod board_view;
 pub mod browser;
 pub mod reload;
 pub mod replays;

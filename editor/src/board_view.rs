@@ -1,0 +1,281 @@
+//! The board drawn from a `Battlefield`: the hexes of its shape fitted into a rectangle, every
+//! tile in its owner's colour with its facing, wounds and the HQ's hit points, the mapping from a
+//! pointer back to a hex, and the overlays the sandbox and the replay viewer draw on top (attack
+//! arrows from an edge to a target, lines between hexes, highlighted hexes).
+
+use hexforge_core::{Battlefield, BoardShape, Catalog, Dir, Hex, Placed, Seat};
+
+/// The colour of each seat's tiles, in seat order.
+pub const SEAT_COLOURS: [egui::Color32; 4] = [
+    egui::Color32::from_rgb(150, 45, 45),
+    egui::Color32::from_rgb(40, 80, 150),
+    egui::Color32::from_rgb(45, 120, 55),
+    egui::Color32::from_rgb(130, 95, 25),
+];
+
+/// The colour of `seat`'s tiles.
+pub fn seat_colour(seat: Seat) -> egui::Color32 {
+    SEAT_COLOURS[seat.index() % SEAT_COLOURS.len()]
+}
+
+const SQRT3: f32 = 1.732_050_8;
+
+/// Where the hexes of a board lie on screen: flat-topped hexes of circumradius `radius`, the
+/// board centre `[0, 0]` at `origin`, north up (SCENARIO_FORMAT.md's directions).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Layout {
+    pub origin: egui::Pos2,
+    pub radius: f32,
+}
+
+impl Layout {
+    /// The largest layout that shows every hex of `shape` whole inside `rect`, centred.
+    pub fn fit(rect: egui::Rect, shape: &BoardShape) -> Layout {
+        // The board's extent for a unit radius: centres, widened by a hex's half width and height.
+        let unit = Layout {
+            origin: egui::Pos2::ZERO,
+            radius: 1.0,
+        };
+        let mut min = egui::pos2(f32::INFINITY, f32::INFINITY);
+        let mut max = egui::pos2(f32::NEG_INFINITY, f32::NEG_INFINITY);
+        for h in shape.hexes() {
+            let c = unit.centre(*h);
+            min = min.min(c - egui::vec2(1.0, SQRT3 / 2.0));
+            max = max.max(c + egui::vec2(1.0, SQRT3 / 2.0));
+        }
+        let size = max - min;
+        let radius = (rect.width() / size.x).min(rect.height() / size.y).max(1.0);
+        let mid = min + size / 2.0;
+        Layout {
+            origin: rect.center() - mid.to_vec2() * radius,
+            radius,
+        }
+    }
+
+    /// The centre of hex `h` on screen.
+    pub fn centre(&self, h: Hex) -> egui::Pos2 {
+        let (q, r) = (h.q() as f32, h.r() as f32);
+        self.origin + egui::vec2(1.5 * q, SQRT3 * (r + q / 2.0)) * self.radius
+    }
+
+    /// The hex under the screen point `p` (it may lie off the board: see [`hex_on`]).
+    pub fn hex_at(&self, p: egui::Pos2) -> Hex {
+        let v = (p - self.origin) / self.radius;
+        let q = v.x / 1.5;
+        let r = v.y / SQRT3 - q / 2.0;
+        // Round the cube coordinates and fix the one that rounded furthest.
+        let s = -q - r;
+        let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
+        let (dq, dr, ds) = ((rq - q).abs(), (rr - r).abs(), (rs - s).abs());
+        if dq > dr && dq > ds {
+            rq = -rr - rs;
+        } else if dr > ds {
+            rr = -rq - rs;
+        }
+        Hex::new(rq as i32, rr as i32)
+    }
+
+    /// The hex of `shape` under `p`, if `p` is on the board.
+    pub fn hex_on(&self, shape: &BoardShape, p: egui::Pos2) -> Option<Hex> {
+        let h = self.hex_at(p);
+        shape.cell(h).is_some().then_some(h)
+    }
+
+    /// The middle of the side of hex `h` that faces direction `d`.
+    pub fn side(&self, h: Hex, d: Dir) -> egui::Pos2 {
+        let c = self.centre(h);
+        c + (self.centre(h.step(d)) - c) / 2.0
+    }
+
+    /// The six corners of hex `h`, clockwise from east.
+    pub fn corners(&self, h: Hex) -> Vec<egui::Pos2> {
+        let c = self.centre(h);
+        (0..6)
+            .map(|k| {
+                let a = (k as f32) * std::f32::consts::PI / 3.0;
+                c + egui::vec2(a.cos(), a.sin()) * self.radius
+            })
+            .collect()
+    }
+}
+
+/// Draws the whole board of `field` fitted into `rect`: every hex of its shape (the main area a
+/// shade lighter), and every tile in its owner's colour, turned to its facing, with its wounds and,
+/// on an HQ, its player's hit points.
+pub fn paint_field(
+    painter: &egui::Painter,
+    rect: egui::Rect,
+    field: &Battlefield,
+    catalog: &Catalog,
+) {
+    let layout = Layout::fit(rect, field.shape());
+    paint_hexes(painter, &layout, field.shape());
+    for (cell, placed) in field.tiles() {
+        let hex = field.shape().hex(cell);
+        paint_tile(painter, &layout, hex, field, catalog, placed);
+    }
+}
+
+/// The empty board: every hex of `shape`, the main play area (R1.3) lighter than the rim.
+pub fn paint_hexes(painter: &egui::Painter, layout: &Layout, shape: &BoardShape) {
+    let main = shape.main_area();
+    for c in shape.cells() {
+        let h = shape.hex(c);
+        let fill = if main & (1u64 << c.index()) != 0 {
+            egui::Color32::from_gray(36)
+        } else {
+            egui::Color32::from_gray(26)
+        };
+        painter.add(egui::Shape::convex_polygon(
+            layout.corners(h),
+            fill,
+            egui::Stroke::new(1.0, egui::Color32::from_gray(70)),
+        ));
+    }
+}
+
+/// One placed tile of `field` on `hex`: the tile drawing, then its wounds (and the HQ's HP).
+fn paint_tile(
+    painter: &egui::Painter,
+    layout: &Layout,
+    hex: Hex,
+    field: &Battlefield,
+    catalog: &Catalog,
+    placed: &Placed,
+) {
+    let c = layout.centre(hex);
+    let r = layout.radius * 0.94;
+    let tile = catalog.get(placed.tile);
+    crate::tile_view::paint(
+        painter,
+        c,
+        r,
+        tile,
+        placed.facing.index() as usize,
+        seat_colour(placed.owner),
+    );
+    let badge = if tile.is_hq() {
+        Some((
+            format!("HP {}", field.hq_hp(placed.owner)),
+            egui::Color32::from_rgb(250, 220, 120),
+        ))
+    } else if placed.wounds > 0 {
+        Some((
+            format!("wounds {}", placed.wounds),
+            egui::Color32::from_rgb(255, 120, 120),
+        ))
+    } else {
+        None
+    };
+    if let Some((text, colour)) = badge {
+        let at = c + egui::vec2(0.0, -0.42 * r);
+        let font = egui::FontId::proportional((r * 0.2).clamp(8.0, 16.0));
+        let galley = painter.layout_no_wrap(text, font, colour);
+        let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0, 2.0));
+        painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(200));
+        painter.galley(bg.min + egui::vec2(3.0, 1.0), galley, colour);
+    }
+}
+
+/// Outlines hex `h` with `stroke` (a selection, a wound, a removal, a missing tile).
+pub fn outline(painter: &egui::Painter, layout: &Layout, h: Hex, stroke: egui::Stroke) {
+    let mut corners = layout.corners(h);
+    let shrink = stroke.width / 2.0;
+    let c = layout.centre(h);
+    for p in &mut corners {
+        *p += (c - *p).normalized() * shrink;
+    }
+    painter.add(egui::Shape::closed_line(corners, stroke));
+}
+
+/// An arrow from `from` to `to`, its head at `to`.
+pub fn arrow(painter: &egui::Painter, from: egui::Pos2, to: egui::Pos2, stroke: egui::Stroke) {
+    let v = to - from;
+    if v.length() < 1.0 {
+        return;
+    }
+    painter.line_segment([from, to], stroke);
+    let dir = v.normalized();
+    let head = (stroke.width * 4.0).max(8.0);
+    let back = to - dir * head;
+    let side = egui::vec2(-dir.y, dir.x) * head * 0.5;
+    painter.add(egui::Shape::convex_polygon(
+        vec![to, back + side, back - side],
+        stroke.color,
+        egui::Stroke::NONE,
+    ));
+}
+
+/// Text on a dark patch centred at `at` (labels of overlays: wounds dealt, "missing: id").
+pub fn label(
+    painter: &egui::Painter,
+    at: egui::Pos2,
+    text: &str,
+    size: f32,
+    colour: egui::Color32,
+) {
+    let galley = painter.layout_no_wrap(
+        text.to_string(),
+        egui::FontId::proportional(size.max(8.0)),
+        colour,
+    );
+    let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0, 2.0));
+    painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(210));
+    painter.galley(bg.min + egui::vec2(3.0, 1.0), galley, colour);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layout() -> Layout {
+        Layout::fit(
+            egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(600.0, 500.0)),
+            &BoardShape::extended(),
+        )
+    }
+
+    #[test]
+    fn every_hex_centre_maps_back_to_its_hex() {
+        let l = layout();
+        for h in BoardShape::extended().hexes() {
+            assert_eq!(l.hex_at(l.centre(*h)), *h, "hex {h}");
+            // Anywhere well inside the hex, too.
+            for k in 0..6 {
+                let a = (k as f32) * std::f32::consts::PI / 3.0 + 0.3;
+                let p = l.centre(*h) + egui::vec2(a.cos(), a.sin()) * l.radius * 0.8;
+                assert_eq!(l.hex_at(p), *h, "hex {h}, corner {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn north_is_up_and_sides_are_between_neighbours() {
+        let l = layout();
+        let o = l.centre(Hex::ORIGIN);
+        assert!(l.centre(Hex::ORIGIN.step(Dir::N)).y < o.y);
+        assert!((l.centre(Hex::ORIGIN.step(Dir::N)).x - o.x).abs() < 1e-3);
+        assert!(l.centre(Hex::ORIGIN.step(Dir::SE)).x > o.x);
+        for d in Dir::ALL {
+            // Neighbours are one hex's height apart: the hexes touch.
+            let n = l.centre(Hex::ORIGIN.step(d));
+            assert!(((n - o).length() - SQRT3 * l.radius).abs() < 1e-2);
+            let side = l.side(Hex::ORIGIN, d);
+            assert!(((side - o).length() - SQRT3 / 2.0 * l.radius).abs() < 1e-2);
+        }
+    }
+
+    #[test]
+    fn the_fitted_board_lies_inside_the_rect_and_off_board_points_have_no_hex() {
+        let rect = egui::Rect::from_min_size(egui::pos2(10.0, 20.0), egui::vec2(600.0, 500.0));
+        let shape = BoardShape::extended();
+        let l = Layout::fit(rect, &shape);
+        for h in shape.hexes() {
+            for p in l.corners(*h) {
+                assert!(rect.expand(0.01).contains(p), "corner {p:?} of {h}");
+            }
+        }
+        assert_eq!(l.hex_on(&shape, rect.left_top()), None);
+        assert_eq!(l.hex_on(&shape, rect.center()), Some(Hex::ORIGIN));
+    }
+}
