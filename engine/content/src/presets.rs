@@ -4,7 +4,9 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::value::param;
+use hexforge_core::BoardShape;
 use hexforge_core::rules::{Preset, Rules};
+use hexforge_core::tile::ParamValue;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -103,6 +105,76 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
     })
 }
 
+/// A table's rules that cannot be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error("unknown rules preset `{preset}`: use one of {}", known.join(", "))]
+    UnknownPreset { preset: String, known: Vec<String> },
+    #[error("option `{0}` should be KEY=VALUE, e.g. tie_breaker=draw")]
+    NotKeyValue(String),
+    #[error(transparent)]
+    Option(#[from] hexforge_core::rules::OptionError),
+}
+
+/// The rule presets the loaded `mods` define, the first of an id in load order.
+pub fn mod_presets(mods: &[crate::ModInfo]) -> Vec<RulePreset> {
+    let mut presets: Vec<RulePreset> = Vec::new();
+    for p in mods.iter().flat_map(|m| &m.presets) {
+        if !presets.iter().any(|q| q.id == p.id) {
+            presets.push(p.clone());
+        }
+    }
+    presets
+}
+
+/// The rules of a table: the built-in edition or mod preset `preset` (one of `presets`), then
+/// each of `options` (`KEY=VALUE`) set on top.
+pub fn table_rules(
+    preset: &str,
+    options: &[String],
+    presets: &[RulePreset],
+) -> Result<Rules, RulesError> {
+    let mut rules = match Preset::parse(preset) {
+        Some(p) => Rules::preset(p),
+        None => match presets.iter().find(|p| p.id == preset) {
+            Some(p) => p.rules.clone(),
+            None => {
+                let mut known: Vec<String> = Preset::VALUES.iter().map(|s| s.to_string()).collect();
+                known.extend(presets.iter().map(|p| p.id.clone()));
+                return Err(RulesError::UnknownPreset {
+                    preset: preset.to_string(),
+                    known,
+                });
+            }
+        },
+    };
+    for o in options {
+        let Some((key, value)) = o.split_once('=') else {
+            return Err(RulesError::NotKeyValue(o.clone()));
+        };
+        let value = match value.trim() {
+            "true" => ParamValue::Bool(true),
+            "false" => ParamValue::Bool(false),
+            v => v
+                .parse::<i64>()
+                .map(ParamValue::Int)
+                .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
+        };
+        rules.set(key.trim(), &value)?;
+    }
+    Ok(rules)
+}
+
+/// The board a table plays on: the extended 37-hex board when asked for or when the rules say
+/// so, else the standard one.
+pub fn table_board(extended: bool, rules: &Rules) -> BoardShape {
+    if extended || rules.extended_board {
+        BoardShape::extended()
+    } else {
+        BoardShape::standard()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +215,32 @@ mod tests {
             text.contains("rules/p.toml:8:9: rule option `hq_hp`"),
             "{text}"
         );
+    }
+    #[test]
+    fn a_table_takes_a_preset_then_its_options() {
+        let quick = parse("[preset]\nid = \"quick\"\nname = \"Quick\"\nbase = \"v2025\"\n\n[options]\nhq_hp = 10\n")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let rules = table_rules("quick", &["tie_breaker=draw".into()], &[quick.clone()])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rules.hq_hp, 10);
+        assert_eq!(rules.tie_breaker, hexforge_core::rules::TieBreaker::Draw);
+        assert_eq!(
+            table_rules("v3", &[], &[]).ok(),
+            Some(Rules::preset(Preset::V3))
+        );
+        let e = table_rules("nope", &[], &[quick]).expect_err("unknown");
+        assert_eq!(
+            e.to_string(),
+            "unknown rules preset `nope`: use one of classic, v3, v2025, quick"
+        );
+        let e = table_rules("v3", &["hq_hp".into()], &[]).expect_err("no value");
+        assert_eq!(
+            e.to_string(),
+            "option `hq_hp` should be KEY=VALUE, e.g. tie_breaker=draw"
+        );
+        assert!(table_rules("v3", &["hq_hp=many".into()], &[]).is_err());
+        let v3 = Rules::preset(Preset::V3);
+        assert_eq!(table_board(true, &v3).hexes().len(), 37);
+        assert_eq!(table_board(false, &v3).hexes().len(), 19);
     }
 }
