@@ -220,8 +220,12 @@ mod tests {
     fn a_table_takes_a_preset_then_its_options() {
         let quick = parse("[preset]\nid = \"quick\"\nname = \"Quick\"\nbase = \"v2025\"\n\n[options]\nhq_hp = 10\n")
             .unwrap_or_else(|e| panic!("{e}"));
-        let rules = table_rules("quick", &["tie_breaker=draw".into()], &[quick.clone()])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let rules = table_rules(
+            "quick",
+            &["tie_breaker=draw".into()],
+            std::slice::from_ref(&quick),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rules.hq_hp, 10);
         assert_eq!(rules.tie_breaker, hexforge_core::rules::TieBreaker::Draw);
         assert_eq!(
