@@ -268,101 +268,16 @@ pub fn replay_to(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The board of `game` as a scenario file (SCENARIO_FORMAT.md): the players with their HQ HP,
-/// every tile with its facing and wounds, the rules, and as expectations what one battle on this
-/// board gives now (the engine's default decisions), so the scenario pins that battle down.
+/// The board of `game` as a scenario file (`hexforge_scenario::scenario_text`).
 pub fn scenario_text(
     game: &Game,
     scripts: &mut dyn AbilityHooks,
     title: &str,
     board: &str,
 ) -> Result<String> {
-    use hexforge_core::rules::Rules;
-    use std::fmt::Write as _;
-    let rules = game.rules();
-    let preset = rules.preset;
-    let base = Rules::preset(preset);
-    let field = game.field();
-    let cat = game.catalog();
-    let mut s = String::new();
-    writeln!(s, "# {title}")?;
-    writeln!(s, "name = \"{title}\"")?;
-    writeln!(s, "preset = \"{}\"", preset.as_str())?;
-    writeln!(s, "board = \"{board}\"")?;
-    let changed: Vec<(&str, String)> = Rules::KEYS
-        .iter()
-        .filter_map(|k| {
-            let now = rules.get(k)?;
-            (base.get(k).as_ref() != Some(&now)).then(|| (*k, toml_value(&now)))
-        })
-        .filter(|(k, _)| *k != "preset" && *k != "clown_hits_hqs")
-        .collect();
-    if !changed.is_empty() {
-        writeln!(s, "\n[options]")?;
-        for (k, v) in changed {
-            writeln!(s, "{k} = {v}")?;
-        }
-    }
-    let pid = |p: hexforge_core::Seat| format!("p{}", p.index() + 1);
-    for p in field.players() {
-        writeln!(s, "\n[[player]]")?;
-        writeln!(s, "id = \"{}\"", pid(p))?;
-        writeln!(s, "army = \"{}\"", game.army(p))?;
-        writeln!(s, "hq = {}", field.hq_hp(p))?;
-        if field.player_count() > 2 {
-            writeln!(s, "team = \"t{}\"", field.team(p) + 1)?;
-        }
-    }
-    let mut labels = Vec::new();
-    for (i, (c, t)) in field.tiles().enumerate() {
-        let h = field.shape().hex(c);
-        let label = format!("t{}_{}", i + 1, cat.get(t.tile).id);
-        writeln!(s, "\n[[tile]]")?;
-        writeln!(s, "label = \"{label}\"")?;
-        writeln!(s, "owner = \"{}\"", pid(t.owner))?;
-        writeln!(s, "tile = \"{}\"", cat.get(t.tile).full_id())?;
-        writeln!(s, "at = [{}, {}]", h.q(), h.r())?;
-        writeln!(s, "facing = {}", t.facing.index())?;
-        if t.wounds > 0 {
-            writeln!(s, "wounds = {}", t.wounds)?;
-        }
-        labels.push((c, label));
-    }
-    // What one battle gives on this board, by the engine.
-    let mut after = field.clone();
-    hexforge_core::battle::resolve(
-        &mut after,
-        game.context(),
-        scripts,
-        &mut hexforge_core::DefaultPolicy,
-        &mut (),
-    )
-    .map_err(|e| anyhow::anyhow!("the battle on this board fails: {e}"))?;
-    let removed: Vec<String> = labels
-        .iter()
-        .filter(|(c, _)| after.at(*c).is_none())
-        .map(|(_, l)| format!("\"{l}\""))
-        .collect();
-    let hq: Vec<String> = after
-        .players()
-        .map(|p| format!("{} = {}", pid(p), after.hq_hp(p)))
-        .collect();
-    writeln!(s, "\n[expect]")?;
-    writeln!(s, "hq = {{ {} }}", hq.join(", "))?;
-    writeln!(s, "removed = [{}]", removed.join(", "))?;
-    Ok(s)
-}
-
-fn toml_value(v: &hexforge_core::tile::ParamValue) -> String {
-    use hexforge_core::tile::ParamValue;
-    match v {
-        ParamValue::Str(s) => format!("\"{s}\""),
-        ParamValue::List(l) => format!(
-            "[{}]",
-            l.iter().map(toml_value).collect::<Vec<_>>().join(", ")
-        ),
-        other => other.to_string(),
-    }
+    let armies: Vec<&str> = game.field().players().map(|p| game.army(p)).collect();
+    hexforge_scenario::scenario_text(game.field(), game.context(), &armies, scripts, title, board)
+        .map_err(|e| anyhow::anyhow!("the battle on this board fails: {e}"))
 }
 
 /// The header of a replay of a game of `armies` on the table `(rules preset, options, extended

@@ -5,6 +5,8 @@ pub mod file;
 mod game;
 pub mod log;
 pub mod run;
+pub mod write;
 
 pub use file::{Scenario, load_scenario, parse_scenario};
 pub use run::{Report, run_scenario};
+pub use write::scenario_text;

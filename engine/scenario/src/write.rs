@@ -1,0 +1,206 @@
+//! Writing a board as a scenario file (SCENARIO_FORMAT.md): the players with their HQ HP, every
+//! tile with its facing and wounds, the rules that differ from the preset, and as expectations
+//! what one battle on this board gives now, so the file pins that battle down.
+
+use hexforge_core::battle::{self, Context};
+use hexforge_core::hooks::HookError;
+use hexforge_core::rules::Rules;
+use hexforge_core::tile::ParamValue;
+use hexforge_core::{AbilityHooks, Battlefield, DefaultPolicy, Seat};
+use std::fmt::Write as _;
+
+/// `field` as a scenario file named `title` on the board `board` (`standard` or `extended`);
+/// `armies[i]` is the army id of seat `i`. The expectations come from one battle resolved on a
+/// copy of the board by the engine with its default decisions; the error is that battle's (a
+/// failing ability script).
+pub fn scenario_text(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    armies: &[&str],
+    hooks: &mut dyn AbilityHooks,
+    title: &str,
+    board: &str,
+) -> Result<String, HookError> {
+    let mut s = String::new();
+    write_setup(&mut s, field, ctx, armies, title, board);
+    // What one battle gives on this board, by the engine.
+    let mut after = field.clone();
+    battle::resolve(&mut after, ctx, hooks, &mut DefaultPolicy, &mut ())?;
+    let removed: Vec<String> = labels(field, ctx)
+        .into_iter()
+        .filter(|(c, _)| after.at(*c).is_none())
+        .map(|(_, l)| format!("\"{l}\""))
+        .collect();
+    let hq: Vec<String> = after
+        .players()
+        .map(|p| format!("{} = {}", player_id(p), after.hq_hp(p)))
+        .collect();
+    line(&mut s, "\n[expect]");
+    line(&mut s, &format!("hq = {{ {} }}", hq.join(", ")));
+    line(&mut s, &format!("removed = [{}]", removed.join(", ")));
+    Ok(s)
+}
+
+/// Everything of the file but the expectations.
+fn write_setup(
+    s: &mut String,
+    field: &Battlefield,
+    ctx: Context<'_>,
+    armies: &[&str],
+    title: &str,
+    board: &str,
+) {
+    let rules = ctx.rules;
+    let preset = rules.preset;
+    let base = Rules::preset(preset);
+    line(s, &format!("# {title}"));
+    line(s, &format!("name = \"{}\"", escaped(title)));
+    line(s, &format!("preset = \"{}\"", preset.as_str()));
+    line(s, &format!("board = \"{board}\""));
+    let changed: Vec<(&str, String)> = Rules::KEYS
+        .iter()
+        .filter_map(|k| {
+            let now = rules.get(k)?;
+            (base.get(k).as_ref() != Some(&now)).then(|| (*k, toml_value(&now)))
+        })
+        .filter(|(k, _)| *k != "preset" && *k != "clown_hits_hqs")
+        .collect();
+    if !changed.is_empty() {
+        line(s, "\n[options]");
+        for (k, v) in changed {
+            line(s, &format!("{k} = {v}"));
+        }
+    }
+    for p in field.players() {
+        line(s, "\n[[player]]");
+        line(s, &format!("id = \"{}\"", player_id(p)));
+        let army = armies.get(p.index()).copied().unwrap_or_default();
+        line(s, &format!("army = \"{army}\""));
+        line(s, &format!("hq = {}", field.hq_hp(p)));
+        if field.player_count() > 2 {
+            line(s, &format!("team = \"t{}\"", field.team(p) + 1));
+        }
+    }
+    let cat = ctx.catalog;
+    for (c, label) in labels(field, ctx) {
+        let Some(t) = field.at(c) else { continue };
+        let h = field.shape().hex(c);
+        line(s, "\n[[tile]]");
+        line(s, &format!("label = \"{label}\""));
+        line(s, &format!("owner = \"{}\"", player_id(t.owner)));
+        line(s, &format!("tile = \"{}\"", cat.get(t.tile).full_id()));
+        line(s, &format!("at = [{}, {}]", h.q(), h.r()));
+        line(s, &format!("facing = {}", t.facing.index()));
+        if t.wounds > 0 {
+            line(s, &format!("wounds = {}", t.wounds));
+        }
+    }
+}
+
+/// The label of each tile on the board, in the board's order: `t<n>_<tile id>`.
+fn labels(field: &Battlefield, ctx: Context<'_>) -> Vec<(hexforge_core::Cell, String)> {
+    field
+        .tiles()
+        .enumerate()
+        .map(|(i, (c, t))| (c, format!("t{}_{}", i + 1, ctx.catalog.get(t.tile).id)))
+        .collect()
+}
+
+/// A scenario's player id for a seat: `p1`, `p2`...
+pub fn player_id(p: Seat) -> String {
+    format!("p{}", p.index() + 1)
+}
+
+fn line(s: &mut String, text: &str) {
+    // Writing to a String cannot fail.
+    let _ = writeln!(s, "{text}");
+}
+
+fn escaped(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn toml_value(v: &ParamValue) -> String {
+    match v {
+        ParamValue::Str(s) => format!("\"{}\"", escaped(s)),
+        ParamValue::List(l) => format!(
+            "[{}]",
+            l.iter().map(toml_value).collect::<Vec<_>>().join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{parse_scenario, run_scenario};
+    use hexforge_content::SourceText;
+    use hexforge_core::tile::{Tile, TileKind};
+    use hexforge_core::{Catalog, Initiative, NoAbilities};
+
+    fn catalog() -> Catalog {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("x", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("init");
+        let mut brute = Tile::new("x", "brute", TileKind::Soldier);
+        brute.initiative = Initiative::new(&[2]).expect("init");
+        brute.toughness = 1;
+        brute.edges[0].melee = 1;
+        c.add_army("x", "X", 35, vec![hq, brute]).expect("army");
+        c
+    }
+
+    #[test]
+    fn a_written_board_reads_back_and_its_expectations_hold() {
+        let cat = catalog();
+        let text = r#"name = "start"
+[[player]]
+id = "a"
+army = "x"
+[[player]]
+id = "b"
+army = "x"
+hq = 17
+[[tile]]
+owner = "a"
+tile = "x/hq"
+at = [0, 1]
+[[tile]]
+owner = "b"
+tile = "x/hq"
+at = [0, -1]
+[[tile]]
+owner = "a"
+tile = "x/brute"
+at = [0, 0]
+facing = 0
+wounds = 0
+"#;
+        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
+        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
+        let ctx = Context {
+            catalog: &cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(
+            &field,
+            ctx,
+            &["x", "x"],
+            &mut NoAbilities,
+            "Brute \"test\"",
+            "standard",
+        )
+        .expect("the battle resolves");
+        assert!(
+            written.contains("name = \"Brute \\\"test\\\"\""),
+            "{written}"
+        );
+        // The brute hits b's HQ for 1: the expectations say so, and the file passes.
+        assert!(written.contains("hq = { p1 = 20, p2 = 16 }"), "{written}");
+        let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
+            .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
+        let report = run_scenario(&back, &cat, &mut NoAbilities);
+        assert!(report.passed(), "{:?}\n{written}", report.failures);
+    }
+}
