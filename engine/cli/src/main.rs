@@ -157,17 +157,11 @@ struct TableArgs {
 impl TableArgs {
     /// The table, with the rule presets of the loaded mods (the first of an id, in load order).
     fn table(self, loaded: &LoadedMods) -> matches::Table {
-        let mut presets: Vec<hexforge_content::RulePreset> = Vec::new();
-        for p in loaded.mods.iter().flat_map(|m| &m.presets) {
-            if !presets.iter().any(|q| q.id == p.id) {
-                presets.push(p.clone());
-            }
-        }
         matches::Table {
             preset: self.rules,
             options: self.options,
             extended: self.extended,
-            presets,
+            presets: hexforge_content::mod_presets(&loaded.mods),
         }
     }
 }

@@ -4,13 +4,12 @@
 use anyhow::{Result, bail};
 use hexforge_content::RulePreset;
 use hexforge_core::game::{LegalActions, Player, Seats, next_action};
-use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Preset,
-    Rng, Rules, SeatSetup,
+    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Rng, Rules,
+    SeatSetup,
 };
 use hexforge_replay::act_noted;
-use hexforge_scenario::log::Names;
+use hexforge_scenario::log::GameLog;
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -28,45 +27,15 @@ pub struct Table {
 impl Table {
     /// The rules: a built-in edition or a mod's preset, then the options.
     pub fn rules(&self) -> Result<Rules> {
-        let presets = &self.presets;
-        let mut rules = match Preset::parse(&self.preset) {
-            Some(p) => Rules::preset(p),
-            None => match presets.iter().find(|p| p.id == self.preset) {
-                Some(p) => p.rules.clone(),
-                None => {
-                    let mut names: Vec<&str> = Preset::VALUES.to_vec();
-                    names.extend(presets.iter().map(|p| p.id.as_str()));
-                    bail!(
-                        "unknown rules preset `{}`: use one of {}",
-                        self.preset,
-                        names.join(", ")
-                    );
-                }
-            },
-        };
-        for o in &self.options {
-            let Some((key, value)) = o.split_once('=') else {
-                bail!("option `{o}` should be KEY=VALUE, e.g. tie_breaker=draw");
-            };
-            let value = match value.trim() {
-                "true" => ParamValue::Bool(true),
-                "false" => ParamValue::Bool(false),
-                v => v
-                    .parse::<i64>()
-                    .map(ParamValue::Int)
-                    .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
-            };
-            rules.set(key.trim(), &value)?;
-        }
-        Ok(rules)
+        Ok(hexforge_content::table_rules(
+            &self.preset,
+            &self.options,
+            &self.presets,
+        )?)
     }
 
     pub fn shape(&self, rules: &Rules) -> BoardShape {
-        if self.extended || rules.extended_board {
-            BoardShape::extended()
-        } else {
-            BoardShape::standard()
-        }
+        hexforge_content::table_board(self.extended, rules)
     }
 }
 
@@ -120,21 +89,6 @@ fn new_game(
     Ok((game, bots(lineup, &bot_seeds)?))
 }
 
-/// Player names for logs: the army id, numbered when two players use the same army.
-fn player_names(armies: &[&str]) -> Vec<String> {
-    armies
-        .iter()
-        .enumerate()
-        .map(|(i, a)| {
-            if armies.iter().filter(|x| *x == a).count() > 1 {
-                format!("{a}-{}", i + 1)
-            } else {
-                a.to_string()
-            }
-        })
-        .collect()
-}
-
 /// What `hexforge match` prints besides the result line.
 pub struct Show {
     /// Only the result line: no turn-by-turn log.
@@ -146,64 +100,38 @@ pub struct Show {
     pub content: String,
 }
 
-/// Prints a game's events as the match log does: one line per event worth telling, the HQ HP
-/// after each battle, then the result line.
+/// Prints a game's events as the match log does (`hexforge_scenario::log::GameLog`): one line
+/// per event worth telling, the HQ HP after each battle, then the result line.
 pub struct Printer {
-    log: Names,
-    hp: Vec<i32>,
-    names: Vec<String>,
+    log: GameLog,
+    lines: Vec<String>,
     quiet: bool,
 }
 
 impl Printer {
     pub fn new(game: &Game, armies: &[&str], quiet: bool) -> Self {
-        let names = player_names(armies);
         Printer {
-            log: Names::new(game.field(), game.context(), |_| None, &names),
-            hp: game
-                .field()
-                .players()
-                .map(|p| game.field().hq_hp(p))
-                .collect(),
-            names,
+            log: GameLog::new(game, armies),
+            lines: Vec::new(),
             quiet,
         }
     }
 
     pub fn names(&self) -> &[String] {
-        &self.names
+        self.log.players()
     }
 
     /// The events of one action.
     pub fn events(&mut self, out: &mut impl Write, events: &[Event]) -> Result<()> {
         for e in events {
-            if let Event::HqDamaged {
-                player, hp: now, ..
-            } = *e
-            {
-                self.hp[player.index()] = now;
-            }
-            // A placed tile is named before its line; a moved one after it.
-            let placed = matches!(e, Event::Placed { .. });
-            if placed {
+            if self.quiet {
                 self.log.follow(e);
+                continue;
             }
-            if !self.quiet
-                && let Some(line) = self.log.describe(e)
-            {
-                let indent = matches!(
-                    e,
-                    Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
-                );
-                writeln!(out, "{}{line}", if indent { "  " } else { "" })?;
-            }
-            if !placed {
-                self.log.follow(e);
-            }
-            if !self.quiet
-                && let Event::BattleEnded = e
-            {
-                writeln!(out, "  HQ: {}", hq_line(&self.names, &self.hp))?;
+            self.lines.clear();
+            self.log.tell(e, &mut self.lines);
+            for line in &self.lines {
+                writeln!(out, "{line}")?;
             }
         }
         Ok(())
@@ -211,16 +139,7 @@ impl Printer {
 
     /// The result line.
     pub fn result(&self, out: &mut impl Write, game: &Game, seed: u64) -> Result<()> {
-        let result = game
-            .result()
-            .map_or("unfinished".to_string(), |r| self.log.result(r));
-        writeln!(
-            out,
-            "Result: {result}; {} turns, {} battles; HQ {}; seed {seed}",
-            game.turn_number(),
-            game.battles(),
-            hq_line(&self.names, &self.hp)
-        )?;
+        writeln!(out, "{}", self.log.result_line(game, seed))?;
         Ok(())
     }
 }
@@ -319,15 +238,6 @@ pub fn play_match(
         writeln!(out, "State hash: {:016x}", game.state_hash())?;
     }
     Ok(())
-}
-
-fn hq_line(names: &[String], hp: &[i32]) -> String {
-    names
-        .iter()
-        .zip(hp)
-        .map(|(n, h)| format!("{n} {h}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Makes the replay file of game `k` of a series, given its armies, game seed and match seed.

@@ -2,10 +2,12 @@
 //! match printed it, and with `--verify` checks the state after every action against the
 //! recorded hash, reporting the first difference.
 
-use crate::matches::{Printer, Table};
+use crate::matches::Printer;
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::LoadedMods;
-use hexforge_core::{AbilityHooks, Event, Game, GameSetup, SeatSetup};
+use hexforge_core::{AbilityHooks, Event, Game};
+/// The header of a replay of a match (`hexforge match --replay`, `matches --replays`).
+pub use hexforge_replay::header;
 use hexforge_replay::{Replayed, encode_action, parse, replay_step};
 use std::io::Write;
 use std::path::Path;
@@ -24,27 +26,6 @@ pub struct ToScenario<'a> {
     /// The number of actions to play first.
     pub at: usize,
     pub out: &'a Path,
-}
-
-/// The recorded mods that are not loaded as they were: missing, or another version or content.
-fn mod_differences(loaded: &LoadedMods, recorded: &[(String, String, u64)]) -> Vec<String> {
-    recorded
-        .iter()
-        .filter_map(
-            |(id, version, hash)| match loaded.mods.iter().find(|m| m.id == *id) {
-                None => Some(format!("`{id}` {version} is not loaded")),
-                Some(m) => {
-                    let now = hexforge_content::mod_hash(m);
-                    (m.manifest.version.to_string() != *version || now != *hash).then(|| {
-                        format!(
-                            "`{id}` was {version} #{hash:016x}, is {} #{now:016x}",
-                            m.manifest.version
-                        )
-                    })
-                }
-            },
-        )
-        .collect()
 }
 
 /// Verifies or replays many files, one after another, and sums up.
@@ -114,7 +95,7 @@ pub fn replay_to(
     let replay =
         parse(&text, &loaded.catalog).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let h = &replay.header;
-    let differences = mod_differences(loaded, &h.mods);
+    let differences = hexforge_replay::mod_differences(&loaded.mods, &h.mods);
     if !differences.is_empty() {
         if !opts.force {
             bail!(
@@ -125,32 +106,7 @@ pub fn replay_to(
         }
         writeln!(out, "warning: the mods differ: {}", differences.join("; "))?;
     }
-    let mut presets = Vec::new();
-    for p in loaded.mods.iter().flat_map(|m| &m.presets) {
-        if !presets
-            .iter()
-            .any(|q: &hexforge_content::RulePreset| q.id == p.id)
-        {
-            presets.push(p.clone());
-        }
-    }
-    let table = Table {
-        preset: h.rules.clone(),
-        options: h.options.clone(),
-        extended: h.board == "extended",
-        presets,
-    };
-    let rules = Arc::new(table.rules()?);
-    let shape = table.shape(&rules);
-    let mut game = Game::new(
-        GameSetup {
-            shape,
-            seats: SeatSetup::each_alone(&h.armies),
-            seed: h.seed,
-        },
-        Arc::new(loaded.catalog.clone()),
-        rules,
-    )?;
+    let mut game = hexforge_replay::start(h, &loaded.mods, Arc::new(loaded.catalog.clone()))?;
     let armies: Vec<&str> = h.armies.iter().map(String::as_str).collect();
     let mut printer = Printer::new(&game, &armies, opts.quiet);
     if !opts.quiet {
@@ -278,34 +234,4 @@ pub fn scenario_text(
     let armies: Vec<&str> = game.field().players().map(|p| game.army(p)).collect();
     hexforge_scenario::scenario_text(game.field(), game.context(), &armies, scripts, title, board)
         .map_err(|e| anyhow::anyhow!("the battle on this board fails: {e}"))
-}
-
-/// The header of a replay of a game of `armies` on the table `(rules preset, options, extended
-/// board)` with `mods` (their versions and content hashes).
-pub fn header(
-    (rules, options, extended): (&str, &[String], bool),
-    mods: &[hexforge_content::ModInfo],
-    armies: Vec<String>,
-    seed: u64,
-    match_seed: u64,
-) -> hexforge_replay::Header {
-    hexforge_replay::Header {
-        engine: hexforge_content::ENGINE_VERSION.to_string(),
-        rules: rules.to_string(),
-        options: options.to_vec(),
-        board: if extended { "extended" } else { "standard" }.to_string(),
-        armies,
-        mods: mods
-            .iter()
-            .map(|m| {
-                (
-                    m.id.clone(),
-                    m.manifest.version.to_string(),
-                    hexforge_content::mod_hash(m),
-                )
-            })
-            .collect(),
-        seed,
-        match_seed: Some(match_seed),
-    }
 }

@@ -5,6 +5,10 @@
 //! [`parse`] reads a file back, stopping at a cut-off last step, and reports bad lines by number;
 //! a [`Timeline`] shows the game at any step, forwards and backwards.
 
+pub mod setup;
+
+pub use setup::{StartError, header, mod_differences, start};
+
 use hexforge_core::decision::{Decider, Decision};
 use hexforge_core::{
     AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Event, EventSink, Game, Hex,

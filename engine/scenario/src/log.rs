@@ -269,3 +269,176 @@ impl Names {
         })
     }
 }
+
+/// A game's log as `hexforge match` and `hexforge replay` print it: one line per event worth
+/// telling (events of a turn or a battle indented under its heading), the HQ HP after each
+/// battle, and the result line; players are named by army, numbered when two play the same one.
+#[derive(Clone, Debug)]
+pub struct GameLog {
+    names: Names,
+    hp: Vec<i32>,
+    players: Vec<String>,
+}
+
+impl GameLog {
+    /// The log of `game` from where it stands, its seats playing `armies`.
+    pub fn new(game: &hexforge_core::Game, armies: &[&str]) -> Self {
+        let players = player_names(armies);
+        GameLog {
+            names: Names::new(game.field(), game.context(), |_| None, &players),
+            hp: game
+                .field()
+                .players()
+                .map(|p| game.field().hq_hp(p))
+                .collect(),
+            players,
+        }
+    }
+
+    /// The players' names, in seat order.
+    pub fn players(&self) -> &[String] {
+        &self.players
+    }
+
+    /// Follows one event without telling it (the names and HQ HP stay up to date).
+    pub fn follow(&mut self, e: &Event) {
+        if let Event::HqDamaged { player, hp, .. } = *e
+            && let Some(h) = self.hp.get_mut(player.index())
+        {
+            *h = hp;
+        }
+        self.names.follow(e);
+    }
+
+    /// Follows one event and adds the lines it tells to `lines` (none, one, or two when a
+    /// battle ends).
+    pub fn tell(&mut self, e: &Event, lines: &mut Vec<String>) {
+        if let Event::HqDamaged { player, hp, .. } = *e
+            && let Some(h) = self.hp.get_mut(player.index())
+        {
+            *h = hp;
+        }
+        // A placed tile is named before its line; a moved one after it.
+        let placed = matches!(e, Event::Placed { .. });
+        if placed {
+            self.names.follow(e);
+        }
+        if let Some(line) = self.names.describe(e) {
+            let indent = matches!(
+                e,
+                Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
+            );
+            lines.push(format!("{}{line}", if indent { "  " } else { "" }));
+        }
+        if !placed {
+            self.names.follow(e);
+        }
+        if let Event::BattleEnded = e {
+            lines.push(format!("  HQ: {}", self.hq_line()));
+        }
+    }
+
+    /// Each player's HQ HP as the log last told it, e.g. `moloch 18, borgo 20`.
+    pub fn hq_line(&self) -> String {
+        self.players
+            .iter()
+            .zip(&self.hp)
+            .map(|(n, h)| format!("{n} {h}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The result line of `game`, with the seed it was played with.
+    pub fn result_line(&self, game: &hexforge_core::Game, seed: u64) -> String {
+        let result = game
+            .result()
+            .map_or("unfinished".to_string(), |r| self.names.result(r));
+        format!(
+            "Result: {result}; {} turns, {} battles; HQ {}; seed {seed}",
+            game.turn_number(),
+            game.battles(),
+            self.hq_line()
+        )
+    }
+}
+
+/// Player names for logs: the army id, numbered when two players use the same army.
+pub fn player_names(armies: &[&str]) -> Vec<String> {
+    armies
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            if armies.iter().filter(|x| *x == a).count() > 1 {
+                format!("{a}-{}", i + 1)
+            } else {
+                a.to_string()
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::game::LegalActions;
+    use hexforge_core::{DefaultPolicy, Game, GameSetup, NoAbilities, SeatSetup};
+    use std::path::Path;
+    use std::sync::Arc;
+
+    #[test]
+    fn two_players_of_one_army_are_numbered() {
+        assert_eq!(player_names(&["a", "b"]), ["a", "b"]);
+        assert_eq!(player_names(&["a", "a", "b"]), ["a-1", "a-2", "b"]);
+    }
+
+    #[test]
+    fn the_game_log_tells_each_battle_with_the_hq_hp_after_it() {
+        let loaded =
+            hexforge_content::load_mods(
+                &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")],
+            );
+        let armies = ["moloch", "moloch"];
+        let mut game = Game::new(
+            GameSetup {
+                shape: hexforge_core::BoardShape::standard(),
+                seats: SeatSetup::each_alone(&armies),
+                seed: 3,
+            },
+            Arc::new(loaded.catalog.clone()),
+            Arc::new(hexforge_core::Rules::preset(hexforge_core::Preset::V3)),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut log = GameLog::new(&game, &armies);
+        let mut quiet = log.clone();
+        let mut legal = LegalActions::new();
+        let mut lines = Vec::new();
+        let mut k = 0;
+        while game.current().is_some() && !lines.iter().any(|l: &String| l.starts_with("  HQ: ")) {
+            game.legal_actions(&mut legal);
+            let action = legal.get(k % legal.len()).expect("a legal action");
+            k += 7;
+            let mut events: Vec<Event> = Vec::new();
+            game.act(&action, &mut NoAbilities, &mut DefaultPolicy, &mut events)
+                .unwrap_or_else(|e| panic!("{e}"));
+            for e in &events {
+                log.tell(e, &mut lines);
+                quiet.follow(e);
+            }
+        }
+        let at = lines
+            .iter()
+            .position(|l| l == "Battle over")
+            .unwrap_or_else(|| panic!("no battle in {lines:#?}"));
+        let hp: Vec<String> = game
+            .field()
+            .players()
+            .map(|p| format!("moloch-{} {}", p.index() + 1, game.field().hq_hp(p)))
+            .collect();
+        assert_eq!(lines[at + 1], format!("  HQ: {}", hp.join(", ")));
+        assert_eq!(quiet.hq_line(), log.hq_line());
+        assert!(
+            lines.iter().any(|l| l.starts_with("Turn 1: moloch-")),
+            "{lines:#?}"
+        );
+    }
+}

@@ -1,0 +1,170 @@
+//! A replay's setup against the loaded content: the header of a game about to be recorded, which
+//! recorded mods are not loaded as they were, and the game a header starts from.
+
+use crate::Header;
+use hexforge_content::{ModInfo, RulesError, mod_presets, table_board, table_rules};
+use hexforge_core::{Catalog, Game, GameError, GameSetup, SeatSetup};
+use std::fmt;
+use std::sync::Arc;
+
+/// The header of a replay of a game of `armies` on the table `(rules preset, options, extended
+/// board)` with `mods` (their versions and content hashes), the game seeded with `seed` and the
+/// match (its bots' seeds) with `match_seed`.
+pub fn header(
+    (rules, options, extended): (&str, &[String], bool),
+    mods: &[ModInfo],
+    armies: Vec<String>,
+    seed: u64,
+    match_seed: u64,
+) -> Header {
+    Header {
+        engine: hexforge_content::ENGINE_VERSION.to_string(),
+        rules: rules.to_string(),
+        options: options.to_vec(),
+        board: if extended { "extended" } else { "standard" }.to_string(),
+        armies,
+        mods: mods
+            .iter()
+            .map(|m| {
+                (
+                    m.id.clone(),
+                    m.manifest.version.to_string(),
+                    hexforge_content::mod_hash(m),
+                )
+            })
+            .collect(),
+        seed,
+        match_seed: Some(match_seed),
+    }
+}
+
+/// The recorded mods that are not loaded as they were, one line each: missing, or another
+/// version or content.
+pub fn mod_differences(loaded: &[ModInfo], recorded: &[(String, String, u64)]) -> Vec<String> {
+    recorded
+        .iter()
+        .filter_map(
+            |(id, version, hash)| match loaded.iter().find(|m| m.id == *id) {
+                None => Some(format!("`{id}` {version} is not loaded")),
+                Some(m) => {
+                    let now = hexforge_content::mod_hash(m);
+                    (m.manifest.version.to_string() != *version || now != *hash).then(|| {
+                        format!(
+                            "`{id}` was {version} #{hash:016x}, is {} #{now:016x}",
+                            m.manifest.version
+                        )
+                    })
+                }
+            },
+        )
+        .collect()
+}
+
+/// Why the game of a header cannot be set up with the loaded content.
+#[derive(Debug)]
+pub enum StartError {
+    /// The rules preset or an option is not known.
+    Rules(RulesError),
+    /// The engine refuses the setup (an army that is not loaded, a seat count it does not play).
+    Game(GameError),
+}
+
+impl fmt::Display for StartError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StartError::Rules(e) => e.fmt(f),
+            StartError::Game(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {}
+
+/// The game a replay with `header` starts from (before its first action), with the rules presets
+/// of `mods` and the tiles of `catalog`.
+pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result<Game, StartError> {
+    let rules = table_rules(&header.rules, &header.options, &mod_presets(mods))
+        .map_err(StartError::Rules)?;
+    let shape = table_board(header.board == "extended", &rules);
+    Game::new(
+        GameSetup {
+            shape,
+            seats: SeatSetup::each_alone(&header.armies),
+            seed: header.seed,
+        },
+        catalog,
+        Arc::new(rules),
+    )
+    .map_err(StartError::Game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn loaded() -> hexforge_content::LoadedMods {
+        hexforge_content::load_mods(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")])
+    }
+
+    fn table_header(loaded: &hexforge_content::LoadedMods, rules: &str) -> Header {
+        let armies: Vec<String> = loaded
+            .catalog
+            .armies()
+            .iter()
+            .take(2)
+            .map(|a| a.id.clone())
+            .collect();
+        header(
+            (rules, &["tie_breaker=draw".to_string()], false),
+            &loaded.mods,
+            armies,
+            11,
+            5,
+        )
+    }
+
+    #[test]
+    fn the_loaded_mods_match_the_header_made_from_them() {
+        let loaded = loaded();
+        let h = table_header(&loaded, "v3");
+        assert_eq!(h.mods.len(), loaded.mods.len());
+        assert_eq!(h.match_seed, Some(5));
+        assert!(mod_differences(&loaded.mods, &h.mods).is_empty());
+        let mut other = h.mods.clone();
+        other[0].2 ^= 1;
+        other.push(("ghost".into(), "1.0.0".into(), 0));
+        let d = mod_differences(&loaded.mods, &other);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d[0].starts_with(&format!("`{}` was ", other[0].0)), "{d:?}");
+        assert_eq!(d[1], "`ghost` 1.0.0 is not loaded");
+    }
+
+    #[test]
+    fn a_header_starts_its_game_or_says_why_not() {
+        let loaded = loaded();
+        let catalog = Arc::new(loaded.catalog.clone());
+        let h = table_header(&loaded, "v3");
+        let game = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.field().player_count(), 2);
+        assert_eq!(game.army(hexforge_core::Seat::new(1)), h.armies[1]);
+        let again = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            game.state_hash(),
+            again.state_hash(),
+            "the seed fixes the game"
+        );
+        let e = start(&table_header(&loaded, "v9"), &loaded.mods, catalog.clone())
+            .expect_err("unknown preset");
+        assert!(
+            e.to_string().starts_with("unknown rules preset `v9`"),
+            "{e}"
+        );
+        let mut ghost = h.clone();
+        ghost.armies[0] = "ghosts".into();
+        assert!(matches!(
+            start(&ghost, &loaded.mods, catalog),
+            Err(StartError::Game(_))
+        ));
+    }
+}
