@@ -19,7 +19,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{
-    LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
+    ArmyCheck, LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
     load_mods_except, mod_dirs, script_files, user_mods_dir,
 };
 pub use presets::{RulePreset, RulesError, load_preset, mod_presets, table_board, table_rules};

@@ -99,18 +99,36 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
     load_mod_files(dir, manifest)
 }
 
+/// What checking an army file's text found: every problem, and the army when each of its tiles
+/// is valid (its size may still be wrong: that is then among the problems).
+#[derive(Clone, Debug)]
+pub struct ArmyCheck {
+    pub army: Option<ArmyFile>,
+    pub problems: Vec<Diagnostic>,
+}
+
 /// Checks the text of one army file of the mod in `mod_dir` as loading checks it (parsed, then
 /// validated, every problem at once with `file:line:column`; the size too, unless the mod's own
-/// patches complete the army), without touching the disk but for the mod's patch files. Tools
-/// that edit an army file call it on every change, before the file is saved.
-pub fn check_army_text(path: &Path, text: &str, mod_dir: &Path) -> Result<ArmyFile, Diagnostics> {
-    let a = crate::army::parse_army_open(&crate::diagnostic::SourceText::new(path, text))?;
-    if !crate::patch::built_armies(mod_dir).contains(&a.id)
-        && let Some(d) = a.size_problem()
-    {
-        return Err(Diagnostics(vec![d]));
+/// patches complete the army), reading nothing but the mod's patch files. Tools that edit an
+/// army file call it on every change, before the file is saved.
+pub fn check_army_text(path: &Path, text: &str, mod_dir: &Path) -> ArmyCheck {
+    match crate::army::parse_army_open(&crate::diagnostic::SourceText::new(path, text)) {
+        Ok(a) => {
+            let problems = if crate::patch::built_armies(mod_dir).contains(&a.id) {
+                Vec::new()
+            } else {
+                a.size_problem().into_iter().collect()
+            };
+            ArmyCheck {
+                army: Some(a),
+                problems,
+            }
+        }
+        Err(d) => ArmyCheck {
+            army: None,
+            problems: d.0,
+        },
     }
-    Ok(a)
 }
 
 fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics> {
@@ -462,20 +480,30 @@ mod tests {
         let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base");
         let path = base.join("armies/moloch.toml");
         let text = std::fs::read_to_string(&path).expect("read moloch.toml");
-        let a = check_army_text(&path, &text, &base).unwrap_or_else(|e| panic!("{e}"));
+        let ok = check_army_text(&path, &text, &base);
+        assert!(ok.problems.is_empty(), "{:?}", ok.problems);
+        let a = ok.army.expect("moloch is valid");
         assert_eq!((a.id.as_str(), a.tiles.len() > 10), ("moloch", true));
-        // A bad value and a short deck: the value's line and column, then nothing else (the
-        // size is only measured once the tiles are valid).
+        // A bad value: its line and column, and no army (the size is only measured once every
+        // tile is valid).
         let bad = text.replacen("count = 2", "count = 0", 1);
-        let e = check_army_text(&path, &bad, &base).expect_err("count 0");
-        assert_eq!(e.0.len(), 1, "{e}");
-        assert!(e.0[0].message.contains("count 0 is out of range"), "{e}");
-        assert!(e.0[0].file.ends_with("moloch.toml") && e.0[0].line > 1);
+        let e = check_army_text(&path, &bad, &base);
+        assert_eq!(e.problems.len(), 1, "{:?}", e.problems);
+        assert!(e.problems[0].message.contains("count 0 is out of range"));
+        assert!(e.problems[0].file.ends_with("moloch.toml") && e.problems[0].line > 1);
+        assert!(e.army.is_none());
+        // A short deck: the army is there, with its size problem.
         let short = text.replacen("count = 2", "count = 1", 1);
-        let e = check_army_text(&path, &short, &base).expect_err("34 tiles");
-        assert!(e.to_string().contains("add up to 34"), "{e}");
+        let e = check_army_text(&path, &short, &base);
+        assert!(e.army.is_some());
+        assert!(
+            e.problems[0].message.contains("add up to 34"),
+            "{:?}",
+            e.problems
+        );
         let broken = text.replacen("[army]", "[army", 1);
-        assert!(check_army_text(&path, &broken, &base).is_err());
+        let e = check_army_text(&path, &broken, &base);
+        assert!(e.army.is_none() && !e.problems.is_empty());
     }
 
     #[test]
