@@ -16,4 +16,4 @@ mod source;
 
 pub use host::{Loaded, ScriptError, ScriptHost, load};
 pub use sandbox::Limits;
-pub use source::{HookSource, hook_source};
+pub use source::{HookSource, hook_names, hook_source};

@@ -30,6 +30,30 @@ pub fn hook_source(mods: &[ModInfo], mod_id: &str, hook: &str) -> Option<HookSou
         .find_map(|(file, text)| definition(&file, text, hook))
 }
 
+/// The ability names the mod `mod_id` can bind: those its own scripts define, then the shared
+/// library's, sorted and without repeats (for tools that offer a designer the abilities to pick).
+pub fn hook_names(mods: &[ModInfo], mod_id: &str) -> Vec<String> {
+    let own = mods
+        .iter()
+        .filter(|m| m.id == mod_id)
+        .flat_map(|m| m.scripts.iter())
+        .map(|s| s.text.as_str());
+    let library = crate::library::LIBRARY.iter().map(|(_, text)| *text);
+    let mut names: Vec<String> = own
+        .chain(library)
+        .flat_map(str::lines)
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix("ability(")?.trim_start();
+            let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let name = rest[1..].split(quote).next()?;
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
 fn definition(file: &str, text: &str, hook: &str) -> Option<HookSource> {
     let opens = [format!("ability(\"{hook}\""), format!("ability('{hook}'")];
     let lines: Vec<&str> = text.lines().collect();
@@ -58,6 +82,14 @@ mod tests {
         assert!(s.text.starts_with("ability(\"line_shot\", {"), "{}", s.text);
         assert!(s.line > 1);
         assert!(hook_source(&[], "base", "no_such_hook").is_none());
+    }
+
+    #[test]
+    fn the_names_a_mod_can_bind_are_its_own_and_the_librarys() {
+        let names = hook_names(&[], "base");
+        assert!(names.iter().any(|n| n == "line_shot"), "{names:?}");
+        assert!(names.iter().any(|n| n == "snipe"), "{names:?}");
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
     }
 
     #[test]
