@@ -3,9 +3,9 @@
 
 use anyhow::{Result, bail};
 use hexforge_content::RulePreset;
-use hexforge_core::game::{LegalActions, Player, Seats, next_action};
+use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{
-    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Rng, Rules,
+    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Rules,
     SeatSetup,
 };
 use hexforge_replay::act_noted;
@@ -46,13 +46,6 @@ struct Lineup<'a> {
     seed: u64,
 }
 
-/// Different seeds for the game and each seat's bot, all fixed by the game's seed.
-fn seeds(seed: u64, seats: usize) -> (u64, Vec<u64>) {
-    let mut rng = Rng::seeded(seed);
-    let game = rng.next_u64();
-    (game, (0..seats).map(|_| rng.next_u64()).collect())
-}
-
 fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + Send>>> {
     lineup
         .bots
@@ -75,7 +68,7 @@ fn new_game(
     rules: &Arc<Rules>,
     shape: BoardShape,
 ) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
-    let (game_seed, bot_seeds) = seeds(lineup.seed, lineup.armies.len());
+    let (game_seed, bot_seeds) = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len());
     let seats = SeatSetup::each_alone(&lineup.armies);
     let game = Game::new(
         GameSetup {
@@ -180,7 +173,9 @@ pub fn play_match(
     let mut printer = Printer::new(&game, &lineup.armies, quiet);
     let names = printer.names().to_vec();
     let mut recorder = match record {
-        Some(make) => Some(make(seeds(seed, lineup.armies.len()).0)?),
+        Some(make) => Some(make(
+            hexforge_bots::match_seeds(seed, lineup.armies.len()).0,
+        )?),
         None => None,
     };
     if !quiet {
@@ -246,24 +241,19 @@ pub type MakeRecorder<'a> = dyn Fn(usize, &[&str], u64, u64) -> Result<hexforge_
     + 'a;
 
 /// Plays a game to its end as `play_out` does, writing each action with its decisions and the
-/// state hash after it to `recorder`.
+/// state hash after it to `recorder` (`hexforge_replay::record_game`).
 fn play_recorded(
     game: &mut Game,
     players: &mut [&mut dyn Player],
     scripts: &mut dyn AbilityHooks,
-    mut recorder: hexforge_replay::Recorder<std::fs::File>,
+    recorder: hexforge_replay::Recorder<std::fs::File>,
 ) -> Result<GameResult> {
-    let mut legal = LegalActions::new();
-    while let Some(action) = next_action(game, players, &mut *scripts, &mut legal) {
-        let mut seats = Seats {
-            players: &mut *players,
-        };
-        let step = act_noted(game, action, &mut *scripts, &mut seats, &mut ()).map_err(refused)?;
-        recorder.step(&step, game.catalog())?;
-    }
-    recorder.finish()?;
-    game.result()
-        .ok_or_else(|| anyhow::anyhow!("the game stopped before its end"))
+    use hexforge_replay::RecordError;
+    hexforge_replay::record_game(game, players, scripts, recorder).map_err(|e| match e {
+        RecordError::Refused(e) => refused(e),
+        RecordError::Write(e) => e.into(),
+        RecordError::Unfinished => anyhow::anyhow!("the game stopped before its end"),
+    })
 }
 
 /// One finished game of a series.
@@ -343,7 +333,7 @@ pub fn play_matches<H: AbilityHooks>(
             };
             let result = match record {
                 Some(make) => {
-                    let game_seed = seeds(lineup.seed, lineup.armies.len()).0;
+                    let game_seed = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len()).0;
                     let recorder = make(k, &lineup.armies, game_seed, lineup.seed)?;
                     play_recorded(&mut game, &mut players, scripts, recorder)?
                 }

@@ -10,10 +10,12 @@ pub mod setup;
 pub use setup::{StartError, header, mod_differences, start};
 
 use hexforge_core::decision::{Decider, Decision};
+use hexforge_core::game::{LegalActions, Player, Seats, next_action};
 use hexforge_core::{
-    AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Event, EventSink, Game, Hex,
-    Target, TileRef,
+    AbilityHooks, Action, ActionError, Battlefield, Catalog, Dir, Event, EventSink, Game,
+    GameResult, Hex, Target, TileRef,
 };
+use std::borrow::Cow;
 use std::fmt;
 use std::io::{self, Write};
 
@@ -507,7 +509,7 @@ impl std::error::Error for Refused {}
 /// A replayed game that can show the state at any step, forwards or backwards: it keeps a copy
 /// of the game every [`Timeline::EVERY`] steps and plays on from the nearest one.
 pub struct Timeline<'r> {
-    steps: &'r [Step],
+    steps: Cow<'r, [Step]>,
     /// The game before step `i * EVERY`, for every `i` up to the last step.
     snapshots: Vec<Game>,
 }
@@ -523,6 +525,23 @@ impl<'r> Timeline<'r> {
         steps: &'r [Step],
         hooks: &mut dyn AbilityHooks,
     ) -> Result<Self, Refused> {
+        Self::play(start, Cow::Borrowed(steps), hooks)
+    }
+
+    /// [`Timeline::new`] over steps it keeps, so it can outlive the replay it was read from.
+    pub fn owned(
+        start: Game,
+        steps: Vec<Step>,
+        hooks: &mut dyn AbilityHooks,
+    ) -> Result<Timeline<'static>, Refused> {
+        Timeline::play(start, Cow::Owned(steps), hooks)
+    }
+
+    fn play(
+        start: Game,
+        steps: Cow<'r, [Step]>,
+        hooks: &mut dyn AbilityHooks,
+    ) -> Result<Self, Refused> {
         let mut snapshots = vec![start.clone()];
         let mut game = start;
         for (i, step) in steps.iter().enumerate() {
@@ -535,6 +554,11 @@ impl<'r> Timeline<'r> {
             }
         }
         Ok(Timeline { steps, snapshots })
+    }
+
+    /// The recorded steps.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
     }
 
     /// The number of steps.
@@ -585,6 +609,55 @@ where
         phases: phased.hashes,
         hash: game.state_hash(),
     })
+}
+
+/// Why a game being recorded stopped before its end.
+#[derive(Debug)]
+pub enum RecordError {
+    /// The engine refused an action it listed as legal (an engine bug).
+    Refused(ActionError),
+    /// The replay file cannot be written.
+    Write(io::Error),
+    /// The game stopped with no result: the engine listed no action.
+    Unfinished,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Refused(e) => {
+                write!(f, "the engine refused an action it listed as legal: {e}")
+            }
+            RecordError::Write(e) => write!(f, "cannot write the replay: {e}"),
+            RecordError::Unfinished => f.write_str("the game stopped before its end"),
+        }
+    }
+}
+
+impl std::error::Error for RecordError {}
+
+/// Plays `game` to its end with one player per seat, as `play_out` does, appending each action
+/// to `recorder` (flushed at once, so a game that stops leaves a readable file) and ending the
+/// file.
+pub fn record_game<W: Write>(
+    game: &mut Game,
+    players: &mut [&mut dyn Player],
+    hooks: &mut dyn AbilityHooks,
+    mut recorder: Recorder<W>,
+) -> Result<GameResult, RecordError> {
+    let mut legal = LegalActions::new();
+    while let Some(action) = next_action(game, players, &mut *hooks, &mut legal) {
+        let mut seats = Seats {
+            players: &mut *players,
+        };
+        let step = act_noted(game, action, &mut *hooks, &mut seats, &mut ())
+            .map_err(RecordError::Refused)?;
+        recorder
+            .step(&step, game.catalog())
+            .map_err(RecordError::Write)?;
+    }
+    recorder.finish().map_err(RecordError::Write)?;
+    game.result().ok_or(RecordError::Unfinished)
 }
 
 /// What playing a recorded step again found, to compare with the step.

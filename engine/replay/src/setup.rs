@@ -167,4 +167,48 @@ mod tests {
             Err(StartError::Game(_))
         ));
     }
+
+    #[test]
+    fn a_recorded_game_reads_back_and_replays_to_every_recorded_state() {
+        let loaded = loaded();
+        let h = table_header(&loaded, "v3");
+        let mut game = start(&h, &loaded.mods, Arc::new(loaded.catalog.clone()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let begin = game.clone();
+        let recorder = crate::Recorder::new(Vec::new(), &h).expect("write to memory");
+        // No players: every seat ends its turn, so the game runs to the end of the piles.
+        let result = crate::record_game(
+            &mut game,
+            &mut [],
+            &mut hexforge_core::NoAbilities,
+            recorder,
+        );
+        assert!(result.is_ok(), "{result:?}");
+        // The recorder wrote into its own buffer: record again into a file to read it back.
+        let path = std::env::temp_dir().join(format!("hexforge-record-{}.txt", std::process::id()));
+        let file = std::fs::File::create(&path).expect("create");
+        let mut again = begin.clone();
+        let recorder = crate::Recorder::new(file, &h).expect("write");
+        crate::record_game(
+            &mut again,
+            &mut [],
+            &mut hexforge_core::NoAbilities,
+            recorder,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string(&path).expect("read");
+        let _ = std::fs::remove_file(&path);
+        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        assert!(replay.complete && !replay.steps.is_empty());
+        assert_eq!(replay.header, h);
+        let last = replay.steps.last().map(|s| s.hash);
+        let timeline = crate::Timeline::owned(begin, replay.steps, &mut hexforge_core::NoAbilities)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let end = timeline
+            .state_at(timeline.len(), &mut hexforge_core::NoAbilities)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(Some(end.state_hash()), last);
+        assert_eq!(end.state_hash(), game.state_hash());
+        assert_eq!(end.state_hash(), again.state_hash());
+    }
 }
