@@ -238,6 +238,8 @@ pub struct Scenario {
     pub rules: Rules,
     pub setup: Setup,
     pub player_ids: Vec<String>,
+    /// The army id of each player, in seat order.
+    pub armies: Vec<String>,
     pub tiles: Vec<Labelled>,
     pub steps: Vec<Step>,
     pub choices: Vec<ChoiceSpec>,
@@ -894,6 +896,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             tiles,
         },
         player_ids,
+        armies: def
+            .player
+            .iter()
+            .map(|p| p.get_ref().army.get_ref().clone())
+            .collect(),
         tiles: labelled,
         steps,
         choices,

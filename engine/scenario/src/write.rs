@@ -200,6 +200,8 @@ wounds = 0
         assert!(written.contains("hq = { p1 = 20, p2 = 16 }"), "{written}");
         let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
             .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
+        // Each player's army reads back, in seat order.
+        assert_eq!(back.armies, ["x", "x"]);
         let report = run_scenario(&back, &cat, &mut NoAbilities);
         assert!(report.passed(), "{:?}\n{written}", report.failures);
     }
