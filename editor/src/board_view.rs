@@ -3,7 +3,9 @@
 //! pointer back to a hex, and the overlays the sandbox and the replay viewer draw on top (attack
 //! arrows from an edge to a target, lines between hexes, highlighted hexes).
 
-use hexforge_core::{Battlefield, BoardShape, Catalog, Dir, Hex, Placed, Seat};
+use hexforge_core::{
+    AttackKind, Battlefield, BoardShape, Catalog, Cell, Dir, Edge, Hex, Placed, Seat,
+};
 
 /// The colour of each seat's tiles, in seat order.
 pub const SEAT_COLOURS: [egui::Color32; 4] = [
@@ -108,11 +110,20 @@ pub fn paint_field(
     field: &Battlefield,
     catalog: &Catalog,
 ) {
-    let layout = Layout::fit(rect, field.shape());
-    paint_hexes(painter, &layout, field.shape());
+    paint_laid_out(painter, &Layout::fit(rect, field.shape()), field, catalog);
+}
+
+/// [`paint_field`] with a layout the caller keeps (to map the pointer back to hexes).
+pub fn paint_laid_out(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    catalog: &Catalog,
+) {
+    paint_hexes(painter, layout, field.shape());
     for (cell, placed) in field.tiles() {
         let hex = field.shape().hex(cell);
-        paint_tile(painter, &layout, hex, field, catalog, placed);
+        paint_tile(painter, layout, hex, field, catalog, placed);
     }
 }
 
@@ -222,6 +233,166 @@ pub fn label(
     let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0, 2.0));
     painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(210));
     painter.galley(bg.min + egui::vec2(3.0, 1.0), galley, colour);
+}
+
+/// The colour of an attack of `kind` (arrows, lines of fire).
+pub fn attack_colour(kind: AttackKind) -> egui::Color32 {
+    match kind {
+        AttackKind::Melee => egui::Color32::from_rgb(255, 140, 40),
+        AttackKind::Ranged => egui::Color32::from_rgb(250, 230, 60),
+        AttackKind::Pierce => egui::Color32::from_rgb(120, 240, 255),
+        AttackKind::Explosion => egui::Color32::from_rgb(255, 70, 200),
+    }
+}
+
+/// Where an attack from the tile on `from` through `edge` starts: the middle of that edge on the
+/// board (the tile's centre for an attack through no edge, e.g. an explosion).
+pub fn edge_point(
+    layout: &Layout,
+    field: &Battlefield,
+    from: Cell,
+    edge: Option<Edge>,
+) -> egui::Pos2 {
+    let hex = field.shape().hex(from);
+    match (edge, field.at(from)) {
+        (Some(e), Some(p)) => layout.side(hex, e.direction(p.facing)),
+        _ => layout.centre(hex),
+    }
+}
+
+/// An attack arrow from the attacker's edge to the target, with what it dealt written beside it.
+pub fn paint_attack(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    attack: (Cell, Option<Edge>, AttackKind, Cell),
+    text: &str,
+) {
+    let (from, edge, kind, target) = attack;
+    let colour = attack_colour(kind);
+    let start = edge_point(layout, field, from, edge);
+    let end = layout.centre(field.shape().hex(target));
+    // Stop short of the centre so the tile's own text stays readable.
+    let end = start + (end - start) * 0.8;
+    arrow(
+        painter,
+        start,
+        end,
+        egui::Stroke::new((layout.radius * 0.07).max(2.0), colour),
+    );
+    if !text.is_empty() {
+        label(
+            painter,
+            start.lerp(end, 0.6),
+            text,
+            layout.radius * 0.2,
+            colour,
+        );
+    }
+}
+
+/// The module links of every tile (definition data): an arrow from each link edge into the
+/// neighbouring hex.
+pub fn paint_links(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    catalog: &Catalog,
+) {
+    let stroke = egui::Stroke::new(
+        (layout.radius * 0.06).max(2.0),
+        egui::Color32::from_rgb(90, 220, 255),
+    );
+    for (cell, p) in field.tiles() {
+        let tile = catalog.get(p.tile);
+        let hex = field.shape().hex(cell);
+        for e in Edge::ALL {
+            if tile.edge(e).link {
+                let d = e.direction(p.facing);
+                let from = layout.side(hex, d);
+                let to = from + (layout.centre(hex.step(d)) - from) * 0.6;
+                arrow(painter, from, to, stroke);
+            }
+        }
+    }
+}
+
+/// The nets: a line from every net edge into the neighbouring hex, and each tile in `netted` (the
+/// engine's answer) outlined and labelled.
+pub fn paint_nets(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    catalog: &Catalog,
+    netted: u64,
+) {
+    let colour = egui::Color32::from_rgb(200, 110, 255);
+    let stroke = egui::Stroke::new((layout.radius * 0.06).max(2.0), colour);
+    for (cell, p) in field.tiles() {
+        let tile = catalog.get(p.tile);
+        let hex = field.shape().hex(cell);
+        for e in Edge::ALL {
+            if tile.edge(e).net {
+                let d = e.direction(p.facing);
+                let from = layout.side(hex, d);
+                arrow(
+                    painter,
+                    from,
+                    from + (layout.centre(hex.step(d)) - from) * 0.6,
+                    stroke,
+                );
+            }
+        }
+        if netted & (1u64 << cell.index()) != 0 {
+            outline(
+                painter,
+                layout,
+                hex,
+                egui::Stroke::new(stroke.width * 1.5, colour),
+            );
+            label(
+                painter,
+                layout.centre(hex) + egui::vec2(0.0, layout.radius * 0.62),
+                "netted",
+                layout.radius * 0.2,
+                colour,
+            );
+        }
+    }
+}
+
+/// The straight lines along every ranged edge to the rim of the board (where a shot can go).
+pub fn paint_fire_lines(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    catalog: &Catalog,
+) {
+    let colour = egui::Color32::from_rgba_unmultiplied(250, 230, 60, 110);
+    for (cell, p) in field.tiles() {
+        let tile = catalog.get(p.tile);
+        let hex = field.shape().hex(cell);
+        for e in Edge::ALL {
+            if tile.edge(e).ranged == 0 {
+                continue;
+            }
+            let d = e.direction(p.facing);
+            let mut last = hex;
+            while field.shape().cell(last.step(d)).is_some() {
+                last = last.step(d);
+            }
+            if last != hex {
+                let from = layout.side(hex, d);
+                let dashes = egui::Shape::dashed_line(
+                    &[from, layout.centre(last)],
+                    egui::Stroke::new((layout.radius * 0.04).max(1.5), colour),
+                    8.0,
+                    5.0,
+                );
+                painter.extend(dashes);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

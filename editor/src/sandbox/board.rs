@@ -1,0 +1,625 @@
+//! The sandbox's board as the designer edits it: players, board kind, rules and tiles kept by
+//! their full ids (so a reload re-resolves them), the edits with undo and redo, and the checked
+//! `Battlefield` the engine builds from it, with the tiles it refused marked and explained.
+
+use hexforge_core::{
+    Battlefield, BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
+};
+
+/// Which board the sandbox shows (R1.2, R1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardKind {
+    /// The 19-hex battlefield.
+    Standard,
+    /// The 37-hex extended battlefield.
+    Extended,
+}
+
+impl BoardKind {
+    pub fn shape(self) -> BoardShape {
+        match self {
+            BoardKind::Standard => BoardShape::standard(),
+            BoardKind::Extended => BoardShape::extended(),
+        }
+    }
+
+    /// The name scenario files give the board.
+    pub fn name(self) -> &'static str {
+        match self {
+            BoardKind::Standard => "standard",
+            BoardKind::Extended => "extended",
+        }
+    }
+
+    /// The kind of a board shape: a shape larger than the standard board shows as extended.
+    pub fn of(shape: &BoardShape) -> BoardKind {
+        if shape.name() == "standard" || shape.len() <= BoardShape::standard().len() {
+            BoardKind::Standard
+        } else {
+            BoardKind::Extended
+        }
+    }
+}
+
+/// One player of the sandbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    /// The army id the player's tiles are taken from by default (and the scenario file names).
+    pub army: String,
+    pub hq_hp: i32,
+    /// Players with the same team are allies (R0.5).
+    pub team: u8,
+}
+
+/// A tile on the sandbox board, by full id (`borgo/brawler`), not by catalog index.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub id: String,
+    /// The seat index of its owner.
+    pub owner: usize,
+    pub hex: Hex,
+    pub facing: Dir,
+    pub wounds: u8,
+}
+
+/// Everything the designer set up on the sandbox.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Board {
+    pub kind: BoardKind,
+    pub players: Vec<Player>,
+    pub pieces: Vec<Piece>,
+    pub rules: Rules,
+}
+
+/// The fewest and most players a board has (R8).
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=hexforge_core::MAX_PLAYERS;
+
+impl Board {
+    /// An empty standard board for two players of the first two armies of `catalog`.
+    pub fn new(catalog: &Catalog) -> Board {
+        let rules = Rules::default();
+        let armies: Vec<String> = catalog.armies().iter().map(|a| a.id.clone()).collect();
+        let army = |i: usize| {
+            armies
+                .get(i)
+                .or_else(|| armies.first())
+                .cloned()
+                .unwrap_or_default()
+        };
+        let players = (0..2)
+            .map(|i| Player {
+                army: army(i),
+                hq_hp: i32::from(rules.hq_hp),
+                team: i as u8,
+            })
+            .collect();
+        Board {
+            kind: BoardKind::Standard,
+            players,
+            pieces: Vec::new(),
+            rules,
+        }
+    }
+
+    /// The board of a checked battlefield (a replay's step, a battle's result, a loaded scenario).
+    pub fn from_field(
+        field: &Battlefield,
+        catalog: &Catalog,
+        armies: &[String],
+        rules: &Rules,
+    ) -> Board {
+        let players = field
+            .players()
+            .map(|p| Player {
+                army: armies.get(p.index()).cloned().unwrap_or_default(),
+                hq_hp: field.hq_hp(p),
+                team: field.team(p),
+            })
+            .collect();
+        let pieces = field
+            .tiles()
+            .map(|(c, t)| Piece {
+                id: catalog.get(t.tile).full_id(),
+                owner: t.owner.index(),
+                hex: field.shape().hex(c),
+                facing: t.facing,
+                wounds: t.wounds,
+            })
+            .collect();
+        Board {
+            kind: BoardKind::of(field.shape()),
+            players,
+            pieces,
+            rules: rules.clone(),
+        }
+    }
+
+    /// The index of the piece on `hex`.
+    pub fn piece_at(&self, hex: Hex) -> Option<usize> {
+        self.pieces.iter().position(|p| p.hex == hex)
+    }
+
+    /// The armies of the seats, in seat order.
+    pub fn armies(&self) -> Vec<String> {
+        self.players.iter().map(|p| p.army.clone()).collect()
+    }
+
+    /// Asks the engine for the battlefield of this board: tiles are taken in order and each one
+    /// the engine refuses (or whose id is not loaded) is left off the field and marked with the
+    /// reason.
+    pub fn build(&self, catalog: &Catalog) -> Built {
+        let players: Vec<PlayerSetup> = self
+            .players
+            .iter()
+            .map(|p| PlayerSetup {
+                team: p.team,
+                hq_hp: p.hq_hp,
+            })
+            .collect();
+        let setup = |tiles: Vec<TileSetup>| Setup {
+            shape: self.kind.shape(),
+            players: players.clone(),
+            tiles,
+        };
+        let mut marks = Vec::new();
+        let mut accepted: Vec<TileSetup> = Vec::new();
+        let mut field = match Battlefield::new(setup(Vec::new()), catalog) {
+            Ok(f) => f,
+            Err(e) => {
+                return Built {
+                    field: None,
+                    marks: vec![Mark {
+                        piece: None,
+                        hex: None,
+                        message: e.to_string(),
+                        missing: false,
+                    }],
+                };
+            }
+        };
+        for (i, p) in self.pieces.iter().enumerate() {
+            let Some(tile) = catalog.find(&p.id) else {
+                marks.push(Mark {
+                    piece: Some(i),
+                    hex: Some(p.hex),
+                    message: format!("missing: {}", p.id),
+                    missing: true,
+                });
+                continue;
+            };
+            let t = TileSetup {
+                tile,
+                owner: Seat::new(p.owner as u8),
+                hex: p.hex,
+                facing: p.facing,
+                wounds: p.wounds,
+            };
+            accepted.push(t);
+            match Battlefield::new(setup(accepted.clone()), catalog) {
+                Ok(f) => field = f,
+                Err(e) => {
+                    accepted.pop();
+                    marks.push(Mark {
+                        piece: Some(i),
+                        hex: Some(p.hex),
+                        message: format!("{}: {e}", p.id),
+                        missing: false,
+                    });
+                }
+            }
+        }
+        Built {
+            field: Some(field),
+            marks,
+        }
+    }
+}
+
+/// A tile (or the players) the engine refused, and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// The refused piece; `None` when the players themselves are refused.
+    pub piece: Option<usize>,
+    pub hex: Option<Hex>,
+    /// The engine's message, or `missing: <id>` for an id no loaded army has.
+    pub message: String,
+    /// Whether the tile's id is not loaded (any more).
+    pub missing: bool,
+}
+
+/// The engine's battlefield of a board and what it refused.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The board with every tile the engine accepted (`None` when the players are refused).
+    pub field: Option<Battlefield>,
+    pub marks: Vec<Mark>,
+}
+
+impl Built {
+    /// The battlefield when every tile of the board is on it: what battles, plays and scenario
+    /// files need. Otherwise the problems, one a line.
+    pub fn complete(&self) -> Result<&Battlefield, String> {
+        match &self.field {
+            Some(f) if self.marks.is_empty() => Ok(f),
+            _ => Err(self
+                .marks
+                .iter()
+                .map(|m| m.message.clone())
+                .collect::<Vec<_>>()
+                .join("\n")),
+        }
+    }
+}
+
+/// The board with its undo and redo history and its engine battlefield, rebuilt on every change.
+#[derive(Clone, Debug)]
+pub struct Edits {
+    board: Board,
+    built: Built,
+    undo: Vec<Board>,
+    redo: Vec<Board>,
+}
+
+impl Edits {
+    pub fn new(board: Board, catalog: &Catalog) -> Edits {
+        let built = board.build(catalog);
+        Edits {
+            board,
+            built,
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn built(&self) -> &Built {
+        &self.built
+    }
+
+    /// Changes the board with `edit`; the change is kept (and can be undone) unless the engine
+    /// refuses a tile it did not refuse before: then the board stays as it was and the error says
+    /// why. An edit that returns an error changes nothing either.
+    pub fn edit(
+        &mut self,
+        catalog: &Catalog,
+        edit: impl FnOnce(&mut Board) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut next = self.board.clone();
+        edit(&mut next)?;
+        if next == self.board {
+            return Ok(());
+        }
+        let built = next.build(catalog);
+        let before: Vec<&str> = self
+            .built
+            .marks
+            .iter()
+            .map(|m| m.message.as_str())
+            .collect();
+        if built.marks.len() > self.built.marks.len() {
+            let new = built
+                .marks
+                .iter()
+                .find(|m| !before.contains(&m.message.as_str()))
+                .or(built.marks.last());
+            return Err(new.map_or_else(String::new, |m| m.message.clone()));
+        }
+        self.undo.push(std::mem::replace(&mut self.board, next));
+        self.redo.clear();
+        self.built = built;
+        Ok(())
+    }
+
+    /// Replaces the whole board (a loaded scenario, a replay's step), as one undoable edit.
+    pub fn replace(&mut self, board: Board, catalog: &Catalog) {
+        if board == self.board {
+            return;
+        }
+        self.undo.push(std::mem::replace(&mut self.board, board));
+        self.redo.clear();
+        self.built = self.board.build(catalog);
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Takes back the last edit; false when there is none.
+    pub fn undo(&mut self, catalog: &Catalog) -> bool {
+        let Some(prev) = self.undo.pop() else {
+            return false;
+        };
+        self.redo.push(std::mem::replace(&mut self.board, prev));
+        self.built = self.board.build(catalog);
+        true
+    }
+
+    /// Makes the last undone edit again; false when there is none.
+    pub fn redo(&mut self, catalog: &Catalog) -> bool {
+        let Some(next) = self.redo.pop() else {
+            return false;
+        };
+        self.undo.push(std::mem::replace(&mut self.board, next));
+        self.built = self.board.build(catalog);
+        true
+    }
+
+    /// New content: the tiles follow their ids into `catalog` (changed definitions take the new
+    /// data; ids that vanished are marked, not dropped).
+    pub fn content_changed(&mut self, catalog: &Catalog) {
+        self.built = self.board.build(catalog);
+    }
+}
+
+/// The piece on `hex`, or an error naming the hex.
+fn piece_mut(board: &mut Board, hex: Hex) -> Result<&mut Piece, String> {
+    board
+        .pieces
+        .iter_mut()
+        .find(|p| p.hex == hex)
+        .ok_or_else(|| format!("no tile on {hex}"))
+}
+
+/// The edits the sandbox makes, each for [`Edits::edit`].
+impl Board {
+    /// Puts the tile `id` of seat `owner` on `hex` (a tile already there is replaced).
+    pub fn place(&mut self, id: &str, owner: usize, hex: Hex, facing: Dir) -> Result<(), String> {
+        if owner >= self.players.len() {
+            return Err(format!("there is no player {}", owner + 1));
+        }
+        self.pieces.retain(|p| p.hex != hex);
+        self.pieces.push(Piece {
+            id: id.to_string(),
+            owner,
+            hex,
+            facing,
+            wounds: 0,
+        });
+        Ok(())
+    }
+
+    /// Moves the tile on `from` to the empty hex `to`, keeping its facing.
+    pub fn move_piece(&mut self, from: Hex, to: Hex) -> Result<(), String> {
+        if from == to {
+            return Ok(());
+        }
+        if self.piece_at(to).is_some() {
+            return Err(format!("{to} is taken: remove its tile first"));
+        }
+        piece_mut(self, from)?.hex = to;
+        Ok(())
+    }
+
+    /// Turns the tile on `hex` by `steps` sixths clockwise (negative: anticlockwise).
+    pub fn rotate(&mut self, hex: Hex, steps: i32) -> Result<(), String> {
+        let p = piece_mut(self, hex)?;
+        p.facing = p.facing.rotate(steps.rem_euclid(6) as u8);
+        Ok(())
+    }
+
+    /// Takes the tile on `hex` off the board.
+    pub fn remove(&mut self, hex: Hex) -> Result<(), String> {
+        let i = self
+            .piece_at(hex)
+            .ok_or_else(|| format!("no tile on {hex}"))?;
+        self.pieces.remove(i);
+        Ok(())
+    }
+
+    pub fn set_wounds(&mut self, hex: Hex, wounds: u8) -> Result<(), String> {
+        piece_mut(self, hex)?.wounds = wounds;
+        Ok(())
+    }
+
+    pub fn set_owner(&mut self, hex: Hex, owner: usize) -> Result<(), String> {
+        if owner >= self.players.len() {
+            return Err(format!("there is no player {}", owner + 1));
+        }
+        piece_mut(self, hex)?.owner = owner;
+        Ok(())
+    }
+
+    /// Adds a player of `army` on a team of their own.
+    pub fn add_player(&mut self, army: &str) -> Result<(), String> {
+        if self.players.len() >= *PLAYERS.end() {
+            return Err(format!("a board has at most {} players", PLAYERS.end()));
+        }
+        let team = (0..=self.players.len() as u8)
+            .find(|t| self.players.iter().all(|p| p.team != *t))
+            .unwrap_or(0);
+        self.players.push(Player {
+            army: army.to_string(),
+            hq_hp: i32::from(self.rules.hq_hp),
+            team,
+        });
+        Ok(())
+    }
+
+    /// Removes the last player and their tiles.
+    pub fn remove_player(&mut self) -> Result<(), String> {
+        if self.players.len() <= *PLAYERS.start() {
+            return Err(format!("a board has at least {} players", PLAYERS.start()));
+        }
+        self.players.pop();
+        let n = self.players.len();
+        self.pieces.retain(|p| p.owner < n);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::{Initiative, Tile, TileKind};
+
+    fn catalog(brute_melee: u8, with_brute: bool) -> Catalog {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("x", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("a valid initiative");
+        let mut tiles = vec![hq];
+        if with_brute {
+            let mut brute = Tile::new("x", "brute", TileKind::Soldier);
+            brute.initiative = Initiative::new(&[2]).expect("a valid initiative");
+            brute.toughness = 1;
+            brute.edges[0].melee = brute_melee;
+            tiles.push(brute);
+        }
+        c.add_army("x", "X", 35, tiles).expect("a valid army");
+        c
+    }
+
+    fn edits(cat: &Catalog) -> Edits {
+        Edits::new(Board::new(cat), cat)
+    }
+
+    #[test]
+    fn placing_builds_the_engine_field_and_illegal_placements_are_refused() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        e.edit(&cat, |b| b.place("x/hq", 0, Hex::new(0, 1), Dir::N))
+            .expect("a first HQ");
+        e.edit(&cat, |b| b.place("x/brute", 0, Hex::new(0, 0), Dir::N))
+            .expect("a soldier");
+        let field = e.built().complete().expect("a legal board");
+        assert_eq!(field.tiles().count(), 2);
+        assert_eq!(
+            cat.get(field.at_hex(Hex::new(0, 0)).expect("the brute").tile)
+                .full_id(),
+            "x/brute"
+        );
+        // A second HQ for the same player: the engine's error, and the board is unchanged.
+        let err = e
+            .edit(&cat, |b| b.place("x/hq", 0, Hex::new(1, 0), Dir::N))
+            .expect_err("two HQs");
+        assert!(err.contains("HQ"), "{err}");
+        assert_eq!(e.board().pieces.len(), 2);
+        // Off the board.
+        let err = e
+            .edit(&cat, |b| b.place("x/brute", 1, Hex::new(5, 0), Dir::N))
+            .expect_err("off the board");
+        assert!(err.contains("[5, 0]"), "{err}");
+        // Too many wounds for a toughness-1 soldier.
+        assert!(e.edit(&cat, |b| b.set_wounds(Hex::new(0, 0), 2)).is_err());
+        e.edit(&cat, |b| b.set_wounds(Hex::new(0, 0), 1))
+            .expect("one wound");
+    }
+
+    #[test]
+    fn rotating_moving_and_removing_change_the_field() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        let h = Hex::new(0, 0);
+        e.edit(&cat, |b| b.place("x/brute", 1, h, Dir::N))
+            .expect("placed");
+        e.edit(&cat, |b| b.rotate(h, 1)).expect("turned");
+        e.edit(&cat, |b| b.rotate(h, -3)).expect("turned back");
+        let facing = |e: &Edits, h| {
+            e.built()
+                .complete()
+                .expect("legal")
+                .at_hex(h)
+                .map(|p| p.facing)
+        };
+        assert_eq!(facing(&e, h), Some(Dir::new(4)));
+        let to = Hex::new(1, -1);
+        e.edit(&cat, |b| b.move_piece(h, to)).expect("moved");
+        assert_eq!(facing(&e, h), None);
+        assert_eq!(facing(&e, to), Some(Dir::new(4)));
+        e.edit(&cat, |b| b.remove(to)).expect("removed");
+        assert_eq!(e.built().complete().expect("legal").tiles().count(), 0);
+        assert!(e.edit(&cat, |b| b.remove(to)).is_err());
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_edits() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        let h = Hex::new(0, 0);
+        assert!(!e.can_undo());
+        e.edit(&cat, |b| b.place("x/brute", 0, h, Dir::N))
+            .expect("placed");
+        e.edit(&cat, |b| b.rotate(h, 2)).expect("turned");
+        assert!(e.undo(&cat));
+        assert_eq!(e.board().pieces[0].facing, Dir::N);
+        assert!(e.undo(&cat));
+        assert!(e.board().pieces.is_empty());
+        assert!(
+            e.built()
+                .complete()
+                .expect("legal")
+                .tiles()
+                .next()
+                .is_none()
+        );
+        assert!(!e.undo(&cat));
+        assert!(e.redo(&cat));
+        assert!(e.redo(&cat));
+        assert_eq!(e.board().pieces[0].facing, Dir::SE);
+        assert!(!e.redo(&cat));
+        // A new edit drops what could be redone.
+        e.undo(&cat);
+        e.edit(&cat, |b| b.remove(h)).expect("removed");
+        assert!(!e.can_redo());
+        // A refused edit is not recorded.
+        let undo_len = e.undo.len();
+        assert!(e.edit(&cat, |b| b.remove(h)).is_err());
+        assert_eq!(e.undo.len(), undo_len);
+    }
+
+    #[test]
+    fn new_content_re_resolves_tiles_and_marks_vanished_ids() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        e.edit(&cat, |b| b.place("x/hq", 0, Hex::new(0, 1), Dir::N))
+            .expect("an HQ");
+        e.edit(&cat, |b| b.place("x/brute", 1, Hex::new(0, 0), Dir::S))
+            .expect("a brute");
+        // The brute's definition changes: the field takes the new data.
+        let stronger = catalog(3, true);
+        e.content_changed(&stronger);
+        let field = e.built().complete().expect("legal");
+        let brute = field.at_hex(Hex::new(0, 0)).expect("still there");
+        assert_eq!(stronger.get(brute.tile).edges[0].melee, 3);
+        // The brute's id vanishes: it stays on the board, marked, and the board is incomplete.
+        let without = catalog(1, false);
+        e.content_changed(&without);
+        assert_eq!(e.board().pieces.len(), 2);
+        let marks = &e.built().marks;
+        assert_eq!(marks.len(), 1);
+        assert!(marks[0].missing);
+        assert_eq!(marks[0].message, "missing: x/brute");
+        assert_eq!(marks[0].hex, Some(Hex::new(0, 0)));
+        let err = e.built().complete().expect_err("a missing tile");
+        assert!(err.contains("missing: x/brute"), "{err}");
+        // The HQ is still on the field that is drawn.
+        assert_eq!(e.built().field.as_ref().map(|f| f.tiles().count()), Some(1));
+        // Removing the missing tile makes the board whole again.
+        e.edit(&without, |b| b.remove(Hex::new(0, 0)))
+            .expect("removed");
+        assert!(e.built().complete().is_ok());
+    }
+
+    #[test]
+    fn players_come_and_go_with_their_tiles() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        assert!(e.edit(&cat, |b| b.remove_player()).is_err());
+        e.edit(&cat, |b| b.add_player("x")).expect("a third player");
+        assert_eq!(e.board().players[2].team, 2);
+        e.edit(&cat, |b| b.place("x/hq", 2, Hex::new(1, 0), Dir::N))
+            .expect("their HQ");
+        e.edit(&cat, |b| b.remove_player()).expect("removed");
+        assert!(e.board().pieces.is_empty());
+        assert!(
+            e.edit(&cat, |b| b.place("x/hq", 2, Hex::new(1, 0), Dir::N))
+                .is_err()
+        );
+    }
+}
