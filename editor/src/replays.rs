@@ -1,25 +1,348 @@
-//! The replay viewer: a recorded game opened from its file, stepped through with a timeline.
+//! The replay viewer: a recorded game opened from its file (a path, or the list of the replay
+//! folder), stepped through with a timeline over its actions and the battle phases inside them,
+//! the board, the players and the step's log at each position; and "Play a match", which records
+//! a game between bots into the replay folder and opens it.
+
+pub mod folder;
+pub mod play;
+pub mod viewer;
 
 use hexforge_content::LoadedMods;
 use hexforge_core::Game;
 use hexforge_script::ScriptHost;
+use std::path::{Path, PathBuf};
+use viewer::{OpenError, Position, Viewer};
 
-/// The replay open in the viewer and the step shown.
-#[derive(Default)]
-pub struct Replays {}
+/// The replay open in the viewer, the step shown, and the panels around it.
+pub struct Replays {
+    /// Where recorded games go and replays are listed ([`folder::replay_dir`]; `None` when no
+    /// environment variable names one).
+    pub folder: Option<PathBuf>,
+    /// The path typed in the "Open" field.
+    pub path: String,
+    /// The replay open.
+    pub viewer: Option<Viewer>,
+    /// Why the last replay could not be opened.
+    pub error: Option<String>,
+    /// A replay refused for its mods, which the designer may open anyway.
+    pub refused: Option<PathBuf>,
+    /// The "Play a match" panel.
+    pub play: play::PlayPanel,
+}
+
+impl Default for Replays {
+    fn default() -> Self {
+        Replays {
+            folder: folder::replay_dir(|k| std::env::var_os(k)),
+            path: String::new(),
+            viewer: None,
+            error: None,
+            refused: None,
+            play: play::PlayPanel::default(),
+        }
+    }
+}
 
 impl Replays {
+    /// Opens the replay at `path` (refused with the mods named when they differ, unless
+    /// `force`); the viewer shows its start.
+    pub fn open(
+        &mut self,
+        path: &Path,
+        loaded: &LoadedMods,
+        scripts: &mut ScriptHost,
+        force: bool,
+    ) -> Result<(), OpenError> {
+        self.path = path.display().to_string();
+        match Viewer::open(path, loaded, scripts, force) {
+            Ok(v) => {
+                self.viewer = Some(v);
+                self.error = None;
+                self.refused = None;
+                Ok(())
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                self.refused = matches!(e, OpenError::ModsDiffer(_)).then(|| path.to_path_buf());
+                Err(e)
+            }
+        }
+    }
+
     /// The viewer in the central area of `ui`; returns the game at the step shown when the
     /// designer asks to open it in the sandbox.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
-        _loaded: &LoadedMods,
-        _scripts: &mut ScriptHost,
+        loaded: &LoadedMods,
+        scripts: &mut ScriptHost,
     ) -> Option<Game> {
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.label("The replay viewer.");
+        egui::Panel::left("replay_files")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.files_ui(ui, loaded, scripts));
+            });
+        let mut to_sandbox = None;
+        if let Some(v) = self.viewer.as_mut() {
+            egui::Panel::right("replay_side")
+                .default_size(380.0)
+                .show(ui, |ui| side_ui(ui, v, scripts));
+        }
+        egui::CentralPanel::default().show(ui, |ui| match self.viewer.as_mut() {
+            Some(v) => to_sandbox = timeline_ui(ui, v, scripts),
+            None => {
+                ui.label(
+                    "Open a replay on the left, or play a match to record one. A replay is a \
+                     recorded game: step through its turns and battle phases here.",
+                );
+            }
         });
-        None
+        to_sandbox
     }
+
+    /// Opening files and playing matches.
+    fn files_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, scripts: &mut ScriptHost) {
+        ui.heading("Open a replay");
+        let mut open: Option<(PathBuf, bool)> = None;
+        ui.horizontal(|ui| {
+            ui.add(
+                egui::TextEdit::singleline(&mut self.path)
+                    .hint_text("path of a replay file")
+                    .desired_width(200.0),
+            );
+            if ui.button("Open").clicked() && !self.path.trim().is_empty() {
+                open = Some((PathBuf::from(self.path.trim()), false));
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+            if let Some(p) = &self.refused
+                && ui.button("Replay anyway").clicked()
+            {
+                open = Some((p.clone(), true));
+            }
+        }
+        ui.separator();
+        match &self.folder {
+            Some(dir) => {
+                ui.label(format!("Replays in {}:", dir.display()));
+                let files = folder::list(dir);
+                if files.is_empty() {
+                    ui.weak("none yet: play a match below to record one");
+                }
+                let current = self.viewer.as_ref().map(|v| v.path.clone());
+                for f in files {
+                    let name = f
+                        .file_name()
+                        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                    if ui
+                        .selectable_label(current.as_ref() == Some(&f), name)
+                        .clicked()
+                    {
+                        open = Some((f, false));
+                    }
+                }
+            }
+            None => {
+                ui.label("No replay folder: set HEXFORGE_REPLAYS (or HOME) to list replays.");
+            }
+        }
+        ui.separator();
+        ui.heading("Play a match");
+        if let Some(path) = self.play.ui(ui, loaded, scripts, self.folder.as_deref()) {
+            open = Some((path, false));
+        }
+        if let Some((path, force)) = open {
+            // A refused replay says why in the panel; nothing else to do here.
+            let _ = self.open(&path, loaded, scripts, force);
+        }
+    }
+}
+
+/// The players, whose turn, and the step's log, beside the board.
+fn side_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) {
+    let at = v.at();
+    let names = hexforge_scenario::log::player_names(
+        &v.header
+            .armies
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    let action = v.action(at.step);
+    let shown = match v.shown(scripts) {
+        Ok(s) => s,
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+            return;
+        }
+    };
+    ui.heading("Players");
+    // Inside a battle the piles are those before the step; the HQ HP are the board's.
+    let piles = if at.phase.is_some() {
+        &shown.before
+    } else {
+        &shown.after
+    };
+    for p in shown.board.players() {
+        let name = names
+            .get(p.index())
+            .cloned()
+            .unwrap_or_else(|| p.to_string());
+        ui.label(
+            egui::RichText::new(format!("{name}: HQ {}", shown.board.hq_hp(p)))
+                .color(crate::board_view::seat_colour(p))
+                .strong(),
+        );
+        ui.label(format!(
+            "  hand {}, draw pile {}, discards {}",
+            piles.hand(p).len(),
+            piles.deck_len(p),
+            piles.discard_pile(p).len()
+        ));
+    }
+    match (shown.after.result(), shown.after.current()) {
+        (Some(_), _) if at.phase.is_none() => {
+            ui.label("The game is over.");
+        }
+        (_, Some(p)) if at.phase.is_none() => {
+            let name = names
+                .get(p.index())
+                .cloned()
+                .unwrap_or_else(|| p.to_string());
+            ui.label(format!("{name} to play"));
+        }
+        _ => {}
+    }
+    ui.separator();
+    ui.heading("Log of the step");
+    if let Some(a) = action {
+        ui.label(egui::RichText::new(format!("action {a}")).monospace());
+    }
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if shown.lines.is_empty() {
+                ui.weak("nothing happened yet");
+            }
+            for (line, phase) in &shown.lines {
+                let text = egui::RichText::new(line).monospace();
+                if at.phase.is_some() && *phase == at.phase {
+                    let r = ui.label(
+                        text.strong()
+                            .background_color(ui.visuals().selection.bg_fill),
+                    );
+                    r.scroll_to_me(None);
+                } else {
+                    ui.label(text);
+                }
+            }
+        });
+}
+
+/// The step buttons, the slider, and the board; returns the game to open in the sandbox.
+fn timeline_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) -> Option<Game> {
+    ui.label(egui::RichText::new(format!("Replay {}", v.path.display())).strong());
+    ui.label(format!(
+        "{}; rules {}; {} board; recorded with Hexforge {}",
+        v.header.armies.join(" vs "),
+        v.header.rules,
+        v.header.board,
+        v.header.engine
+    ));
+    for w in &v.warnings {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("Warning: {w}"));
+    }
+    if !v.complete {
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "The recording stops after step {}: the game ended early.",
+                v.len()
+            ),
+        );
+    }
+    // Arrow keys step when no text field or slider has the keyboard.
+    if ui.ctx().memory(|m| m.focused().is_none()) {
+        let pressed = |k| ui.input(|i| i.key_pressed(k));
+        if pressed(egui::Key::ArrowRight) {
+            v.next_phase();
+        } else if pressed(egui::Key::ArrowLeft) {
+            v.previous_phase();
+        } else if pressed(egui::Key::ArrowDown) {
+            v.next_turn();
+        } else if pressed(egui::Key::ArrowUp) {
+            v.previous_turn();
+        } else if pressed(egui::Key::Home) {
+            v.first();
+        } else if pressed(egui::Key::End) {
+            v.last();
+        }
+    }
+    ui.horizontal(|ui| {
+        if ui.button("First").clicked() {
+            v.first();
+        }
+        if ui.button("Previous turn").clicked() {
+            v.previous_turn();
+        }
+        if ui.button("Previous phase").clicked() {
+            v.previous_phase();
+        }
+        if ui.button("Next phase").clicked() {
+            v.next_phase();
+        }
+        if ui.button("Next turn").clicked() {
+            v.next_turn();
+        }
+        if ui.button("Last").clicked() {
+            v.last();
+        }
+    });
+    let mut step = v.at().step;
+    let slider = ui.add(
+        egui::Slider::new(&mut step, 0..=v.len())
+            .text("step")
+            .clamping(egui::SliderClamping::Always),
+    );
+    if slider.changed() && step != v.at().step {
+        v.go(Position { step, phase: None });
+    }
+    ui.weak("Keys: Left and Right arrows step through battle phases and steps, Up and Down through turns, Home and End to the ends.");
+    let at = v.at();
+    ui.label(
+        egui::RichText::new(format!(
+            "Step {} of {}, turn {}",
+            at.step,
+            v.len(),
+            v.turn_after(at.step)
+        ))
+        .strong(),
+    );
+    let shown = match v.shown(scripts) {
+        Ok(s) => s,
+        Err(e) => {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+            return None;
+        }
+    };
+    if let Some(k) = at.phase {
+        ui.label(format!(
+            "Battle phase {} of {} (initiative {})",
+            k + 1,
+            shown.initiatives.len(),
+            shown.initiatives.get(k).copied().unwrap_or(0)
+        ));
+    }
+    let mut to_sandbox = None;
+    let open = ui.button("Open this step in the sandbox").on_hover_text(
+        "The game after this step; inside a battle, the game before it, so the sandbox fights \
+             the battle again.",
+    );
+    let (rect, _) = ui.allocate_exact_size(ui.available_size(), egui::Sense::hover());
+    crate::board_view::paint_field(ui.painter(), rect, &shown.board, shown.after.catalog());
+    if open.clicked() {
+        to_sandbox = v.game_for_sandbox(scripts).ok();
+    }
+    to_sandbox
 }
