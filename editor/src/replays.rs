@@ -69,6 +69,19 @@ impl Replays {
         }
     }
 
+    /// The content was reloaded: the open replay is read again against it (its games hold the
+    /// old tiles), at the same position; if it no longer opens, the viewer says why.
+    pub fn content_changed(&mut self, loaded: &LoadedMods, scripts: &mut ScriptHost) {
+        let Some(old) = self.viewer.take() else {
+            return;
+        };
+        if self.open(&old.path, loaded, scripts, old.forced).is_ok()
+            && let Some(v) = self.viewer.as_mut()
+        {
+            v.go(old.at());
+        }
+    }
+
     /// The viewer in the central area of `ui`; returns the game at the step shown when the
     /// designer asks to open it in the sandbox.
     pub fn ui(

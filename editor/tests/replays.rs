@@ -344,6 +344,12 @@ fn a_step_opens_in_the_sandbox() {
     assert!(h.state().replays.viewer.is_some());
     h.get_by_label("Next turn").click();
     h.run();
+    // Reloaded content reads the replay again, at the same step.
+    let at = h.state().replays.viewer.as_ref().map(|v| v.at());
+    let e = h.state_mut();
+    e.replays.content_changed(&e.loaded, &mut e.scripts);
+    assert_eq!(h.state().replays.viewer.as_ref().map(|v| v.at()), at);
+    h.run();
     h.get_by_label("Open this step in the sandbox").click();
     h.run();
     assert_eq!(h.state().tab, Tab::Sandbox);

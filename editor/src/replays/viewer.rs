@@ -59,6 +59,8 @@ pub struct Viewer {
     pub complete: bool,
     /// Said when the replay was opened anyway: how its mods differ, where it diverges.
     pub warnings: Vec<String>,
+    /// It was opened although its mods differ.
+    pub forced: bool,
     timeline: Timeline<'static>,
     /// The turn number after each step (index 0: before the first).
     turns: Vec<u16>,
@@ -129,6 +131,7 @@ impl Viewer {
             path: path.to_path_buf(),
             header: replay.header,
             complete: replay.complete,
+            forced: force && !differences.is_empty(),
             warnings,
             timeline,
             turns,
