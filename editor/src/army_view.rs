@@ -1,19 +1,19 @@
 //! The army view: an army's deck as a grid of small tile pictures with their counts, the totals
-//! per kind, and a warning when the tiles do not add up to the size the army declares.
+//! per kind, and a warning when the tiles do not add up to the size the army declares; in the
+//! designer each tile opens on a click, and is duplicated or deleted from its menu.
 
 use hexforge_core::tile::Army;
-use hexforge_core::{Catalog, TileKind, TileRef};
+use hexforge_core::{Catalog, Tile, TileKind, TileRef};
 
-/// How many tiles of each kind (HQ, soldier, module, instant) the army's deck holds.
-pub fn totals(catalog: &Catalog, army: &Army) -> [(TileKind, u32); 4] {
+/// How many tiles of each kind (HQ, soldier, module, instant) the tiles hold.
+pub fn totals<'a>(tiles: impl IntoIterator<Item = &'a Tile>) -> [(TileKind, u32); 4] {
     let mut out = [
         (TileKind::Hq, 0),
         (TileKind::Soldier, 0),
         (TileKind::Module, 0),
         (TileKind::Instant, 0),
     ];
-    for &t in &army.tiles {
-        let tile = catalog.get(t);
+    for tile in tiles {
         if let Some(slot) = out.iter_mut().find(|(k, _)| *k == tile.kind) {
             slot.1 += u32::from(tile.count);
         }
@@ -21,71 +21,132 @@ pub fn totals(catalog: &Catalog, army: &Army) -> [(TileKind, u32); 4] {
     out
 }
 
-/// A warning when the deck does not hold the tiles the army declares, else `None`.
-pub fn size_warning(catalog: &Catalog, army: &Army) -> Option<String> {
-    let total: u32 = totals(catalog, army).iter().map(|(_, n)| n).sum();
-    (total != u32::from(army.size)).then(|| {
-        format!(
-            "{} tiles, but the army declares {}: add or remove {} to play it",
-            total,
-            army.size,
-            total.abs_diff(u32::from(army.size))
-        )
-    })
-}
-
-/// Shows the army; returns the tile the designer clicked, to open it in the tile view.
-pub fn ui(ui: &mut egui::Ui, catalog: &Catalog, army: &Army) -> Option<TileRef> {
-    ui.heading(&army.name);
-    let totals = totals(catalog, army);
+/// The totals as one line: `35 tiles: 1 hq, 17 soldier, 6 module, 11 instant`.
+pub fn totals_line(totals: &[(TileKind, u32); 4]) -> String {
     let total: u32 = totals.iter().map(|(_, n)| n).sum();
     let parts: Vec<String> = totals
         .iter()
         .map(|(k, n)| format!("{} {}", n, k.name()))
         .collect();
-    ui.label(format!("{} tiles: {}", total, parts.join(", ")));
-    if let Some(w) = size_warning(catalog, army) {
-        ui.colored_label(egui::Color32::LIGHT_RED, w);
-    }
-    let mut clicked = None;
+    format!("{} tiles: {}", total, parts.join(", "))
+}
+
+/// A warning when the tiles do not add up to `size`, else `None`.
+pub fn size_warning(totals: &[(TileKind, u32); 4], size: u16) -> Option<String> {
+    let total: u32 = totals.iter().map(|(_, n)| n).sum();
+    (total != u32::from(size)).then(|| {
+        format!(
+            "{} tiles, but the army declares {}: add or remove {} to play it",
+            total,
+            size,
+            total.abs_diff(u32::from(size))
+        )
+    })
+}
+
+/// What the designer did to a tile of the deck (by its place in the deck).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeckAction {
+    Open(usize),
+    Duplicate(usize),
+    Delete(usize),
+}
+
+/// The deck as a grid of small tiles with their counts (`None`: a tile never valid yet, shown
+/// by its id); with `editable`, each tile's menu duplicates or deletes it.
+pub fn deck(
+    ui: &mut egui::Ui,
+    salt: &str,
+    tiles: &[(String, Option<&Tile>)],
+    editable: bool,
+) -> Option<DeckAction> {
+    let mut action = None;
     let cell = egui::vec2(118.0, 128.0);
     let gap = 4.0;
     let columns = (((ui.available_width() + gap) / (cell.x + gap)).floor() as usize).max(1);
-    egui::Grid::new(("army_deck", &army.id))
+    egui::Grid::new(("army_deck", salt))
         .spacing(egui::vec2(gap, gap))
         .show(ui, |ui| {
-            for (i, &t) in army.tiles.iter().enumerate() {
-                let tile = catalog.get(t);
+            for (i, (id, tile)) in tiles.iter().enumerate() {
                 let (rect, response) = ui.allocate_exact_size(cell, egui::Sense::click());
                 let painter = ui.painter_at(rect);
                 let centre = rect.center() - egui::vec2(0.0, 10.0);
-                super::tile_view::paint(&painter, centre, 44.0, tile, 0, super::tile_view::NEUTRAL);
+                let caption = match tile {
+                    Some(tile) => {
+                        super::tile_view::paint(
+                            &painter,
+                            centre,
+                            48.0,
+                            tile,
+                            0,
+                            super::tile_view::NEUTRAL,
+                        );
+                        format!("{} x{}", tile.name, tile.count)
+                    }
+                    None => {
+                        painter.text(
+                            centre,
+                            egui::Align2::CENTER_CENTER,
+                            "not valid yet",
+                            egui::FontId::proportional(11.0),
+                            egui::Color32::LIGHT_RED,
+                        );
+                        id.clone()
+                    }
+                };
                 painter.text(
                     egui::pos2(rect.center().x, rect.bottom() - 8.0),
                     egui::Align2::CENTER_CENTER,
-                    format!("{} x{}", tile.name, tile.count),
+                    &caption,
                     egui::FontId::proportional(11.0),
                     egui::Color32::LIGHT_GRAY,
                 );
-                let label = format!("deck: {} x{}", tile.name, tile.count);
+                let label = format!("deck: {caption}");
                 response
                     .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, true, &label));
-                let response = response.on_hover_text(tile.full_id());
+                let response = response.on_hover_text(id);
                 if response.clicked() {
-                    clicked = Some(t);
+                    action = Some(DeckAction::Open(i));
+                }
+                if editable {
+                    response.context_menu(|ui| {
+                        if ui.button("Duplicate the tile").clicked() {
+                            action = Some(DeckAction::Duplicate(i));
+                        }
+                        if ui.button("Delete the tile…").clicked() {
+                            action = Some(DeckAction::Delete(i));
+                        }
+                    });
                 }
                 if (i + 1) % columns == 0 {
                     ui.end_row();
                 }
             }
         });
-    clicked
+    action
+}
+
+/// Shows an army of the catalog that has no file of its own to edit (a patch made it); returns
+/// the tile the designer clicked.
+pub fn ui(ui: &mut egui::Ui, catalog: &Catalog, army: &Army) -> Option<TileRef> {
+    ui.heading(&army.name);
+    let tiles: Vec<&Tile> = army.tiles.iter().map(|&t| catalog.get(t)).collect();
+    let totals = totals(tiles.iter().copied());
+    ui.label(totals_line(&totals));
+    if let Some(w) = size_warning(&totals, army.size) {
+        ui.colored_label(egui::Color32::LIGHT_RED, w);
+    }
+    let cells: Vec<(String, Option<&Tile>)> =
+        tiles.iter().map(|t| (t.full_id(), Some(*t))).collect();
+    match deck(ui, &army.id, &cells, false) {
+        Some(DeckAction::Open(i)) => army.tiles.get(i).copied(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hexforge_core::Tile;
 
     #[test]
     fn totals_count_copies_per_kind_and_a_short_deck_is_warned() {
@@ -93,13 +154,9 @@ mod tests {
         hq.count = 1;
         let mut s = Tile::new("a", "s", TileKind::Soldier);
         s.count = 3;
-        let mut catalog = Catalog::new();
-        catalog
-            .add_army("a", "A", 5, vec![hq, s])
-            .expect("a valid army");
-        let army = catalog.army("a").expect("the army");
+        let t = totals([&hq, &s]);
         assert_eq!(
-            totals(&catalog, army),
+            t,
             [
                 (TileKind::Hq, 1),
                 (TileKind::Soldier, 3),
@@ -107,7 +164,12 @@ mod tests {
                 (TileKind::Instant, 0)
             ]
         );
-        let w = size_warning(&catalog, army).expect("4 of 5 tiles");
+        assert_eq!(
+            totals_line(&t),
+            "4 tiles: 1 hq, 3 soldier, 0 module, 0 instant"
+        );
+        let w = size_warning(&t, 5).expect("4 of 5 tiles");
         assert!(w.starts_with("4 tiles, but the army declares 5"), "{w}");
+        assert_eq!(size_warning(&t, 4), None);
     }
 }

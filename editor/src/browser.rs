@@ -1,5 +1,6 @@
-//! The mod browser: every loaded mod with its version and armies, each army's tiles (filtered by
-//! the search text and the kind picked), the problems of each mod beside it, and the mods that were skipped.
+//! The mod browser: every loaded mod with its version and armies (those with unsaved changes
+//! marked), each army's tiles (filtered by the search text and the kind picked), the problems of
+//! each mod beside it, and the mods that were skipped.
 
 use crate::Editor;
 use hexforge_core::TileKind;
@@ -28,6 +29,14 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
             ui.selectable_value(&mut editor.kind, Some(kind), kind.name());
         }
     });
+    let unsaved: Vec<String> = editor
+        .docs
+        .iter()
+        .filter(|d| d.dirty())
+        .map(|d| d.army_id())
+        .collect();
+    let mut picked_army = None;
+    let mut picked_tile = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         let cat = &editor.loaded.catalog;
         for m in &editor.loaded.mods {
@@ -49,12 +58,14 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                     };
                     let showing =
                         editor.army.as_deref() == Some(a.id.as_str()) && editor.selected.is_none();
-                    if ui
-                        .selectable_label(showing, egui::RichText::new(&a.name).strong())
-                        .clicked()
-                    {
-                        editor.army = Some(a.id.clone());
-                        editor.selected = None;
+                    let mut name = egui::RichText::new(&a.name).strong();
+                    if unsaved.contains(&a.id) {
+                        name = egui::RichText::new(format!("{} (unsaved)", a.name))
+                            .strong()
+                            .color(egui::Color32::YELLOW);
+                    }
+                    if ui.selectable_label(showing, name).clicked() {
+                        picked_army = Some(a.id.clone());
                     }
                     for &t in &army.tiles {
                         let def = cat.get(t);
@@ -69,8 +80,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                             .selectable_label(editor.selected == Some(t), text)
                             .clicked()
                         {
-                            editor.selected = Some(t);
-                            editor.army = Some(a.id.clone());
+                            picked_tile = Some(t);
                         }
                     }
                 }
@@ -83,6 +93,12 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
             );
         }
     });
+    if let Some(a) = picked_army {
+        editor.select_army(&a);
+    }
+    if let Some(t) = picked_tile {
+        editor.select_tile(t);
+    }
 }
 
 #[cfg(test)]

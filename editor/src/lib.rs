@@ -1,13 +1,20 @@
 //! Hexforge's editor, as a library of egui views over the engine's content: a mod browser (mods,
-//! their armies and tiles, with search, a kind filter and each mod's problems beside it), an army
-//! view (the deck, its totals), a tile view that draws the selected tile as a hex with its edge
-//! icons, and hot reload of the mod folders. The binary (`main.rs`) only opens a window
-//! around [`Editor::ui`]; tests drive the same views headlessly. The editor reads definitions and
-//! never works out a rule itself.
+//! their armies and tiles, with search, a kind filter and each mod's problems beside it), the
+//! designer (a tile drawn large with its real icons and edited field by field, edge by edge; the
+//! army's deck with its totals; army files edited as TOML documents that keep their comments,
+//! with undo, atomic saving, autosaves offered back, new armies and abilities), and hot reload of
+//! the mod folders. The binary (`main.rs`) only opens a window around [`Editor::ui`]; tests drive
+//! the same views headlessly. The editor reads definitions and never works out a rule itself:
+//! validation is the content crate's.
 
 pub mod army_view;
+pub mod autosave;
 pub mod board_view;
 pub mod browser;
+pub mod designer;
+pub mod document;
+pub mod history;
+pub mod new_army;
 pub mod reload;
 pub mod replays;
 pub mod sandbox;
@@ -17,6 +24,7 @@ pub mod tile_view;
 use hexforge_content::{Diagnostic, LoadedMods};
 use hexforge_core::{TileKind, TileRef};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The editor's main views, one shown at a time beside the status bar.
@@ -58,9 +66,19 @@ pub struct Editor {
     /// The problems of the last reload that was refused (the last good content stayed in play).
     pub refused: Vec<Diagnostic>,
     /// The Lua source of an ability of the tile shown, when the designer asked for it.
-    pub source: Option<(TileRef, hexforge_script::HookSource)>,
+    pub source: Option<hexforge_script::HookSource>,
     /// The problem whose spot in its file is shown (it takes the place of the tile or army view).
     pub spot: Option<spot::Spot>,
+    /// The army files open in the designer, each with its unsaved changes and history.
+    pub docs: Vec<document::ArmyDoc>,
+    /// What the designer is editing and asking.
+    pub designer: designer::Designer,
+    /// Unsaved changes found on start (autosaves), offered back.
+    pub offers: Vec<autosave::Offer>,
+    /// Where new mods of the user go (`None`: there is no such folder).
+    pub user_mods: Option<PathBuf>,
+    /// The window's waker, kept to watch again when a folder is added.
+    waker: Option<Arc<Mutex<reload::Waker>>>,
 }
 
 impl Editor {
@@ -68,6 +86,7 @@ impl Editor {
     pub fn load(roots: Vec<PathBuf>) -> Self {
         let loaded = hexforge_script::load(&roots, hexforge_script::Limits::default());
         let (watch, status) = watch(&roots, None);
+        let offers = autosave::find(&hexforge_content::mod_dirs(&roots, &mut Vec::new()));
         Editor {
             loaded: loaded.mods,
             scripts: loaded.scripts,
@@ -84,13 +103,39 @@ impl Editor {
             refused: Vec::new(),
             spot: None,
             source: None,
+            docs: Vec::new(),
+            designer: designer::Designer::default(),
+            offers,
+            user_mods: hexforge_content::user_mods_dir(|k| std::env::var_os(k)),
+            waker: None,
         }
     }
 
     /// Starts the watch again with `wake` called on every change (from the watcher's thread), so
     /// a window that sleeps while nothing happens looks at the change at once.
     pub fn set_waker(&mut self, wake: reload::Waker) {
-        (self.watch, self.status) = watch(&self.roots, Some(wake));
+        self.waker = Some(Arc::new(Mutex::new(wake)));
+        self.watch_again();
+    }
+
+    fn watch_again(&mut self) {
+        let wake = self.waker.clone().map(|w| -> reload::Waker {
+            Box::new(move || {
+                if let Ok(wake) = w.lock() {
+                    wake();
+                }
+            })
+        });
+        (self.watch, self.status) = watch(&self.roots, wake);
+    }
+
+    /// Loads and watches `root` too (a mod folder made outside the folders loaded), at once.
+    pub fn add_root(&mut self, root: PathBuf) {
+        if !self.roots.contains(&root) {
+            self.roots.push(root);
+            self.watch_again();
+        }
+        self.reload();
     }
 
     /// Shows the army `id` (e.g. `moloch`), or says which armies there are.
@@ -108,8 +153,7 @@ impl Editor {
                 known.join(", ")
             ));
         }
-        self.army = Some(id.to_string());
-        self.selected = None;
+        self.select_army(id);
         Ok(())
     }
 
@@ -118,14 +162,14 @@ impl Editor {
         let t = self.loaded.catalog.find(full_id).ok_or_else(|| {
             format!("no tile {full_id:?} in the loaded mods; give it as army/tile, e.g. moloch/gauss_cannon")
         })?;
-        self.army = Some(self.loaded.catalog.get(t).army.clone());
-        self.selected = Some(t);
+        self.select_tile(t);
         Ok(())
     }
 
     /// Reloads the content if a watched file changed and settled; true when it reloaded (adopted
     /// or refused). Called every frame; a test may call it directly.
     pub fn poll(&mut self, now: Instant) -> bool {
+        self.autosave_docs(now);
         let due = self.watch.as_mut().is_some_and(|w| w.due(now));
         if due {
             self.reload();
@@ -168,6 +212,7 @@ impl Editor {
                 ms(took)
             );
         }
+        self.content_reloaded();
     }
 
     /// The whole editor in `ui`: the browser on the left, the selected tile on the right, and a
@@ -226,7 +271,7 @@ impl Editor {
         }
     }
 
-    /// The spot of a problem, else the selected tile, else the selected army.
+    /// The spot of a problem, else the designer.
     fn main_view(&mut self, ui: &mut egui::Ui) {
         if let Some(spot) = &self.spot {
             if ui.button("Close the file view").clicked() {
@@ -236,44 +281,7 @@ impl Editor {
             }
             return;
         }
-        let catalog = &self.loaded.catalog;
-        match (
-            self.selected,
-            self.army.as_deref().and_then(|a| catalog.army(a)),
-        ) {
-            (Some(t), _) => {
-                let tile = catalog.get(t);
-                if let Some(hook) = tile_view::ui(ui, tile) {
-                    // The tile's mod is the one that provides its army.
-                    let owner = self
-                        .loaded
-                        .mods
-                        .iter()
-                        .find(|m| m.armies.iter().any(|a| a.id == tile.army));
-                    let mod_id = owner.map_or("", |m| m.id.as_str());
-                    self.source = hexforge_script::hook_source(&self.loaded.mods, mod_id, &hook)
-                        .map(|s| (t, s));
-                    if self.source.is_none() {
-                        self.status = format!("no Lua file defines the ability {hook:?}");
-                    }
-                }
-                if let Some((_, source)) = self.source.as_ref().filter(|(st, _)| *st == t) {
-                    ui.separator();
-                    ui.label(
-                        egui::RichText::new(format!("{}:{}", source.file, source.line)).strong(),
-                    );
-                    ui.label(egui::RichText::new(&source.text).monospace());
-                }
-            }
-            (None, Some(army)) => {
-                if let Some(t) = army_view::ui(ui, catalog, army) {
-                    self.selected = Some(t);
-                }
-            }
-            (None, None) => {
-                ui.label("Select an army or a tile in the browser to see it.");
-            }
-        }
+        designer::ui(self, ui);
     }
 }
 

@@ -99,6 +99,21 @@ pub fn problem_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
     .clicked()
 }
 
+/// A problem of the file being edited, written as `line L:C: message` (the file is the one in
+/// view), in red; true when clicked (to show its spot).
+pub fn line_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
+    let text = format!(
+        "line {}:{}: {}",
+        problem.line, problem.column, problem.message
+    );
+    ui.add(
+        egui::Label::new(egui::RichText::new(text).color(egui::Color32::LIGHT_RED))
+            .sense(egui::Sense::click()),
+    )
+    .on_hover_text("Show the spot in the text being edited")
+    .clicked()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,508 @@
+//! New armies and abilities on disk: an army made from nothing (a valid starter army) or as a
+//! copy of a loaded army with its ids renamed so it does not clash, in an existing mod or a new
+//! one (in the user mods folder or beside the checkout's mods); a new Lua ability from the
+//! documented template; and the mod manifest updates they need (`[provides]`). Every file is
+//! written atomically; the form that asks for the army's id, name and mod is here too.
+
+use hexforge_content::scaffold::{ability_template, new_empty_mod, starter_army, valid_id};
+use hexforge_content::{LoadedMods, write_atomically};
+use std::path::{Path, PathBuf};
+use toml_edit::{DocumentMut, Item};
+
+/// Where a new army goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A loaded mod, by id.
+    Mod(String),
+    /// A new mod of this id, in the user mods folder (`true`) or beside the first mods folder.
+    NewMod { id: String, user_folder: bool },
+}
+
+/// What the designer asks for in the "New army" form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// The army to copy, by id; `None` starts from a starter army.
+    pub from: Option<String>,
+    pub id: String,
+    pub name: String,
+    pub target: Target,
+    /// Why the last attempt failed.
+    pub error: Option<String>,
+}
+
+impl Form {
+    /// A form to copy the army `from` (or start from nothing), with free ids filled in.
+    pub fn new(loaded: &LoadedMods, from: Option<&str>, user_folder: bool) -> Form {
+        let base = from.map_or("fan_army".to_string(), |a| format!("{a}_fan"));
+        let taken =
+            |id: &str| loaded.catalog.army(id).is_some() || loaded.mods.iter().any(|m| m.id == id);
+        let id = std::iter::once(base.clone())
+            .chain((2..100).map(|n| format!("{base}_{n}")))
+            .find(|id| !taken(id))
+            .unwrap_or(base);
+        let name = match from.and_then(|a| loaded.catalog.army(a)) {
+            Some(a) => format!("{} (fan)", a.name),
+            None => "Fan army".to_string(),
+        };
+        Form {
+            from: from.map(str::to_string),
+            target: Target::NewMod {
+                id: id.clone(),
+                user_folder,
+            },
+            id,
+            name,
+            error: None,
+        }
+    }
+}
+
+/// A new army written to disk.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created {
+    pub file: PathBuf,
+    pub mod_dir: PathBuf,
+    /// The new mod's folder when it is in no folder the editor loads yet (add it to the roots).
+    pub new_root: Option<PathBuf>,
+    /// Something the designer should know (abilities that stay with the copied army's mod).
+    pub note: Option<String>,
+}
+
+/// The army file of the army `id` and the folder of its mod, when the army has a file of its
+/// own (an army a patch made has none).
+pub fn army_file(loaded: &LoadedMods, id: &str) -> Option<(PathBuf, PathBuf)> {
+    loaded.mods.iter().find_map(|m| {
+        let a = m.armies.iter().find(|a| a.id == id)?;
+        a.at.file
+            .starts_with(m.dir.join("armies"))
+            .then(|| (a.at.file.clone(), m.dir.clone()))
+    })
+}
+
+/// The army file's text for `form`: a copy of its source with the army's id and name changed
+/// (comments and layout kept), or a starter army.
+fn army_text(loaded: &LoadedMods, form: &Form) -> Result<String, String> {
+    let Some(from) = &form.from else {
+        return Ok(starter_army(&form.id, &form.name));
+    };
+    let (file, _) = army_file(loaded, from).ok_or_else(|| {
+        format!("army `{from}` has no army file of its own to copy (a patch makes it)")
+    })?;
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e| format!("{} does not read as TOML: {e}", file.display()))?;
+    let army = doc
+        .get_mut("army")
+        .and_then(Item::as_table_mut)
+        .ok_or_else(|| format!("{} has no [army] table", file.display()))?;
+    army.insert("id", toml_edit::value(form.id.as_str()));
+    army.insert("name", toml_edit::value(form.name.as_str()));
+    // The translations were the copied army's names.
+    army.remove("names");
+    let prefix = army
+        .decor()
+        .prefix()
+        .and_then(|p| p.as_str())
+        .unwrap_or("")
+        .to_string();
+    army.decor_mut().set_prefix(format!(
+        "# `{}`: a copy of `{from}`, made in the editor.\n{prefix}",
+        form.id
+    ));
+    Ok(doc.to_string())
+}
+
+/// Adds `army` to the `[provides] armies` of the manifest in `mod_dir`, when it lists them;
+/// with `remove`, takes it out instead.
+pub fn declare_army(mod_dir: &Path, army: &str, remove: bool) -> Result<(), String> {
+    edit_manifest(mod_dir, |provides| {
+        let Some(list) = provides.get_mut("armies").and_then(Item::as_array_mut) else {
+            return;
+        };
+        let listed = list.iter().position(|v| v.as_str() == Some(army));
+        match (listed, remove) {
+            (None, false) => list.push(army),
+            (Some(i), true) => {
+                list.remove(i);
+            }
+            _ => {}
+        }
+    })
+}
+
+/// Sets `scripts = true` in the `[provides]` of the manifest in `mod_dir`, when it has one.
+fn declare_scripts(mod_dir: &Path) -> Result<(), String> {
+    edit_manifest(mod_dir, |provides| {
+        provides.insert("scripts", toml_edit::value(true));
+    })
+}
+
+fn edit_manifest(mod_dir: &Path, f: impl FnOnce(&mut toml_edit::Table)) -> Result<(), String> {
+    let path = mod_dir.join("mod.toml");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut doc: DocumentMut = text
+        .parse()
+        .map_err(|e| format!("{} does not read as TOML: {e}", path.display()))?;
+    let Some(provides) = doc.get_mut("provides").and_then(Item::as_table_mut) else {
+        return Ok(());
+    };
+    f(provides);
+    let new = doc.to_string();
+    if new != text {
+        write_atomically(&path, &new)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// Whether files can be written in `dir`.
+fn writable(dir: &Path) -> bool {
+    std::fs::metadata(dir).is_ok_and(|m| !m.permissions().readonly())
+}
+
+/// The folder new mods go in beside the loaded ones: the first root (its parent when the root
+/// is a mod itself).
+pub fn beside_folder(roots: &[PathBuf]) -> Option<PathBuf> {
+    let root = roots.first()?;
+    if root.join("mod.toml").is_file() {
+        root.parent().map(Path::to_path_buf)
+    } else {
+        Some(root.clone())
+    }
+}
+
+/// Writes the army `form` asks for (and its new mod, if it asks for one).
+pub fn create(
+    loaded: &LoadedMods,
+    roots: &[PathBuf],
+    user_mods: Option<&Path>,
+    form: &Form,
+) -> Result<Created, String> {
+    if !valid_id(&form.id) {
+        return Err(format!(
+            "army id `{}` must be snake_case: lowercase letters, digits and _, starting with a letter",
+            form.id
+        ));
+    }
+    if loaded.catalog.army(&form.id).is_some() {
+        return Err(format!(
+            "there is already an army `{}`: choose another id",
+            form.id
+        ));
+    }
+    if form.name.trim().is_empty() {
+        return Err("give the army a name".to_string());
+    }
+    let text = army_text(loaded, form)?;
+    let (mod_dir, made) = match &form.target {
+        Target::Mod(id) => {
+            let m = loaded
+                .mods
+                .iter()
+                .find(|m| &m.id == id)
+                .ok_or_else(|| format!("no mod `{id}` is loaded"))?;
+            if !writable(&m.dir) {
+                return Err(format!(
+                    "the mod folder {} cannot be written: pick another mod or a new one",
+                    m.dir.display()
+                ));
+            }
+            (m.dir.clone(), false)
+        }
+        Target::NewMod { id, user_folder } => {
+            if loaded.mods.iter().any(|m| &m.id == id) {
+                return Err(format!(
+                    "there is already a mod `{id}`: choose another id, or pick that mod"
+                ));
+            }
+            let into = if *user_folder {
+                user_mods.map(Path::to_path_buf).ok_or(
+                    "there is no user mods folder (set HEXFORGE_USER_MODS or HOME): put the mod beside the others",
+                )?
+            } else {
+                beside_folder(roots).ok_or("no mods folder is loaded to put the mod beside")?
+            };
+            std::fs::create_dir_all(&into)
+                .map_err(|e| format!("cannot create {}: {e}", into.display()))?;
+            let dir = new_empty_mod(&into, id, "Fan armies made in the Hexforge editor.")
+                .map_err(|e| e.to_string())?;
+            (dir, true)
+        }
+    };
+    let armies = mod_dir.join("armies");
+    std::fs::create_dir_all(&armies)
+        .map_err(|e| format!("cannot create {}: {e}", armies.display()))?;
+    let file = armies.join(format!("{}.toml", form.id));
+    if file.exists() {
+        return Err(format!(
+            "{} already exists: choose another id",
+            file.display()
+        ));
+    }
+    if !made {
+        declare_army(&mod_dir, &form.id, false)?;
+    }
+    write_atomically(&file, &text).map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    let mut probe = Vec::new();
+    let known = hexforge_content::mod_dirs(roots, &mut probe);
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let new_root = (!known.iter().any(|d| canon(d) == canon(&mod_dir))).then(|| mod_dir.clone());
+    let note = form.from.as_ref().and_then(|from| {
+        let source = loaded
+            .mods
+            .iter()
+            .find(|m| m.armies.iter().any(|a| &a.id == from))?;
+        (source.dir != mod_dir && !source.scripts.is_empty()).then(|| {
+            format!(
+                "`{from}` comes from the mod `{}`, whose own Lua abilities a copy in another mod cannot bind: copy its scripts/ into {} if the copy uses them",
+                source.id,
+                mod_dir.display()
+            )
+        })
+    });
+    Ok(Created {
+        file,
+        mod_dir,
+        new_root,
+        note,
+    })
+}
+
+/// Writes a new ability `hook` from the documented template to `scripts/<hook>.lua` of the mod
+/// in `mod_dir` (declaring the scripts in its manifest when it lists what it provides); returns
+/// the file.
+pub fn new_ability(mod_dir: &Path, hook: &str, known: &[String]) -> Result<PathBuf, String> {
+    if !valid_id(hook) {
+        return Err(format!(
+            "ability name `{hook}` must be snake_case: lowercase letters, digits and _"
+        ));
+    }
+    if known.iter().any(|k| k == hook) {
+        return Err(format!(
+            "an ability `{hook}` already exists: pick it from the list, or choose another name"
+        ));
+    }
+    let dir = mod_dir.join("scripts");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let file = dir.join(format!("{hook}.lua"));
+    if file.exists() {
+        return Err(format!(
+            "{} already exists: choose another name",
+            file.display()
+        ));
+    }
+    declare_scripts(mod_dir)?;
+    write_atomically(&file, &ability_template(hook))
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+    Ok(file)
+}
+
+/// Deletes the army file `file` of the mod in `mod_dir` (and its autosave), and takes it out of
+/// the manifest's `[provides]`.
+pub fn delete_army(file: &Path, mod_dir: &Path, id: &str) -> Result<(), String> {
+    declare_army(mod_dir, id, true)?;
+    std::fs::remove_file(file).map_err(|e| format!("cannot delete {}: {e}", file.display()))?;
+    crate::autosave::remove(file).map_err(|e| format!("cannot delete the autosave: {e}"))
+}
+
+/// The "New army" form; true when the designer asked to create the army.
+pub fn form_ui(
+    ui: &mut egui::Ui,
+    form: &mut Form,
+    loaded: &LoadedMods,
+    roots: &[PathBuf],
+    user_mods: Option<&Path>,
+) -> Option<bool> {
+    let mut answer = None;
+    ui.heading("New army");
+    egui::Grid::new("new_army").num_columns(2).show(ui, |ui| {
+        let l = ui.label("start from");
+        let shown = match &form.from {
+            Some(a) => format!("a copy of {a}"),
+            None => "nothing (a starter army)".to_string(),
+        };
+        egui::ComboBox::from_id_salt("new_army_from")
+            .selected_text(shown)
+            .show_ui(ui, |ui| {
+                ui.selectable_value(&mut form.from, None, "nothing (a starter army)");
+                for a in loaded.catalog.armies() {
+                    let from = Some(a.id.clone());
+                    ui.selectable_value(&mut form.from, from, format!("a copy of {}", a.id));
+                }
+            })
+            .response
+            .labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label("army id");
+        ui.text_edit_singleline(&mut form.id).labelled_by(l.id);
+        ui.end_row();
+        let l = ui.label("army name");
+        ui.text_edit_singleline(&mut form.name).labelled_by(l.id);
+        ui.end_row();
+        ui.label("in the mod");
+        ui.vertical(|ui| {
+            for m in &loaded.mods {
+                if writable(&m.dir) {
+                    let t = Target::Mod(m.id.clone());
+                    ui.radio_value(
+                        &mut form.target,
+                        t,
+                        format!("{} ({})", m.id, m.dir.display()),
+                    );
+                }
+            }
+            let new_id = match &form.target {
+                Target::NewMod { id, .. } => id.clone(),
+                Target::Mod(_) => form.id.clone(),
+            };
+            if let Some(dir) = user_mods {
+                let t = Target::NewMod {
+                    id: new_id.clone(),
+                    user_folder: true,
+                };
+                let on = matches!(
+                    form.target,
+                    Target::NewMod {
+                        user_folder: true,
+                        ..
+                    }
+                );
+                if ui
+                    .radio(
+                        on,
+                        format!("a new mod in the user mods folder ({})", dir.display()),
+                    )
+                    .clicked()
+                {
+                    form.target = t;
+                }
+            }
+            if let Some(dir) = beside_folder(roots) {
+                let on = matches!(
+                    form.target,
+                    Target::NewMod {
+                        user_folder: false,
+                        ..
+                    }
+                );
+                if ui
+                    .radio(
+                        on,
+                        format!("a new mod beside the others ({})", dir.display()),
+                    )
+                    .clicked()
+                {
+                    form.target = Target::NewMod {
+                        id: new_id,
+                        user_folder: false,
+                    };
+                }
+            }
+        });
+        ui.end_row();
+        if let Target::NewMod { id, .. } = &mut form.target {
+            let l = ui.label("new mod id");
+            ui.text_edit_singleline(id).labelled_by(l.id);
+            ui.end_row();
+        }
+    });
+    if let Some(e) = &form.error {
+        ui.colored_label(egui::Color32::LIGHT_RED, e);
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Create the army").clicked() {
+            answer = Some(true);
+        }
+        if ui.button("Cancel").clicked() {
+            answer = Some(false);
+        }
+    });
+    answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base_copy(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("hexforge-new-army-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base");
+        let to = dir.join("base/armies");
+        std::fs::create_dir_all(&to).expect("create the copy");
+        let manifest = std::fs::read_to_string(base.join("mod.toml"))
+            .expect("read mod.toml")
+            .replace(
+                r#"["borgo", "hegemony", "moloch", "outpost"]"#,
+                r#"["borgo"]"#,
+            );
+        std::fs::write(dir.join("base/mod.toml"), manifest).expect("write mod.toml");
+        std::fs::copy(base.join("armies/borgo.toml"), to.join("borgo.toml")).expect("copy borgo");
+        dir
+    }
+
+    #[test]
+    fn a_copy_gets_its_own_ids_in_a_new_mod_and_loads() {
+        let dir = base_copy("copy");
+        let loaded = hexforge_content::load_mods(std::slice::from_ref(&dir));
+        assert!(loaded.problems.is_empty(), "{}", loaded.problems);
+        let form = Form::new(&loaded, Some("borgo"), false);
+        assert_eq!(form.id, "borgo_fan");
+        assert_eq!(form.name, "Borgo (fan)");
+        let c = create(&loaded, std::slice::from_ref(&dir), None, &form)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.file, dir.join("borgo_fan/armies/borgo_fan.toml"));
+        assert_eq!(c.new_root, None, "beside the others: already loaded");
+        let text = std::fs::read_to_string(&c.file).expect("read the copy");
+        assert!(text.contains("id = \"borgo_fan\"") && text.contains("# `borgo_fan`: a copy"));
+        let again = hexforge_content::load_mods(std::slice::from_ref(&dir));
+        assert!(again.problems.is_empty(), "{}", again.problems);
+        let fan = again.catalog.army("borgo_fan").expect("the copy loads");
+        let borgo = again.catalog.army("borgo").expect("the original stays");
+        assert_eq!(fan.tiles.len(), borgo.tiles.len());
+        assert_eq!(again.catalog.get(fan.tiles[0]).army, "borgo_fan");
+        // The same id again is refused, and so is a bad one.
+        let e = create(&again, std::slice::from_ref(&dir), None, &form).expect_err("taken");
+        assert!(e.contains("already an army"), "{e}");
+        let bad = Form {
+            id: "Bad".into(),
+            ..form.clone()
+        };
+        assert!(create(&again, std::slice::from_ref(&dir), None, &bad).is_err());
+        // A starter army in the existing mod is declared in its manifest when it lists armies.
+        let starter = Form {
+            from: None,
+            id: "raiders".into(),
+            name: "Raiders".into(),
+            target: Target::Mod("base".into()),
+            error: None,
+        };
+        create(&again, std::slice::from_ref(&dir), None, &starter)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let last = hexforge_content::load_mods(std::slice::from_ref(&dir));
+        assert!(last.problems.is_empty(), "{}", last.problems);
+        assert!(last.catalog.army("raiders").is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_new_ability_file_is_declared_and_never_overwritten() {
+        let dir = base_copy("ability");
+        let m = dir.join("base");
+        let file = new_ability(&m, "harpoon_pull", &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            std::fs::read_to_string(&file)
+                .expect("read")
+                .contains("ability(\"harpoon_pull\"")
+        );
+        let manifest = std::fs::read_to_string(m.join("mod.toml")).expect("read");
+        assert!(manifest.contains("scripts = true"), "{manifest}");
+        assert!(new_ability(&m, "harpoon_pull", &[]).is_err());
+        assert!(new_ability(&m, "line_shot", &["line_shot".into()]).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
