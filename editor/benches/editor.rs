@@ -1,8 +1,11 @@
-//! Editor benchmarks: one headless frame of the army view (layout and tessellation, no GPU) and
-//! a reload of this checkout's mods, the work hot reload does once the files settle.
+//! Editor benchmarks: one headless frame of the army view (layout and tessellation, no GPU), a
+//! reload of this checkout's mods, the work hot reload does once the files settle, and frames of
+//! the sandbox with a full extended board (editing with every overlay on; a battle with its log).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hexforge_editor::Editor;
+use hexforge_core::{Dir, TileKind};
+use hexforge_editor::sandbox::board::{Board, BoardKind, Piece};
+use hexforge_editor::{Editor, Tab};
 use std::path::Path;
 
 fn editor() -> Editor {
@@ -36,6 +39,98 @@ fn frame(c: &mut Criterion) {
     });
 }
 
+/// The extended board full: Borgo's HQ and Moloch's, and every other hex a board tile of the two
+/// armies in turn, facing every way.
+fn full_board(editor: &Editor) -> Board {
+    let cat = &editor.loaded.catalog;
+    let mut board = Board::new(cat);
+    board.kind = BoardKind::Extended;
+    let armies = ["borgo", "moloch"];
+    for (seat, army) in armies.iter().enumerate() {
+        board.players[seat].army = army.to_string();
+    }
+    let tiles: Vec<Vec<String>> = armies
+        .iter()
+        .map(|a| {
+            let army = cat.army(a).unwrap_or_else(|| panic!("{a} is loaded"));
+            army.tiles
+                .iter()
+                .map(|t| cat.get(*t))
+                .filter(|t| t.kind.is_board_tile() && t.kind != TileKind::Hq)
+                .map(|t| t.full_id())
+                .collect()
+        })
+        .collect();
+    for (i, hex) in BoardKind::Extended.shape().hexes().iter().enumerate() {
+        let owner = i % 2;
+        let id = if i < 2 {
+            format!("{}/hq", armies[owner])
+        } else {
+            tiles[owner][(i / 2) % tiles[owner].len()].clone()
+        };
+        board.pieces.push(Piece {
+            id,
+            owner,
+            hex: *hex,
+            facing: Dir::new(i as u8),
+            wounds: 0,
+        });
+    }
+    board
+}
+
+/// Criterion runs of steady headless frames of `editor` (layout and tessellation).
+fn frames(c: &mut Criterion, name: &str, editor: &mut Editor) {
+    let ctx = egui::Context::default();
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    ctx.run_ui(input.clone(), |ui| editor.ui(ui))
+        .textures_delta
+        .clear();
+    c.bench_function(name, |b| {
+        b.iter(|| {
+            let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
+            out.textures_delta.clear();
+            ctx.tessellate(out.shapes, out.pixels_per_point)
+        })
+    });
+}
+
+fn sandbox(c: &mut Criterion) {
+    let mut editor = editor();
+    editor.tab = Tab::Sandbox;
+    let board = full_board(&editor);
+    editor.sandbox.set_board(board, &editor.loaded.catalog);
+    match editor.sandbox.built() {
+        Some(b)
+            if b.marks.is_empty() && b.field.as_ref().map(|f| f.tiles().count()) == Some(37) => {}
+        other => panic!("the full board is legal: {:?}", other.map(|b| &b.marks)),
+    }
+    editor.sandbox.overlays.nets = true;
+    editor.sandbox.overlays.links = true;
+    editor.sandbox.overlays.fire = true;
+    frames(c, "editor_frame_sandbox_full_board_overlays", &mut editor);
+    let Editor {
+        sandbox,
+        loaded,
+        scripts,
+        ..
+    } = &mut editor;
+    if let Err(e) = sandbox.start_battle(&loaded.catalog, scripts) {
+        panic!("{e}");
+    }
+    match editor.sandbox.battle_mut() {
+        Some(run) if run.log.len() > 37 => run.at = run.steps.len() / 2,
+        _ => panic!("a battle with a long log is shown"),
+    }
+    frames(c, "editor_frame_sandbox_battle_log", &mut editor);
+}
+
 fn reload(c: &mut Criterion) {
     let mut editor = editor();
     c.bench_function("editor_reload_repo_mods", |b| b.iter(|| editor.reload()));
@@ -44,6 +139,6 @@ fn reload(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = frame, reload
+    targets = frame, reload, sandbox
 }
 criterion_main!(benches);

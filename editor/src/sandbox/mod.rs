@@ -166,6 +166,36 @@ impl Sandbox {
         ));
     }
 
+    /// Puts `board` on the sandbox, as one undoable edit.
+    pub fn set_board(&mut self, board: Board, catalog: &Catalog) {
+        self.battle = None;
+        self.selected = None;
+        match &mut self.edits {
+            Some(e) => e.replace(board, catalog),
+            None => self.edits = Some(Edits::new(board, catalog)),
+        }
+    }
+
+    /// Presses Battle: the engine resolves a battle on the board, which the sandbox then shows
+    /// step by step. The error is why there is no battle (as the sandbox shows it).
+    pub fn start_battle(
+        &mut self,
+        catalog: &Catalog,
+        scripts: &mut ScriptHost,
+    ) -> Result<(), String> {
+        self.fight(catalog, scripts);
+        match (&self.battle, &self.note) {
+            (Some(_), _) => Ok(()),
+            (None, Some(Note::Error(e))) => Err(e.clone()),
+            (None, _) => Err("no board yet".to_string()),
+        }
+    }
+
+    /// The battle shown, to step through it.
+    pub fn battle_mut(&mut self) -> Option<&mut battle::Run> {
+        self.battle.as_mut()
+    }
+
     /// The board as the designer set it up (`None` before the first frame).
     pub fn board(&self) -> Option<&Board> {
         self.edits.as_ref().map(Edits::board)
@@ -225,6 +255,7 @@ impl Sandbox {
                     .rect_filled(r, 3.0, board_view::seat_colour(seat));
                 ui.radio_value(&mut self.seat, i, hexforge_scenario::write::player_id(seat));
                 let mut army = p.army.clone();
+                let named = ui.label("army");
                 egui::ComboBox::from_id_salt(("sandbox_army", i))
                     .width(90.0)
                     .selected_text(&army)
@@ -232,7 +263,9 @@ impl Sandbox {
                         for (id, name) in &armies {
                             ui.selectable_value(&mut army, id.clone(), name);
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(named.id);
                 if army != p.army {
                     self.edit(catalog, |b| {
                         b.players[i].army = army;
@@ -243,11 +276,13 @@ impl Sandbox {
             ui.horizontal(|ui| {
                 ui.add_space(20.0);
                 let mut hp = p.hq_hp;
-                ui.label("HQ HP");
-                ui.add(egui::DragValue::new(&mut hp).range(0..=99));
+                let named = ui.label("HQ HP");
+                ui.add(egui::DragValue::new(&mut hp).range(0..=99))
+                    .labelled_by(named.id);
                 let mut team = p.team;
-                ui.label("team");
-                ui.add(egui::DragValue::new(&mut team).range(0..=3));
+                let named = ui.label("team");
+                ui.add(egui::DragValue::new(&mut team).range(0..=3))
+                    .labelled_by(named.id);
                 if hp != p.hq_hp || team != p.team {
                     self.edit(catalog, |b| {
                         b.players[i].hq_hp = hp;
@@ -280,7 +315,7 @@ impl Sandbox {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("rules");
+            let named = ui.label("rules");
             let mut preset = board.rules.preset;
             egui::ComboBox::from_id_salt("sandbox_preset")
                 .selected_text(preset.as_str())
@@ -288,7 +323,9 @@ impl Sandbox {
                     for p in [Preset::Classic, Preset::V3, Preset::V2025] {
                         ui.selectable_value(&mut preset, p, p.as_str());
                     }
-                });
+                })
+                .response
+                .labelled_by(named.id);
             if preset != board.rules.preset {
                 self.edit(catalog, |b| {
                     b.rules = Rules::preset(preset);
@@ -301,13 +338,18 @@ impl Sandbox {
     fn palette_ui(&mut self, ui: &mut egui::Ui, catalog: &Catalog) {
         ui.heading("Tiles");
         let mut army = self.army.clone().unwrap_or_default();
-        egui::ComboBox::from_id_salt("sandbox_palette_army")
-            .selected_text(&army)
-            .show_ui(ui, |ui| {
-                for a in catalog.armies() {
-                    ui.selectable_value(&mut army, a.id.clone(), &a.name);
-                }
-            });
+        ui.horizontal(|ui| {
+            let named = ui.label("Army of the tiles");
+            egui::ComboBox::from_id_salt("sandbox_palette_army")
+                .selected_text(&army)
+                .show_ui(ui, |ui| {
+                    for a in catalog.armies() {
+                        ui.selectable_value(&mut army, a.id.clone(), &a.name);
+                    }
+                })
+                .response
+                .labelled_by(named.id);
+        });
         self.army = Some(army.clone());
         ui.label("Click a tile, then a hex; or drag it onto the board.");
         let Some(a) = catalog.army(&army) else {
@@ -435,35 +477,44 @@ impl Sandbox {
         let name = def.map_or("(not loaded)", |d| d.name.as_str());
         ui.label(egui::RichText::new(format!("Selected: {name} ({}) on {hex}", piece.id)).strong());
         ui.horizontal(|ui| {
-            ui.label("owner");
+            let named = ui.label("owner");
             let mut owner = piece.owner;
-            for i in 0..players {
-                ui.radio_value(
-                    &mut owner,
-                    i,
-                    hexforge_scenario::write::player_id(Seat::new(i as u8)),
-                );
-            }
+            let id = |i: usize| hexforge_scenario::write::player_id(Seat::new(i as u8));
+            egui::ComboBox::from_id_salt("sandbox_owner")
+                .width(60.0)
+                .selected_text(id(owner))
+                .show_ui(ui, |ui| {
+                    for i in 0..players {
+                        ui.selectable_value(&mut owner, i, id(i));
+                    }
+                })
+                .response
+                .labelled_by(named.id);
             if owner != piece.owner {
                 self.edit(catalog, |b| b.set_owner(hex, owner));
             }
         });
         ui.horizontal(|ui| {
-            ui.label("wounds");
+            let named = ui.label("wounds");
             let mut w = piece.wounds;
-            ui.add(egui::DragValue::new(&mut w).range(0..=9));
+            ui.add(egui::DragValue::new(&mut w).range(0..=9))
+                .labelled_by(named.id);
             if w != piece.wounds {
                 self.edit(catalog, |b| b.set_wounds(hex, w));
             }
             ui.label(format!("facing {}", piece.facing.name()));
             if ui
-                .button("⟲")
+                .button("Turn left")
                 .on_hover_text("Turn anticlockwise (Shift+R)")
                 .clicked()
             {
                 self.edit(catalog, |b| b.rotate(hex, -1));
             }
-            if ui.button("⟳").on_hover_text("Turn clockwise (R)").clicked() {
+            if ui
+                .button("Turn right")
+                .on_hover_text("Turn clockwise (R)")
+                .clicked()
+            {
                 self.edit(catalog, |b| b.rotate(hex, 1));
             }
             if ui.button("Remove").clicked() && self.edit(catalog, |b| b.remove(hex)) {
@@ -494,7 +545,10 @@ impl Sandbox {
                 let tile = catalog.get(*t);
                 let id = tile.full_id();
                 let on = self.aim.as_ref().is_some_and(|a| a.id == id);
-                if ui.selectable_label(on, &tile.name).clicked() {
+                if ui
+                    .selectable_label(on, format!("{} instant", tile.name))
+                    .clicked()
+                {
                     self.aim = (!on).then(|| Aim {
                         id,
                         targets: Vec::new(),
@@ -630,12 +684,14 @@ impl Sandbox {
     fn files_ui(&mut self, ui: &mut egui::Ui, catalog: &Catalog, scripts: &mut ScriptHost) {
         ui.label(egui::RichText::new("Scenario file").strong());
         ui.horizontal(|ui| {
-            ui.label("name");
-            ui.add(egui::TextEdit::singleline(&mut self.title).desired_width(220.0));
+            let named = ui.label("name");
+            ui.add(egui::TextEdit::singleline(&mut self.title).desired_width(220.0))
+                .labelled_by(named.id);
         });
         ui.horizontal(|ui| {
-            ui.label("path");
-            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(220.0));
+            let named = ui.label("path");
+            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(220.0))
+                .labelled_by(named.id);
         });
         ui.horizontal(|ui| {
             if ui.button("Save as scenario").clicked() {
@@ -1019,10 +1075,23 @@ impl Sandbox {
         self.selected = board.piece_at(h).map(|_| h);
     }
 
-    /// Puts the palette tile `id` on `h` for the current seat, facing north.
+    /// Puts the palette tile `id` on `h` for the current seat, facing north; an HQ also makes its
+    /// army the seat's army.
     fn place(&mut self, catalog: &Catalog, id: &str, h: Hex) {
         let seat = self.seat;
-        if self.edit(catalog, |b| b.place(id, seat, h, Dir::N)) {
+        let hq_army = catalog
+            .find(id)
+            .map(|t| catalog.get(t))
+            .filter(|t| t.is_hq())
+            .map(|t| t.army.clone());
+        let placed = self.edit(catalog, |b| {
+            b.place(id, seat, h, Dir::N)?;
+            if let (Some(army), Some(p)) = (hq_army, b.players.get_mut(seat)) {
+                p.army = army;
+            }
+            Ok(())
+        });
+        if placed {
             self.selected = Some(h);
         }
     }

@@ -1,0 +1,279 @@
+//! The sandbox driven headlessly: tiles placed from the palette onto hexes, a battle stepped to
+//! its end with the engine's result shown, the board following a changed file on disk, and the
+//! board saved as a scenario file that runs and loads back.
+
+mod common;
+
+use common::{base_copy, editor, wait_for_reload, window};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use hexforge_core::battle::{self, Context};
+use hexforge_core::{
+    Battlefield, BoardShape, DefaultPolicy, Dir, Hex, PlayerSetup, Seat, Setup, TileSetup,
+};
+use hexforge_editor::{Editor, Tab};
+
+/// The board every test builds: each player's HQ, and a Borgo Brawler of player 1 between them
+/// facing player 2's HQ.
+const P1_HQ: Hex = Hex::new(0, 1);
+const P2_HQ: Hex = Hex::new(0, -1);
+const BRAWLER: Hex = Hex::new(0, 0);
+
+/// The editor on the sandbox tab.
+fn sandbox(editor: Editor) -> Harness<'static, Editor> {
+    let mut harness = window(editor);
+    harness.state_mut().tab = Tab::Sandbox;
+    harness.run();
+    harness
+}
+
+/// A click of the primary button at `hex` of the board as it was last drawn.
+fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
+    let pos = harness
+        .state()
+        .sandbox
+        .hex_pos(hex)
+        .expect("the board was drawn");
+    harness.hover_at(pos);
+    harness.run();
+    harness.drag_at(pos);
+    harness.run();
+    harness.drop_at(pos);
+    harness.run();
+}
+
+/// Picks `army` in the palette, the seat of `player` (`p1`...), the palette tile `name`, and
+/// clicks `hex`.
+fn place(harness: &mut Harness<'static, Editor>, army: &str, player: &str, name: &str, hex: Hex) {
+    harness.state_mut().sandbox.army = Some(army.to_string());
+    harness.run();
+    harness.get_by_label(player).click();
+    harness.run();
+    harness.get_by_label(name).click();
+    harness.run();
+    click_hex(harness, hex);
+}
+
+/// Places the test board through the palette.
+fn set_up_board(harness: &mut Harness<'static, Editor>) {
+    place(harness, "borgo", "p1", "HQ", P1_HQ);
+    place(harness, "moloch", "p2", "HQ", P2_HQ);
+    place(harness, "borgo", "p1", "Brawler", BRAWLER);
+    // Nothing armed any more: a click on the brawler selects it.
+    harness.get_by_label("Brawler").click();
+    harness.run();
+    click_hex(harness, BRAWLER);
+    harness.get_by_label_contains("Selected: Brawler (borgo/brawler)");
+}
+
+/// Player 2's HQ HP after one battle on the test board, by the engine directly.
+fn engine_p2_hp(editor: &mut Editor) -> i32 {
+    let cat = &editor.loaded.catalog;
+    let t = |id: &str| cat.find(id).unwrap_or_else(|| panic!("{id} is loaded"));
+    let tile = |id: &str, owner: u8, hex| TileSetup {
+        tile: t(id),
+        owner: Seat::new(owner),
+        hex,
+        facing: Dir::N,
+        wounds: 0,
+    };
+    let setup = Setup {
+        shape: BoardShape::standard(),
+        players: vec![
+            PlayerSetup { team: 0, hq_hp: 20 },
+            PlayerSetup { team: 1, hq_hp: 20 },
+        ],
+        tiles: vec![
+            tile("borgo/hq", 0, P1_HQ),
+            tile("moloch/hq", 1, P2_HQ),
+            tile("borgo/brawler", 0, BRAWLER),
+        ],
+    };
+    let mut field = Battlefield::new(setup, cat).expect("a legal board");
+    let rules = hexforge_core::Rules::default();
+    let ctx = Context {
+        catalog: cat,
+        rules: &rules,
+    };
+    editor.scripts.reseed(0);
+    battle::resolve(
+        &mut field,
+        ctx,
+        &mut editor.scripts,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("the battle resolves");
+    field.hq_hp(Seat::new(1))
+}
+
+/// Presses Battle, steps to the end, and returns the result lines shown.
+fn battle_to_the_end(harness: &mut Harness<'static, Editor>) {
+    harness.get_by_label("Battle").click();
+    harness.run();
+    harness.get_by_label_contains("Before the battle (1 of ");
+    harness.get_by_label("Next phase").click();
+    harness.run();
+    harness.get_by_label_contains("(2 of ");
+    harness.get_by_label("End").click();
+    harness.run();
+    harness.get_by_label_contains("After the battle");
+}
+
+use hexforge_core::AbilityHooks as _;
+
+#[test]
+fn tiles_placed_from_the_palette_fight_the_engines_battle() {
+    let mut harness = sandbox(editor());
+    set_up_board(&mut harness);
+    // The R key turns the selected tile, and Ctrl+Z takes it back.
+    harness.key_press(egui::Key::R);
+    harness.run();
+    harness.get_by_label_contains("facing NE");
+    harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    harness.run();
+    harness.get_by_label("facing N");
+    let board = harness.state().sandbox.board().expect("a board").clone();
+    assert_eq!(board.pieces.len(), 3);
+    // A second HQ for player 2 is refused with the engine's reason.
+    place(&mut harness, "moloch", "p2", "HQ", Hex::new(1, 0));
+    harness.get_by_label_contains("already has an HQ");
+    assert_eq!(
+        harness
+            .state()
+            .sandbox
+            .board()
+            .expect("a board")
+            .pieces
+            .len(),
+        3
+    );
+
+    let expected = engine_p2_hp(harness.state_mut());
+    assert!(expected < 20, "the brawler hits the HQ: {expected}");
+    battle_to_the_end(&mut harness);
+    harness.get_by_label(&format!("p2 (moloch): HQ {expected} HP"));
+    harness.get_by_label("p1 (borgo): HQ 20 HP");
+    // Back to editing: the board is the one before the battle.
+    harness.get_by_label("Back to editing").click();
+    harness.run();
+    assert_eq!(harness.state().sandbox.board(), Some(&board));
+}
+
+#[test]
+fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
+    let dir = base_copy("sandbox-reload");
+    let borgo = dir.join("base/armies/borgo.toml");
+    let text = std::fs::read_to_string(&borgo).expect("read borgo.toml");
+    let mut harness = sandbox(Editor::load(vec![dir.clone()]));
+    set_up_board(&mut harness);
+    let before = engine_p2_hp(harness.state_mut());
+
+    // The brawler hits harder: the board's battle uses the new strength.
+    let at = text.find("id = \"brawler\"").expect("the brawler");
+    let (head, tail) = text.split_at(at);
+    let stronger = format!(
+        "{head}{}",
+        tail.replacen("edges = [\"melee:2@0\"]", "edges = [\"melee:3@0\"]", 1)
+    );
+    std::fs::write(&borgo, &stronger).expect("write borgo.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    let after = engine_p2_hp(harness.state_mut());
+    assert_eq!(
+        after,
+        before - 1,
+        "the new strength is loaded: {} {:?}",
+        harness.state().status,
+        harness.state().refused
+    );
+    battle_to_the_end(&mut harness);
+    harness.get_by_label(&format!("p2 (moloch): HQ {after} HP"));
+    harness.get_by_label("Back to editing").click();
+    harness.run();
+
+    // The brawler's id vanishes: it stays on the board, marked, and battles are refused.
+    let renamed = stronger.replacen("id = \"brawler\"", "id = \"bruiser\"", 1);
+    std::fs::write(&borgo, renamed).expect("write borgo.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    harness.get_by_label("missing: borgo/brawler");
+    assert_eq!(
+        harness
+            .state()
+            .sandbox
+            .board()
+            .expect("a board")
+            .pieces
+            .len(),
+        3
+    );
+    harness.get_by_label("Battle").click();
+    harness.run();
+    harness.get_by_label_contains("No battle until these tiles are removed or fixed");
+    assert!(harness.state().sandbox.battle_result().is_none());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_board_saved_as_a_scenario_passes_and_loads_back() {
+    let mut harness = sandbox(editor());
+    set_up_board(&mut harness);
+    let board = harness.state().sandbox.board().expect("a board").clone();
+    let dir = std::env::temp_dir().join(format!("hexforge-sandbox-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("brawler.toml");
+    harness.state_mut().sandbox.path = path.display().to_string();
+    harness.run();
+    harness.get_by_label("Save as scenario").click();
+    harness.run();
+    harness.get_by_label(&format!("Saved {}", path.display()));
+
+    // The file runs as a scenario and its expectations hold.
+    let editor = harness.state_mut();
+    let s = hexforge_scenario::load_scenario(&path, &editor.loaded.catalog)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.armies, ["borgo", "moloch"]);
+    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
+    assert!(report.passed(), "{:?}", report.failures);
+
+    // The brawler is removed (Delete), then the file brings it back.
+    harness.key_press(egui::Key::Delete);
+    harness.run();
+    assert_eq!(
+        harness
+            .state()
+            .sandbox
+            .board()
+            .expect("a board")
+            .pieces
+            .len(),
+        2
+    );
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label_contains("Loaded ");
+    let loaded = harness.state().sandbox.board().expect("a board").clone();
+    let mut ids: Vec<(String, Hex)> = loaded
+        .pieces
+        .iter()
+        .map(|p| (p.id.clone(), p.hex))
+        .collect();
+    let mut want: Vec<(String, Hex)> = board.pieces.iter().map(|p| (p.id.clone(), p.hex)).collect();
+    ids.sort();
+    want.sort();
+    assert_eq!(ids, want);
+    assert_eq!(loaded.armies(), ["borgo", "moloch"]);
+
+    // A broken file is refused with its line, and the board stays.
+    std::fs::write(
+        &path,
+        "name = \"broken\"\n[[player]]\nid = \"p1\"\narmy = \"nobody\"\n",
+    )
+    .expect("write a broken file");
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label_contains("brawler.toml:4:");
+    assert_eq!(harness.state().sandbox.board(), Some(&loaded));
+    let _ = std::fs::remove_dir_all(dir);
+}
