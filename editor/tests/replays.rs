@@ -355,3 +355,36 @@ fn a_step_opens_in_the_sandbox() {
     assert_eq!(h.state().tab, Tab::Sandbox);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_monte_carlo_match_plays_off_the_ui_thread_and_opens() {
+    let dir = replay_folder("mc");
+    let mut h = replays_window(&dir, &[("moloch", "mc"), ("borgo", "random")], 2);
+    h.get_by_label("Play and record").click();
+    h.step();
+    // The window keeps drawing while the worker plays.
+    assert!(h.state().replays.play.playing());
+    h.step();
+    h.get_by_label_contains("Playing");
+    let start = std::time::Instant::now();
+    while h.state().replays.play.playing() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "the match did not end"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        h.step();
+    }
+    h.run();
+    let files = hexforge_editor::replays::folder::list(&dir);
+    assert_eq!(files.len(), 1);
+    let v = h
+        .state()
+        .replays
+        .viewer
+        .as_ref()
+        .expect("the recording opens");
+    assert_eq!(v.path, files[0]);
+    assert!(v.complete && v.warnings.is_empty(), "{:?}", v.warnings);
+    let _ = std::fs::remove_dir_all(&dir);
+}
