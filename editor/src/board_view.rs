@@ -227,7 +227,7 @@ pub fn label(
 ) {
     let galley = painter.layout_no_wrap(
         text.to_string(),
-        egui::FontId::proportional(size.max(8.0)),
+        egui::FontId::proportional(size.clamp(8.0, 15.0)),
         colour,
     );
     let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0, 2.0));

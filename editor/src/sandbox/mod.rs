@@ -106,7 +106,7 @@ impl Sandbox {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     if self.battle.is_some() {
-                        ui.label("Go back to editing to change the board.");
+                        legend_ui(ui);
                     } else {
                         self.players_ui(ui, catalog);
                         ui.separator();
@@ -874,30 +874,29 @@ impl Sandbox {
         let lines = step.lines.clone();
         let changed = before != run.at || self.scroll_to_step;
         self.scroll_to_step = false;
-        let row = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
-        if changed {
-            area = area.vertical_scroll_offset(row * lines.start as f32);
-        }
         let log = &run.log;
-        area.show_rows(
-            ui,
-            row - ui.spacing().item_spacing.y,
-            log.len(),
-            |ui, range| {
-                for i in range {
-                    let text = egui::RichText::new(&log[i]).monospace();
-                    if lines.contains(&i) {
-                        ui.label(
-                            text.background_color(egui::Color32::from_rgb(70, 60, 20))
-                                .color(egui::Color32::WHITE),
-                        );
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (i, line) in log.iter().enumerate() {
+                    let text = egui::RichText::new(line).monospace();
+                    let shown = if lines.contains(&i) {
+                        // Wrapped lines keep one background: the label's frame, not the text's.
+                        egui::Frame::new()
+                            .fill(egui::Color32::from_rgb(70, 60, 20))
+                            .show(ui, |ui| {
+                                ui.set_width(ui.available_width());
+                                ui.label(text.color(egui::Color32::WHITE))
+                            })
+                            .inner
                     } else {
-                        ui.label(text);
+                        ui.label(text)
+                    };
+                    if changed && i == lines.start {
+                        shown.scroll_to_me(Some(egui::Align::TOP));
                     }
                 }
-            },
-        );
+            });
         if keep {
             let after = run.after.clone();
             if let Some(e) = &mut self.edits {
@@ -1223,10 +1222,11 @@ fn paint_step(painter: &egui::Painter, layout: &Layout, step: &battle::Step, cat
         let h = field.shape().hex(*cell);
         let c = egui::Color32::from_rgb(255, 80, 80);
         board_view::outline(painter, layout, h, egui::Stroke::new(3.0, c));
+        let plural = if *total == 1 { "" } else { "s" };
         let text = if *destroyed {
-            format!("{total} wounds: destroyed")
+            format!("destroyed ({total} wound{plural})")
         } else {
-            format!("{total} wounds")
+            format!("{total} wound{plural}")
         };
         board_view::label(
             painter,
@@ -1252,8 +1252,9 @@ fn paint_step(painter: &egui::Painter, layout: &Layout, step: &battle::Step, cat
         let h = field.shape().hex(*cell);
         let c = egui::Color32::from_rgb(255, 40, 40);
         let corners = layout.corners(h);
-        painter.line_segment([corners[0], corners[3]], egui::Stroke::new(4.0, c));
-        painter.line_segment([corners[1], corners[4]], egui::Stroke::new(4.0, c));
+        let cross = egui::Stroke::new(3.0, c.gamma_multiply(0.6));
+        painter.line_segment([corners[0], corners[3]], cross);
+        painter.line_segment([corners[1], corners[4]], cross);
         board_view::label(painter, layout.centre(h), "removed", size * 1.2, c);
     }
     for a in &step.attacks {
@@ -1296,4 +1297,46 @@ fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     std::fs::rename(&temp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
+}
+
+/// What the colours of a battle step mean.
+fn legend_ui(ui: &mut egui::Ui) {
+    ui.heading("Battle");
+    ui.add(egui::Label::new("The board as the phase starts, and what the phase does:").wrap());
+    let rows = [
+        (
+            board_view::attack_colour(hexforge_core::AttackKind::Melee),
+            "melee attack (number: wounds dealt)",
+        ),
+        (
+            board_view::attack_colour(hexforge_core::AttackKind::Ranged),
+            "ranged attack",
+        ),
+        (
+            board_view::attack_colour(hexforge_core::AttackKind::Pierce),
+            "piercing shot",
+        ),
+        (
+            board_view::attack_colour(hexforge_core::AttackKind::Explosion),
+            "explosion",
+        ),
+        (egui::Color32::from_rgb(255, 80, 80), "wounded"),
+        (egui::Color32::from_rgb(90, 200, 255), "absorbed by a Medic"),
+        (
+            egui::Color32::from_rgb(255, 40, 40),
+            "removed at the phase's end",
+        ),
+        (egui::Color32::from_rgb(255, 220, 90), "HQ damage"),
+    ];
+    for (colour, text) in rows {
+        ui.horizontal(|ui| {
+            let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
+            ui.painter().rect_filled(r, 3.0, colour);
+            ui.label(text);
+        });
+    }
+    ui.separator();
+    ui.add(
+        egui::Label::new("Back to editing returns to the board before the battle; Keep the result makes the board the one the battle left (Undo takes it back).").wrap(),
+    );
 }
