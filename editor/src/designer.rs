@@ -565,9 +565,9 @@ fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
                 editor.designer.confirm = Some(Confirm::Discard { file: file.clone() });
             }
             if ui.button("Delete the army…").clicked() {
-                editor.designer.confirm = Some(Confirm::DeleteArmy { file });
+                editor.designer.confirm = Some(Confirm::DeleteArmy { file: file.clone() });
             }
-            let others = editor.unsaved().len() - usize::from(dirty);
+            let others = editor.unsaved().iter().filter(|p| **p != file).count();
             if others > 0 {
                 ui.colored_label(
                     egui::Color32::YELLOW,
@@ -1116,6 +1116,7 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     };
     ui.separator();
     let mut close = false;
+    let mut label = None;
     ui.horizontal(|ui| {
         let dirty = lua.text != lua.saved;
         let name = format!(
@@ -1123,7 +1124,7 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
             lua.path.display(),
             if dirty { " (unsaved changes)" } else { "" }
         );
-        ui.strong(name);
+        label = Some(ui.strong(name).id);
         if ui
             .add_enabled(dirty, egui::Button::new("Save the Lua file"))
             .clicked()
@@ -1155,7 +1156,8 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
                     .code_editor()
                     .desired_width(f32::INFINITY)
                     .desired_rows(12),
-            );
+            )
+            .labelled_by(label.unwrap_or_else(|| ui.scope_id()));
         });
     if close {
         editor.designer.lua = None;

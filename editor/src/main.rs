@@ -1,5 +1,6 @@
 //! The `hexforge-editor` window: the editor's views (the `hexforge_editor` library) in an eframe
-//! window, over this checkout's `mods/` and the user mods folder (or the folders given as arguments).
+//! window, over this checkout's `mods/` and the user mods folder (or the folders given as
+//! arguments); closing it with unsaved changes asks first.
 
 use anyhow::{Result, bail};
 use hexforge_editor::Editor;
@@ -13,6 +14,21 @@ impl eframe::App for App {
         if self.0.reload_waiting() {
             ui.ctx()
                 .request_repaint_after(hexforge_editor::reload::SETTLE);
+        }
+        if self.0.autosave_waiting() {
+            ui.ctx()
+                .request_repaint_after(hexforge_editor::autosave::DELAY);
+        }
+        // Closing with unsaved changes asks first (in the designer); they stay autosaved.
+        if ui.ctx().input(|i| i.viewport().close_requested())
+            && !self.0.designer.quit
+            && !self.0.unsaved().is_empty()
+        {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.0.autosave_now();
+            self.0.tab = hexforge_editor::Tab::Designer;
+            self.0.designer.confirm = Some(hexforge_editor::designer::Confirm::Quit);
         }
         self.0.ui(ui);
     }
