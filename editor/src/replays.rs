@@ -183,6 +183,7 @@ fn side_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) {
             .collect::<Vec<_>>(),
     );
     let action = v.action(at.step);
+    let mut scroll = v.scroll_due();
     let shown = match v.shown(scripts) {
         Ok(s) => s,
         Err(e) => {
@@ -245,7 +246,10 @@ fn side_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) {
                         text.strong()
                             .background_color(ui.visuals().selection.bg_fill),
                     );
-                    r.scroll_to_me(None);
+                    if scroll {
+                        r.scroll_to_me(Some(egui::Align::TOP));
+                        scroll = false;
+                    }
                 } else {
                     ui.label(text);
                 }
@@ -313,6 +317,7 @@ fn timeline_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) -> O
         }
     });
     let mut step = v.at().step;
+    ui.spacing_mut().slider_width = (ui.available_width() - 120.0).max(120.0);
     let slider = ui.add(
         egui::Slider::new(&mut step, 0..=v.len())
             .text("step")
@@ -323,15 +328,12 @@ fn timeline_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) -> O
     }
     ui.weak("Keys: Left and Right arrows step through battle phases and steps, Up and Down through turns, Home and End to the ends.");
     let at = v.at();
-    ui.label(
-        egui::RichText::new(format!(
-            "Step {} of {}, turn {}",
-            at.step,
-            v.len(),
-            v.turn_after(at.step)
-        ))
-        .strong(),
-    );
+    // Inside a step's battle, the turn is the one the step was played in.
+    let turn = match at.phase {
+        Some(_) => v.turn_after(at.step.saturating_sub(1)),
+        None => v.turn_after(at.step),
+    };
+    ui.label(egui::RichText::new(format!("Step {} of {}, turn {turn}", at.step, v.len())).strong());
     let shown = match v.shown(scripts) {
         Ok(s) => s,
         Err(e) => {
@@ -354,8 +356,48 @@ fn timeline_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) -> O
     );
     let (rect, _) = ui.allocate_exact_size(ui.available_size(), egui::Sense::hover());
     crate::board_view::paint_field(ui.painter(), rect, &shown.board, shown.after.catalog());
+    if let Some(k) = at.phase {
+        paint_phase(ui.painter(), rect, shown, k);
+    }
     if open.clicked() {
         to_sandbox = v.game_for_sandbox(scripts).ok();
     }
     to_sandbox
+}
+
+/// Over the board of battle phase `k`: an arrow for each attack of the phase with the wounds it
+/// dealt, and the hexes of the tiles it removed outlined.
+fn paint_phase(painter: &egui::Painter, rect: egui::Rect, shown: &viewer::Shown, k: usize) {
+    use crate::board_view::{Layout, arrow, label, outline};
+    use hexforge_core::Event;
+    let shape = shown.board.shape();
+    let layout = Layout::fit(rect, shape);
+    let centre = |c: hexforge_core::Cell| layout.centre(shape.hex(c));
+    let attack = egui::Color32::from_rgb(250, 210, 60);
+    let removed = egui::Stroke::new(3.0, egui::Color32::from_rgb(230, 60, 60));
+    for (e, phase) in shown.events.iter().zip(&shown.event_phases) {
+        if *phase != Some(k) {
+            continue;
+        }
+        match *e {
+            Event::Attack {
+                from,
+                target,
+                wounds,
+                ..
+            } => {
+                let (a, b) = (centre(from), centre(target));
+                arrow(painter, a, b, egui::Stroke::new(2.5, attack));
+                label(
+                    painter,
+                    a + (b - a) * 0.5,
+                    &wounds.to_string(),
+                    layout.radius * 0.3,
+                    attack,
+                );
+            }
+            Event::Removed { cell, .. } => outline(painter, &layout, shape.hex(cell), removed),
+            _ => {}
+        }
+    }
 }

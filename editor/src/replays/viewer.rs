@@ -45,6 +45,8 @@ pub struct Shown {
     pub board: Battlefield,
     /// The step's events.
     pub events: Vec<Event>,
+    /// The battle phase of each event ([`phase_of_events`]).
+    pub event_phases: Vec<Option<usize>>,
     /// The step's log lines, each with the battle phase it tells of.
     pub lines: Vec<(String, Option<usize>)>,
     /// The initiative of each battle phase of the step.
@@ -68,6 +70,8 @@ pub struct Viewer {
     phases: Vec<usize>,
     at: Position,
     shown: Option<Shown>,
+    /// The position the log was last scrolled to.
+    scrolled: Option<Position>,
 }
 
 impl Viewer {
@@ -138,6 +142,7 @@ impl Viewer {
             phases,
             at: Position::default(),
             shown: None,
+            scrolled: None,
         })
     }
 
@@ -202,6 +207,13 @@ impl Viewer {
         self.go(Position { step, phase: None });
     }
 
+    /// Whether the log should scroll to the position's lines: once after each move.
+    pub fn scroll_due(&mut self) -> bool {
+        let due = self.scrolled != Some(self.at);
+        self.scrolled = Some(self.at);
+        due
+    }
+
     /// The step's action as the replay file writes it (none before the first).
     pub fn action(&self, n: usize) -> Option<String> {
         let step = self.timeline.steps().get(n.checked_sub(1)?)?;
@@ -255,10 +267,10 @@ impl Viewer {
         }
         let armies: Vec<&str> = self.header.armies.iter().map(String::as_str).collect();
         let mut log = GameLog::new(&before, &armies);
-        let tags = phase_of_events(&events);
+        let event_phases = phase_of_events(&events);
         let mut lines = Vec::new();
         let mut told = Vec::new();
-        for (e, tag) in events.iter().zip(&tags) {
+        for (e, tag) in events.iter().zip(&event_phases) {
             told.clear();
             log.tell(e, &mut told);
             lines.extend(told.drain(..).map(|l| (l, *tag)));
@@ -280,6 +292,7 @@ impl Viewer {
             before,
             after,
             events,
+            event_phases,
             lines,
             initiatives,
         })
