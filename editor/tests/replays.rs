@@ -294,6 +294,20 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     std::fs::write(&broken, lines.join("\n") + "\n").expect("write");
     open(&mut h, &broken);
     h.get_by_label_contains(&format!("line {}: unknown line `gibberish here`", bad + 1));
+    // A recorded state hash the engine does not reach: the replay opens, saying from where the
+    // game differs.
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let (fifth, _) = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with("hash "))
+        .nth(4)
+        .expect("five steps");
+    lines[fifth] = "hash 0000000000000000".to_string();
+    let diverging = dir.join("diverging.txt");
+    std::fs::write(&diverging, lines.join("\n") + "\n").expect("write");
+    open(&mut h, &diverging);
+    h.get_by_label("Warning: from step 5 on, the engine's game differs from the recording");
     // A missing file.
     open(&mut h, &dir.join("missing.txt"));
     h.get_by_label_contains("cannot read");

@@ -3,7 +3,7 @@
 //! board and log at that position, worked out once when the position changes.
 
 use hexforge_content::LoadedMods;
-use hexforge_core::{AbilityHooks, Battlefield, Event, Game};
+use hexforge_core::{AbilityHooks, Battlefield, Catalog, Event, Game};
 use hexforge_replay::{Header, Timeline, encode_action, replay_step};
 use hexforge_scenario::log::GameLog;
 use std::path::{Path, PathBuf};
@@ -64,6 +64,8 @@ pub struct Viewer {
     /// It was opened although its mods differ.
     pub forced: bool,
     timeline: Timeline<'static>,
+    /// The tiles the replay's games use.
+    catalog: Arc<Catalog>,
     /// The turn number after each step (index 0: before the first).
     turns: Vec<u16>,
     /// The battle phases fought in each step (index 0: none before the first).
@@ -99,12 +101,9 @@ impl Viewer {
             }
             warnings.push(format!("the mods differ: {list}"));
         }
-        let start = hexforge_replay::start(
-            &replay.header,
-            &loaded.mods,
-            Arc::new(loaded.catalog.clone()),
-        )
-        .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
+        let catalog = Arc::new(loaded.catalog.clone());
+        let start = hexforge_replay::start(&replay.header, &loaded.mods, catalog.clone())
+            .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
         // One pass for each step's turn and battle phases, checking the recorded hashes.
         let mut game = start.clone();
         let mut turns = vec![game.turn_number()];
@@ -138,6 +137,7 @@ impl Viewer {
             forced: force && !differences.is_empty(),
             warnings,
             timeline,
+            catalog,
             turns,
             phases,
             at: Position::default(),
@@ -217,8 +217,7 @@ impl Viewer {
     /// The step's action as the replay file writes it (none before the first).
     pub fn action(&self, n: usize) -> Option<String> {
         let step = self.timeline.steps().get(n.checked_sub(1)?)?;
-        let catalog = self.shown.as_ref().map(|s| s.after.catalog())?;
-        Some(encode_action(&step.action, catalog))
+        Some(encode_action(&step.action, &self.catalog))
     }
 
     /// What to show at the position, worked out again only when the position changed.
