@@ -277,3 +277,113 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     assert_eq!(harness.state().sandbox.board(), Some(&loaded));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A press at `from`, a move to `to` in steps, and a release there.
+fn drag(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: egui::Pos2) {
+    harness.hover_at(from);
+    harness.run();
+    harness.drag_at(from);
+    harness.run();
+    for k in 1..=4 {
+        harness.hover_at(from.lerp(to, k as f32 / 4.0));
+        harness.run();
+    }
+    harness.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+}
+
+#[test]
+fn tiles_are_dragged_turned_and_removed_with_the_mouse() {
+    let mut harness = sandbox(editor());
+    harness.state_mut().sandbox.army = Some("borgo".to_string());
+    harness.run();
+    // From the palette onto a hex.
+    let from = harness.get_by_label("Brawler").rect().center();
+    let hex = |h: &Harness<'static, Editor>, x| h.state().sandbox.hex_pos(x).expect("drawn");
+    let to = hex(&harness, BRAWLER);
+    drag(&mut harness, from, to);
+    let pieces =
+        |h: &Harness<'static, Editor>| h.state().sandbox.board().expect("a board").pieces.clone();
+    assert_eq!(pieces(&harness).len(), 1, "dropped on the board");
+    assert_eq!(pieces(&harness)[0].hex, BRAWLER);
+    assert_eq!(pieces(&harness)[0].id, "borgo/brawler");
+    // Dragged from its hex to another.
+    let there = Hex::new(1, 0);
+    let there_pos = hex(&harness, there);
+    drag(&mut harness, to, there_pos);
+    assert_eq!(pieces(&harness)[0].hex, there);
+    // The mouse wheel over it turns it one sixth per notch.
+    harness.hover_at(hex(&harness, there));
+    harness.run();
+    harness.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, -50.0),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    });
+    harness.run();
+    assert_ne!(pieces(&harness)[0].facing, Dir::N, "turned by the wheel");
+    // A right click removes it; Undo brings it back.
+    harness.hover_at(hex(&harness, there));
+    harness.run();
+    harness.event(egui::Event::PointerButton {
+        pos: hex(&harness, there),
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.event(egui::Event::PointerButton {
+        pos: hex(&harness, there),
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    harness.run();
+    assert!(pieces(&harness).is_empty(), "removed");
+    harness.get_by_label("Undo").click();
+    harness.run();
+    assert_eq!(pieces(&harness).len(), 1);
+}
+
+#[test]
+fn an_instant_is_aimed_on_the_board_and_the_engine_checks_it() {
+    let mut harness = sandbox(editor());
+    place(&mut harness, "borgo", "p1", "HQ", P1_HQ);
+    place(&mut harness, "moloch", "p2", "HQ", P2_HQ);
+    // An enemy next to player 1's HQ, and one far from it.
+    let near = Hex::new(1, 0);
+    let far = Hex::new(0, -2);
+    place(&mut harness, "moloch", "p2", "Hunter-Killer", near);
+    // Still armed: a second click places a second one.
+    click_hex(&mut harness, far);
+    harness.get_by_label("Hunter-Killer").click();
+    harness.run();
+    harness.state_mut().sandbox.army = Some("borgo".to_string());
+    harness.run();
+    harness.get_by_label("p1").click();
+    harness.run();
+    // A Grenade on the far unit: the engine refuses it, and the board stays.
+    harness.get_by_label("Grenade instant").click();
+    harness.run();
+    click_hex(&mut harness, far);
+    harness.get_by_label("Play it").click();
+    harness.run();
+    harness.get_by_label_contains("Grenade: ");
+    let pieces =
+        |h: &Harness<'static, Editor>| h.state().sandbox.board().expect("a board").pieces.len();
+    assert_eq!(pieces(&harness), 4);
+    // On the unit next to the HQ: it is destroyed.
+    click_hex(&mut harness, near);
+    harness.get_by_label("Play it").click();
+    harness.run();
+    assert_eq!(pieces(&harness), 3);
+    let board = harness.state().sandbox.board().expect("a board").clone();
+    assert!(board.piece_at(near).is_none());
+    assert!(board.piece_at(far).is_some());
+}

@@ -999,21 +999,20 @@ impl Sandbox {
                     );
                 }
             }
-            if ui.input(|i| i.pointer.any_released())
-                && let Some(h) = pointer
-                    .filter(|p| rect.contains(*p))
-                    .and_then(|p| layout.hex_on(&shape, p))
+            if let Some(h) = released_at(ui)
+                .filter(|p| rect.contains(*p))
+                .and_then(|p| layout.hex_on(&shape, p))
             {
                 self.place(catalog, &id, h);
             }
         }
         if resp.drag_started() {
             self.dragging =
-                at(resp.interact_pointer_pos()).filter(|h| board.piece_at(*h).is_some());
+                at(ui.input(|i| i.pointer.press_origin())).filter(|h| board.piece_at(*h).is_some());
         }
         if resp.drag_stopped()
             && let Some(from) = self.dragging.take()
-            && let Some(to) = at(ui.input(|i| i.pointer.latest_pos()))
+            && let Some(to) = at(released_at(ui))
             && self.edit(catalog, |b| b.move_piece(from, to))
         {
             self.selected = Some(to);
@@ -1339,4 +1338,19 @@ fn legend_ui(ui: &mut egui::Ui) {
     ui.add(
         egui::Label::new("Back to editing returns to the board before the battle; Keep the result makes the board the one the battle left (Undo takes it back).").wrap(),
     );
+}
+
+/// Where the primary button was released in this frame.
+fn released_at(ui: &egui::Ui) -> Option<egui::Pos2> {
+    ui.input(|i| {
+        i.events.iter().find_map(|e| match e {
+            egui::Event::PointerButton {
+                pos,
+                button: egui::PointerButton::Primary,
+                pressed: false,
+                ..
+            } => Some(*pos),
+            _ => None,
+        })
+    })
 }
