@@ -592,6 +592,27 @@ fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
     ui.separator();
 }
 
+/// How a field is shown: its label (red when its line has a problem), the text shown while it
+/// is empty, and its width.
+#[derive(Clone, Copy)]
+struct Look<'a> {
+    label: &'a str,
+    bad: bool,
+    hint: &'a str,
+    width: f32,
+}
+
+impl<'a> Look<'a> {
+    fn new(label: &'a str) -> Self {
+        Look {
+            label,
+            bad: false,
+            hint: "",
+            width: 220.0,
+        }
+    }
+}
+
 /// A one-line text field for `key` of the open file; returns the new text when it changed, and
 /// seals the undo step when it loses the focus.
 fn field(
@@ -599,15 +620,14 @@ fn field(
     focus: &mut Option<(String, String)>,
     doc: &mut ArmyDoc,
     key: &str,
-    label: &str,
+    look: Look<'_>,
     current: String,
-    bad: bool,
 ) -> Option<String> {
     let id = ui.make_persistent_id(("designer_field", key));
-    let l = if bad {
-        ui.colored_label(egui::Color32::LIGHT_RED, label)
+    let l = if look.bad {
+        ui.colored_label(egui::Color32::LIGHT_RED, look.label)
     } else {
-        ui.label(label)
+        ui.label(look.label)
     };
     let focused = ui.memory(|m| m.has_focus(id));
     let mut text = match focus {
@@ -618,7 +638,8 @@ fn field(
         .add(
             egui::TextEdit::singleline(&mut text)
                 .id(id)
-                .desired_width(220.0),
+                .hint_text(look.hint)
+                .desired_width(look.width),
         )
         .labelled_by(l.id);
     if r.has_focus() {
@@ -903,7 +924,11 @@ impl Row<'_> {
         let current = doc.value(self.t, path);
         let key = path.last().copied().unwrap_or_default();
         let is_bad = self.bad.iter().any(|b| b == key);
-        if let Some(new) = field(ui, focus, doc, &group, label, current, is_bad) {
+        let look = Look {
+            bad: is_bad,
+            ..Look::new(label)
+        };
+        if let Some(new) = field(ui, focus, doc, &group, look, current) {
             doc.set(self.t, path, typed_value(&new, kind), Some(&group));
         }
         ui.end_row();
@@ -1006,9 +1031,12 @@ fn abilities(
                 &mut designer.focus,
                 doc,
                 &key,
-                "params",
+                Look {
+                    hint: "name = value, ...",
+                    width: 200.0,
+                    ..Look::new("params")
+                },
                 params.clone(),
-                false,
             ) {
                 match doc.set_ability_params(t, k, &typed, Some(&key)) {
                     Ok(()) => designer.params_error = None,
@@ -1171,25 +1199,25 @@ fn army_editor(editor: &mut Editor, ui: &mut egui::Ui, d: usize) {
     let doc = &mut docs[d];
     let prefix = format!("{}#army", doc.path.display());
     ui.heading(doc.army_value("name"));
-    egui::Grid::new("army_fields")
-        .num_columns(6)
-        .show(ui, |ui| {
-            for (key, kind) in [
-                ("id", FieldKind::Text),
-                ("name", FieldKind::Text),
-                ("size", FieldKind::Int),
-            ] {
-                let group = format!("{prefix}.{key}");
-                let current = doc.army_value(key);
-                let label = format!("army {key}");
-                if let Some(new) =
-                    field(ui, &mut designer.focus, doc, &group, &label, current, false)
-                {
-                    doc.set_army(key, typed_value(&new, kind), Some(&group));
-                }
+    ui.horizontal(|ui| {
+        for (key, kind, hint, width) in [
+            ("id", FieldKind::Text, "", 160.0),
+            ("name", FieldKind::Text, "", 200.0),
+            ("size", FieldKind::Int, "35 (the default)", 120.0),
+        ] {
+            let group = format!("{prefix}.{key}");
+            let current = doc.army_value(key);
+            let label = format!("army {key}");
+            let look = Look {
+                hint,
+                width,
+                ..Look::new(&label)
+            };
+            if let Some(new) = field(ui, &mut designer.focus, doc, &group, look, current) {
+                doc.set_army(key, typed_value(&new, kind), Some(&group));
             }
-            ui.end_row();
-        });
+        }
+    });
     let count = doc.tile_count();
     let cells: Vec<(String, Option<&hexforge_core::Tile>)> =
         (0..count).map(|i| (doc.tile_id(i), doc.tile(i))).collect();

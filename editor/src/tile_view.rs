@@ -159,18 +159,18 @@ fn paint_edge(
     if icons.ranged > 0 {
         // Arrows pointing out of the tile, one per strength point.
         let n = icons.ranged as usize;
-        let len = 0.17 * r;
-        let head = 0.06 * r;
-        let stroke = egui::Stroke::new((0.025 * r).max(1.5), RANGED);
+        let len = 0.18 * r;
+        let head = 0.08 * r;
+        let stroke = egui::Stroke::new((0.035 * r).max(1.5), RANGED);
         for k in 0..n {
-            let off = (k as f32 - (n as f32 - 1.0) / 2.0) * 0.1 * r;
+            let off = (k as f32 - (n as f32 - 1.0) / 2.0) * 0.12 * r;
             let tip = mid + inward * depth + along * off;
             painter.line_segment([tip, tip + inward * len], stroke);
             painter.add(egui::Shape::convex_polygon(
                 vec![
                     tip,
-                    tip + inward * head + along * (head * 0.6),
-                    tip + inward * head - along * (head * 0.6),
+                    tip + inward * head + along * (head * 0.55),
+                    tip + inward * head - along * (head * 0.55),
                 ],
                 RANGED,
                 egui::Stroke::NONE,
@@ -213,10 +213,10 @@ fn paint_centre(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
     let big = r >= 60.0;
     if big {
         painter.text(
-            c - egui::vec2(0.0, 0.42 * r),
+            c - egui::vec2(0.0, 0.25 * r),
             egui::Align2::CENTER_CENTER,
             &tile.name,
-            egui::FontId::proportional((0.11 * r).clamp(9.0, 16.0)),
+            egui::FontId::proportional((0.085 * r).clamp(9.0, 14.0)),
             egui::Color32::from_gray(230),
         );
     }
