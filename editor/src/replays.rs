@@ -28,6 +28,8 @@ pub struct Replays {
     pub refused: Option<PathBuf>,
     /// The "Play a match" panel.
     pub play: play::PlayPanel,
+    /// The replay files of the folder, as last listed.
+    listed: Option<(PathBuf, Vec<PathBuf>)>,
 }
 
 impl Default for Replays {
@@ -39,6 +41,7 @@ impl Default for Replays {
             error: None,
             refused: None,
             play: play::PlayPanel::default(),
+            listed: None,
         }
     }
 }
@@ -138,23 +141,34 @@ impl Replays {
         ui.separator();
         match &self.folder {
             Some(dir) => {
-                ui.label(format!("Replays in {}:", dir.display()));
-                let files = folder::list(dir);
+                ui.horizontal(|ui| {
+                    ui.label(format!("Replays in {}:", dir.display()));
+                    if ui.small_button("Refresh").clicked() {
+                        self.listed = None;
+                    }
+                });
+                // The folder is read again only when asked, or after a recording.
+                if self.listed.as_ref().is_none_or(|(d, _)| d != dir) {
+                    self.listed = Some((dir.clone(), folder::list(dir)));
+                }
+                let files = self.listed.as_ref().map_or(&[][..], |(_, f)| f.as_slice());
                 if files.is_empty() {
                     ui.weak("none yet: play a match below to record one");
                 }
-                let current = self.viewer.as_ref().map(|v| v.path.clone());
-                for f in files {
-                    let name = f
-                        .file_name()
-                        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-                    if ui
-                        .selectable_label(current.as_ref() == Some(&f), name)
-                        .clicked()
-                    {
-                        open = Some((f, false));
-                    }
-                }
+                let current = self.viewer.as_ref().map(|v| &v.path);
+                egui::ScrollArea::vertical()
+                    .id_salt("replay_file_list")
+                    .max_height(240.0)
+                    .show(ui, |ui| {
+                        for f in files {
+                            let name = f
+                                .file_name()
+                                .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+                            if ui.selectable_label(current == Some(f), name).clicked() {
+                                open = Some((f.clone(), false));
+                            }
+                        }
+                    });
             }
             None => {
                 ui.label("No replay folder: set HEXFORGE_REPLAYS (or HOME) to list replays.");
@@ -163,6 +177,7 @@ impl Replays {
         ui.separator();
         ui.heading("Play a match");
         if let Some(path) = self.play.ui(ui, loaded, scripts, self.folder.as_deref()) {
+            self.listed = None;
             open = Some((path, false));
         }
         if let Some((path, force)) = open {
