@@ -196,6 +196,8 @@ impl Editor {
             self.loaded = new;
             self.scripts = scripts;
             self.sandbox.content_changed(&self.loaded.catalog);
+            self.replays
+                .content_changed(&self.loaded, &mut self.scripts);
             self.source = None;
             self.refused.clear();
             self.status = format!("reloaded in {}", ms(took));
