@@ -7,6 +7,7 @@ use hexforge_core::{Dir, TileKind};
 use hexforge_editor::sandbox::board::{Board, BoardKind, Piece};
 use hexforge_editor::{Editor, Tab};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 fn editor() -> Editor {
     Editor::load(vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")])
@@ -131,6 +132,84 @@ fn sandbox(c: &mut Criterion) {
     frames(c, "editor_frame_sandbox_battle_log", &mut editor);
 }
 
+/// A copy of `from` at `to`.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create the copy");
+    for e in std::fs::read_dir(from).expect("read the folder") {
+        let e = e.expect("a folder entry");
+        if e.path().is_dir() {
+            copy(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).expect("copy a file");
+        }
+    }
+}
+
+/// From saving a changed army file to the sandbox frame that shows the new data: the watcher
+/// noticing, the settling delay, the reload and one frame of the board.
+fn save_to_board(c: &mut Criterion) {
+    let dir = std::env::temp_dir().join(format!("hexforge-bench-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base"),
+        &dir.join("base"),
+    );
+    let file = dir.join("base/armies/borgo.toml");
+    let text = std::fs::read_to_string(&file).expect("read borgo.toml");
+    let at = text.find("id = \"brawler\"").expect("the brawler");
+    let with = |melee: u8| {
+        format!(
+            "{}{}",
+            &text[..at],
+            text[at..].replacen("melee:2@0", &format!("melee:{melee}@0"), 1)
+        )
+    };
+    let mut editor = Editor::load(vec![dir.clone()]);
+    editor.tab = Tab::Sandbox;
+    let mut board = full_board(&editor);
+    board.kind = BoardKind::Extended;
+    editor.sandbox.set_board(board, &editor.loaded.catalog);
+    let ctx = egui::Context::default();
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    ctx.run_ui(input.clone(), |ui| editor.ui(ui))
+        .textures_delta
+        .clear();
+    let mut melee = 2;
+    c.bench_function("editor_save_to_sandbox_frame", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                melee = if melee == 2 { 3 } else { 2 };
+                std::fs::write(&file, with(melee)).expect("write borgo.toml");
+                let start = Instant::now();
+                while !editor.poll(Instant::now()) {
+                    assert!(start.elapsed() < Duration::from_secs(10), "no reload");
+                    std::thread::sleep(Duration::from_micros(200));
+                }
+                let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
+                out.textures_delta.clear();
+                ctx.tessellate(out.shapes, out.pixels_per_point);
+                total += start.elapsed();
+                let cat = &editor.loaded.catalog;
+                let brawler = cat.find("borgo/brawler").expect("the brawler");
+                assert_eq!(
+                    cat.get(brawler).edges[0].melee,
+                    melee,
+                    "the new data is loaded"
+                );
+            }
+            total
+        })
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 fn reload(c: &mut Criterion) {
     let mut editor = editor();
     c.bench_function("editor_reload_repo_mods", |b| b.iter(|| editor.reload()));
@@ -139,6 +218,6 @@ fn reload(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = frame, reload, sandbox
+    targets = frame, reload, sandbox, save_to_board
 }
 criterion_main!(benches);
