@@ -486,6 +486,14 @@ mod tests {
         let last = hexforge_content::load_mods(std::slice::from_ref(&dir));
         assert!(last.problems.is_empty(), "{}", last.problems);
         assert!(last.catalog.army("raiders").is_some());
+        // Deleting takes the army out of the manifest too, so the mod still loads.
+        let raiders = dir.join("base/armies/raiders.toml");
+        delete_army(&raiders, &dir.join("base"), "raiders").unwrap_or_else(|e| panic!("{e}"));
+        assert!(!raiders.exists());
+        let manifest = std::fs::read_to_string(dir.join("base/mod.toml")).expect("read");
+        assert!(manifest.contains(r#"armies = ["borgo"]"#), "{manifest}");
+        let gone = hexforge_content::load_mods(std::slice::from_ref(&dir));
+        assert!(gone.problems.is_empty(), "{}", gone.problems);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
