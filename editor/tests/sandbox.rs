@@ -252,7 +252,7 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     );
     harness.get_by_label("Load scenario").click();
     harness.run();
-    harness.get_by_label_contains("Loaded ");
+    harness.get_by_label(&format!("Loaded {}", path.display()));
     let loaded = harness.state().sandbox.board().expect("a board").clone();
     let mut ids: Vec<(String, Hex)> = loaded
         .pieces

@@ -785,10 +785,14 @@ impl Sandbox {
         }
         self.title = s.name.clone();
         self.selected = None;
-        let steps = if s.steps.is_empty() {
+        // A file without steps fights one battle: what Battle does here.
+        let steps = if s.steps.is_empty() || s.steps == [hexforge_scenario::file::Step::Battle] {
             String::new()
         } else {
-            format!(" (its {} steps are not played here)", s.steps.len())
+            format!(
+                " (its board only: its {} steps are for `hexforge scenario`)",
+                s.steps.len()
+            )
         };
         self.note = Some(Note::Info(format!("Loaded {}{steps}", path.display())));
     }
