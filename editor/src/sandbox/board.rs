@@ -258,6 +258,11 @@ pub struct Edits {
     built: Built,
     undo: Vec<Board>,
     redo: Vec<Board>,
+    /// The field the last edit changed, when it asked to be merged with the next edits of the
+    /// same field (a value dragged through many numbers is one step).
+    merging: Option<String>,
+    /// Counts every change of the board or of its battlefield (to key caches on).
+    version: u64,
 }
 
 impl Edits {
@@ -268,7 +273,14 @@ impl Edits {
             built,
             undo: Vec::new(),
             redo: Vec::new(),
+            merging: None,
+            version: 0,
         }
+    }
+
+    /// Changes every time the board or its battlefield changes.
+    pub fn version(&self) -> u64 {
+        self.version
     }
 
     pub fn board(&self) -> &Board {
@@ -285,6 +297,17 @@ impl Edits {
     pub fn edit(
         &mut self,
         catalog: &Catalog,
+        edit: impl FnOnce(&mut Board) -> Result<(), String>,
+    ) -> Result<(), String> {
+        self.edit_merged(catalog, None, edit)
+    }
+
+    /// [`Edits::edit`], where edits in a row with the same `merge` key (e.g. `hq_hp 1`) are one
+    /// step of the undo history.
+    pub fn edit_merged(
+        &mut self,
+        catalog: &Catalog,
+        merge: Option<String>,
         edit: impl FnOnce(&mut Board) -> Result<(), String>,
     ) -> Result<(), String> {
         let mut next = self.board.clone();
@@ -307,9 +330,15 @@ impl Edits {
                 .or(built.marks.last());
             return Err(new.map_or_else(String::new, |m| m.message.clone()));
         }
-        self.undo.push(std::mem::replace(&mut self.board, next));
+        let merged = merge.is_some() && merge == self.merging && !self.undo.is_empty();
+        let prev = std::mem::replace(&mut self.board, next);
+        if !merged {
+            self.undo.push(prev);
+        }
+        self.merging = merge;
         self.redo.clear();
         self.built = built;
+        self.version += 1;
         Ok(())
     }
 
@@ -320,7 +349,14 @@ impl Edits {
         }
         self.undo.push(std::mem::replace(&mut self.board, board));
         self.redo.clear();
+        self.changed(catalog);
+    }
+
+    /// Rebuilds the battlefield after the board changed other than by an edit.
+    fn changed(&mut self, catalog: &Catalog) {
         self.built = self.board.build(catalog);
+        self.merging = None;
+        self.version += 1;
     }
 
     pub fn can_undo(&self) -> bool {
@@ -337,7 +373,7 @@ impl Edits {
             return false;
         };
         self.redo.push(std::mem::replace(&mut self.board, prev));
-        self.built = self.board.build(catalog);
+        self.changed(catalog);
         true
     }
 
@@ -347,14 +383,14 @@ impl Edits {
             return false;
         };
         self.undo.push(std::mem::replace(&mut self.board, next));
-        self.built = self.board.build(catalog);
+        self.changed(catalog);
         true
     }
 
     /// New content: the tiles follow their ids into `catalog` (changed definitions take the new
     /// data; ids that vanished are marked, not dropped).
     pub fn content_changed(&mut self, catalog: &Catalog) {
-        self.built = self.board.build(catalog);
+        self.changed(catalog);
     }
 }
 
@@ -571,6 +607,40 @@ mod tests {
         let undo_len = e.undo.len();
         assert!(e.edit(&cat, |b| b.remove(h)).is_err());
         assert_eq!(e.undo.len(), undo_len);
+    }
+
+    #[test]
+    fn edits_of_one_field_in_a_row_are_one_step() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        let hp = |e: &Edits| e.board().players[1].hq_hp;
+        for v in [19, 18, 17] {
+            e.edit_merged(&cat, Some("hq_hp 1".into()), |b| {
+                b.players[1].hq_hp = v;
+                Ok(())
+            })
+            .expect("a valid HP");
+        }
+        assert_eq!(hp(&e), 17);
+        assert!(e.undo(&cat));
+        assert_eq!(hp(&e), 20, "one undo takes the whole drag back");
+        assert!(!e.can_undo());
+        // Another field, or any other edit, starts a new step.
+        e.edit_merged(&cat, Some("hq_hp 1".into()), |b| {
+            b.players[1].hq_hp = 15;
+            Ok(())
+        })
+        .expect("a valid HP");
+        e.edit(&cat, |b| b.place("x/hq", 0, Hex::new(0, 1), Dir::N))
+            .expect("an HQ");
+        e.edit_merged(&cat, Some("hq_hp 1".into()), |b| {
+            b.players[1].hq_hp = 14;
+            Ok(())
+        })
+        .expect("a valid HP");
+        assert!(e.undo(&cat));
+        assert_eq!(hp(&e), 15);
+        assert_eq!(e.board().pieces.len(), 1);
     }
 
     #[test]

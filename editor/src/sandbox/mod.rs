@@ -78,7 +78,7 @@ pub struct Sandbox {
     scrolled: f32,
     /// The board's layout in the last frame (to find the hex under the pointer).
     layout: Option<Layout>,
-    /// The engine's ranged attacks on the board as it is (for the lines of fire), by board hash.
+    /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
     fire: Option<(u64, Vec<battle::Attack>)>,
 }
 
@@ -222,10 +222,21 @@ impl Sandbox {
         catalog: &Catalog,
         f: impl FnOnce(&mut Board) -> Result<(), String>,
     ) -> bool {
+        self.edit_merged(catalog, None, f)
+    }
+
+    /// [`Sandbox::edit`] of a value dragged or typed: edits in a row with the same `merge` key
+    /// are one undo step.
+    fn edit_merged(
+        &mut self,
+        catalog: &Catalog,
+        merge: Option<String>,
+        f: impl FnOnce(&mut Board) -> Result<(), String>,
+    ) -> bool {
         let Some(e) = &mut self.edits else {
             return false;
         };
-        match e.edit(catalog, f) {
+        match e.edit_merged(catalog, merge, f) {
             Ok(()) => {
                 self.note = None;
                 true
@@ -284,7 +295,7 @@ impl Sandbox {
                 ui.add(egui::DragValue::new(&mut team).range(0..=3))
                     .labelled_by(named.id);
                 if hp != p.hq_hp || team != p.team {
-                    self.edit(catalog, |b| {
+                    self.edit_merged(catalog, Some(format!("player {i}")), |b| {
                         b.players[i].hq_hp = hp;
                         b.players[i].team = team;
                         Ok(())
@@ -500,7 +511,9 @@ impl Sandbox {
             ui.add(egui::DragValue::new(&mut w).range(0..=9))
                 .labelled_by(named.id);
             if w != piece.wounds {
-                self.edit(catalog, |b| b.set_wounds(hex, w));
+                self.edit_merged(catalog, Some(format!("wounds {hex}")), |b| {
+                    b.set_wounds(hex, w)
+                });
             }
             ui.label(format!("facing {}", piece.facing.name()));
             if ui
@@ -1121,7 +1134,7 @@ impl Sandbox {
         if self.overlays.fire {
             board_view::paint_fire_lines(painter, layout, field, catalog);
             // The shots the engine makes from this board in a battle.
-            let key = field.state_hash();
+            let key = self.edits.as_ref().map_or(0, Edits::version);
             if self.fire.as_ref().is_none_or(|(k, _)| *k != key) {
                 let complete = self.built().is_some_and(|b| b.marks.is_empty());
                 let shots = if complete {
