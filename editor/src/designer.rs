@@ -674,12 +674,7 @@ fn key_on_line(text: &str, line: usize) -> Option<String> {
 fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
     let mod_id = editor.mod_id(&editor.docs[d].mod_dir.clone());
     let hooks = hexforge_script::hook_names(&editor.loaded.mods, &mod_id);
-    let Editor {
-        docs,
-        designer,
-        loaded,
-        ..
-    } = editor;
+    let Editor { docs, designer, .. } = editor;
     let doc = &mut docs[d];
     let file = doc.path.clone();
     // This tile's problems: those on its lines, and abilities no Lua file defines.
@@ -764,7 +759,6 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
             }
         });
     });
-    let _ = loaded;
     if let Some(p) = clicked {
         // The spot in the text being edited, which may not be saved yet.
         editor.spot = Some(spot::Spot::in_text(&p, editor.docs[d].text()));
@@ -1024,6 +1018,23 @@ fn abilities(
                 .clicked()
             {
                 *wanted = Some(hook.clone());
+            }
+            let mut changed = None;
+            let l = ui.label("is");
+            egui::ComboBox::from_id_salt(("ability_hook", t, k))
+                .selected_text("change…")
+                .show_ui(ui, |ui| {
+                    for h in hooks {
+                        if ui.selectable_label(h == hook, h).clicked() && h != hook {
+                            changed = Some(h.clone());
+                        }
+                    }
+                })
+                .response
+                .on_hover_text("Bind another ability in its place (the parameters stay)")
+                .labelled_by(l.id);
+            if let Some(h) = changed {
+                doc.set_ability_hook(t, k, &h, None);
             }
             let key = format!("{prefix}.ability{k}.params");
             if let Some(typed) = field(
@@ -1300,5 +1311,20 @@ fn read_only(editor: &mut Editor, ui: &mut egui::Ui) {
         (None, None) => {
             ui.label("Select an army or a tile in the browser to see it.");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn problems_are_placed_by_the_tile_and_key_of_their_line() {
+        let text = "[army]\nid = \"a\"\n\n[[tile]]\nid = \"hq\"\n\n[[tile]]\ncount = 0\n";
+        assert_eq!(tile_lines(text), [4, 7]);
+        assert_eq!(key_on_line(text, 8).as_deref(), Some("count"));
+        assert_eq!(key_on_line(text, 4), None);
+        assert_eq!(key_on_line(text, 0), None);
+        assert_eq!(key_on_line(text, 99), None);
     }
 }

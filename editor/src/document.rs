@@ -53,7 +53,6 @@ pub enum FieldKind {
     Text,
     Int,
     IntList,
-    Bool,
 }
 
 /// The TOML value for `typed` text in a field of `kind`; `None` removes the key (an empty
@@ -69,7 +68,6 @@ pub fn typed_value(typed: &str, kind: FieldKind) -> Option<Value> {
     };
     match kind {
         FieldKind::Text => Some(Value::from(typed)),
-        FieldKind::Bool => Some(Value::from(t == "true")),
         FieldKind::Int if t.is_empty() => None,
         FieldKind::Int => Some(number(t)),
         FieldKind::IntList => {
@@ -841,6 +839,12 @@ edges = ["ranged:1@0", "armor@0"]   # front only
             [("line_shot".to_string(), "slots = 1".to_string())]
         );
         assert!(d.set_ability_params(1, 0, "slots = ", None).is_err());
+        d.set_ability_hook(1, 0, "extra_attack", None);
+        assert_eq!(
+            d.abilities(1),
+            [("extra_attack".to_string(), "slots = 1".to_string())],
+            "another hook in its place, the parameters kept"
+        );
         d.remove_ability(1, 0);
         assert!(!d.text().contains("tile.ability"));
         d.set(0, &["aura", "ranged"], None, None);
