@@ -387,3 +387,82 @@ fn an_instant_is_aimed_on_the_board_and_the_engine_checks_it() {
     assert!(board.piece_at(near).is_none());
     assert!(board.piece_at(far).is_some());
 }
+
+#[test]
+fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
+    let dir = base_copy("sandbox-designer");
+    let mut harness = sandbox(Editor::load(vec![dir.clone()]));
+    set_up_board(&mut harness);
+    // The designer gives the Brawler a second edge and a Lua ability that makes its blows
+    // strength 3, and saves.
+    std::fs::create_dir_all(dir.join("base/scripts")).expect("a scripts folder");
+    let manifest = dir.join("base/mod.toml");
+    let m = std::fs::read_to_string(&manifest).expect("read mod.toml");
+    std::fs::write(
+        &manifest,
+        m.replacen("[provides]\n", "[provides]\nscripts = true\n", 1),
+    )
+    .expect("write mod.toml");
+    std::fs::write(
+        dir.join("base/scripts/fury.lua"),
+        "ability(\"fury\", {\n  plan_attacks = function(ctx, plan)\n    for i = 1, plan:count() do\n      plan:set_strength(i, 3)\n    end\n  end,\n})\n",
+    )
+    .expect("write the Lua file");
+    let borgo = dir.join("base/armies/borgo.toml");
+    let text = std::fs::read_to_string(&borgo).expect("read borgo.toml");
+    let at = text.find("id = \"brawler\"").expect("the brawler");
+    let (head, tail) = text.split_at(at);
+    let changed = format!(
+        "{head}{}",
+        tail.replacen(
+            "edges = [\"melee:2@0\"]\n",
+            "edges = [\"melee:2@0\", \"melee:1@1\"]\n\n[[tile.ability]]\nhook = \"fury\"\n",
+            1
+        )
+    );
+    std::fs::write(&borgo, changed).expect("write borgo.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    assert!(
+        harness.state().status.starts_with("reloaded"),
+        "{} {:?}",
+        harness.state().status,
+        harness.state().refused
+    );
+    // The board shows the new tile: its definition has the new edge and the ability.
+    let editor = harness.state();
+    let cat = &editor.loaded.catalog;
+    let field = editor
+        .sandbox
+        .built()
+        .and_then(|b| b.field.clone())
+        .expect("a field");
+    let brawler = cat.get(field.at_hex(BRAWLER).expect("the brawler").tile);
+    assert_eq!(brawler.edges[1].melee, 1);
+    assert_eq!(brawler.abilities[0].hook, "fury");
+    // Player 2's HQ is down to 3 HP: the brawler's strength-3 blow wins the battle.
+    let mut board = editor.sandbox.board().expect("a board").clone();
+    board.players[1].hq_hp = 3;
+    let editor = harness.state_mut();
+    editor.sandbox.set_board(board, &editor.loaded.catalog);
+    harness.run();
+    battle_to_the_end(&mut harness);
+    harness.get_by_label("p2 (moloch): HQ 0 HP");
+    harness.get_by_label("Winner: p1");
+    harness.get_by_label("Back to editing").click();
+    harness.run();
+    // Saved as a scenario, the file passes with the same content and scripts.
+    let path = dir.join("fury.toml");
+    harness.state_mut().sandbox.path = path.display().to_string();
+    harness.run();
+    harness.get_by_label("Save as scenario").click();
+    harness.run();
+    harness.get_by_label(&format!("Saved {}", path.display()));
+    let editor = harness.state_mut();
+    let s = hexforge_scenario::load_scenario(&path, &editor.loaded.catalog)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(s.expect.hq[1].2, 0, "the file pins the win down");
+    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
+    assert!(report.passed(), "{:?}", report.failures);
+    let _ = std::fs::remove_dir_all(dir);
+}
