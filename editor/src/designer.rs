@@ -160,23 +160,36 @@ impl Editor {
             return Err("no such unsaved changes".into());
         }
         let offer = self.offers.remove(i);
-        let disk = std::fs::read_to_string(&offer.file).unwrap_or_default();
-        let restored = ArmyDoc::with_text(&offer.file, &offer.mod_dir, disk.clone(), disk)
-            .ok()
-            .and_then(|mut d| {
-                (d.text() == offer.text || d.bring_back(offer.text.clone())).then_some(d)
-            });
-        let doc = match restored {
-            Some(d) => d,
-            // The file is gone or does not read: the unsaved text alone, to be saved over it.
-            None => ArmyDoc::with_text(&offer.file, &offer.mod_dir, String::new(), offer.text)
+        let army = if let Some(d) = self.doc(&offer.file) {
+            // Already open: brought back as one more undoable step, so nothing typed since goes.
+            let doc = &mut self.docs[d];
+            if doc.text() != offer.text && !doc.bring_back(offer.text.clone()) {
+                self.offers.insert(i, offer);
+                return Err("the unsaved changes do not read as TOML any more".into());
+            }
+            doc.army_id()
+        } else {
+            let disk = std::fs::read_to_string(&offer.file).unwrap_or_default();
+            let restored = ArmyDoc::with_text(&offer.file, &offer.mod_dir, disk.clone(), disk)
+                .ok()
+                .and_then(|mut d| {
+                    (d.text() == offer.text || d.bring_back(offer.text.clone())).then_some(d)
+                });
+            let doc = match restored {
+                Some(d) => d,
+                // The file is gone or does not read: the unsaved text alone, to be saved over it.
+                None => ArmyDoc::with_text(
+                    &offer.file,
+                    &offer.mod_dir,
+                    String::new(),
+                    offer.text.clone(),
+                )
                 .map_err(|e| e.to_string())?,
+            };
+            let army = doc.army_id();
+            self.docs.push(doc);
+            army
         };
-        let army = doc.army_id();
-        match self.doc(&offer.file) {
-            Some(d) => self.docs[d] = doc,
-            None => self.docs.push(doc),
-        }
         self.army = Some(army);
         self.selected = None;
         self.designer.open = Some(Open {
@@ -450,7 +463,13 @@ pub fn ui(editor: &mut Editor, ui: &mut egui::Ui) {
 /// text field's).
 fn shortcuts(editor: &mut Editor, ui: &mut egui::Ui) {
     use egui::{Key, KeyboardShortcut, Modifiers};
+    // The Lua editor keeps its own undo while it has the focus.
+    let in_lua = ui.memory(|m| m.focused()) == Some(egui::Id::unique(LUA_TEXT));
     let (save, redo, undo) = ui.input_mut(|i| {
+        if in_lua {
+            let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
+            return (save, false, false);
+        }
         let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
         let redo = i.consume_shortcut(&KeyboardShortcut::new(
             Modifiers::COMMAND | Modifiers::SHIFT,
@@ -459,7 +478,9 @@ fn shortcuts(editor: &mut Editor, ui: &mut egui::Ui) {
         let undo = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z));
         (save, redo, undo)
     });
-    if save
+    if save && in_lua {
+        save_lua(editor);
+    } else if save
         && let Some(o) = editor.designer.open.clone()
         && let Err(e) = editor.save(&o.file)
     {
@@ -1148,6 +1169,20 @@ fn source_view(editor: &mut Editor, ui: &mut egui::Ui) {
         });
 }
 
+/// Saves the Lua file being edited (atomically); the hot reload then loads it.
+fn save_lua(editor: &mut Editor) {
+    let Some(lua) = &mut editor.designer.lua else {
+        return;
+    };
+    match hexforge_content::write_atomically(&lua.path, &lua.text) {
+        Ok(()) => lua.saved = lua.text.clone(),
+        Err(e) => editor.designer.note = Some(format!("cannot save {}: {e}", lua.path.display())),
+    }
+}
+
+/// The id of the Lua editor's text.
+const LUA_TEXT: &str = "designer_lua_text";
+
 /// The Lua file open for editing: saved atomically, then reloaded like any saved file.
 fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     let Some(lua) = &mut editor.designer.lua else {
@@ -1155,6 +1190,7 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     };
     ui.separator();
     let mut close = false;
+    let mut save = false;
     let mut label = None;
     ui.horizontal(|ui| {
         let dirty = lua.text != lua.saved;
@@ -1166,14 +1202,10 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         label = Some(ui.strong(name).id);
         if ui
             .add_enabled(dirty, egui::Button::new("Save the Lua file"))
+            .on_hover_text("Ctrl+S while editing it")
             .clicked()
         {
-            match hexforge_content::write_atomically(&lua.path, &lua.text) {
-                Ok(()) => lua.saved = lua.text.clone(),
-                Err(e) => {
-                    editor.designer.note = Some(format!("cannot save {}: {e}", lua.path.display()))
-                }
-            }
+            save = true;
         }
         if ui
             .button(if dirty {
@@ -1192,12 +1224,16 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         .show(ui, |ui| {
             ui.add(
                 egui::TextEdit::multiline(&mut lua.text)
+                    .id(egui::Id::unique(LUA_TEXT))
                     .code_editor()
                     .desired_width(f32::INFINITY)
                     .desired_rows(12),
             )
             .labelled_by(label.unwrap_or_else(|| ui.scope_id()));
         });
+    if save {
+        save_lua(editor);
+    }
     if close {
         editor.designer.lua = None;
     }
