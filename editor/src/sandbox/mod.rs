@@ -844,7 +844,8 @@ impl Sandbox {
         let Some(run) = &mut self.battle else {
             return;
         };
-        let last = run.steps.len() - 1;
+        let last = run.steps.len().saturating_sub(1);
+        run.at = run.at.min(last);
         let before = run.at;
         ui.horizontal(|ui| {
             if ui
@@ -872,7 +873,9 @@ impl Sandbox {
                 run.at = last;
             }
         });
-        let step = &run.steps[run.at];
+        let Some(step) = run.steps.get(run.at) else {
+            return;
+        };
         ui.label(
             egui::RichText::new(format!("{} ({} of {})", step.title, run.at + 1, last + 1))
                 .strong(),
@@ -939,8 +942,9 @@ impl Sandbox {
             ui.allocate_exact_size(ui.available_size(), egui::Sense::click_and_drag());
         resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "sandbox board"));
         let painter = ui.painter_at(rect);
-        if let Some(run) = &self.battle {
-            let step = &run.steps[run.at];
+        if let Some(run) = &self.battle
+            && let Some(step) = run.steps.get(run.at)
+        {
             let layout = Layout::fit(rect.shrink(8.0), step.field.shape());
             self.layout = Some(layout);
             board_view::paint_laid_out(&painter, &layout, &step.field, catalog);
@@ -1370,4 +1374,41 @@ fn released_at(ui: &egui::Ui) -> Option<egui::Pos2> {
             _ => None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::{BoardShape, GameSetup, Initiative, SeatSetup, Tile, TileKind};
+    use std::sync::Arc;
+
+    #[test]
+    fn a_games_board_opens_on_the_sandbox_with_its_armies_and_rules() {
+        let mut cat = Catalog::new();
+        let mut hq = Tile::new("x", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("a valid initiative");
+        let mut brute = Tile::new("x", "brute", TileKind::Soldier);
+        brute.count = 20;
+        cat.add_army("x", "X", 21, vec![hq, brute])
+            .expect("a valid army");
+        let rules = Rules::preset(Preset::Classic);
+        let game = Game::new(
+            GameSetup {
+                shape: BoardShape::extended(),
+                seats: SeatSetup::each_alone(&["x", "x"]),
+                seed: 7,
+            },
+            Arc::new(cat),
+            Arc::new(rules.clone()),
+        )
+        .expect("a game");
+        let mut sandbox = Sandbox::default();
+        sandbox.open_game(&game);
+        let board = sandbox.board().expect("the game's board");
+        assert_eq!(board.kind, BoardKind::Extended);
+        assert_eq!(board.armies(), ["x", "x"]);
+        assert_eq!(board.rules, rules);
+        assert_eq!(board.players[1].hq_hp, game.field().hq_hp(Seat::new(1)));
+        assert!(sandbox.built().is_some_and(|b| b.complete().is_ok()));
+    }
 }
