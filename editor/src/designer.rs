@@ -119,12 +119,19 @@ impl Editor {
         self.docs.iter().position(|d| d.path == file)
     }
 
-    /// The files with unsaved changes.
+    /// The files with unsaved changes (army files, and the Lua file being edited).
     pub fn unsaved(&self) -> Vec<PathBuf> {
+        let lua = self
+            .designer
+            .lua
+            .as_ref()
+            .filter(|l| l.text != l.saved)
+            .map(|l| l.path.clone());
         self.docs
             .iter()
             .filter(|d| d.dirty())
             .map(|d| d.path.clone())
+            .chain(lua)
             .collect()
     }
 
@@ -147,8 +154,21 @@ impl Editor {
 
     /// Saves every file with unsaved changes; the first failure stops it.
     pub fn save_all(&mut self) -> Result<(), String> {
-        for file in self.unsaved() {
-            self.save(&file)?;
+        if self
+            .designer
+            .lua
+            .as_ref()
+            .is_some_and(|l| l.text != l.saved)
+        {
+            save_lua(self);
+            if let Some(e) = self.designer.lua.as_ref().filter(|l| l.text != l.saved) {
+                return Err(format!("cannot save {}", e.path.display()));
+            }
+        }
+        for d in &mut self.docs {
+            if d.dirty() {
+                d.save().map_err(|e| e.to_string())?;
+            }
         }
         Ok(())
     }
