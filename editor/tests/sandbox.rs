@@ -168,8 +168,10 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
     let mut harness = sandbox(Editor::load(vec![dir.clone()]));
     set_up_board(&mut harness);
     let before = engine_p2_hp(harness.state_mut());
+    battle_to_the_end(&mut harness);
+    harness.get_by_label(&format!("p2 (moloch): HQ {before} HP"));
 
-    // The brawler hits harder: the board's battle uses the new strength.
+    // The brawler hits harder: the battle shown is fought again with the new strength.
     let at = text.find("id = \"brawler\"").expect("the brawler");
     let (head, tail) = text.split_at(at);
     let stronger = format!(
@@ -187,6 +189,12 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
         harness.state().status,
         harness.state().refused
     );
+    harness.get_by_label("The content changed: the battle was fought again with the new data.");
+    harness.get_by_label_contains("After the battle");
+    harness.get_by_label(&format!("p2 (moloch): HQ {after} HP"));
+    // Fought from the editing board, too.
+    harness.get_by_label("Back to editing").click();
+    harness.run();
     battle_to_the_end(&mut harness);
     harness.get_by_label(&format!("p2 (moloch): HQ {after} HP"));
     harness.get_by_label("Back to editing").click();

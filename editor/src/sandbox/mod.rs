@@ -76,6 +76,8 @@ pub struct Sandbox {
     problems: Vec<Diagnostic>,
     /// Scroll not yet turned into a rotation.
     scrolled: f32,
+    /// The step of a battle to fight again with new content, on the next frame.
+    refight: Option<usize>,
     /// The board's layout in the last frame (to find the hex under the pointer).
     layout: Option<Layout>,
     /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
@@ -101,6 +103,25 @@ impl Sandbox {
         if self.path.is_empty() {
             self.path = "sandbox.toml".to_string();
         }
+        if let Some(at) = self.refight.take() {
+            self.fight(catalog, scripts);
+            match &mut self.battle {
+                Some(run) => {
+                    run.at = at.min(run.steps.len().saturating_sub(1));
+                    self.note = Some(Note::Info(
+                        "The content changed: the battle was fought again with the new data."
+                            .to_string(),
+                    ));
+                }
+                None => {
+                    if let Some(Note::Error(e)) = &self.note {
+                        self.note = Some(Note::Error(format!(
+                            "The content changed and the battle could not be fought again: {e}"
+                        )));
+                    }
+                }
+            }
+        }
         egui::Panel::left("sandbox_left")
             .default_size(270.0)
             .show(ui, |ui| {
@@ -118,6 +139,7 @@ impl Sandbox {
             .default_size(360.0)
             .show(ui, |ui| {
                 if self.battle.is_some() {
+                    self.note_ui(ui);
                     self.battle_ui(ui, catalog);
                 } else {
                     egui::ScrollArea::vertical().show(ui, |ui| {
@@ -138,10 +160,10 @@ impl Sandbox {
             e.content_changed(catalog);
         }
         self.fire = None;
-        if self.battle.take().is_some() {
-            self.note = Some(Note::Info(
-                "The content changed: the battle shown was closed; press Battle to fight it with the new data.".to_string(),
-            ));
+        // The battle shown refers to the old definitions: it is fought again with the new ones
+        // on the next frame (which has the new scripts), at the same step.
+        if let Some(run) = self.battle.take() {
+            self.refight = Some(run.at);
         }
     }
 
