@@ -35,6 +35,8 @@ pub struct Overlays {
 struct Aim {
     id: String,
     targets: Vec<Hex>,
+    /// The facing a moved unit ends with (`None` keeps its facing).
+    facing: Option<Dir>,
 }
 
 /// What a message line says: news or a refusal.
@@ -587,6 +589,7 @@ impl Sandbox {
                     self.aim = (!on).then(|| Aim {
                         id,
                         targets: Vec::new(),
+                        facing: None,
                     });
                     self.armed = None;
                 }
@@ -613,6 +616,26 @@ impl Sandbox {
                 .get(aim.targets.len())
                 .map_or(String::new(), |w| format!("; click the {w}"));
             ui.label(format!("Played by {seat}: {}{next}", done.join(", ")));
+        }
+        if effect == InstantEffect::Move {
+            let mut facing = aim.facing;
+            ui.horizontal(|ui| {
+                let named = ui.label("then facing");
+                let name = |f: Option<Dir>| f.map_or("as it was", Dir::name);
+                egui::ComboBox::from_id_salt("sandbox_move_facing")
+                    .selected_text(name(facing))
+                    .show_ui(ui, |ui| {
+                        ui.selectable_value(&mut facing, None, name(None));
+                        for d in Dir::ALL {
+                            ui.selectable_value(&mut facing, Some(d), d.name());
+                        }
+                    })
+                    .response
+                    .labelled_by(named.id);
+            });
+            if let Some(a) = &mut self.aim {
+                a.facing = facing;
+            }
         }
         ui.horizontal(|ui| {
             if ui
@@ -648,7 +671,7 @@ impl Sandbox {
             (InstantEffect::Move, [unit, to]) => Play::Move {
                 unit: *unit,
                 to: *to,
-                facing: None,
+                facing: aim.facing,
                 instant: true,
             },
             (InstantEffect::Push, [pusher, target, to]) => Play::Push {
