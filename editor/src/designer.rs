@@ -718,17 +718,25 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
     let Editor { docs, designer, .. } = editor;
     let doc = &mut docs[d];
     let file = doc.path.clone();
-    // This tile's problems: those on its lines, and abilities no Lua file defines.
     let lines = tile_lines(doc.text());
+    // This tile's problems, and the army's own (its header: the size, the HQ count).
     let from = lines.get(t).copied().unwrap_or(0);
     let to = lines.get(t + 1).copied().unwrap_or(usize::MAX);
+    let header = lines.first().copied().unwrap_or(usize::MAX);
     let mut problems: Vec<hexforge_content::Diagnostic> = doc
         .problems()
         .iter()
-        .filter(|p| p.line >= from && p.line < to)
+        .filter(|p| (p.line >= from && p.line < to) || p.line < header)
         .cloned()
         .collect();
     let others = doc.problems().len() - problems.len();
+    // Fields whose line has a problem are marked.
+    let bad_keys: Vec<String> = problems
+        .iter()
+        .filter(|p| p.line >= from && p.line < to)
+        .filter_map(|p| key_on_line(doc.text(), p.line))
+        .collect();
+    // Abilities no Lua file defines are problems too.
     for (hook, _) in doc.abilities(t) {
         if !hook.is_empty() && !hooks.contains(&hook) {
             problems.push(hexforge_content::Diagnostic {
@@ -741,10 +749,6 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
             });
         }
     }
-    let bad_keys: Vec<String> = problems
-        .iter()
-        .filter_map(|p| key_on_line(doc.text(), p.line))
-        .collect();
     let tile = doc.tile(t).cloned();
     let mut wanted_source = None;
     let mut clicked = None;

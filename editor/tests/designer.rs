@@ -217,8 +217,17 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
     let mut harness = designing(&dir, "borgo/", "Borgo");
     harness.get_by_label("New army…").click();
     harness.run();
-    let from = harness.state().designer.form.as_ref().map(|f| f.from.clone());
-    assert_eq!(from, Some(Some("borgo".to_string())), "a copy of the army shown");
+    let from = harness
+        .state()
+        .designer
+        .form
+        .as_ref()
+        .map(|f| f.from.clone());
+    assert_eq!(
+        from,
+        Some(Some("borgo".to_string())),
+        "a copy of the army shown"
+    );
     assert_eq!(
         harness
             .get_by_role_and_label(Role::TextInput, "army id")
@@ -286,5 +295,43 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
         .find("borgo/butcher")
         .expect("Borgo's butcher");
     assert!(!editor.loaded.catalog.get(original).edges[0].net);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tiles_are_duplicated_from_the_deck_and_deleted_after_asking() {
+    let dir = base_copy("designer-deck");
+    let mut harness = designing(&dir, "moloch/", "Moloch");
+    let tiles = harness.state().docs[0].tile_count();
+    harness
+        .get_by_label("deck: Gauss Cannon x1")
+        .click_secondary();
+    harness.run();
+    harness.get_by_label("Duplicate the tile").click();
+    harness.run();
+    let doc = &harness.state().docs[0];
+    assert_eq!(doc.tile_count(), tiles + 1);
+    let copy = doc.tile_index("gauss_cannon_copy").expect("the copy");
+    assert_eq!(
+        doc.tile_index("gauss_cannon"),
+        Some(copy - 1),
+        "right after it"
+    );
+    // The copy opens in the tile designer; a 36th tile is a problem until a count changes.
+    harness.get_by_label("moloch/gauss_cannon_copy");
+    harness.get_by_label_contains("add up to 36");
+    harness.get_by_label("Delete the tile…").click();
+    harness.run();
+    assert_eq!(
+        harness.state().docs[0].tile_count(),
+        tiles + 1,
+        "it asks first"
+    );
+    harness.get_by_label_contains("Delete the tile `gauss_cannon_copy`?");
+    harness.get_by_label("Delete the tile").click();
+    harness.run();
+    let doc = &harness.state().docs[0];
+    assert_eq!(doc.tile_count(), tiles);
+    assert!(!doc.dirty(), "back to the file as saved");
     let _ = std::fs::remove_dir_all(&dir);
 }
