@@ -141,15 +141,23 @@ impl Editor {
         let doc = &mut self.docs[d];
         doc.save().map_err(|e| e.to_string())?;
         let problems = doc.problems().len();
+        let name = doc.file_name();
         self.designer.note = Some(if problems == 0 {
-            format!("saved {}", doc.file_name())
+            format!("saved {name}")
         } else {
             format!(
-                "saved {} with {problems} problem(s): the editor plays the last good content until they are fixed",
-                doc.file_name()
+                "saved {name} with {problems} problem(s): the editor plays the last good content until they are fixed"
             )
         });
+        self.reload_if_unwatched();
         Ok(())
+    }
+
+    /// Loads the content again now when no watch does it (hot reload is off).
+    fn reload_if_unwatched(&mut self) {
+        if self.watch.is_none() {
+            self.reload();
+        }
     }
 
     /// Saves every file with unsaved changes; the first failure stops it.
@@ -275,6 +283,8 @@ impl Editor {
         if let Some(root) = c.new_root {
             // A folder the editor did not load: load and watch it from now on.
             self.add_root(root);
+        } else {
+            self.reload_if_unwatched();
         }
         Ok(())
     }
@@ -301,6 +311,7 @@ impl Editor {
             text,
         });
         self.designer.new_hook.clear();
+        self.reload_if_unwatched();
         Ok(())
     }
 
@@ -1199,7 +1210,10 @@ fn save_lua(editor: &mut Editor) {
         return;
     };
     match hexforge_content::write_atomically(&lua.path, &lua.text) {
-        Ok(()) => lua.saved = lua.text.clone(),
+        Ok(()) => {
+            lua.saved = lua.text.clone();
+            editor.reload_if_unwatched();
+        }
         Err(e) => editor.designer.note = Some(format!("cannot save {}: {e}", lua.path.display())),
     }
 }
