@@ -136,8 +136,47 @@ pub(super) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     temp_name.push(name);
     temp_name.push(".saving");
     let temp = path.with_file_name(temp_name);
+    // A new folder typed into the path (e.g. `scenarios/`) is made.
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
     std::fs::write(&temp, text)?;
     std::fs::rename(&temp, path).inspect_err(|_| {
         let _ = std::fs::remove_file(&temp);
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_written_whole_into_a_new_folder_with_no_temporary_left() {
+        let dir =
+            std::env::temp_dir().join(format!("hexforge-sandbox-write-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("scenarios/board.toml");
+        write_atomically(&path, "name = \"a\"\n").expect("written");
+        write_atomically(&path, "name = \"b\"\n").expect("written again");
+        assert_eq!(
+            std::fs::read_to_string(&path).expect("read"),
+            "name = \"b\"\n"
+        );
+        let names: Vec<String> = std::fs::read_dir(dir.join("scenarios"))
+            .expect("the folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["board.toml"]);
+        // A failed rename (onto a folder) leaves the folder and no temporary file.
+        let folder = dir.join("scenarios");
+        assert!(write_atomically(&folder, "x").is_err());
+        assert!(folder.is_dir());
+        assert!(!dir.join(".scenarios.saving").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
