@@ -104,6 +104,9 @@ impl Sandbox {
         if self.army.as_ref().is_none_or(|a| catalog.army(a).is_none()) {
             self.army = catalog.armies().first().map(|a| a.id.clone());
         }
+        if let Some(b) = self.board() {
+            self.seat = self.seat.min(b.players.len().saturating_sub(1));
+        }
         if self.title.is_empty() {
             self.title = "Sandbox board".to_string();
         }
