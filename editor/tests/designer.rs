@@ -335,3 +335,28 @@ fn tiles_are_duplicated_from_the_deck_and_deleted_after_asking() {
     assert!(!doc.dirty(), "back to the file as saved");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_new_army_in_the_user_mods_folder_is_loaded_and_watched_at_once() {
+    let dir = base_copy("designer-user");
+    let user = dir.join("user-mods");
+    let mut editor = Editor::load(vec![dir.join("base")]);
+    editor.user_mods = Some(user.clone());
+    let form = hexforge_editor::new_army::Form::new(&editor.loaded, None, true);
+    assert_eq!(form.id, "fan_army");
+    editor.create_army(&form).unwrap_or_else(|e| panic!("{e}"));
+    let file = user.join("fan_army/armies/fan_army.toml");
+    assert!(file.is_file());
+    assert!(
+        editor.roots.contains(&user.join("fan_army")),
+        "{:?}",
+        editor.roots
+    );
+    assert!(editor.refused.is_empty(), "{:?}", editor.refused);
+    assert!(editor.loaded.catalog.army("fan_army").is_some());
+    assert_eq!(
+        editor.designer.open.as_ref().map(|o| o.file.clone()),
+        Some(file)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
