@@ -34,16 +34,34 @@ impl eframe::App for App {
     }
 }
 
-const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [MODS_DIR...]";
+const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--scenario FILE [--battle]] [--replay FILE [--step N]] [MODS_DIR...]
+
+  --army ARMY        show that army in the designer (e.g. moloch)
+  --tile ARMY/TILE   show that tile in the designer (e.g. moloch/gauss_cannon)
+  --scenario FILE    open a scenario file's board on the sandbox
+  --battle           and fight its battle at once (shown phase by phase)
+  --replay FILE      open a replay file in the replay viewer
+  --step N           at its step N (after N actions)";
 
 fn main() -> Result<()> {
     let mut roots = Vec::new();
-    let (mut army, mut tile) = (None, None);
+    let (mut army, mut tile, mut scenario, mut replay) = (None, None, None, None);
+    let mut battle = false;
+    let mut step = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
         match arg.to_str() {
             Some("--army") => army = Some(value(args.next(), "--army")?),
             Some("--tile") => tile = Some(value(args.next(), "--tile")?),
+            Some("--scenario") => scenario = Some(PathBuf::from(value(args.next(), "--scenario")?)),
+            Some("--battle") => battle = true,
+            Some("--step") => {
+                let n = value(args.next(), "--step")?;
+                step = Some(n.parse::<usize>().map_err(|_| {
+                    anyhow::anyhow!("--step needs a step number, not {n:?}\n{USAGE}")
+                })?);
+            }
+            Some("--replay") => replay = Some(PathBuf::from(value(args.next(), "--replay")?)),
             Some("-h" | "--help") => {
                 println!("{USAGE}");
                 return Ok(());
@@ -64,6 +82,45 @@ fn main() -> Result<()> {
     }
     if let Some(id) = tile {
         editor.open_tile(&id).map_err(anyhow::Error::msg)?;
+    }
+    if battle && scenario.is_none() {
+        bail!("--battle fights the battle of a --scenario FILE: give one\n{USAGE}");
+    }
+    if let Some(path) = scenario {
+        let (catalog, scripts) = (&editor.loaded.catalog, &mut editor.scripts);
+        editor
+            .sandbox
+            .open_scenario(&path, catalog)
+            .map_err(anyhow::Error::msg)?;
+        if battle {
+            editor
+                .sandbox
+                .start_battle(catalog, scripts)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        }
+        editor.tab = hexforge_editor::Tab::Sandbox;
+    }
+    if step.is_some() && replay.is_none() {
+        bail!("--step N opens a --replay FILE at that step: give one\n{USAGE}");
+    }
+    if let Some(path) = replay {
+        editor
+            .replays
+            .open(&path, &editor.loaded, &mut editor.scripts, false)?;
+        if let (Some(n), Some(viewer)) = (step, editor.replays.viewer.as_mut()) {
+            if n > viewer.len() {
+                bail!(
+                    "{} has {} steps: --step {n} is past its end",
+                    path.display(),
+                    viewer.len()
+                );
+            }
+            viewer.go(hexforge_editor::replays::viewer::Position {
+                step: n,
+                phase: None,
+            });
+        }
+        editor.tab = hexforge_editor::Tab::Replays;
     }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),

@@ -26,6 +26,8 @@ pub enum OpenError {
     Unreadable(String),
 }
 
+impl std::error::Error for OpenError {}
+
 impl std::fmt::Display for OpenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -82,6 +82,28 @@ impl Sandbox {
         });
     }
 
+    /// Opens the scenario file `path` on the board (as one undoable edit); the error says why it
+    /// did not open (its problems are listed in the sandbox too).
+    pub fn open_scenario(
+        &mut self,
+        path: &std::path::Path,
+        catalog: &Catalog,
+    ) -> Result<(), String> {
+        self.path = path.display().to_string();
+        self.load(catalog);
+        match &self.note {
+            Some(Note::Error(e)) => {
+                let problems: Vec<String> = self.problems.iter().map(|d| d.to_string()).collect();
+                Err([e.clone()]
+                    .into_iter()
+                    .chain(problems)
+                    .collect::<Vec<_>>()
+                    .join("\n"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Loads the scenario file at `path` onto the board (as one undoable edit).
     pub(super) fn load(&mut self, catalog: &Catalog) {
         let path = PathBuf::from(self.path.trim());
@@ -108,11 +130,8 @@ impl Sandbox {
             }
         };
         let board = Board::from_field(&field, catalog, &s.armies, &s.rules);
-        if let Some(e) = &mut self.edits {
-            e.replace(board, catalog);
-        }
+        self.set_board(board, catalog);
         self.title = s.name.clone();
-        self.selected = None;
         // A file without steps fights one battle: what Battle does here.
         let steps = if s.steps.is_empty() || s.steps == [hexforge_scenario::file::Step::Battle] {
             String::new()
