@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{base_copy, wait_for_reload, window};
+use common::{base_copy, click_at, type_into, wait_for_reload, window};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -35,34 +35,10 @@ fn designing(dir: &Path, search: &str, label: &str) -> Harness<'static, Editor> 
     harness
 }
 
-/// A click of the pointer at `pos`.
-fn click_at(harness: &mut Harness<'static, Editor>, pos: egui::Pos2) {
-    harness.hover_at(pos);
-    harness.run();
-    harness.drag_at(pos);
-    harness.run();
-    harness.drop_at(pos);
-    harness.run();
-}
-
 /// Clicks the front edge (the top side) of the big drawing.
 fn click_front_edge(harness: &mut Harness<'static, Editor>) {
     let rect = harness.get_by_label("tile drawing").rect();
     click_at(harness, rect.center() - egui::vec2(0.0, 115.0));
-}
-
-/// Replaces the text of the field labelled `label` with `text`, as typed.
-fn type_into(harness: &mut Harness<'static, Editor>, label: &str, text: &str) {
-    harness
-        .get_by_role_and_label(Role::TextInput, label)
-        .focus();
-    harness.run();
-    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    harness.run();
-    harness
-        .get_by_role_and_label(Role::TextInput, label)
-        .type_text(text);
-    harness.run();
 }
 
 fn gauss(editor: &Editor) -> &hexforge_core::Tile {

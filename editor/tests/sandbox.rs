@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{base_copy, editor, wait_for_reload, window};
+use common::{base_copy, battle_to_the_end, click_hex, editor, place, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_core::battle::{self, Context};
@@ -25,33 +25,6 @@ fn sandbox(editor: Editor) -> Harness<'static, Editor> {
     harness.state_mut().tab = Tab::Sandbox;
     harness.run();
     harness
-}
-
-/// A click of the primary button at `hex` of the board as it was last drawn.
-fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
-    let pos = harness
-        .state()
-        .sandbox
-        .hex_pos(hex)
-        .expect("the board was drawn");
-    harness.hover_at(pos);
-    harness.run();
-    harness.drag_at(pos);
-    harness.run();
-    harness.drop_at(pos);
-    harness.run();
-}
-
-/// Picks `army` in the palette, the seat of `player` (`p1`...), the palette tile `name`, and
-/// clicks `hex`.
-fn place(harness: &mut Harness<'static, Editor>, army: &str, player: &str, name: &str, hex: Hex) {
-    harness.state_mut().sandbox.army = Some(army.to_string());
-    harness.run();
-    harness.get_by_label(player).click();
-    harness.run();
-    harness.get_by_label(name).click();
-    harness.run();
-    click_hex(harness, hex);
 }
 
 /// Places the test board through the palette.
@@ -105,19 +78,6 @@ fn engine_p2_hp(editor: &mut Editor) -> i32 {
     )
     .expect("the battle resolves");
     field.hq_hp(Seat::new(1))
-}
-
-/// Presses Battle, steps to the end, and returns the result lines shown.
-fn battle_to_the_end(harness: &mut Harness<'static, Editor>) {
-    harness.get_by_label("Battle").click();
-    harness.run();
-    harness.get_by_label_contains("Before the battle (1 of ");
-    harness.get_by_label("Next phase").click();
-    harness.run();
-    harness.get_by_label_contains("(2 of ");
-    harness.get_by_label("End").click();
-    harness.run();
-    harness.get_by_label_contains("After the battle");
 }
 
 use hexforge_core::AbilityHooks as _;

@@ -2,7 +2,11 @@
 //! laptop's size, copies of the base mod for tests that change files, and waiting for a reload.
 #![allow(dead_code)] // each test file uses its own part of this module
 
+use egui::accesskit::Role;
+use egui::{Key, Modifiers};
 use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use hexforge_core::Hex;
 use hexforge_editor::Editor;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -53,4 +57,69 @@ pub fn wait_for_reload(editor: &mut Editor) {
         std::thread::sleep(Duration::from_millis(10));
     }
     panic!("no reload within 10 s of the change");
+}
+
+/// A click of the primary button at `pos`.
+pub fn click_at(harness: &mut Harness<'static, Editor>, pos: egui::Pos2) {
+    harness.hover_at(pos);
+    harness.run();
+    harness.drag_at(pos);
+    harness.run();
+    harness.drop_at(pos);
+    harness.run();
+}
+
+/// Replaces the text of the field labelled `label` with `text`, as typed.
+pub fn type_into(harness: &mut Harness<'static, Editor>, label: &str, text: &str) {
+    harness
+        .get_by_role_and_label(Role::TextInput, label)
+        .focus();
+    harness.run();
+    harness.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    harness.run();
+    harness
+        .get_by_role_and_label(Role::TextInput, label)
+        .type_text(text);
+    harness.run();
+}
+
+/// A click at `hex` of the sandbox board as it was last drawn.
+pub fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
+    let pos = harness
+        .state()
+        .sandbox
+        .hex_pos(hex)
+        .expect("the board was drawn");
+    click_at(harness, pos);
+}
+
+/// In the sandbox: picks `army` in the palette, the seat of `player` (`p1`...), the palette tile
+/// `name`, and clicks `hex`.
+pub fn place(
+    harness: &mut Harness<'static, Editor>,
+    army: &str,
+    player: &str,
+    name: &str,
+    hex: Hex,
+) {
+    harness.state_mut().sandbox.army = Some(army.to_string());
+    harness.run();
+    harness.get_by_label(player).click();
+    harness.run();
+    harness.get_by_label(name).click();
+    harness.run();
+    click_hex(harness, hex);
+}
+
+/// In the sandbox: presses Battle and steps to the end of the battle.
+pub fn battle_to_the_end(harness: &mut Harness<'static, Editor>) {
+    harness.get_by_label("Battle").click();
+    harness.run();
+    harness.get_by_label_contains("Before the battle (1 of ");
+    harness.get_by_label("Next phase").click();
+    harness.run();
+    harness.get_by_label_contains("(2 of ");
+    harness.get_by_label("End").click();
+    harness.run();
+    harness.get_by_label_contains("After the battle");
 }
