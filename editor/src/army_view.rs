@@ -31,19 +31,6 @@ pub fn totals_line(totals: &[(TileKind, u32); 4]) -> String {
     format!("{} tiles: {}", total, parts.join(", "))
 }
 
-/// A warning when the tiles do not add up to `size`, else `None`.
-pub fn size_warning(totals: &[(TileKind, u32); 4], size: u16) -> Option<String> {
-    let total: u32 = totals.iter().map(|(_, n)| n).sum();
-    (total != u32::from(size)).then(|| {
-        format!(
-            "{} tiles, but the army declares {}: add or remove {} to play it",
-            total,
-            size,
-            total.abs_diff(u32::from(size))
-        )
-    })
-}
-
 /// What the designer did to a tile of the deck (by its place in the deck).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeckAction {
@@ -133,8 +120,14 @@ pub fn ui(ui: &mut egui::Ui, catalog: &Catalog, army: &Army) -> Option<TileRef> 
     let tiles: Vec<&Tile> = army.tiles.iter().map(|&t| catalog.get(t)).collect();
     let totals = totals(tiles.iter().copied());
     ui.label(totals_line(&totals));
-    if let Some(w) = size_warning(&totals, army.size) {
-        ui.colored_label(egui::Color32::LIGHT_RED, w);
+    if let Some(total) = army.size_mismatch(catalog) {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!(
+                "{total} tiles, but the army must have {} (R1.1): fix the counts or its size",
+                army.size
+            ),
+        );
     }
     let cells: Vec<(String, Option<&Tile>)> =
         tiles.iter().map(|t| (t.full_id(), Some(*t))).collect();
@@ -149,7 +142,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn totals_count_copies_per_kind_and_a_short_deck_is_warned() {
+    fn totals_count_copies_per_kind() {
         let mut hq = Tile::new("a", "hq", TileKind::Hq);
         hq.count = 1;
         let mut s = Tile::new("a", "s", TileKind::Soldier);
@@ -168,8 +161,5 @@ mod tests {
             totals_line(&t),
             "4 tiles: 1 hq, 3 soldier, 0 module, 0 instant"
         );
-        let w = size_warning(&t, 5).expect("4 of 5 tiles");
-        assert!(w.starts_with("4 tiles, but the army declares 5"), "{w}");
-        assert_eq!(size_warning(&t, 4), None);
     }
 }

@@ -1308,11 +1308,7 @@ fn army_editor(editor: &mut Editor, ui: &mut egui::Ui, d: usize) {
         (0..count).map(|i| (doc.tile_id(i), doc.tile(i))).collect();
     let totals = army_view::totals(cells.iter().filter_map(|(_, t)| *t));
     ui.label(army_view::totals_line(&totals));
-    if let Some(size) = doc.army().map(|a| a.size)
-        && let Some(w) = army_view::size_warning(&totals, size)
-    {
-        ui.colored_label(egui::Color32::LIGHT_RED, w);
-    }
+    // The army's size (R1.1) is among the problems the engine's check lists below.
     let mut clicked = None;
     for p in doc.problems() {
         if spot::line_link(ui, p) {

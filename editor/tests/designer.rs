@@ -115,6 +115,14 @@ fn a_bad_value_is_a_problem_at_once_and_the_last_valid_drawing_stays() {
             .query_by_label("(the drawing shows the last valid tile)")
             .is_none()
     );
+    // A valid count that makes the deck 36 tiles: the army shows the engine's size problem (R1.1).
+    type_into(&mut harness, "count", "2");
+    harness.get_by_label("Back to Moloch").click();
+    harness.run();
+    harness.get_by_label("36 tiles: 1 hq, 18 soldier, 6 module, 11 instant");
+    harness.get_by_label_contains(
+        "the tile counts add up to 36, but the army must have 35 tiles (R1.1)",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -138,8 +138,8 @@ pub fn validate_army(src: &SourceText, def: ArmyFileDef) -> Result<ArmyFile, Dia
 impl ArmyFile {
     /// The tile counts against the army's size (R1.1), located at the army's id.
     pub fn size_problem(&self) -> Option<Diagnostic> {
-        let total: u32 = self.tiles.iter().map(|t| u32::from(t.count)).sum();
-        (total != u32::from(self.size)).then(|| Diagnostic {
+        let counts = self.tiles.iter().map(|t| t.count);
+        hexforge_core::tile::deck_mismatch(counts, self.size).map(|total| Diagnostic {
             message: format!(
                 "the tile counts add up to {total}, but the army must have {} tiles (R1.1): fix the counts or set `size`",
                 self.size

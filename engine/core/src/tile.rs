@@ -309,6 +309,20 @@ pub struct Army {
     pub tiles: Vec<TileRef>,
 }
 
+impl Army {
+    /// How many tiles the army's deck holds when that is not its size (R1.1).
+    pub fn size_mismatch(&self, catalog: &Catalog) -> Option<u32> {
+        deck_mismatch(self.tiles.iter().map(|&t| catalog.get(t).count), self.size)
+    }
+}
+
+/// How many tiles a deck of tiles with `counts` holds, when that is not `size`: an army has
+/// exactly its size in tiles (R1.1: 35 in the base game, or what its file or preset says).
+pub fn deck_mismatch(counts: impl IntoIterator<Item = u8>, size: u16) -> Option<u32> {
+    let total: u32 = counts.into_iter().map(u32::from).sum();
+    (total != u32::from(size)).then_some(total)
+}
+
 /// Why tiles could not be added to a catalog.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CatalogError {
@@ -512,5 +526,12 @@ mod tests {
             c.add_army("x", "X again", 35, vec![hq]),
             Err(CatalogError::DuplicateArmy("x".into()))
         );
+    }
+
+    #[test]
+    fn a_deck_that_is_not_its_size_is_a_mismatch_r1_1() {
+        assert_eq!(deck_mismatch([1, 17, 6, 11], 35), None);
+        assert_eq!(deck_mismatch([1, 17, 6, 10], 35), Some(34));
+        assert_eq!(deck_mismatch([1, 3], 3), Some(4));
     }
 }
