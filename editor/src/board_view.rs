@@ -165,26 +165,33 @@ fn paint_tile(
         placed.facing.index() as usize,
         seat_colour(placed.owner),
     );
-    let badge = if tile.is_hq() {
-        Some((
-            format!("HP {}", field.hq_hp(placed.owner)),
-            egui::Color32::from_rgb(250, 220, 120),
-        ))
-    } else if placed.wounds > 0 {
-        Some((
-            format!("wounds {}", placed.wounds),
-            egui::Color32::from_rgb(255, 120, 120),
-        ))
-    } else {
-        None
-    };
-    if let Some((text, colour)) = badge {
-        let at = c + egui::vec2(0.0, -0.42 * r);
+    if tile.is_hq() {
+        // The HQ's hit points where a tile's name goes (an HQ shows "HQ" in its middle).
+        let at = c + egui::vec2(0.0, -0.3 * r);
+        let colour = egui::Color32::from_rgb(250, 220, 120);
         let font = egui::FontId::proportional((r * 0.2).clamp(8.0, 16.0));
-        let galley = painter.layout_no_wrap(text, font, colour);
+        let galley =
+            painter.layout_no_wrap(format!("HP {}", field.hq_hp(placed.owner)), font, colour);
         let bg = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0, 2.0));
         painter.rect_filled(bg, 3.0, egui::Color32::from_black_alpha(200));
         painter.galley(bg.min + egui::vec2(3.0, 1.0), galley, colour);
+    } else if placed.wounds > 0 {
+        // Wounds as a red marker with their number, below the initiative badges.
+        let at = c + egui::vec2(0.0, 0.24 * r);
+        let size = (0.1 * r).max(6.0);
+        painter.circle(
+            at,
+            size,
+            egui::Color32::from_rgb(200, 40, 40),
+            egui::Stroke::new(1.0, egui::Color32::WHITE),
+        );
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            placed.wounds.to_string(),
+            egui::FontId::proportional((size * 1.4).max(8.0)),
+            egui::Color32::WHITE,
+        );
     }
 }
 

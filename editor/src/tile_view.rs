@@ -211,7 +211,8 @@ fn paint_edge(
 /// toughness pips, and the mobility and ability markers.
 fn paint_centre(painter: &egui::Painter, c: egui::Pos2, r: f32, tile: &Tile) {
     let big = r >= 60.0;
-    if big {
+    // An HQ named "HQ" carries that word in its middle already.
+    if big && !(tile.kind == TileKind::Hq && tile.name.eq_ignore_ascii_case("hq")) {
         painter.text(
             c - egui::vec2(0.0, 0.25 * r),
             egui::Align2::CENTER_CENTER,
