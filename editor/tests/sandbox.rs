@@ -434,3 +434,33 @@ fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
     assert!(report.passed(), "{:?}", report.failures);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn the_palette_follows_the_player_who_places() {
+    let mut harness = sandbox(editor());
+    let armies = |h: &Harness<'static, Editor>| {
+        let b = h.state().sandbox.board().expect("a board");
+        (b.players[0].army.clone(), b.players[1].army.clone())
+    };
+    let (first, second) = armies(&harness);
+    assert_ne!(first, second, "the two players start with two armies");
+    assert_eq!(
+        harness.state().sandbox.army.as_deref(),
+        Some(first.as_str())
+    );
+    harness.get_by_label("p2").click();
+    harness.run();
+    assert_eq!(
+        harness.state().sandbox.army.as_deref(),
+        Some(second.as_str())
+    );
+    // Another army stays one pick away, and a new pick of the player brings theirs back.
+    harness.state_mut().sandbox.army = Some("moloch".into());
+    harness.run();
+    harness.get_by_label("p1").click();
+    harness.run();
+    assert_eq!(
+        harness.state().sandbox.army.as_deref(),
+        Some(first.as_str())
+    );
+}

@@ -102,7 +102,13 @@ impl Sandbox {
             self.edits = Some(Edits::new(Board::new(catalog), catalog));
         }
         if self.army.as_ref().is_none_or(|a| catalog.army(a).is_none()) {
-            self.army = catalog.armies().first().map(|a| a.id.clone());
+            // The palette starts on the army of the player who places.
+            let seat_army = self
+                .board()
+                .and_then(|b| b.players.get(self.seat))
+                .map(|p| p.army.clone())
+                .filter(|a| catalog.army(a).is_some());
+            self.army = seat_army.or_else(|| catalog.armies().first().map(|a| a.id.clone()));
         }
         if let Some(b) = self.board() {
             self.seat = self.seat.min(b.players.len().saturating_sub(1));
@@ -202,6 +208,7 @@ impl Sandbox {
     pub fn set_board(&mut self, board: Board, catalog: &Catalog) {
         self.battle = None;
         self.selected = None;
+        self.army = board.players.get(self.seat).map(|p| p.army.clone());
         match &mut self.edits {
             Some(e) => e.replace(board, catalog),
             None => self.edits = Some(Edits::new(board, catalog)),

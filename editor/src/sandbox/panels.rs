@@ -20,7 +20,13 @@ impl Sandbox {
                 let (r, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
                 ui.painter()
                     .rect_filled(r, 3.0, board_view::seat_colour(seat));
-                ui.radio_value(&mut self.seat, i, hexforge_scenario::write::player_id(seat));
+                let picked = ui
+                    .radio_value(&mut self.seat, i, hexforge_scenario::write::player_id(seat))
+                    .clicked();
+                if picked {
+                    // The palette shows the picked player's army (another army stays one pick away).
+                    self.army = Some(p.army.clone());
+                }
                 let mut army = p.army.clone();
                 let named = ui.label("army");
                 egui::ComboBox::from_id_salt(("sandbox_army", i))
@@ -34,6 +40,9 @@ impl Sandbox {
                     .response
                     .labelled_by(named.id);
                 if army != p.army {
+                    if i == self.seat {
+                        self.army = Some(army.clone());
+                    }
                     self.edit(catalog, |b| {
                         b.players[i].army = army;
                         Ok(())

@@ -93,8 +93,8 @@ pub fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
     click_at(harness, pos);
 }
 
-/// In the sandbox: picks `army` in the palette, the seat of `player` (`p1`...), the palette tile
-/// `name`, and clicks `hex`.
+/// In the sandbox: picks the seat of `player` (`p1`...), then `army` in the palette, the palette
+/// tile `name`, and clicks `hex`.
 pub fn place(
     harness: &mut Harness<'static, Editor>,
     army: &str,
@@ -102,9 +102,9 @@ pub fn place(
     name: &str,
     hex: Hex,
 ) {
-    harness.state_mut().sandbox.army = Some(army.to_string());
-    harness.run();
     harness.get_by_label(player).click();
+    harness.run();
+    harness.state_mut().sandbox.army = Some(army.to_string());
     harness.run();
     harness.get_by_label(name).click();
     harness.run();
