@@ -6,7 +6,7 @@ use crate::army::{ArmyFile, load_army_open};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::DepKind;
 use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
-use crate::patch::{History, PatchedArmy, apply_patches, record_armies};
+use crate::patch::{History, PatchedArmy, apply_patch_files, read_patch_files, record_armies};
 use crate::presets::{RulePreset, load_preset};
 use crate::resolve::resolve;
 use hexforge_core::Catalog;
@@ -96,7 +96,7 @@ pub struct Skipped {
 /// returned together. Dependencies are not checked here (see [`load_mods`]).
 pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
     let manifest = load_manifest(dir)?;
-    load_mod_files(dir, manifest)
+    load_mod_files(dir, manifest, &read_patch_files(dir))
 }
 
 /// What checking an army file's text found: every problem, and the army when each of its tiles
@@ -131,11 +131,17 @@ pub fn check_army_text(path: &Path, text: &str, mod_dir: &Path) -> ArmyCheck {
     }
 }
 
-fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics> {
+/// A mod's own files (armies, presets, scripts; `patches` already read), checked against its
+/// manifest.
+fn load_mod_files(
+    dir: &Path,
+    manifest: Manifest,
+    patches: &[Result<ScriptFile, Diagnostic>],
+) -> Result<ModInfo, Diagnostics> {
     let mut problems = Vec::new();
     let mut armies: Vec<ArmyFile> = Vec::new();
     let files = toml_files(dir, "armies");
-    let built = crate::patch::built_armies(dir);
+    let built = crate::patch::built_armies_in(patches);
     for f in files {
         match load_army_open(&f) {
             Ok(a) => {
@@ -235,14 +241,37 @@ fn load_mod_files(dir: &Path, manifest: Manifest) -> Result<ModInfo, Diagnostics
         armies,
         scripts,
         presets,
-        patches: crate::patch::patch_files(dir)
-            .into_iter()
-            .filter_map(|path| {
-                let text = std::fs::read_to_string(&path).ok()?;
-                Some(ScriptFile { path, text })
-            })
+        patches: patches
+            .iter()
+            .filter_map(|p| p.as_ref().ok().cloned())
             .collect(),
     })
+}
+
+/// What one mod folder gave when it was read: its manifest and, when that is valid, its own
+/// files checked (armies, presets, scripts) and its patch files' text. A function of the
+/// folder's files alone: dependencies, load order and patches are worked out from these by
+/// [`assemble`], so a folder whose files did not change need not be read again.
+#[derive(Clone, Debug)]
+pub(crate) struct FolderRead {
+    pub(crate) manifest: Result<Manifest, Diagnostics>,
+    pub(crate) files: Option<Result<ModInfo, Diagnostics>>,
+    pub(crate) patches: Vec<Result<ScriptFile, Diagnostic>>,
+}
+
+/// Reads the mod folder `dir` ([`FolderRead`]).
+pub(crate) fn read_folder(dir: &Path) -> FolderRead {
+    let manifest = load_manifest(dir);
+    let patches = read_patch_files(dir);
+    let files = manifest
+        .as_ref()
+        .ok()
+        .map(|m| load_mod_files(dir, m.clone(), &patches));
+    FolderRead {
+        manifest,
+        files,
+        patches,
+    }
 }
 
 /// Mods loaded into one catalog, with what could not be loaded.
@@ -296,14 +325,27 @@ pub fn load_mods(roots: &[PathBuf]) -> LoadedMods {
 /// [`load_mods`], with the mods named in `refused` (by id) not loaded, for the reason given:
 /// a later step (the scripts) found them broken. Mods that need them are skipped too.
 pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> LoadedMods {
+    let mut cache = crate::cache::ModCache::default();
+    cache.refresh(roots, None);
+    cache.assemble(refused)
+}
+
+/// The mods of the folders read (`root_problems`: what listing the roots found; `folders`: each
+/// mod folder in the order [`mod_dirs`] gives, with what it gave), resolved and loaded into one
+/// catalog as [`load_mods_except`] describes.
+pub(crate) fn assemble(
+    root_problems: &[Diagnostic],
+    folders: &[(&Path, &FolderRead)],
+    refused: &[(String, String)],
+) -> LoadedMods {
     let mut out = LoadedMods::default();
-    let mut problems = Vec::new();
-    let dirs = mod_dirs(roots, &mut problems);
-    let mut found: Vec<(PathBuf, Manifest)> = Vec::new();
-    for dir in dirs {
-        match load_manifest(&dir) {
+    let mut problems = root_problems.to_vec();
+    let mut found: Vec<(PathBuf, Manifest, &FolderRead)> = Vec::new();
+    for (dir, read) in folders {
+        let dir = dir.to_path_buf();
+        match &read.manifest {
             Ok(m) => {
-                if let Some((first, _)) = found.iter().find(|(_, f)| f.id == m.id) {
+                if let Some((first, _, _)) = found.iter().find(|(_, f, _)| f.id == m.id) {
                     let reason = Diagnostic {
                         message: format!(
                             "mod id `{}` is already loaded from {}: give one of them another id",
@@ -319,7 +361,7 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
                         reason,
                     });
                 } else {
-                    found.push((dir, m));
+                    found.push((dir, m.clone(), read));
                 }
             }
             Err(d) => {
@@ -327,7 +369,7 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
                     .file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
-                for reason in d.0 {
+                for reason in d.0.iter().cloned() {
                     out.skipped.push(Skipped {
                         id: id.clone(),
                         version: None,
@@ -341,11 +383,11 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
     // Each mod's own files; a mod whose files have errors does not load.
     let mut loaded: Vec<Option<ModInfo>> = Vec::new();
     let mut broken = Vec::new();
-    for (i, (dir, m)) in found.iter().enumerate() {
-        match load_mod_files(dir, m.clone()) {
-            Ok(info) => loaded.push(Some(info)),
-            Err(d) => {
-                problems.extend(d.0);
+    for (i, (_, m, read)) in found.iter().enumerate() {
+        match &read.files {
+            Some(Ok(info)) => loaded.push(Some(info.clone())),
+            Some(Err(d)) => {
+                problems.extend(d.0.iter().cloned());
                 broken.push((
                     i,
                     Diagnostic {
@@ -355,9 +397,11 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
                 ));
                 loaded.push(None);
             }
+            // A valid manifest is always followed by its files.
+            None => loaded.push(None),
         }
     }
-    for (i, (_, m)) in found.iter().enumerate() {
+    for (i, (_, m, _)) in found.iter().enumerate() {
         if let Some((_, why)) = refused.iter().find(|(id, _)| *id == m.id)
             && loaded[i].is_some()
         {
@@ -371,7 +415,7 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
             loaded[i] = None;
         }
     }
-    let manifests: Vec<Manifest> = found.iter().map(|(_, m)| m.clone()).collect();
+    let manifests: Vec<Manifest> = found.iter().map(|(_, m, _)| m.clone()).collect();
     let engine = Version::parse(ENGINE_VERSION).unwrap_or_else(|_| Version::new(0, 0, 0));
     let resolution = resolve(&manifests, &engine, broken);
     for (i, reason) in resolution.skipped {
@@ -400,7 +444,8 @@ pub fn load_mods_except(roots: &[PathBuf], refused: &[(String, String)]) -> Load
             .filter(|d| d.kind != DepKind::Incompatible)
             .map(|d| d.id.clone())
             .collect();
-        problems.extend(apply_patches(&mut armies, &mut out.history, &m.id, &deps, &m.dir).0);
+        let patches = &found[i].2.patches;
+        problems.extend(apply_patch_files(&mut armies, &mut out.history, &m.id, &deps, patches).0);
         out.mods.push(m);
     }
     for (tile, c) in &out.history.changes {

@@ -128,14 +128,32 @@ pub fn patch_files(dir: &Path) -> Vec<std::path::PathBuf> {
     crate::modpack::toml_files(dir, "patches")
 }
 
+/// The patch files of a mod, in path order, each with its text or why it cannot be read.
+pub fn read_patch_files(dir: &Path) -> Vec<Result<crate::ScriptFile, Diagnostic>> {
+    patch_files(dir)
+        .into_iter()
+        .map(|path| match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(crate::ScriptFile { path, text }),
+            Err(e) => Err(Diagnostic::whole_file(
+                &path,
+                format!("cannot read the patch: {e}"),
+            )),
+        })
+        .collect()
+}
+
 /// The armies a mod's own patches add or copy tiles into: their size is checked after patching.
 pub fn built_armies(dir: &Path) -> Vec<String> {
+    built_armies_in(&read_patch_files(dir))
+}
+
+/// [`built_armies`] of patch files already read ([`read_patch_files`]).
+pub fn built_armies_in(files: &[Result<crate::ScriptFile, Diagnostic>]) -> Vec<String> {
     let mut out = Vec::new();
-    for path in patch_files(dir) {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        if let Ok(def) = parse_toml::<PatchFileDef>(&SourceText::new(&path, text)) {
+    for file in files.iter().flatten() {
+        if let Ok(def) =
+            parse_toml::<PatchFileDef>(&SourceText::new(&file.path, file.text.as_str()))
+        {
             out.extend(def.add.iter().map(|a| a.get_ref().army.get_ref().clone()));
             out.extend(def.copy.iter().map(|c| c.get_ref().army.get_ref().clone()));
         }
@@ -162,19 +180,28 @@ pub fn apply_patches(
     may_patch: &[String],
     dir: &Path,
 ) -> Diagnostics {
+    apply_patch_files(armies, history, mod_id, may_patch, &read_patch_files(dir))
+}
+
+/// [`apply_patches`] with the patch files already read ([`read_patch_files`]): a file that
+/// could not be read gives its problem in its place.
+pub fn apply_patch_files(
+    armies: &mut [PatchedArmy],
+    history: &mut History,
+    mod_id: &str,
+    may_patch: &[String],
+    files: &[Result<crate::ScriptFile, Diagnostic>],
+) -> Diagnostics {
     let mut problems = Vec::new();
-    for path in patch_files(dir) {
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) => {
-                problems.push(Diagnostic::whole_file(
-                    &path,
-                    format!("cannot read the patch: {e}"),
-                ));
+    for file in files {
+        let file = match file {
+            Ok(f) => f,
+            Err(d) => {
+                problems.push(d.clone());
                 continue;
             }
         };
-        let src = SourceText::new(&path, text);
+        let src = SourceText::new(&file.path, file.text.as_str());
         match parse_toml::<PatchFileDef>(&src) {
             Ok(def) => apply_file(armies, history, mod_id, may_patch, &src, def, &mut problems),
             Err(d) => problems.push(d),
