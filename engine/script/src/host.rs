@@ -43,8 +43,10 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
-/// One mod's Lua state.
-struct ModState {
+/// One mod's Lua state: a function of the mod's id, folder and scripts, the built-in library and
+/// the limits alone (binding, which depends on the catalog, happens in each [`ScriptHost`]), so a
+/// state can serve again in the next host when none of these changed ([`crate::Reloader`]).
+pub(crate) struct ModState {
     id: String,
     lua: Lua,
     budget: Rc<Budget>,
@@ -77,7 +79,7 @@ struct Binding {
 pub struct ScriptHost {
     /// The mods whose scripts did not load, or whose tiles name abilities that fail to bind.
     failed: Vec<String>,
-    states: Vec<ModState>,
+    states: Vec<Rc<ModState>>,
     bindings: Vec<Binding>,
     catalog: Arc<Catalog>,
     rules: Arc<Rules>,
@@ -199,12 +201,25 @@ impl ScriptHost {
         catalog: &mut Catalog,
         limits: Limits,
     ) -> (ScriptHost, Diagnostics) {
+        let rng = Rc::new(RefCell::new(Rng::seeded(0)));
+        Self::load_with(mods, catalog, rng, |m, rng| {
+            Self::mod_state(m, limits, rng).map(Rc::new)
+        })
+    }
+
+    /// [`ScriptHost::load`] with each mod's state from `state` (built, or kept from an earlier
+    /// host), all drawing from `rng`.
+    pub(crate) fn load_with(
+        mods: &[ModInfo],
+        catalog: &mut Catalog,
+        rng: Rc<RefCell<Rng>>,
+        mut state: impl FnMut(&ModInfo, Rc<RefCell<Rng>>) -> Result<Rc<ModState>, Vec<Diagnostic>>,
+    ) -> (ScriptHost, Diagnostics) {
         let mut problems = Vec::new();
         let mut failed = Vec::new();
-        let rng = Rc::new(RefCell::new(Rng::seeded(0)));
         let mut states = Vec::new();
         for m in mods {
-            match Self::mod_state(m, limits, rng.clone()) {
+            match state(m, rng.clone()) {
                 Ok(s) => states.push(Some(s)),
                 Err(d) => {
                     problems.extend(d);
@@ -213,6 +228,8 @@ impl ScriptHost {
                 }
             }
         }
+        // Every host starts from the same draws, whatever the scripts drew while they loaded.
+        *rng.borrow_mut() = Rng::seeded(0);
         let mut host = ScriptHost {
             failed,
             states: Vec::new(),
@@ -226,11 +243,15 @@ impl ScriptHost {
         (host, Diagnostics(problems))
     }
 
-    fn mod_state(
+    /// Builds the Lua state of the mod `m`: the library, then the mod's scripts. `math.random`
+    /// draws from `rng`, which starts again from seed 0 here, so what a script draws while it
+    /// loads never depends on the mods loaded before it.
+    pub(crate) fn mod_state(
         m: &ModInfo,
         limits: Limits,
         rng: Rc<RefCell<Rng>>,
     ) -> Result<ModState, Vec<Diagnostic>> {
+        *rng.borrow_mut() = Rng::seeded(0);
         let whole = |e: mlua::Error| {
             vec![Diagnostic::whole_file(
                 &m.dir,
@@ -305,7 +326,7 @@ impl ScriptHost {
     fn bind(
         &mut self,
         mods: &[ModInfo],
-        states: Vec<Option<ModState>>,
+        states: Vec<Option<Rc<ModState>>>,
         catalog: &mut Catalog,
         problems: &mut Vec<Diagnostic>,
     ) {
@@ -840,39 +861,9 @@ pub struct Loaded {
 }
 
 /// Loads every mod below `roots` ([`hexforge_content::load_mods`]), then their scripts
-/// ([`ScriptHost::load`]); the problems of both are in `mods.problems`.
+/// ([`ScriptHost::load`]); the problems of both are in `mods.problems`. A mod whose scripts fail
+/// is left out, and so are the mods that need it. [`crate::Reloader`] does the same, keeping what
+/// it can for the next load.
 pub fn load(roots: &[PathBuf], limits: Limits) -> Loaded {
-    // A mod whose scripts fail is left out, and so are the mods that need it: load again
-    // without it (each round leaves out at least one more mod, so this ends).
-    let mut refused: Vec<(String, String)> = Vec::new();
-    let mut script_problems = Vec::new();
-    loop {
-        let mut mods = hexforge_content::load_mods_except(roots, &refused);
-        let (scripts, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, limits);
-        script_problems.extend(problems.0);
-        if scripts.failed_mods().is_empty() {
-            // The files' problems, then the scripts', then the mods skipped for them.
-            let skipped = |d: &Diagnostic| {
-                mods.skipped.iter().any(|s| {
-                    s.reason.file == d.file
-                        && s.reason.line == d.line
-                        && d.message.ends_with(&s.reason.message)
-                })
-            };
-            let (last, mut all): (Vec<Diagnostic>, Vec<Diagnostic>) =
-                std::mem::take(&mut mods.problems.0)
-                    .into_iter()
-                    .partition(skipped);
-            all.extend(script_problems);
-            all.extend(last);
-            mods.problems.0 = all;
-            return Loaded { mods, scripts };
-        }
-        refused.extend(scripts.failed_mods().iter().map(|id| {
-            (
-                id.clone(),
-                "has errors in its scripts or abilities (listed above)".to_string(),
-            )
-        }));
-    }
+    crate::Reloader::new(limits).reload(roots, None).loaded
 }

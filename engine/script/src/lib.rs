@@ -11,9 +11,11 @@ mod api;
 mod host;
 mod library;
 mod registry;
+mod reloader;
 mod sandbox;
 mod source;
 
 pub use host::{Loaded, ScriptError, ScriptHost, load};
+pub use reloader::{Reloaded, Reloader};
 pub use sandbox::Limits;
 pub use source::{HookSource, hook_names, hook_source};
