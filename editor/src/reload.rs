@@ -1,9 +1,11 @@
 //! Hot reload: watching the mod folders for saved TOML and Lua files, waiting for the writes to
-//! settle, loading the content again, and deciding whether the new content replaces the last good
-//! one (it does unless it brings problems the last good content did not have).
+//! settle, naming the files that changed (so only their mods are read again), saying what a
+//! reload did, and deciding whether the new content replaces the last good one (it does unless it
+//! brings problems the last good content did not have).
 
 use hexforge_content::LoadedMods;
 use notify::{RecursiveMode, Watcher};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
@@ -15,13 +17,38 @@ pub const SETTLE: Duration = Duration::from_millis(50);
 /// Called from the watcher's thread when a file changes.
 pub type Waker = Box<dyn Fn() + Send + 'static>;
 
+/// What changed on disk since the last reload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Changes {
+    /// These paths: content files, and folders created or removed (a mod copied in or deleted),
+    /// sorted, each once.
+    Paths(Vec<PathBuf>),
+    /// Not known (a notification was lost or failed): everything is read again.
+    Unknown,
+}
+
+impl Changes {
+    /// The paths that changed, or `None` when everything must be read again.
+    pub fn paths(&self) -> Option<&[PathBuf]> {
+        match self {
+            Changes::Paths(p) => Some(p),
+            Changes::Unknown => None,
+        }
+    }
+}
+
 /// Watches folders (recursively: editors save by rename, so single files cannot be watched) and
-/// reports when a content file changed and then stayed quiet for [`SETTLE`].
+/// reports when a content file changed and then stayed quiet for [`SETTLE`], with the paths that
+/// changed.
 pub struct FolderWatch {
     _watcher: notify::RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,
     /// When the last change to a content file arrived, while a reload is due.
     pending: Option<Instant>,
+    /// The paths changed since the last reload (sorted, each once).
+    changed: BTreeSet<PathBuf>,
+    /// A notification was lost since the last reload: the paths are not all known.
+    lost: bool,
 }
 
 /// Whether a change to `path` can change the loaded content.
@@ -51,28 +78,52 @@ impl FolderWatch {
             _watcher: watcher,
             events,
             pending: None,
+            changed: BTreeSet::new(),
+            lost: false,
         })
     }
 
-    /// Takes the events that arrived; true when a reload is due now (a content file changed and
-    /// nothing changed since for [`SETTLE`]).
-    pub fn due(&mut self, now: Instant) -> bool {
+    /// Takes the events that arrived; once a content file changed and nothing changed since for
+    /// [`SETTLE`], returns what changed (and starts collecting afresh).
+    pub fn due(&mut self, now: Instant) -> Option<Changes> {
         while let Ok(event) = self.events.try_recv() {
-            let touches_content = match event {
-                Ok(e) => !e.kind.is_access() && e.paths.iter().any(|p| is_content_file(p)),
-                // A lost or failed notification: reload to be sure.
-                Err(_) => true,
-            };
-            if touches_content {
-                self.pending = Some(now);
+            match event {
+                Ok(e) if e.kind.is_access() => {}
+                Ok(e) => {
+                    // A folder created or removed can be a whole mod copied in or deleted.
+                    let folder = matches!(
+                        e.kind,
+                        notify::EventKind::Create(notify::event::CreateKind::Folder)
+                            | notify::EventKind::Remove(notify::event::RemoveKind::Folder)
+                    );
+                    let touched: Vec<PathBuf> = e
+                        .paths
+                        .into_iter()
+                        .filter(|p| folder || is_content_file(p))
+                        .collect();
+                    if !touched.is_empty() {
+                        self.changed.extend(touched);
+                        self.pending = Some(now);
+                    }
+                }
+                // A lost or failed notification: reload everything to be sure.
+                Err(_) => {
+                    self.lost = true;
+                    self.pending = Some(now);
+                }
             }
         }
         match self.pending {
             Some(at) if now.duration_since(at) >= SETTLE => {
                 self.pending = None;
-                true
+                let paths = std::mem::take(&mut self.changed);
+                Some(if std::mem::take(&mut self.lost) {
+                    Changes::Unknown
+                } else {
+                    Changes::Paths(paths.into_iter().collect())
+                })
             }
-            _ => false,
+            _ => None,
         }
     }
 
@@ -80,6 +131,50 @@ impl FolderWatch {
     pub fn waiting(&self) -> bool {
         self.pending.is_some()
     }
+}
+
+/// What a reload read, for the status bar: each mod folder read again by its mod's id (its
+/// folder's name when no mod of `loaded` has that folder), with the files of `changed` in it,
+/// e.g. `base (armies/moloch.toml)`; many folders are counted instead.
+pub fn describe(read: &[PathBuf], changed: Option<&[PathBuf]>, loaded: &LoadedMods) -> String {
+    if read.is_empty() {
+        return "no mod".to_string();
+    }
+    if read.len() > 3 {
+        return format!("{} mods", read.len());
+    }
+    let parts: Vec<String> = read
+        .iter()
+        .map(|dir| {
+            let id = loaded
+                .mods
+                .iter()
+                .find(|m| &m.dir == dir)
+                .map(|m| m.id.clone())
+                .or_else(|| {
+                    let s = loaded.skipped.iter().find(|s| &s.dir == dir)?;
+                    Some(s.id.clone())
+                })
+                .unwrap_or_else(|| {
+                    dir.file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_else(|| dir.display().to_string())
+                });
+            let files: Vec<String> = changed
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|p| p.strip_prefix(dir).ok())
+                .filter(|rel| !rel.as_os_str().is_empty())
+                .map(|rel| rel.to_string_lossy().replace('\\', "/"))
+                .collect();
+            if files.is_empty() {
+                id
+            } else {
+                format!("{id} ({})", files.join(", "))
+            }
+        })
+        .collect();
+    parts.join(", ")
 }
 
 /// Whether a freshly loaded `new` content replaces the last good `old` one: it does unless it has
@@ -109,5 +204,59 @@ mod tests {
         assert!(!is_content_file(Path::new("mods/x/armies/a.toml~")));
         assert!(!is_content_file(Path::new("mods/x/.a.toml.swp")));
         assert!(!is_content_file(Path::new("mods/x/README.md")));
+    }
+
+    #[test]
+    fn a_reload_is_described_by_its_mods_and_files() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+        let loaded = hexforge_content::load_mods(std::slice::from_ref(&dir));
+        let base = dir.join("base");
+        let moloch = base.join("armies/moloch.toml");
+        let read = [base.clone()];
+        assert_eq!(
+            describe(&read, Some(std::slice::from_ref(&moloch)), &loaded),
+            "base (armies/moloch.toml)"
+        );
+        assert_eq!(describe(&read, None, &loaded), "base");
+        let two = [base.clone(), dir.join("examples")];
+        let lua = dir.join("examples/scripts/scrappers.lua");
+        assert_eq!(
+            describe(&two, Some(&[moloch, lua]), &loaded),
+            "base (armies/moloch.toml), examples (scripts/scrappers.lua)"
+        );
+        // A folder no mod loaded from is named by its folder.
+        assert_eq!(describe(&[dir.join("fresh")], None, &loaded), "fresh");
+        assert_eq!(describe(&[], Some(&[]), &loaded), "no mod");
+        let many: Vec<PathBuf> = (0..5).map(|i| dir.join(format!("m{i}"))).collect();
+        assert_eq!(describe(&many, None, &loaded), "5 mods");
+    }
+
+    #[test]
+    fn the_watch_names_the_files_that_changed_once_they_settle() {
+        let dir = std::env::temp_dir().join(format!("hexforge-watch-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("m/armies")).expect("create the folder");
+        let mut watch = FolderWatch::new(std::slice::from_ref(&dir), None).expect("watch");
+        let a = dir.join("m/armies/a.toml");
+        std::fs::write(&a, "x").expect("write a.toml");
+        std::fs::write(dir.join("m/notes.md"), "x").expect("write notes.md");
+        std::fs::write(dir.join("m/armies/b.toml"), "x").expect("write b.toml");
+        let start = Instant::now();
+        let changes = loop {
+            if let Some(c) = watch.due(Instant::now()) {
+                break c;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no change seen");
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let paths = changes.paths().expect("the paths are known");
+        assert!(paths.contains(&a), "{paths:?}");
+        assert!(paths.contains(&dir.join("m/armies/b.toml")), "{paths:?}");
+        assert!(paths.iter().all(|p| is_content_file(p)), "{paths:?}");
+        assert!(paths.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
+        // Collected afresh: nothing more is due.
+        std::thread::sleep(SETTLE * 2);
+        assert_eq!(watch.due(Instant::now()), None);
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -83,7 +83,12 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
         harness.state().selected.is_some(),
         "the selection follows the tile"
     );
-    assert!(harness.state().status.starts_with("reloaded in"));
+    // Only the mod of the saved file was read again.
+    let status = harness.state().status.clone();
+    assert!(
+        status.starts_with("reloaded base (armies/moloch.toml) in "),
+        "{status}"
+    );
     assert!(
         woken.load(std::sync::atomic::Ordering::SeqCst),
         "the change woke the window"
@@ -113,6 +118,90 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     harness.get_by_label("Close the file view").click();
     harness.run();
     assert!(harness.state().spot.is_none());
+    let status = harness.state().status.clone();
+    assert!(
+        status.starts_with("reload of base (armies/moloch.toml) refused after "),
+        "{status}"
+    );
+
+    // Fixed on disk: the reload after the refused one reads the fix, not what was refused.
+    std::fs::write(&moloch, &text).expect("write moloch.toml");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    assert!(
+        harness.state().refused.is_empty(),
+        "{:?}",
+        harness.state().refused
+    );
+    harness.get_by_label("Gauss Cannon x1");
+    assert!(harness.query_by_label("Gauss Lance x1").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
+    let dir = base_copy("reload-script");
+    let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    common::copy(&repo.join("examples"), &dir.join("examples"));
+    let mut editor = Editor::load(vec![dir.clone()]);
+    let full = editor.loaded.catalog.clone();
+    let lua = dir.join("examples/scripts/scrappers.lua");
+    let text = std::fs::read_to_string(&lua).expect("read scrappers.lua");
+    std::fs::write(&lua, format!("{text}\n-- tuned\n")).expect("write scrappers.lua");
+    wait_for_reload(&mut editor);
+    assert!(
+        editor
+            .status
+            .starts_with("reloaded examples (scripts/scrappers.lua) in "),
+        "{}",
+        editor.status
+    );
+    assert_eq!(format!("{:?}", editor.loaded.catalog), format!("{full:?}"));
+    assert_eq!(
+        editor.scripts.mods().collect::<Vec<_>>(),
+        ["base", "examples"]
+    );
+
+    // A fan mod copied in: its folder alone is read, and its army is loaded.
+    common::copy(&repo.join("examples"), &dir.join("fan"));
+    let fan = dir.join("fan");
+    let manifest = std::fs::read_to_string(fan.join("mod.toml")).expect("read the manifest");
+    let army = std::fs::read_to_string(fan.join("armies/scrappers.toml")).expect("read the army");
+    std::fs::write(
+        fan.join("armies/scrappers.toml"),
+        army.replacen("id = \"scrappers\"", "id = \"rivets\"", 1),
+    )
+    .expect("write the army");
+    std::fs::write(
+        fan.join("mod.toml"),
+        manifest
+            .replacen("id = \"examples\"", "id = \"fan\"", 1)
+            .replace("\"scrappers\"", "\"rivets\""),
+    )
+    .expect("write the manifest");
+    let start = std::time::Instant::now();
+    while editor.loaded.catalog.army("rivets").is_none() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "the fan mod loads: {} {:?}",
+            editor.status,
+            editor.refused
+        );
+        wait_for_reload(&mut editor);
+    }
+    assert!(editor.status.contains("fan"), "{}", editor.status);
+    assert!(!editor.status.contains("base"), "{}", editor.status);
+    // Told nothing, a reload reads every folder, and gives the same content.
+    let before = format!("{:?}", editor.loaded);
+    editor.reload();
+    assert!(
+        editor
+            .status
+            .starts_with("reloaded base, examples, fan in "),
+        "{}",
+        editor.status
+    );
+    assert_eq!(format!("{:?}", editor.loaded), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
