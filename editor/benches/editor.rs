@@ -1,6 +1,7 @@
 //! Editor benchmarks: one headless frame of the army view (layout and tessellation, no GPU), a
-//! reload of this checkout's mods, the work hot reload does once the files settle, and frames of
-//! the sandbox with a full extended board (editing with every overlay on; a battle with its log).
+//! reload of this checkout's mods, the work hot reload does once the files settle, a reload of
+//! many mods after one army file changed (full against per mod), and frames of the sandbox with a
+//! full extended board (editing with every overlay on; a battle with its log).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexforge_core::{Dir, TileKind};
@@ -215,9 +216,128 @@ fn reload(c: &mut Criterion) {
     c.bench_function("editor_reload_repo_mods", |b| b.iter(|| editor.reload()));
 }
 
+/// Fan mods in the bench: each a copy of the examples mod (an army of its own and its Lua
+/// abilities) under another id.
+const FANS: usize = 30;
+
+/// A folder with the base mod and [`FANS`] fan mods.
+fn many_mods() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-bench-many-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    copy(&repo.join("base"), &dir.join("base"));
+    for i in 0..FANS {
+        let fan = dir.join(format!("fan{i:02}"));
+        copy(&repo.join("examples"), &fan);
+        let army = format!("scrappers{i:02}");
+        let manifest = std::fs::read_to_string(fan.join("mod.toml")).expect("read mod.toml");
+        let manifest = manifest
+            .replacen("id = \"examples\"", &format!("id = \"fan{i:02}\""), 1)
+            .replace("\"scrappers\"", &format!("\"{army}\""));
+        std::fs::write(fan.join("mod.toml"), manifest).expect("write mod.toml");
+        let file = fan.join("armies/scrappers.toml");
+        let text = std::fs::read_to_string(&file).expect("read the army");
+        let text = text.replacen("id = \"scrappers\"", &format!("id = \"{army}\""), 1);
+        std::fs::write(&file, text).expect("write the army");
+    }
+    dir
+}
+
+/// A reload of the base mod and 30 fan mods (each with an army and Lua abilities) after one
+/// army file changed: everything loaded afresh (as every reload did before reloads went per
+/// mod), every folder read again with the Lua states kept (a reload told nothing), and only the
+/// changed file's mod read again (what hot reload does).
+fn reload_many(c: &mut Criterion) {
+    let dir = many_mods();
+    let roots = vec![dir.clone()];
+    let mut editor = Editor::load(roots.clone());
+    assert_eq!(
+        editor.loaded.mods.len(),
+        FANS + 1,
+        "{:?}",
+        editor.loaded.problems
+    );
+    assert!(
+        editor.loaded.problems.is_empty(),
+        "{:?}",
+        editor.loaded.problems
+    );
+    let file = dir.join("base/armies/borgo.toml");
+    let text = std::fs::read_to_string(&file).expect("read borgo.toml");
+    let at = text.find("id = \"brawler\"").expect("the brawler");
+    let with = |melee: u8| {
+        format!(
+            "{}{}",
+            &text[..at],
+            text[at..].replacen("melee:2@0", &format!("melee:{melee}@0"), 1)
+        )
+    };
+    let mut melee = 2;
+    let mut edit = || {
+        melee = if melee == 2 { 3 } else { 2 };
+        std::fs::write(&file, with(melee)).expect("write borgo.toml");
+        melee
+    };
+    let mut group = c.benchmark_group("editor_reload_31_mods_after_one_army_file");
+    group.bench_function("full_load", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                edit();
+                let start = Instant::now();
+                let loaded = hexforge_script::load(&roots, hexforge_script::Limits::default());
+                total += start.elapsed();
+                assert_eq!(loaded.mods.mods.len(), FANS + 1);
+            }
+            total
+        })
+    });
+    group.bench_function("every_folder_lua_kept", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                edit();
+                let start = Instant::now();
+                editor.reload();
+                total += start.elapsed();
+                assert!(editor.refused.is_empty(), "{:?}", editor.refused);
+            }
+            total
+        })
+    });
+    group.bench_function("per_mod", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let melee = edit();
+                let start = Instant::now();
+                editor.reload_changed(Some(std::slice::from_ref(&file)));
+                total += start.elapsed();
+                let cat = &editor.loaded.catalog;
+                let brawler = cat.find("borgo/brawler").expect("the brawler");
+                assert_eq!(
+                    cat.get(brawler).edges[0].melee,
+                    melee,
+                    "the new data is loaded"
+                );
+                assert!(
+                    editor
+                        .status
+                        .starts_with("reloaded base (armies/borgo.toml) in "),
+                    "{}",
+                    editor.status
+                );
+            }
+            total
+        })
+    });
+    group.finish();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = frame, reload, sandbox, save_to_board
+    targets = frame, reload, reload_many, sandbox, save_to_board
 }
 criterion_main!(benches);
