@@ -205,10 +205,11 @@ impl Editor {
         let hexforge_script::Reloaded {
             loaded: hexforge_script::Loaded { mods: new, scripts },
             read,
+            gone,
             ..
         } = self.reloader.reload(&self.roots, changed);
         let took = start.elapsed();
-        let what = reload::describe(&read, changed, &new);
+        let what = reload::describe(&read, &gone, changed, &new);
         if reload::adopt(&self.loaded, &new) {
             // Tile refs index the catalog: follow the selected tile by its id.
             let selected = self.selected.map(|t| self.loaded.catalog.get(t).full_id());

@@ -90,16 +90,18 @@ impl FolderWatch {
             match event {
                 Ok(e) if e.kind.is_access() => {}
                 Ok(e) => {
-                    // A folder created or removed can be a whole mod copied in or deleted.
-                    let folder = matches!(
+                    // A folder created, removed or renamed can be a whole mod copied in, deleted
+                    // or moved: its path counts too.
+                    let structural = matches!(
                         e.kind,
-                        notify::EventKind::Create(notify::event::CreateKind::Folder)
-                            | notify::EventKind::Remove(notify::event::RemoveKind::Folder)
+                        notify::EventKind::Create(_)
+                            | notify::EventKind::Remove(_)
+                            | notify::EventKind::Modify(notify::event::ModifyKind::Name(_))
                     );
                     let touched: Vec<PathBuf> = e
                         .paths
                         .into_iter()
-                        .filter(|p| folder || is_content_file(p))
+                        .filter(|p| is_content_file(p) || (structural && p.extension().is_none()))
                         .collect();
                     if !touched.is_empty() {
                         self.changed.extend(touched);
@@ -135,13 +137,27 @@ impl FolderWatch {
 
 /// What a reload read, for the status bar: each mod folder read again by its mod's id (its
 /// folder's name when no mod of `loaded` has that folder), with the files of `changed` in it,
-/// e.g. `base (armies/moloch.toml)`; many folders are counted instead.
-pub fn describe(read: &[PathBuf], changed: Option<&[PathBuf]>, loaded: &LoadedMods) -> String {
-    if read.is_empty() {
+/// e.g. `base (armies/moloch.toml)`, then the folders `gone` (`fan (removed)`); many folders are
+/// counted instead.
+pub fn describe(
+    read: &[PathBuf],
+    gone: &[PathBuf],
+    changed: Option<&[PathBuf]>,
+    loaded: &LoadedMods,
+) -> String {
+    let name = |dir: &Path| {
+        dir.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| dir.display().to_string())
+    };
+    if read.is_empty() && gone.is_empty() {
         return "no mod".to_string();
     }
-    if read.len() > 3 {
-        return format!("{} mods", read.len());
+    if read.len() + gone.len() > 3 {
+        return match gone.len() {
+            0 => format!("{} mods", read.len()),
+            n => format!("{} mods ({n} removed)", read.len() + n),
+        };
     }
     let parts: Vec<String> = read
         .iter()
@@ -155,11 +171,7 @@ pub fn describe(read: &[PathBuf], changed: Option<&[PathBuf]>, loaded: &LoadedMo
                     let s = loaded.skipped.iter().find(|s| &s.dir == dir)?;
                     Some(s.id.clone())
                 })
-                .unwrap_or_else(|| {
-                    dir.file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_else(|| dir.display().to_string())
-                });
+                .unwrap_or_else(|| name(dir));
             let files: Vec<String> = changed
                 .unwrap_or_default()
                 .iter()
@@ -173,6 +185,7 @@ pub fn describe(read: &[PathBuf], changed: Option<&[PathBuf]>, loaded: &LoadedMo
                 format!("{id} ({})", files.join(", "))
             }
         })
+        .chain(gone.iter().map(|dir| format!("{} (removed)", name(dir))))
         .collect();
     parts.join(", ")
 }
@@ -214,21 +227,26 @@ mod tests {
         let moloch = base.join("armies/moloch.toml");
         let read = [base.clone()];
         assert_eq!(
-            describe(&read, Some(std::slice::from_ref(&moloch)), &loaded),
+            describe(&read, &[], Some(std::slice::from_ref(&moloch)), &loaded),
             "base (armies/moloch.toml)"
         );
-        assert_eq!(describe(&read, None, &loaded), "base");
+        assert_eq!(describe(&read, &[], None, &loaded), "base");
         let two = [base.clone(), dir.join("examples")];
         let lua = dir.join("examples/scripts/scrappers.lua");
         assert_eq!(
-            describe(&two, Some(&[moloch, lua]), &loaded),
+            describe(&two, &[], Some(&[moloch, lua]), &loaded),
             "base (armies/moloch.toml), examples (scripts/scrappers.lua)"
         );
         // A folder no mod loaded from is named by its folder.
-        assert_eq!(describe(&[dir.join("fresh")], None, &loaded), "fresh");
-        assert_eq!(describe(&[], Some(&[]), &loaded), "no mod");
+        assert_eq!(describe(&[dir.join("fresh")], &[], None, &loaded), "fresh");
+        assert_eq!(
+            describe(&read, &[dir.join("fan")], None, &loaded),
+            "base, fan (removed)"
+        );
+        assert_eq!(describe(&[], &[], Some(&[]), &loaded), "no mod");
         let many: Vec<PathBuf> = (0..5).map(|i| dir.join(format!("m{i}"))).collect();
-        assert_eq!(describe(&many, None, &loaded), "5 mods");
+        assert_eq!(describe(&many, &[], None, &loaded), "5 mods");
+        assert_eq!(describe(&many, &read, None, &loaded), "6 mods (1 removed)");
     }
 
     #[test]

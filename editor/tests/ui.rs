@@ -202,6 +202,23 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
         editor.status
     );
     assert_eq!(format!("{:?}", editor.loaded), before);
+
+    // The fan mod deleted: the status says so, and its army is gone.
+    std::fs::remove_dir_all(&fan).expect("delete the fan mod");
+    let start = std::time::Instant::now();
+    while editor.loaded.catalog.army("rivets").is_some() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "the fan mod goes: {}",
+            editor.status
+        );
+        wait_for_reload(&mut editor);
+    }
+    assert!(
+        editor.status.starts_with("reloaded fan (removed) in "),
+        "{}",
+        editor.status
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -65,6 +65,16 @@ struct Cached {
     read: FolderRead,
 }
 
+/// What a refresh did: the mod folders read again, and those that are gone.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Refreshed {
+    /// The folders read (new, changed, or named by the caller), in load-listing order.
+    pub read: Vec<PathBuf>,
+    /// The folders read before that are no longer mod folders (deleted, renamed, or their
+    /// `mod.toml` removed), sorted.
+    pub gone: Vec<PathBuf>,
+}
+
 /// What each mod folder gave when it was last read, keyed by folder. [`ModCache::refresh`]
 /// brings it up to date with the disk (reading only the folders that changed) and
 /// [`ModCache::assemble`] loads the mods from it; the result is exactly what
@@ -82,8 +92,8 @@ impl ModCache {
     /// Finds the mod folders below `roots` again and reads the ones that need it: those holding a
     /// path of `changed`, those whose files' identity changed (a file edited, added or removed),
     /// and new folders; folders that are gone are forgotten. `changed: None` reads every folder
-    /// again. Returns the folders read, in load-listing order.
-    pub fn refresh(&mut self, roots: &[PathBuf], changed: Option<&[PathBuf]>) -> Vec<PathBuf> {
+    /// again.
+    pub fn refresh(&mut self, roots: &[PathBuf], changed: Option<&[PathBuf]>) -> Refreshed {
         let mut root_problems = Vec::new();
         let dirs = mod_dirs(roots, &mut root_problems);
         let mut folders = BTreeMap::new();
@@ -115,10 +125,12 @@ impl ModCache {
             };
             folders.insert(dir.clone(), entry);
         }
+        let gone = std::mem::replace(&mut self.folders, folders)
+            .into_keys()
+            .collect();
         self.dirs = dirs;
         self.root_problems = root_problems;
-        self.folders = folders;
-        read
+        Refreshed { read, gone }
     }
 
     /// The mods of the folders as last read, resolved and loaded into one catalog, with the mods
@@ -151,13 +163,18 @@ mod tests {
         copy(&repo.join("examples"), &dir.join("examples"));
         let roots = vec![dir.clone()];
         let mut cache = ModCache::default();
-        let all = cache.refresh(&roots, None);
+        let read = |cache: &mut ModCache, changed: Option<&[PathBuf]>| {
+            let r = cache.refresh(&roots, changed);
+            assert!(r.gone.is_empty(), "{:?}", r.gone);
+            r.read
+        };
+        let all = read(&mut cache, None);
         assert_eq!(all, [dir.join("base"), dir.join("examples")]);
-        assert_eq!(cache.refresh(&roots, Some(&[])), Vec::<PathBuf>::new());
+        assert_eq!(read(&mut cache, Some(&[])), Vec::<PathBuf>::new());
         // A path the caller names: its folder alone, even when its identity looks the same.
         let moloch = dir.join("base/armies/moloch.toml");
         assert_eq!(
-            cache.refresh(&roots, Some(std::slice::from_ref(&moloch))),
+            read(&mut cache, Some(std::slice::from_ref(&moloch))),
             [dir.join("base")]
         );
         // A file whose length changed is seen without being named.
@@ -168,14 +185,20 @@ mod tests {
             .expect("an army file");
         let text = std::fs::read_to_string(&army).expect("read the army");
         std::fs::write(&army, format!("{text}\n# a note\n")).expect("write the army");
-        assert_eq!(cache.refresh(&roots, Some(&[])), [dir.join("examples")]);
+        assert_eq!(read(&mut cache, Some(&[])), [dir.join("examples")]);
         // A new mod folder is read; a deleted one is forgotten.
         copy(&dir.join("examples"), &dir.join("zcopy"));
-        assert_eq!(cache.refresh(&roots, Some(&[])), [dir.join("zcopy")]);
+        assert_eq!(read(&mut cache, Some(&[])), [dir.join("zcopy")]);
         let loaded = cache.assemble(&[]);
         assert!(loaded.skipped.iter().any(|s| s.dir == dir.join("zcopy")));
         std::fs::remove_dir_all(dir.join("zcopy")).expect("remove the copy");
-        assert_eq!(cache.refresh(&roots, Some(&[])), Vec::<PathBuf>::new());
+        assert_eq!(
+            cache.refresh(&roots, Some(&[])),
+            Refreshed {
+                read: Vec::new(),
+                gone: vec![dir.join("zcopy")]
+            }
+        );
         assert_eq!(cache.dirs(), [dir.join("base"), dir.join("examples")]);
         let _ = std::fs::remove_dir_all(dir);
     }

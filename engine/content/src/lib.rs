@@ -16,7 +16,7 @@ pub mod scaffold;
 pub mod value;
 
 pub use army::{ArmyFile, HookSite, load_army, parse_army, parse_army_open};
-pub use cache::ModCache;
+pub use cache::{ModCache, Refreshed};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};

@@ -245,7 +245,7 @@ fn a_cached_load_after_random_edits_equals_a_full_load() {
         for step in 0..12 {
             let n = round * 100 + step;
             let changed = edit(&mut rng, &dir, &originals, n);
-            let read = cache.refresh(&roots, Some(&changed));
+            let refreshed = cache.refresh(&roots, Some(&changed));
             let cached = cache.assemble(&[]);
             let full = load_mods(&roots);
             assert_eq!(
@@ -254,10 +254,10 @@ fn a_cached_load_after_random_edits_equals_a_full_load() {
                 "round {round}, step {step}: after editing {changed:?}"
             );
             // Only the folders holding a changed path were read (a folder that appeared too).
-            for d in &read {
+            for d in refreshed.read.iter().chain(&refreshed.gone) {
                 assert!(
                     changed.iter().any(|p| p.starts_with(d)),
-                    "{d:?} was read again, but only {changed:?} changed"
+                    "{d:?} was read again or dropped, but only {changed:?} changed"
                 );
             }
         }
@@ -270,14 +270,15 @@ fn editing_one_army_reads_only_its_mod_again() {
     let dir = workspace("content-one-mod");
     let roots = vec![dir.clone()];
     let mut cache = ModCache::default();
-    assert_eq!(cache.refresh(&roots, None).len(), 2);
+    assert_eq!(cache.refresh(&roots, None).read.len(), 2);
     let before = cache.assemble(&[]);
     let moloch = dir.join("base/armies/moloch.toml");
     let text = std::fs::read_to_string(&moloch).expect("read moloch");
     std::fs::write(&moloch, text.replacen("toughness = 2", "toughness = 3", 1))
         .expect("write moloch");
-    let read = cache.refresh(&roots, Some(std::slice::from_ref(&moloch)));
-    assert_eq!(read, [dir.join("base")]);
+    let refreshed = cache.refresh(&roots, Some(std::slice::from_ref(&moloch)));
+    assert_eq!(refreshed.read, [dir.join("base")]);
+    assert!(refreshed.gone.is_empty());
     let after = cache.assemble(&[]);
     let blocker = |m: &LoadedMods| {
         let t = m.catalog.find("moloch/blocker").expect("the blocker");
@@ -286,7 +287,10 @@ fn editing_one_army_reads_only_its_mod_again() {
     assert_eq!((blocker(&before), blocker(&after)), (2, 3));
     assert_eq!(summary(&after), summary(&load_mods(&roots)));
     // Nothing changed: nothing is read, and the load is the same.
-    assert!(cache.refresh(&roots, Some(&[])).is_empty());
+    assert_eq!(
+        cache.refresh(&roots, Some(&[])),
+        hexforge_content::Refreshed::default()
+    );
     assert_eq!(summary(&cache.assemble(&[])), summary(&after));
     let _ = std::fs::remove_dir_all(dir);
 }

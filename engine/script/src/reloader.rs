@@ -4,7 +4,7 @@
 
 use crate::host::{Loaded, ModState, ScriptHost};
 use crate::sandbox::Limits;
-use hexforge_content::{Diagnostic, ModCache, ScriptFile};
+use hexforge_content::{Diagnostic, ModCache, Refreshed, ScriptFile};
 use hexforge_core::Rng;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -26,6 +26,8 @@ pub struct Reloaded {
     pub loaded: Loaded,
     /// The mod folders read again (the others came from the cache), in load-listing order.
     pub read: Vec<PathBuf>,
+    /// The mod folders read before that are gone (deleted, renamed), sorted.
+    pub gone: Vec<PathBuf>,
     /// The mods whose Lua state was built again, by id, in load order (the others were kept).
     pub rebuilt: Vec<String>,
 }
@@ -65,7 +67,7 @@ impl Reloader {
     /// changed (`None`: every folder), and building again only the Lua states whose scripts
     /// changed.
     pub fn reload(&mut self, roots: &[PathBuf], changed: Option<&[PathBuf]>) -> Reloaded {
-        let read = self.mods.refresh(roots, changed);
+        let Refreshed { read, gone } = self.mods.refresh(roots, changed);
         let mut rebuilt = Vec::new();
         let mut used = Vec::new();
         let limits = self.limits;
@@ -122,6 +124,7 @@ impl Reloader {
                 return Reloaded {
                     loaded: Loaded { mods, scripts },
                     read,
+                    gone,
                     rebuilt,
                 };
             }
