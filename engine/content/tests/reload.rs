@@ -82,20 +82,46 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
         .into_iter()
         .filter_map(|p| p.parent().map(Path::to_path_buf))
         .collect();
-    match rng.below(10) {
-        // A count changed.
+    match rng.below(12) {
+        // Counts changed: one tile's count moved to another (the deck keeps its size), or one
+        // count set at random (the size is then usually wrong).
         0 | 1 => {
             let Some(f) = pick(rng, &armies) else {
                 return Vec::new();
             };
-            let text = std::fs::read_to_string(f).expect("read the army");
-            let at: Vec<usize> = text.match_indices("count = ").map(|(i, _)| i).collect();
-            let Some(&i) = pick(rng, &at) else {
+            let mut text = std::fs::read_to_string(f).expect("read the army");
+            let counts: Vec<(usize, usize, u32)> = text
+                .match_indices("count = ")
+                .filter_map(|(i, _)| {
+                    let end = i + 8 + text[i + 8..].find('\n')?;
+                    Some((i + 8, end, text[i + 8..end].trim().parse().ok()?))
+                })
+                .collect();
+            if counts.len() < 2 {
                 return Vec::new();
+            }
+            let (a, b) = (rng.below(counts.len()), rng.below(counts.len()));
+            let mut set = |text: &mut String, (start, end, _): (usize, usize, u32), v: u32| {
+                text.replace_range(start..end, &v.to_string());
             };
-            let end = i + 8 + text[i + 8..].find('\n').unwrap_or(0);
-            let count = 1 + rng.below(3);
-            write(f, &format!("{}count = {count}{}", &text[..i], &text[end..]));
+            if rng.below(4) == 0 {
+                set(&mut text, counts[a], 1 + rng.below(3) as u32);
+            } else if a != b && counts[b].2 > 1 && counts[a].2 < 9 {
+                // The later one first, so the earlier offsets stay right.
+                let (first, second) = if a < b { (a, b) } else { (b, a) };
+                let value = |k: usize| {
+                    if k == a {
+                        counts[a].2 + 1
+                    } else {
+                        counts[b].2 - 1
+                    }
+                };
+                set(&mut text, counts[second], value(second));
+                set(&mut text, counts[first], value(first));
+            } else {
+                return Vec::new();
+            }
+            write(f, &text);
             vec![f.clone()]
         }
         // A file broken.
@@ -113,7 +139,7 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
             vec![f.clone()]
         }
         // A file put back as it was (fixing what was broken).
-        3 => {
+        3..=5 => {
             let Some((f, text)) = pick(rng, originals) else {
                 return Vec::new();
             };
@@ -121,7 +147,7 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
             vec![f.clone()]
         }
         // A tile added, or one removed.
-        4 => {
+        6 => {
             let Some(f) = pick(rng, &armies) else {
                 return Vec::new();
             };
@@ -143,17 +169,23 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
             write(f, &changed);
             vec![f.clone()]
         }
-        // A new mod: a patch of the base armies, or a second copy of a mod (same id or a new one).
-        5 | 6 => {
+        // A new mod: a patch of the base armies (two of them may change the same field: a
+        // conflict), or a second copy of a mod (same id or a new one).
+        7..=9 => {
             let new = dir.join(format!("fan{n}"));
-            if rng.below(2) == 0 {
+            if rng.below(3) != 0 {
                 write(
                     &new.join("mod.toml"),
                     &format!(
                         "id = \"fan{n}\"\nname = \"Fan {n}\"\nversion = \"1.0.{n}\"\nhexforge = \"^0.1\"\n\n[dependencies]\nbase = \"^1\"\n"
                     ),
                 );
-                let field = ["toughness = 3", "count = 1", "initiative = [4]"][rng.below(3)];
+                let field = [
+                    "toughness = 3",
+                    "toughness = 1",
+                    "initiative = [4]",
+                    "count = 1",
+                ][rng.below(4)];
                 write(
                     &new.join("patches/moloch.toml"),
                     &format!("[[change]]\ntile = \"moloch/cyborg\"\n{field}\n"),
@@ -179,11 +211,14 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
             }
             vec![new]
         }
-        // A mod deleted.
-        7 => {
+        // A mod deleted (the base mod, on which the patches depend, seldom).
+        10 => {
             let Some(m) = pick(rng, &mods) else {
                 return Vec::new();
             };
+            if m.ends_with("base") && rng.below(4) != 0 {
+                return Vec::new();
+            }
             std::fs::remove_dir_all(m).expect("delete the mod");
             vec![m.clone()]
         }
@@ -234,7 +269,7 @@ fn a_cached_load_after_random_edits_equals_a_full_load() {
     let mut cache = ModCache::default();
     cache.refresh(&roots, None);
     let mut rng = Rng::seeded(0x5eed);
-    for round in 0..8 {
+    for round in 0..10 {
         // Each round starts again from the repository's mods, so deletions do not pile up.
         if round > 0 {
             let _ = std::fs::remove_dir_all(&dir);
@@ -242,7 +277,7 @@ fn a_cached_load_after_random_edits_equals_a_full_load() {
             assert_eq!(fresh, dir);
             cache.refresh(&roots, None);
         }
-        for step in 0..12 {
+        for step in 0..15 {
             let n = round * 100 + step;
             let changed = edit(&mut rng, &dir, &originals, n);
             let refreshed = cache.refresh(&roots, Some(&changed));
