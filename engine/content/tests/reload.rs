@@ -101,7 +101,7 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
                 return Vec::new();
             }
             let (a, b) = (rng.below(counts.len()), rng.below(counts.len()));
-            let mut set = |text: &mut String, (start, end, _): (usize, usize, u32), v: u32| {
+            let set = |text: &mut String, (start, end, _): (usize, usize, u32), v: u32| {
                 text.replace_range(start..end, &v.to_string());
             };
             if rng.below(4) == 0 {
