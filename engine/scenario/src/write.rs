@@ -71,13 +71,19 @@ fn write_setup(
             line(s, &format!("{k} = {v}"));
         }
     }
+    // Teams are written with more than two players, or when two share one (a duel's default is
+    // each player on a team of their own).
+    let teams = field.player_count() > 2
+        || field
+            .players()
+            .any(|p| usize::from(field.team(p)) != p.index());
     for p in field.players() {
         line(s, "\n[[player]]");
         line(s, &format!("id = \"{}\"", player_id(p)));
         let army = armies.get(p.index()).copied().unwrap_or_default();
         line(s, &format!("army = \"{army}\""));
         line(s, &format!("hq = {}", field.hq_hp(p)));
-        if field.player_count() > 2 {
+        if teams {
             line(s, &format!("team = \"t{}\"", field.team(p) + 1));
         }
     }
@@ -204,5 +210,50 @@ wounds = 0
         assert_eq!(back.armies, ["x", "x"]);
         let report = run_scenario(&back, &cat, &mut NoAbilities);
         assert!(report.passed(), "{:?}\n{written}", report.failures);
+    }
+
+    #[test]
+    fn two_players_sharing_a_team_keep_it_in_the_file() {
+        let cat = catalog();
+        let text = "name = \"allies\"\n[[player]]\nid = \"a\"\narmy = \"x\"\nteam = \"red\"\n[[player]]\nid = \"b\"\narmy = \"x\"\nteam = \"red\"\n[[tile]]\nowner = \"a\"\ntile = \"x/hq\"\nat = [0, 1]\n";
+        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
+        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
+        let ctx = Context {
+            catalog: &cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(
+            &field,
+            ctx,
+            &["x", "x"],
+            &mut NoAbilities,
+            "allies",
+            "standard",
+        )
+        .expect("the battle resolves");
+        assert_eq!(written.matches("team = \"t1\"").count(), 2, "{written}");
+        let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
+            .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
+        assert_eq!(back.setup.players, s.setup.players);
+        // A duel of two teams writes none, as before.
+        let duel = text
+            .replace("team = \"red\"\n[[tile]]", "[[tile]]")
+            .replacen("team = \"red\"\n", "", 1);
+        let s = parse_scenario(&SourceText::new("d.toml", &duel), &cat).expect("valid");
+        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
+        let ctx = Context {
+            catalog: &cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(
+            &field,
+            ctx,
+            &["x", "x"],
+            &mut NoAbilities,
+            "duel",
+            "standard",
+        )
+        .expect("the battle resolves");
+        assert!(!written.contains("team ="), "{written}");
     }
 }
