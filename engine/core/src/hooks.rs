@@ -157,7 +157,11 @@ impl std::error::Error for HookError {}
 /// Scripted abilities. Every method has a default that does nothing; the engine calls a method
 /// only for abilities whose [`AbilityRef::points`] contain its point.
 pub trait AbilityHooks {
-    /// Before each battle of a game: the seed the scripts' random numbers start from.
+    /// A reseed point: the seed the scripts' random numbers start from. A game calls it before
+    /// each battle and before each hook call outside a battle (`placed`, `turn_started`,
+    /// `turn_ended`), with seeds of its own; whatever the scripts changed before it is to be
+    /// forgotten, so what a hook does depends only on the game, never on other games (a bot's
+    /// simulations) played with the same hooks in between.
     fn reseed(&mut self, _seed: u64) {}
 
     /// Once per battle, before the first phase, for each tile with this point.

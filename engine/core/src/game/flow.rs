@@ -86,6 +86,18 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     }
 }
 
+/// The seed of the next hook call outside a battle, from the game's hook seed and the count
+/// of such calls `calls` (which it advances). Battles draw the first output of a generator seeded
+/// with `hook_seed` and their number in the high half; these calls the second output of one
+/// seeded with their count in the low half, so the two kinds of seeds come from different
+/// streams.
+fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
+    let mut seeds = Rng::seeded(hook_seed ^ u64::from(*calls));
+    *calls = calls.wrapping_add(1);
+    seeds.next_u64();
+    seeds.next_u64()
+}
+
 impl Game {
     /// Checks and performs an action of the current player, then runs the game on until a player
     /// must act again (or the game is over). `hooks` take part in battles; `decider` answers the
@@ -189,6 +201,10 @@ impl Game {
             };
             let def = self.catalog.get(p.tile);
             for ability in def.abilities.iter().filter(|a| a.points.contains(point)) {
+                // Every call outside a battle is a reseed point of its own: what it draws, and
+                // the script state it sees, depend only on the game and the count of such calls.
+                let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
+                hooks.reseed(seed);
                 let ctx = HookContext {
                     field: &self.field,
                     catalog: &self.catalog,

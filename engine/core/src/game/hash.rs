@@ -6,7 +6,8 @@
 //! player's team and HQ HP; every pile (draw pile in its order, hand, discard pile); the turn
 //! cycle and whose turn it is; the stage and the result once over; what the current turn has used;
 //! the turn number, the battles fought, the last-tile, final-round and tie-break marks; the game's
-//! random number generator and the seed of its ability scripts.
+//! random number generator, the seed of its ability scripts and the count of hook calls made
+//! outside battles (each reseeds the scripts).
 //!
 //! What is not: the catalog and the rules, which a game is given rather than plays (a tile is
 //! hashed by its catalog index), the kept board views (worked out again from the board) and the
@@ -20,7 +21,7 @@ use crate::fnv::Fnv1a;
 use crate::tile::TileRef;
 
 /// Bumped whenever the encoding changes, so that hashes of different encodings never match.
-const ENCODING: &[u8] = b"hexforge game state 1";
+const ENCODING: &[u8] = b"hexforge game state 2";
 
 /// A pile of tiles: its length, then each tile's catalog index.
 fn tiles(h: &mut Fnv1a, tiles: &[TileRef]) {
@@ -54,6 +55,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         movers: _,
         hook_failure: _,
         hook_seed,
+        hook_calls,
     } = game;
     let mut h = Fnv1a::new();
     h.bytes(ENCODING);
@@ -168,6 +170,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         h.u64(copy.next_u64());
     }
     h.u64(*hook_seed);
+    h.u32(*hook_calls);
     h.finish()
 }
 
@@ -321,6 +324,9 @@ mod tests {
         assert_ne!(shifted.state_hash(), before);
         g.battles += 1;
         assert_ne!(g.state_hash(), before);
+        let fought = g.state_hash();
+        g.hook_calls += 1;
+        assert_ne!(g.state_hash(), fought, "the scripts' next seed is state");
     }
 
     #[test]
@@ -330,7 +336,7 @@ mod tests {
         // only with the encoding (and bump `ENCODING`).
         assert_eq!(
             format!("{:016x}", new_game(7).state_hash()),
-            "8d15334f535f5de2"
+            "bd1d1c71703c45db"
         );
     }
 }

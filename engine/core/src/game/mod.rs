@@ -199,6 +199,9 @@ pub struct Game {
     /// what a script draws depends only on the game and the battle, never on how often other
     /// copies of the game (a bot's simulations) called the scripts.
     hook_seed: u64,
+    /// Hook calls made outside battles so far (`placed`, `turn_started`, `turn_ended`): each is
+    /// a reseed point, with a seed of `hook_seed` and this count.
+    hook_calls: u32,
     /// Who might use Mobility on `field`, kept like `views`.
     movers: OnceLock<Movers>,
 }
@@ -293,6 +296,7 @@ impl Game {
             views: OnceLock::new(),
             hook_failure: None,
             hook_seed: setup.seed,
+            hook_calls: 0,
             movers: OnceLock::new(),
         })
     }
@@ -384,6 +388,7 @@ impl Game {
             views: OnceLock::new(),
             hook_failure: None,
             hook_seed: position.seed,
+            hook_calls: 0,
             movers: OnceLock::new(),
         };
         game.begin_turn(position.next, sink);
