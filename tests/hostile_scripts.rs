@@ -513,3 +513,71 @@ ability("probe", {
     assert_eq!(problems, "");
     assert_eq!(fight(&c, &mut host), Ok(1));
 }
+
+#[test]
+fn a_hook_keeps_no_state_from_one_battle_to_the_next() {
+    use hexforge_core::AbilityHooks;
+    // A counter in an upvalue (globals are read-only, locals are not) and a table field.
+    let (c, mut host, problems) = load(
+        "local calls = 0\nlocal memo = { n = 0 }\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  calls = calls + 1\n  memo.n = memo.n + 1\n  plan:set_strength(1, math.min(calls + memo.n, 9))\nend })\n",
+    );
+    assert_eq!(problems, "");
+    host.reseed(3);
+    let first = fight(&c, &mut host).expect("fights");
+    host.reseed(3);
+    assert_eq!(
+        fight(&c, &mut host),
+        Ok(first),
+        "the same battle again gives the same result"
+    );
+}
+
+#[test]
+fn every_kind_of_kept_state_is_put_back_at_each_reseed() {
+    use hexforge_core::AbilityHooks;
+    // Nested tables, two locals naming one table, a local function reassigned, a global function
+    // closing over a local (globals are read-only, what they close over is not), a metatable.
+    let script = "local memo = { n = 0, inner = { k = 1 } }\nlocal alias = memo\nlocal function bump() memo.n = memo.n + 1 end\nfunction helper() bump(); memo.inner.k = memo.inner.k + 1 end\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  helper()\n  alias.extra = (alias.extra or 0) + 1\n  memo.inner = { k = memo.inner.k }\n  bump = function() memo.n = memo.n + 5 end\n  setmetatable(memo, { __index = function() return 3 end })\n  plan:set_strength(1, math.min(memo.n + memo.inner.k + alias.extra + (memo.missing or 0), 9))\nend })\n";
+    let (c, mut host, problems) = load(script);
+    assert_eq!(problems, "");
+    // 1 + 2 + 1 + 3: what the first battle after loading gives.
+    for seed in [3, 3, 4, 3] {
+        host.reseed(seed);
+        assert_eq!(fight(&c, &mut host), Ok(7), "seed {seed}");
+    }
+    // Without a reseed in between, the state lives on (within a battle it may).
+    assert_eq!(fight(&c, &mut host), Ok(9));
+}
+
+#[test]
+fn a_turn_hooks_draws_do_not_depend_on_battles_fought_in_between() {
+    use hexforge_core::{AbilityHooks, Action};
+    // The hook reports what it drew and how often it ran, as an error: the action is refused and
+    // the game unchanged, so the same action can be tried again.
+    let (c, mut host, problems) = load(
+        "local calls = 0\nability(\"probe\", {\n  turn_ended = function(ctx, fx)\n    calls = calls + 1\n    error(\"drew \" .. math.random(1, 1000000) .. \" in call \" .. calls)\n  end,\n  plan_attacks = function(ctx, plan)\n    calls = calls + 10\n    plan:set_strength(1, math.random(1, 9))\n  end,\n})\n",
+    );
+    assert_eq!(problems, "");
+    let mut game = probe_game(&c, Some(0));
+    let end_turn = |game: &mut hexforge_core::Game, host: &mut ScriptHost| {
+        game.act(&Action::EndTurn, host, &mut DefaultPolicy, &mut ())
+            .expect_err("the hook fails")
+            .to_string()
+    };
+    let first = end_turn(&mut game, &mut host);
+    assert!(first.contains("in call 1"), "{first}");
+    // A bot's simulated battles in between: reseeds, draws and state changes of their own.
+    for seed in [7, 8] {
+        host.reseed(seed);
+        fight(&c, &mut host).expect("fights");
+    }
+    assert_eq!(end_turn(&mut game, &mut host), first);
+    // Another game on the same host, then this one again.
+    let mut other = probe_game(&c, Some(0));
+    assert_eq!(
+        end_turn(&mut other, &mut host),
+        first,
+        "the same game draws the same"
+    );
+    assert_eq!(end_turn(&mut game, &mut host), first);
+}

@@ -1,12 +1,12 @@
 //! Replays through the engine: a timeline shows the state at any step, forwards and backwards,
 //! exactly as it was when the game was played.
 
-use hexforge_bots::RandomBot;
+use hexforge_bots::{MonteCarloBot, RandomBot};
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Step, Timeline, act_noted};
+use hexforge_replay::{Step, Timeline, act_noted, replay_step};
 use hexforge_script::Limits;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// A random game of `armies` with its recorded steps, and the game before its first action.
@@ -58,5 +58,122 @@ fn a_timeline_rebuilds_every_step_forwards_and_backwards() {
         for n in (1..=steps.len()).rev().chain(1..=steps.len()) {
             assert_eq!(at(n, &mut scripts), steps[n - 1].hash, "step {n}");
         }
+    }
+}
+
+/// A mod whose army's scripts keep state in local variables (a counter, a table) and draw
+/// `math.random` in a turn hook and in battles, in a fresh folder.
+fn keepers_mod() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-keepers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("armies")).expect("armies dir");
+    std::fs::create_dir_all(dir.join("scripts")).expect("scripts dir");
+    std::fs::write(
+        dir.join("mod.toml"),
+        "id = \"keepers\"\nname = \"Keepers\"\nversion = \"1.0.0\"\n",
+    )
+    .expect("manifest");
+    let mut army = String::from(
+        "[army]\nid = \"keepers\"\nname = \"Keepers\"\nsize = 17\n\n[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n\n[[tile.ability]]\nhook = \"lash\"\n",
+    );
+    for (id, count, edges) in [
+        ("brawler", 8, "melee:1@0,1,5"),
+        ("shooter", 8, "ranged:1@0"),
+    ] {
+        army.push_str(&format!(
+            "\n[[tile]]\nid = \"{id}\"\nname = \"{id}\"\nkind = \"soldier\"\ncount = {count}\ninitiative = [2]\nedges = [\"{edges}\"]\n\n[[tile.ability]]\nhook = \"surge\"\n"
+        ));
+    }
+    std::fs::write(dir.join("armies/keepers.toml"), army).expect("army");
+    std::fs::write(
+        dir.join("scripts/keepers.lua"),
+        r#"local calls = 0
+local seen = { total = 0 }
+
+-- At the start of its owner's turns the HQ lashes out, by chance and by how often it has: at
+-- itself, or at an enemy next to it.
+ability("lash", {
+  turn_started = function(ctx, fx)
+    calls = calls + 1
+    seen.total = seen.total + math.random(0, 5)
+    local q, r = ctx:hex()
+    if (calls + seen.total) % 3 == 0 then
+      fx:wound(q, r, 1)
+      return
+    end
+    for d = 0, 5 do
+      local nq, nr = hex.neighbour(q, r, (d + calls + seen.total) % 6)
+      local t = ctx:tile_at(nq, nr)
+      if t and not t.hq and ctx:is_enemy(nq, nr) then
+        fx:wound(nq, nr, 1)
+        return
+      end
+    end
+  end,
+})
+
+-- Every other attack (by the count kept) gets stronger by chance.
+ability("surge", {
+  plan_attacks = function(ctx, plan)
+    calls = calls + 1
+    if calls % 2 == 0 and plan:count() > 0 then
+      plan:set_strength(1, math.random(1, 3))
+    end
+  end,
+})
+"#,
+    )
+    .expect("script");
+    dir
+}
+
+#[test]
+fn a_monte_carlo_game_with_stateful_scripts_replays_in_a_fresh_host() {
+    // The bot simulates whole games with the host it plays with; the recorded game must not
+    // depend on them: a host that never simulated anything plays it again exactly.
+    let roots = vec![
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods"),
+        keepers_mod(),
+    ];
+    let new_game = |catalog| {
+        Game::new(
+            GameSetup {
+                shape: BoardShape::standard(),
+                seats: SeatSetup::each_alone(&["keepers", "moloch"]),
+                seed: 11,
+            },
+            Arc::new(catalog),
+            Arc::new(Rules::default()),
+        )
+        .expect("a game")
+    };
+    let loaded = hexforge_script::load(&roots, Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let mut scripts = loaded.scripts;
+    let mut game = new_game(loaded.mods.catalog);
+    let mut bots = [MonteCarloBot::new(1, 2), MonteCarloBot::new(2, 2)];
+    let mut steps = Vec::new();
+    let mut legal = LegalActions::new();
+    while let Some(seat) = game.current() {
+        game.legal_actions(&mut legal);
+        let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+        let action = legal.get(pick).expect("listed");
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        let mut seats = Seats {
+            players: &mut players,
+        };
+        steps.push(act_noted(&mut game, action, &mut scripts, &mut seats, &mut ()).expect("legal"));
+    }
+    assert!(steps.len() > 20, "a whole game");
+    let fresh = hexforge_script::load(&roots, Limits::default());
+    let mut fresh_scripts = fresh.scripts;
+    let mut again = new_game(fresh.mods.catalog);
+    for (n, step) in steps.iter().enumerate() {
+        let replayed = replay_step(&mut again, step, &mut fresh_scripts, &mut ())
+            .unwrap_or_else(|e| panic!("step {}: {e}", n + 1));
+        assert_eq!(replayed.phases, step.phases, "step {}", n + 1);
+        assert!(replayed.all_picks_used, "step {}", n + 1);
+        assert_eq!(again.state_hash(), step.hash, "step {}", n + 1);
     }
 }

@@ -48,6 +48,9 @@ pub fn record_match(
     hooks: &mut dyn AbilityHooks,
     dir: &Path,
 ) -> Result<PathBuf, String> {
+    // The kept host starts the match as a freshly loaded one does (the scripts as loaded, draws
+    // from seed 0): the bots weigh their first moves exactly as `hexforge match --seed` does.
+    hooks.reseed(0);
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(m.seed, m.seats.len());
     let armies: Vec<String> = m.seats.iter().map(|s| s.army.clone()).collect();
     let header =

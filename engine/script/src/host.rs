@@ -4,7 +4,8 @@
 use crate::api::{self, Call, Fx, FxItem, Hits, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
-use crate::sandbox::{Budget, Limits, child_env, new_sandbox};
+use crate::sandbox::{Budget, Debug, Limits, child_env, new_sandbox};
+use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
 use hexforge_core::effect::Effect;
@@ -14,7 +15,7 @@ use hexforge_core::hooks::{
 use hexforge_core::tile::InstantEffect;
 use hexforge_core::{Catalog, Hex, Rng, Rules, Tile, TileKind};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -46,10 +47,18 @@ impl std::error::Error for ScriptError {}
 /// One mod's Lua state: a function of the mod's id, folder and scripts, the built-in library and
 /// the limits alone (binding, which depends on the catalog, happens in each [`ScriptHost`]), so a
 /// state can serve again in the next host when none of these changed ([`crate::Reloader`]).
+/// What its scripts can change is put back as it was after loading at every reseed point.
 pub(crate) struct ModState {
     id: String,
     lua: Lua,
     budget: Rc<Budget>,
+    debug: Debug,
+    /// What the scripts can change, as it was after loading (empty for most mods).
+    snapshot: Snapshot,
+    /// Some script code ran since the state was last put back.
+    dirty: Cell<bool>,
+    /// Putting the state back failed (its memory limit, say): every hook call fails with this.
+    broken: RefCell<Option<String>>,
     registry: Rc<RefCell<Registry>>,
     library: Rc<RefCell<Registry>>,
     ctx: AnyUserData,
@@ -59,6 +68,21 @@ pub(crate) struct ModState {
 }
 
 impl ModState {
+    /// Puts back what the scripts changed since the last time (or since loading), if any code
+    /// ran since: the state is then exactly what a fresh load gives.
+    fn reset(&self) {
+        if !self.dirty.replace(false) || self.snapshot.is_empty() {
+            return;
+        }
+        self.budget.reset();
+        *self.broken.borrow_mut() = self.snapshot.restore(&self.debug).err().map(|e| {
+            format!(
+                "cannot put the scripts' local variables back as they were after loading: {}; the state of this mod's scripts is lost until it is loaded again",
+                lua_error_text(&e)
+            )
+        });
+    }
+
     /// The implementation of an ability: the mod's own, else the shared library's.
     fn find(&self, name: &str) -> Option<Ability> {
         let own = self.registry.borrow().abilities.get(name).cloned();
@@ -158,8 +182,8 @@ fn run_chunk(
 }
 
 /// Moves an environment's globals behind a read-only proxy: after loading, a script's globals
-/// (and the library's) can no longer change, so hooks keep no hidden state between calls.
-fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Result<()> {
+/// (and the library's) can no longer change. Returns the table of the globals behind the proxy.
+fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Result<Table> {
     let stash = child_env(lua, parent)?;
     let mut keys = Vec::new();
     for pair in env.pairs::<Value, Value>() {
@@ -174,7 +198,7 @@ fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Resu
     for k in keys {
         env.raw_set(k, Value::Nil)?;
     }
-    let frozen: Table = freeze.call(stash)?;
+    let frozen: Table = freeze.call(stash.clone())?;
     let meta = lua.create_table()?;
     meta.set("__index", frozen)?;
     meta.set(
@@ -188,7 +212,7 @@ fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Resu
     )?;
     meta.set("__metatable", false)?;
     env.set_metatable(Some(meta))?;
-    Ok(())
+    Ok(stash)
 }
 
 impl ScriptHost {
@@ -239,6 +263,11 @@ impl ScriptHost {
             rng,
         };
         host.bind(mods, states, catalog, &mut problems);
+        // Binding ran `gives` and `instant`: a state kept from an earlier host, or built just now,
+        // starts as a fresh load leaves it.
+        for st in &host.states {
+            st.reset();
+        }
         host.catalog = Arc::new(catalog.clone());
         (host, Diagnostics(problems))
     }
@@ -277,7 +306,7 @@ impl ScriptHost {
             }
         }
         library.borrow().seal();
-        seal(&sb.lua, &lib_env, &sb.base, &sb.freeze).map_err(whole)?;
+        let lib_globals = seal(&sb.lua, &lib_env, &sb.base, &sb.freeze).map_err(whole)?;
         let registry = Rc::new(RefCell::new(Registry::default()));
         let env = child_env(&sb.lua, &lib_env).map_err(whole)?;
         env.raw_set(
@@ -292,10 +321,48 @@ impl ScriptHost {
             }
         }
         registry.borrow().seal();
-        seal(&sb.lua, &env, &lib_env, &sb.freeze).map_err(whole)?;
+        let globals = seal(&sb.lua, &env, &lib_env, &sb.freeze).map_err(whole)?;
         if !problems.is_empty() {
             return Err(problems);
         }
+        // What the hooks can still change: the upvalues of every function the abilities and
+        // globals reach, and the tables those hold.
+        let roots: Vec<Function> = [&library, &registry]
+            .iter()
+            .flat_map(|r| {
+                r.borrow()
+                    .abilities
+                    .values()
+                    .flat_map(|a| {
+                        a.gives
+                            .iter()
+                            .chain(&a.instant)
+                            .chain(a.hooks.iter().flatten())
+                    })
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let snapshot = Snapshot::take(
+            &sb.debug,
+            &sb.original,
+            &roots,
+            &[lib_globals, globals],
+            &[lib_env, env],
+        )
+        .map_err(|u| {
+            let message = format!("mod `{}`: {}", m.id, u.message);
+            vec![if u.file.as_os_str().is_empty() {
+                Diagnostic::whole_file(&m.dir, message)
+            } else {
+                Diagnostic {
+                    file: u.file,
+                    line: u.line,
+                    column: 1,
+                    message,
+                }
+            }]
+        })?;
         let call = Call {
             catalog: Arc::new(Catalog::new()),
             rules: Arc::new(Rules::default()),
@@ -314,6 +381,10 @@ impl ScriptHost {
             id: m.id.clone(),
             lua: sb.lua,
             budget: sb.budget,
+            debug: sb.debug,
+            snapshot,
+            dirty: Cell::new(false),
+            broken: RefCell::new(None),
             registry,
             library,
             ctx,
@@ -489,6 +560,19 @@ impl ScriptHost {
         };
         let st = &self.states[b.state];
         let hook = HookPoints::ALL[point].1;
+        if let Some(message) = st.broken.borrow().clone() {
+            return Err(HookError {
+                message: ScriptError {
+                    mod_id: st.id.clone(),
+                    at: b.ability.defined_at.clone(),
+                    hook: hook.to_string(),
+                    tile: b.tile.clone(),
+                    message,
+                }
+                .to_string(),
+            });
+        }
+        st.dirty.set(true);
         let fail = |e: mlua::Error| {
             let text = lua_error_text(&e);
             let (at, message) = locate(&text, &b.ability.defined_at);
@@ -630,6 +714,7 @@ fn apply_instant(
             tile.kind
         ));
     }
+    st.dirty.set(true);
     st.budget.reset();
     let params =
         api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
@@ -675,6 +760,7 @@ fn apply_instant(
 /// Evaluates a `gives` function with the ability's parameters and merges the effects it returns
 /// into the tile: a module's link effects, an HQ's aura, or board-wide effects (`move_range`).
 fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Result<(), String> {
+    st.dirty.set(true);
     st.budget.reset();
     let params =
         api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
@@ -776,8 +862,14 @@ enum Args<'a> {
 }
 
 impl AbilityHooks for ScriptHost {
+    /// Draws start again from `seed`, and every mod's scripts are put back as they were after
+    /// loading (only the mods whose code ran since, and only those whose functions close over
+    /// local variables: the others have nothing to put back).
     fn reseed(&mut self, seed: u64) {
         *self.rng.borrow_mut() = Rng::seeded(seed);
+        for st in &self.states {
+            st.reset();
+        }
     }
 
     fn battle_started(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {

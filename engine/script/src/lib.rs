@@ -13,6 +13,7 @@ mod library;
 mod registry;
 mod reloader;
 mod sandbox;
+mod snapshot;
 mod source;
 
 pub use host::{Loaded, ScriptError, ScriptHost, load};

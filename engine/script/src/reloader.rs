@@ -39,9 +39,10 @@ pub struct Reloaded {
 /// nothing else. The shared library is built into the binary and the limits are the
 /// reloader's; what depends on other mods or on the catalog (which tiles bind which abilities,
 /// the effects `gives` merges into them, the catalog hooks read) is redone by every load, and a
-/// hook call hands the state the host's current catalog. What a state can carry over is what
-/// its hooks could already carry from one battle to the next in one host: values held in their
-/// own local variables (globals are read-only once loaded). Every host built here draws
+/// hook call hands the state the host's current catalog. A kept state carries nothing over: its
+/// globals are read-only once loaded, and what its hooks can change (their local variables and
+/// the tables those hold) is put back as it was after loading when a host is built and at every
+/// reseed point, so it is then exactly what a fresh load gives. Every host built here draws
 /// `math.random` from the reloader's generator, started again from seed 0 for each host as
 /// [`ScriptHost::load`] starts its own.
 pub struct Reloader {

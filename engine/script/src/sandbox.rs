@@ -1,6 +1,8 @@
 //! The sandboxed Lua state: the standard functions a script gets, the ones replaced for safety
 //! and determinism (ordered `pairs`, seeded `math.random`, a `pcall` that cannot swallow the
-//! limits), read-only tables, and the instruction, time and memory limits.
+//! limits), read-only tables, and the instruction, time and memory limits. The host alone keeps
+//! three functions of Lua's `debug` library, to read and put back upvalues
+//! ([`crate::snapshot`]); no script can reach them.
 
 use hexforge_core::Rng;
 use mlua::{ChunkMode, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
@@ -78,6 +80,17 @@ pub(crate) struct Sandbox {
     pub(crate) base: Table,
     /// Makes a table read-only (deeply): `freeze(t)` returns a proxy.
     pub(crate) freeze: mlua::Function,
+    /// `original(t)`: the table behind a read-only proxy, or nil if `t` is none.
+    pub(crate) original: mlua::Function,
+    pub(crate) debug: Debug,
+}
+
+/// The host's private access to upvalues: `debug.getupvalue`, `debug.setupvalue` and
+/// `debug.upvalueid`, taken out of the state before any script runs.
+pub(crate) struct Debug {
+    pub(crate) getupvalue: mlua::Function,
+    pub(crate) setupvalue: mlua::Function,
+    pub(crate) upvalueid: mlua::Function,
 }
 
 /// Trusted setup code, run with the full standard library before any script: builds `base` from
@@ -113,6 +126,10 @@ local function freeze(t)
   })
   originals[proxy] = t
   return proxy
+end
+
+local function original(t)
+  return originals[t]
 end
 
 -- Keys in a fixed order: numbers, then strings, then booleans, each ascending.
@@ -179,15 +196,26 @@ local base = {
   string = copy(string), table = copy(table), math = m, utf8 = copy(utf8),
   _VERSION = _VERSION,
 }
-return freeze(base), freeze
+return freeze(base), freeze, original
 "#;
 
 /// Creates a sandboxed state with `limits`; `math.random` draws from `rng`.
 pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result<Sandbox> {
-    let lua = Lua::new_with(
-        StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8,
-        LuaOptions::default(),
-    )?;
+    let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8;
+    // SAFETY: `unsafe_new_with` only skips mlua's refusal of the `debug` library (no C modules
+    // can be loaded: `package` is not opened). The host takes the three functions it needs right
+    // below and removes `debug` from the globals before any other code runs; scripts run in
+    // environments built from `base`, which never holds `debug`, the globals or the registry.
+    #[allow(unsafe_code)]
+    let lua = unsafe { Lua::unsafe_new_with(libs | StdLib::DEBUG, LuaOptions::default()) };
+    let globals = lua.globals();
+    let lib: Table = globals.raw_get("debug")?;
+    let debug = Debug {
+        getupvalue: lib.raw_get("getupvalue")?,
+        setupvalue: lib.raw_get("setupvalue")?,
+        upvalueid: lib.raw_get("upvalueid")?,
+    };
+    globals.raw_set("debug", Value::Nil)?;
     let budget = Rc::new(Budget {
         limits,
         used: Cell::new(0),
@@ -221,7 +249,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
             _ => Err(mlua::Error::runtime("math.random: at most two arguments")),
         }
     })?;
-    let (base, freeze): (Table, mlua::Function) = lua
+    let (base, freeze, original): (Table, mlua::Function, mlua::Function) = lua
         .load(SETUP)
         .set_name("=sandbox")
         .set_mode(ChunkMode::Text)
@@ -240,6 +268,8 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         budget,
         base,
         freeze,
+        original,
+        debug,
     })
 }
 
