@@ -4,7 +4,7 @@
 use crate::api::{self, Call, Fx, FxItem, Hits, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
-use crate::sandbox::{Budget, Debug, Limits, child_env, new_sandbox};
+use crate::sandbox::{Budget, Limits, UpvalueAccess, child_env, new_sandbox};
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
@@ -52,7 +52,7 @@ pub(crate) struct ModState {
     id: String,
     lua: Lua,
     budget: Rc<Budget>,
-    debug: Debug,
+    debug: UpvalueAccess,
     /// What the scripts can change, as it was after loading (empty for most mods).
     snapshot: Snapshot,
     /// Some script code ran since the state was last put back.
@@ -348,7 +348,7 @@ impl ScriptHost {
             &sb.original,
             &roots,
             &[lib_globals, globals],
-            &[lib_env, env],
+            &[lib_env, env, sb.base.clone()],
         )
         .map_err(|u| {
             let message = format!("mod `{}`: {}", m.id, u.message);
@@ -958,4 +958,25 @@ pub struct Loaded {
 /// it can for the next load.
 pub fn load(roots: &[PathBuf], limits: Limits) -> Loaded {
     crate::Reloader::new(limits).reload(roots, None).loaded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_mods_have_nothing_to_put_back_but_the_fan_armys_local_functions() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
+        let loaded = crate::load(&[root], Limits::default());
+        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let host = loaded.scripts;
+        let kept: Vec<(&str, bool)> = host
+            .states
+            .iter()
+            .map(|s| (s.id.as_str(), s.snapshot.is_empty()))
+            .collect();
+        assert!(kept.contains(&("base", true)), "{kept:?}");
+        // The Scrappers' scripts name helpers with `local function`: locals a hook could reassign.
+        assert!(kept.contains(&("examples", false)), "{kept:?}");
+    }
 }

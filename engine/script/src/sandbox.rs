@@ -82,12 +82,12 @@ pub(crate) struct Sandbox {
     pub(crate) freeze: mlua::Function,
     /// `original(t)`: the table behind a read-only proxy, or nil if `t` is none.
     pub(crate) original: mlua::Function,
-    pub(crate) debug: Debug,
+    pub(crate) debug: UpvalueAccess,
 }
 
 /// The host's private access to upvalues: `debug.getupvalue`, `debug.setupvalue` and
 /// `debug.upvalueid`, taken out of the state before any script runs.
-pub(crate) struct Debug {
+pub(crate) struct UpvalueAccess {
     pub(crate) getupvalue: mlua::Function,
     pub(crate) setupvalue: mlua::Function,
     pub(crate) upvalueid: mlua::Function,
@@ -210,7 +210,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     let lua = unsafe { Lua::unsafe_new_with(libs | StdLib::DEBUG, LuaOptions::default()) };
     let globals = lua.globals();
     let lib: Table = globals.raw_get("debug")?;
-    let debug = Debug {
+    let debug = UpvalueAccess {
         getupvalue: lib.raw_get("getupvalue")?,
         setupvalue: lib.raw_get("setupvalue")?,
         upvalueid: lib.raw_get("upvalueid")?,

@@ -4,7 +4,7 @@
 //! every table those reach that is not read-only. Globals and the library are read-only already;
 //! with this, a kept Lua state is at each reseed point exactly what a fresh load gives.
 
-use crate::sandbox::Debug;
+use crate::sandbox::UpvalueAccess;
 use mlua::{Function, Table, Value};
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -58,9 +58,10 @@ enum Reach {
 }
 
 struct Walk<'a> {
-    debug: &'a Debug,
+    debug: &'a UpvalueAccess,
     original: &'a Function,
-    /// The environments scripts run in: read-only once loaded, never recorded.
+    /// The environments scripts run in and the sandbox's standard library: read-only, holding
+    /// no function of a script; never recorded nor walked.
     envs: Vec<usize>,
     functions: BTreeSet<usize>,
     upvalue_ids: BTreeSet<usize>,
@@ -73,11 +74,12 @@ struct Walk<'a> {
 
 impl Snapshot {
     /// Records what the functions `roots` and the globals `globals` (the tables behind the
-    /// read-only global environments) reach; `envs` are the environments themselves, skipped.
+    /// read-only global environments) reach; `envs` (the environments themselves and the
+    /// sandbox's read-only standard library) are skipped.
     /// A userdata, thread or other value that cannot be put back refuses the mod, located at the
     /// function whose upvalue reaches it.
     pub(crate) fn take(
-        debug: &Debug,
+        debug: &UpvalueAccess,
         original: &Function,
         roots: &[Function],
         globals: &[Table],
@@ -122,7 +124,7 @@ impl Snapshot {
     }
 
     /// Puts every recorded upvalue and table back as it was after loading.
-    pub(crate) fn restore(&self, debug: &Debug) -> mlua::Result<()> {
+    pub(crate) fn restore(&self, debug: &UpvalueAccess) -> mlua::Result<()> {
         for u in &self.upvalues {
             debug
                 .setupvalue
@@ -205,9 +207,10 @@ impl Walk<'_> {
         if !self.walked.insert(ptr) {
             return Ok(());
         }
+        // A metatable is as reachable as its table: a script can only reach the metatable of a
+        // table behind a proxy through a local of its own (then it is recorded from there).
         if let Some(m) = t.metatable() {
-            self.todo
-                .push((Value::Table(m), Reach::Direct, origin.clone()));
+            self.todo.push((Value::Table(m), reach, origin.clone()));
         }
         let mut children = Vec::new();
         t.for_each::<Value, Value>(|k, v| {
@@ -275,5 +278,118 @@ impl Walk<'_> {
             self.todo.push((value, Reach::Direct, Some(origin)));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{Limits, Sandbox, child_env, new_sandbox};
+    use hexforge_core::Rng;
+    use std::cell::RefCell;
+
+    fn sandbox() -> Sandbox {
+        new_sandbox(Limits::default(), Rc::new(RefCell::new(Rng::seeded(0)))).expect("a sandbox")
+    }
+
+    /// Runs `source` (as `probe.lua`) in `env` and returns the function it returns.
+    fn function(sb: &Sandbox, env: &Table, source: &str, arg: Value) -> Function {
+        sb.lua
+            .load(source)
+            .set_name("@probe.lua")
+            .set_environment(env.clone())
+            .call(arg)
+            .expect("the chunk runs")
+    }
+
+    #[test]
+    fn functions_that_use_only_globals_have_nothing_to_put_back() {
+        let sb = sandbox();
+        let env = child_env(&sb.lua, &sb.base).expect("an env");
+        let f = function(
+            &sb,
+            &env,
+            "return function(x) return math.floor(x) + #string.rep('a', 2) end",
+            Value::Nil,
+        );
+        let s = Snapshot::take(&sb.debug, &sb.original, &[f], &[], &[env]).expect("records");
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn locals_and_their_tables_are_put_back_and_read_only_tables_are_not_recorded() {
+        let sb = sandbox();
+        let env = child_env(&sb.lua, &sb.base).expect("an env");
+        let f = function(
+            &sb,
+            &env,
+            "local n = 0\nlocal t = { k = 1, sub = {} }\nreturn function()\n  n = n + 1\n  t.k = t.k + 10\n  t.sub[#t.sub + 1] = n\n  t.new = true\n  return n + t.k + #t.sub\nend",
+            Value::Nil,
+        );
+        // A read-only table holding a function with a local of its own.
+        let g = function(
+            &sb,
+            &env,
+            "local m = 5\nreturn function() m = m * 2; return m end",
+            Value::Nil,
+        );
+        let holder = sb.lua.create_table().expect("a table");
+        holder.raw_set("g", g.clone()).expect("set");
+        let frozen: Table = sb.freeze.call(holder).expect("frozen");
+        let s = Snapshot::take(
+            &sb.debug,
+            &sb.original,
+            std::slice::from_ref(&f),
+            &[frozen],
+            &[env],
+        )
+        .expect("records");
+        assert_eq!(s.upvalues.len(), 3, "n, t and m");
+        assert_eq!(
+            s.tables.len(),
+            2,
+            "t and t.sub; the read-only table is not recorded"
+        );
+        let first: i64 = f.call(()).expect("calls");
+        assert_eq!(first, 1 + 11 + 1);
+        assert_eq!(g.call::<i64>(()).expect("calls"), 10);
+        assert_ne!(f.call::<i64>(()).expect("calls"), first);
+        s.restore(&sb.debug).expect("restores");
+        assert_eq!(f.call::<i64>(()).expect("calls"), first);
+        assert_eq!(g.call::<i64>(()).expect("calls"), 10);
+    }
+
+    #[test]
+    fn a_userdata_in_a_local_refuses_the_script_where_the_function_is_defined() {
+        let sb = sandbox();
+        let env = child_env(&sb.lua, &sb.base).expect("an env");
+        let u = sb.lua.create_any_userdata(7u8).expect("a userdata");
+        let f = function(
+            &sb,
+            &env,
+            "local u = ...\nlocal box = { u }\nreturn function() return box end",
+            Value::UserData(u),
+        );
+        let e = Snapshot::take(&sb.debug, &sb.original, &[f], &[], &[env])
+            .err()
+            .expect("refused");
+        assert_eq!((e.file, e.line), (PathBuf::from("probe.lua"), 3));
+        assert!(
+            e.message.contains("`box`") && e.message.contains("userdata"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn scripts_cannot_reach_the_debug_library() {
+        let sb = sandbox();
+        let env = child_env(&sb.lua, &sb.base).expect("an env");
+        let f = function(&sb, &env, "return function() return debug end", Value::Nil);
+        assert_eq!(f.call::<Value>(()).expect("calls"), Value::Nil);
+        assert_eq!(
+            sb.lua.globals().raw_get::<Value>("debug").expect("reads"),
+            Value::Nil
+        );
     }
 }
