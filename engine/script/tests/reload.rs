@@ -282,3 +282,44 @@ fn only_the_mod_whose_files_changed_is_read_and_rebuilt() {
     assert_eq!(r.rebuilt, ["examples"]);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_kept_lua_state_plays_as_a_fresh_one_whatever_its_hooks_changed() {
+    // A fan army whose HQ keeps a count and a table in locals, and draws, at the start of its
+    // owner's turns: it wounds itself in its first three turns of a game (if its locals start as
+    // loaded) and by chance.
+    let dir = workspace("script-kept-state");
+    write(
+        &dir.join("keepers/mod.toml"),
+        "id = \"keepers\"\nname = \"Keepers\"\nversion = \"1.0.0\"\n",
+    );
+    write(
+        &dir.join("keepers/armies/keepers.toml"),
+        "[army]\nid = \"keepers\"\nname = \"Keepers\"\nsize = 17\n\n[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n\n[[tile.ability]]\nhook = \"lash\"\n\n[[tile]]\nid = \"brawler\"\nname = \"Brawler\"\nkind = \"soldier\"\ncount = 16\ninitiative = [2]\nedges = [\"melee:1@0,1,5\"]\n",
+    );
+    write(
+        &dir.join("keepers/scripts/keepers.lua"),
+        "local calls = 0\nlocal seen = { n = 0 }\nability(\"lash\", {\n  turn_started = function(ctx, fx)\n    calls = calls + 1\n    seen.n = seen.n + 1\n    local q, r = ctx:hex()\n    if calls <= 2 or seen.n == 3 or math.random(1, 3) == 1 then\n      fx:wound(q, r, 1)\n    end\n  end,\n})\n",
+    );
+    let roots = vec![dir.clone()];
+    let mut reloader = Reloader::new(Limits::default());
+    let mut first = reloader.reload(&roots, None).loaded;
+    assert!(first.mods.problems.is_empty(), "{}", first.mods.problems);
+    let fresh = play(&mut first, "keepers", 4);
+    assert!(
+        fresh
+            .iter()
+            .any(|e| e.contains("HqDamaged") || e.contains("Wounded")),
+        "the hook wounds: {fresh:?}"
+    );
+    // Another game on the same host, then a reload that keeps the Lua state it changed.
+    assert_eq!(play(&mut first, "keepers", 4), fresh);
+    let mut again = reloader.reload(&roots, None);
+    assert!(again.rebuilt.is_empty(), "{:?}", again.rebuilt);
+    assert_eq!(play(&mut again.loaded, "keepers", 4), fresh);
+    assert_eq!(
+        play(&mut load(&roots, Limits::default()), "keepers", 4),
+        fresh
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
