@@ -57,7 +57,8 @@ pub(crate) struct ModState {
     snapshot: Snapshot,
     /// Some script code ran since the state was last put back.
     dirty: Cell<bool>,
-    /// Putting the state back failed (its memory limit, say): every hook call fails with this.
+    /// Putting the state back failed (its memory limit, say): every hook call fails with this
+    /// until a later reseed point puts it back.
     broken: RefCell<Option<String>>,
     registry: Rc<RefCell<Registry>>,
     library: Rc<RefCell<Registry>>,
@@ -69,18 +70,20 @@ pub(crate) struct ModState {
 
 impl ModState {
     /// Puts back what the scripts changed since the last time (or since loading), if any code
-    /// ran since: the state is then exactly what a fresh load gives.
+    /// ran since or the last attempt failed: the state is then exactly what a fresh load gives.
     fn reset(&self) {
-        if !self.dirty.replace(false) || self.snapshot.is_empty() {
+        let ran = self.dirty.replace(false);
+        if !(ran || self.broken.borrow().is_some()) || self.snapshot.is_empty() {
             return;
         }
         self.budget.reset();
-        *self.broken.borrow_mut() = self.snapshot.restore(&self.debug).err().map(|e| {
+        let failed = self.snapshot.restore(&self.debug).err().map(|e| {
             format!(
-                "cannot put the scripts' local variables back as they were after loading: {}; the state of this mod's scripts is lost until it is loaded again",
+                "cannot put the scripts' local variables back as they were after loading: {}; this mod's hooks fail until they can be (at the next battle or hook call outside battles)",
                 lua_error_text(&e)
             )
         });
+        *self.broken.borrow_mut() = failed;
     }
 
     /// The implementation of an ability: the mod's own, else the shared library's.
