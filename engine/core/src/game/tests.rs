@@ -656,3 +656,110 @@ fn a_failing_ability_hook_refuses_the_action_and_leaves_the_game_unchanged() {
     .expect("plays");
     assert_eq!(g.battles(), before.battles() + 1);
 }
+
+/// Ability hooks that note, for each turn hook call, the seed given just before it (taken, so a
+/// second call without a reseed of its own notes none).
+#[derive(Default)]
+struct SeedLog {
+    seed: Option<u64>,
+    calls: Vec<(&'static str, Option<u64>)>,
+}
+
+impl crate::hooks::AbilityHooks for SeedLog {
+    fn reseed(&mut self, seed: u64) {
+        self.seed = Some(seed);
+    }
+
+    fn turn_started(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        _effects: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), crate::hooks::HookError> {
+        self.calls.push(("turn_started", self.seed.take()));
+        Ok(())
+    }
+
+    fn turn_ended(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        _effects: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), crate::hooks::HookError> {
+        self.calls.push(("turn_ended", self.seed.take()));
+        Ok(())
+    }
+}
+
+#[test]
+fn every_hook_call_outside_a_battle_gets_a_seed_of_its_own_from_the_game() {
+    use crate::hooks::{AbilityHooks, HookPoints};
+    // Both HQs carry an ability with turn hooks.
+    let mut cat = Catalog::clone(&catalog());
+    cat.edit_tiles(|_, t| {
+        if t.is_hq() {
+            let mut ability = crate::tile::AbilityRef::new("probe", Default::default());
+            ability.points = HookPoints::TURN_STARTED.union(HookPoints::TURN_ENDED);
+            t.abilities = vec![ability];
+        }
+    });
+    let cat = Arc::new(cat);
+    let mut g = position_with(
+        cat.clone(),
+        [vec!["soldier"; 3], vec!["soldier"; 3]],
+        [vec![], vec![]],
+        None,
+    );
+    let soldier = cat.find("a/soldier").expect("soldier");
+    let mut log = SeedLog::default();
+    g.act(
+        &Action::Discard { tile: soldier },
+        &mut log,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("discard");
+    let copy = g.clone();
+    let before = g.state_hash();
+    g.act(&Action::EndTurn, &mut log, &mut DefaultPolicy, &mut ())
+        .expect("ends the turn");
+    // a's HQ ends its turn, b's HQ starts one: each call after a reseed of its own.
+    let calls = std::mem::take(&mut log.calls);
+    assert_eq!(
+        calls.iter().map(|(p, _)| *p).collect::<Vec<_>>(),
+        ["turn_ended", "turn_started"]
+    );
+    assert!(calls.iter().all(|(_, s)| s.is_some()), "{calls:?}");
+    assert_ne!(calls[0].1, calls[1].1);
+    // The count of such calls is state: the hash moves with it, not only with the turn.
+    let mut counted = copy.clone();
+    counted.hook_calls += 2;
+    assert_ne!(counted.state_hash(), copy.state_hash());
+    assert_ne!(g.state_hash(), before);
+    // The same game played with hooks that were reseeded and called elsewhere in between (a
+    // bot's simulations) gets the same seeds.
+    let mut other = SeedLog::default();
+    other.reseed(12345);
+    let mut again = copy.clone();
+    again
+        .act(&Action::EndTurn, &mut other, &mut DefaultPolicy, &mut ())
+        .expect("ends the turn");
+    assert_eq!(other.calls, calls);
+    assert_eq!(again.state_hash(), g.state_hash());
+    // The next turn's calls get new seeds.
+    let theirs = cat.find("b/soldier").expect("soldier");
+    g.act(
+        &Action::Discard { tile: theirs },
+        &mut log,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("discard");
+    g.act(&Action::EndTurn, &mut log, &mut DefaultPolicy, &mut ())
+        .expect("ends the turn");
+    assert!(
+        log.calls
+            .iter()
+            .all(|c| c.1.is_some() && !calls.contains(c)),
+        "{:?}",
+        log.calls
+    );
+}
