@@ -581,3 +581,23 @@ fn a_turn_hooks_draws_do_not_depend_on_battles_fought_in_between() {
     );
     assert_eq!(end_turn(&mut game, &mut host), first);
 }
+
+#[test]
+fn finalizers_and_weak_tables_are_refused() {
+    // What they do depends on when memory is collected, which differs between processes.
+    let (_, _, problems) =
+        load("local cache = setmetatable({}, { __mode = \"k\" })\nability(\"probe\", {})\n");
+    assert!(
+        problems.contains("probe.lua:1") && problems.contains("`__mode`"),
+        "{problems}"
+    );
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  setmetatable({}, { __gc = function() end })\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(
+        err.contains("probe.lua:2") && err.contains("`__gc`"),
+        "{err}"
+    );
+}

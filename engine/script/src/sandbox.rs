@@ -176,6 +176,17 @@ local function safe_pcall(f, ...)
   return pass(raw_pcall(f, ...))
 end
 
+-- Finalizers and weak tables act whenever the collector runs, and when it runs depends on all that
+-- was allocated before (other battles, a bot's simulations): a metatable may not bring them.
+-- (Lua marks an object for finalization only if its metatable has __gc when it is set.)
+local raw_setmetatable = setmetatable
+local function safe_setmetatable(t, mt)
+  if type(mt) == "table" and (rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil) then
+    error("setmetatable: `__gc` and `__mode` are not allowed: finalizers and weak tables depend on when memory is collected, which differs from one process to another", 2)
+  end
+  return raw_setmetatable(t, mt)
+end
+
 local function copy(t, except)
   local c = {}
   for k, v in next, t do
@@ -192,7 +203,7 @@ m.random = random
 local base = {
   assert = assert, error = error, ipairs = ipairs, pairs = ordered_pairs, pcall = safe_pcall,
   select = select, tonumber = tonumber, tostring = tostring, type = type,
-  rawequal = rawequal, rawlen = rawlen, getmetatable = getmetatable, setmetatable = setmetatable,
+  rawequal = rawequal, rawlen = rawlen, getmetatable = getmetatable, setmetatable = safe_setmetatable,
   string = copy(string), table = copy(table), math = m, utf8 = copy(utf8),
   _VERSION = _VERSION,
 }
