@@ -164,7 +164,8 @@ impl Walk<'_> {
             Value::Function(f) => self.function(f),
             other => {
                 let Some(o) = origin else {
-                    // A global of this kind: read-only, and reachable by nothing that changes it.
+                    // Reached from the globals alone: no script can make such a value while the
+                    // scripts load (the host hands out its userdata only to hooks).
                     return Ok(());
                 };
                 Err(Failure::Refused(Unrestorable {
