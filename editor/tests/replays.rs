@@ -273,7 +273,7 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     let garbage = dir.join("garbage.txt");
     std::fs::write(&garbage, "this is not a replay\n").expect("write");
     open(&mut h, &garbage);
-    h.get_by_label_contains("not a Hexforge replay: the first line must be `hexforge-replay 1`");
+    h.get_by_label_contains("not a Hexforge replay: the first line must be `hexforge-replay 2`");
     assert!(
         h.state()
             .replays

@@ -20,7 +20,7 @@ use std::fmt;
 use std::io::{self, Write};
 
 /// The format this code writes and reads.
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// What a game was set up with.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -307,6 +307,14 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end()));
     match lines.next() {
         Some((_, l)) if l == format!("hexforge-replay {FORMAT}") => {}
+        Some((n, "hexforge-replay 1")) => {
+            return Err(err(
+                n,
+                format!(
+                    "`hexforge-replay 1`: recorded before the state hashes covered the scripts' reseed points (format {FORMAT}); record the game again with this Hexforge"
+                ),
+            ));
+        }
         Some((n, l)) if l.starts_with("hexforge-replay ") => {
             return Err(err(
                 n,
@@ -316,7 +324,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
         _ => {
             return Err(err(
                 0,
-                "not a Hexforge replay: the first line must be `hexforge-replay 1`".into(),
+                format!("not a Hexforge replay: the first line must be `hexforge-replay {FORMAT}`"),
             ));
         }
     }
@@ -811,11 +819,13 @@ mod tests {
     #[test]
     fn bad_lines_are_reported_by_number() {
         let c = catalog();
-        let text = "hexforge-replay 1\nseat a\nseat a\nseed 1\naction place a/ghost 0 0 0\n";
+        let text = "hexforge-replay 2\nseat a\nseat a\nseed 1\naction place a/ghost 0 0 0\n";
         let e = parse(text, &c).expect_err("unknown tile");
         assert_eq!(e.to_string(), "line 5: no tile `a/ghost` is loaded");
+        let e = parse("hexforge-replay 1\nseat a\n", &c).expect_err("format 1");
+        assert!(e.to_string().contains("record the game again"), "{e}");
         let e = parse("hexforge-replay 9\n", &c).expect_err("format");
-        assert!(e.to_string().contains("reads replay format 1"), "{e}");
+        assert!(e.to_string().contains("reads replay format 2"), "{e}");
         let e = parse("garbage", &c).expect_err("not a replay");
         assert!(e.to_string().contains("not a Hexforge replay"), "{e}");
     }
@@ -826,7 +836,7 @@ mod tests {
         fn no_text_makes_the_reader_panic(
             lines in proptest::collection::vec(
                 prop_oneof![
-                    Just("hexforge-replay 1".to_string()),
+                    Just("hexforge-replay 2".to_string()),
                     Just("seat a".to_string()),
                     Just("seed 3".to_string()),
                     Just("end".to_string()),
