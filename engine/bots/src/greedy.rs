@@ -70,6 +70,9 @@ pub(crate) fn score_actions(
     };
     let after_battle = |g: &Game, hooks: &mut dyn AbilityHooks| -> i32 {
         let mut f = g.field().clone();
+        // The scripts start this scoring battle from the position alone, not from whatever the
+        // host ran before, so the same position scores the same on any host.
+        hooks.reseed(g.state_hash());
         // A battle whose hook fails leaves `f` as it was, which is then what is scored.
         let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
         match g.result() {

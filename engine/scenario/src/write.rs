@@ -25,6 +25,8 @@ pub fn scenario_text(
     write_setup(&mut s, field, ctx, armies, title, board);
     // What one battle gives on this board, by the engine.
     let mut after = field.clone();
+    // The scripts start as `hexforge scenario` starts its first battle.
+    hooks.reseed(0);
     battle::resolve(&mut after, ctx, hooks, &mut DefaultPolicy, &mut ())?;
     let removed: Vec<String> = labels(field, ctx)
         .into_iter()
