@@ -159,6 +159,26 @@ mod tests {
         c
     }
 
+    /// The scenario `text` read, and its board written back as a file titled `title`.
+    fn rewritten(cat: &Catalog, text: &str, title: &str) -> (crate::Scenario, String) {
+        let s = parse_scenario(&SourceText::new("s.toml", text), cat).expect("valid");
+        let field = Battlefield::new(s.setup.clone(), cat).expect("legal board");
+        let ctx = Context {
+            catalog: cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(
+            &field,
+            ctx,
+            &["x", "x"],
+            &mut NoAbilities,
+            title,
+            "standard",
+        )
+        .expect("the battle resolves");
+        (s, written)
+    }
+
     #[test]
     fn a_written_board_reads_back_and_its_expectations_hold() {
         let cat = catalog();
@@ -185,21 +205,7 @@ at = [0, 0]
 facing = 0
 wounds = 0
 "#;
-        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
-        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
-        let ctx = Context {
-            catalog: &cat,
-            rules: &s.rules,
-        };
-        let written = scenario_text(
-            &field,
-            ctx,
-            &["x", "x"],
-            &mut NoAbilities,
-            "Brute \"test\"",
-            "standard",
-        )
-        .expect("the battle resolves");
+        let (_, written) = rewritten(&cat, text, "Brute \"test\"");
         assert!(
             written.contains("name = \"Brute \\\"test\\\"\""),
             "{written}"
@@ -218,21 +224,7 @@ wounds = 0
     fn two_players_sharing_a_team_keep_it_in_the_file() {
         let cat = catalog();
         let text = "name = \"allies\"\n[[player]]\nid = \"a\"\narmy = \"x\"\nteam = \"red\"\n[[player]]\nid = \"b\"\narmy = \"x\"\nteam = \"red\"\n[[tile]]\nowner = \"a\"\ntile = \"x/hq\"\nat = [0, 1]\n";
-        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
-        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
-        let ctx = Context {
-            catalog: &cat,
-            rules: &s.rules,
-        };
-        let written = scenario_text(
-            &field,
-            ctx,
-            &["x", "x"],
-            &mut NoAbilities,
-            "allies",
-            "standard",
-        )
-        .expect("the battle resolves");
+        let (s, written) = rewritten(&cat, text, "allies");
         assert_eq!(written.matches("team = \"t1\"").count(), 2, "{written}");
         let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
             .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
@@ -241,21 +233,7 @@ wounds = 0
         let duel = text
             .replace("team = \"red\"\n[[tile]]", "[[tile]]")
             .replacen("team = \"red\"\n", "", 1);
-        let s = parse_scenario(&SourceText::new("d.toml", &duel), &cat).expect("valid");
-        let field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
-        let ctx = Context {
-            catalog: &cat,
-            rules: &s.rules,
-        };
-        let written = scenario_text(
-            &field,
-            ctx,
-            &["x", "x"],
-            &mut NoAbilities,
-            "duel",
-            "standard",
-        )
-        .expect("the battle resolves");
+        let (_, written) = rewritten(&cat, &duel, "duel");
         assert!(!written.contains("team ="), "{written}");
     }
 }
