@@ -122,6 +122,29 @@ ability("probe", {})
 }
 
 #[test]
+fn no_address_reaches_a_script() {
+    let (_, _, problems) = load(
+        r#"
+local t, f = {}, function() end
+assert(tostring(t) == "table", tostring(t))
+assert(tostring(f) == "function", tostring(f))
+assert(string.format("%s and %s", t, f) == "table and function")
+assert(("%s|%5.1f|%d"):format({}, 1.25, 3) == "table|  1.2|3")
+assert(tostring(setmetatable({}, { __tostring = function() return "unit" end })) == "unit")
+assert(tostring(setmetatable({}, { __name = "Plan" })) == "Plan")
+assert(tostring(12) == "12" and tostring(nil) == "nil" and tostring(true) == "true")
+assert(string.format("100%%p") == "100%p", "an escaped percent is no %p")
+local ok, e = pcall(string.format, "%p", t)
+assert(not ok and e:find("not allowed"), e)
+ok, e = pcall(function() return ("%10p"):format(t) end)
+assert(not ok and e:find("not allowed"), e)
+ability("probe", {})
+"#,
+    );
+    assert_eq!(problems, "");
+}
+
+#[test]
 fn an_endless_loop_is_stopped_and_the_battle_refused() {
     let (c, mut host, problems) = load(
         "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  while true do end\nend })\n",

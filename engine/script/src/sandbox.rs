@@ -105,6 +105,44 @@ local raw_pcall, select, sort = pcall, select, table.sort
 string.dump = nil
 getmetatable("").__metatable = false
 
+-- Tables, functions and coroutines print as their type, never as an address: addresses differ
+-- from one process (and one allocation) to the next. A table with `__tostring` or `__name` in
+-- its metatable prints as that says.
+local raw_tostring, raw_format, gsub = tostring, string.format, string.gsub
+local addressed = { table = true, ["function"] = true, userdata = true, thread = true }
+local function safe_tostring(v)
+  local t = type(v)
+  if not addressed[t] then
+    return raw_tostring(v)
+  end
+  local mt = getmetatable(v)
+  if type(mt) == "table" then
+    if rawget(mt, "__tostring") ~= nil then
+      return raw_tostring(v)
+    end
+    local name = rawget(mt, "__name")
+    if type(name) == "string" then
+      return name
+    end
+  end
+  return t
+end
+tostring = safe_tostring
+-- string.format's `%s` and `%q` would show addresses too, and `%p` is nothing but one.
+string.format = function(fmt, ...)
+  if type(fmt) == "string" and gsub(fmt, "%%%%", ""):find("%%[-+ #0]*%d*%.?%d*p") then
+    error("string.format: `%p` is not allowed: an address differs from one process to another", 2)
+  end
+  local n = select('#', ...)
+  local args = { ... }
+  for i = 1, n do
+    if addressed[type(args[i])] then
+      args[i] = safe_tostring(args[i])
+    end
+  end
+  return raw_format(fmt, table.unpack(args, 1, n))
+end
+
 local originals = setmetatable({}, { __mode = "k" })
 
 local function freeze(t)
