@@ -41,6 +41,21 @@ pub struct LuaEdit {
     pub path: PathBuf,
     pub text: String,
     pub saved: String,
+    /// The syntax error of `text` as it is now (checked on every change, never run).
+    pub problem: Option<hexforge_content::Diagnostic>,
+}
+
+impl LuaEdit {
+    /// The Lua file `path`, whose saved text is `text`, open for editing.
+    pub fn open(path: PathBuf, text: String) -> LuaEdit {
+        let problem = hexforge_script::syntax_problem(&path, &text);
+        LuaEdit {
+            path,
+            saved: text.clone(),
+            text,
+            problem,
+        }
+    }
 }
 
 /// The designer's state beside the open documents.
@@ -305,11 +320,7 @@ impl Editor {
         let path = new_army::new_ability(&mod_dir, hook, &known)?;
         self.docs[d].add_ability(i, hook);
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        self.designer.lua = Some(LuaEdit {
-            path,
-            saved: text.clone(),
-            text,
-        });
+        self.designer.lua = Some(LuaEdit::open(path, text));
         self.designer.new_hook.clear();
         self.reload_if_unwatched();
         Ok(())
@@ -1180,13 +1191,7 @@ fn source_view(editor: &mut Editor, ui: &mut egui::Ui) {
         let own = editor.loaded.mods.iter().any(|m| path.starts_with(&m.dir)) && path.is_file();
         if own && ui.button("Edit the Lua file").clicked() {
             match std::fs::read_to_string(&path) {
-                Ok(text) => {
-                    editor.designer.lua = Some(LuaEdit {
-                        path,
-                        saved: text.clone(),
-                        text,
-                    })
-                }
+                Ok(text) => editor.designer.lua = Some(LuaEdit::open(path, text)),
                 Err(e) => {
                     editor.designer.note = Some(format!("cannot read {}: {e}", path.display()))
                 }
@@ -1260,15 +1265,27 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         .id_salt("lua_editor")
         .max_height(260.0)
         .show(ui, |ui| {
-            ui.add(
-                egui::TextEdit::multiline(&mut lua.text)
-                    .id(egui::Id::unique(LUA_TEXT))
-                    .code_editor()
-                    .desired_width(f32::INFINITY)
-                    .desired_rows(12),
-            )
-            .labelled_by(label.unwrap_or_else(|| ui.scope_id()));
+            let edited = ui
+                .add(
+                    egui::TextEdit::multiline(&mut lua.text)
+                        .id(egui::Id::unique(LUA_TEXT))
+                        .code_editor()
+                        .desired_width(f32::INFINITY)
+                        .desired_rows(12),
+                )
+                .labelled_by(label.unwrap_or_else(|| ui.scope_id()))
+                .changed();
+            if edited {
+                lua.problem = hexforge_script::syntax_problem(&lua.path, &lua.text);
+            }
         });
+    // Problems as you type: the syntax; what the script does is checked when it loads.
+    if let Some(p) = &lua.problem {
+        ui.colored_label(
+            egui::Color32::LIGHT_RED,
+            format!("line {}: {}", p.line, p.message),
+        );
+    }
     if save {
         save_lua(editor);
     }

@@ -344,3 +344,44 @@ fn a_new_army_in_the_user_mods_folder_is_loaded_and_watched_at_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_lua_syntax_error_shows_as_it_is_typed() {
+    let dir = base_copy("designer-lua");
+    let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
+    type_into(&mut harness, "new ability", "overcharge");
+    harness.get_by_label("New ability").click();
+    harness.run();
+    let lua = harness
+        .state()
+        .designer
+        .lua
+        .as_ref()
+        .map(|l| l.path.display().to_string())
+        .expect("the new Lua file is open");
+    assert!(lua.ends_with("scripts/overcharge.lua"), "{lua}");
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    // The template compiles.
+    assert!(harness.query_by_label_contains("line ").is_none());
+    let text = |h: &mut Harness<'static, Editor>, t: &str| {
+        // The Lua editor, labelled by its path (and "(unsaved changes)" once typed into).
+        h.get_by_role(Role::MultilineTextInput).focus();
+        h.run();
+        h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+        h.run();
+        h.get_by_role(Role::MultilineTextInput).type_text(t);
+        h.run();
+    };
+    text(
+        &mut harness,
+        "ability(\"overcharge\", {\n  initiative = function(ctx)\n    return 1\n})\n",
+    );
+    harness.get_by_label_contains("line 4: ");
+    text(
+        &mut harness,
+        "ability(\"overcharge\", {\n  initiative = function(ctx)\n    return 1\n  end,\n})\n",
+    );
+    assert!(harness.query_by_label_contains("line 4: ").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}

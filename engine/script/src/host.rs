@@ -184,6 +184,35 @@ fn run_chunk(
     })
 }
 
+/// The syntax error of the Lua text of `path`, if it has one, located as a loading error would
+/// be: the text is compiled in a state of its own and never run, so a tool may call this on every
+/// keystroke of an editor.
+pub fn syntax_problem(path: &Path, text: &str) -> Option<Diagnostic> {
+    let lua = Lua::new_with(mlua::StdLib::NONE, mlua::LuaOptions::default()).ok()?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let result = lua
+        .load(text)
+        .set_name(format!("@{name}"))
+        .set_mode(ChunkMode::Text)
+        .into_function();
+    let e = result.err()?;
+    let (at, message) = locate(&lua_error_text(&e), &name);
+    let line = at
+        .rsplit(':')
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(1);
+    Some(Diagnostic {
+        file: path.to_path_buf(),
+        line,
+        column: 1,
+        message,
+    })
+}
+
 /// Moves an environment's globals behind a read-only proxy: after loading, a script's globals
 /// (and the library's) can no longer change. Returns the table of the globals behind the proxy.
 fn seal(lua: &Lua, env: &Table, parent: &Table, freeze: &Function) -> mlua::Result<Table> {
@@ -966,6 +995,20 @@ pub fn load(roots: &[PathBuf], limits: Limits) -> Loaded {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_syntax_error_is_located_without_running_the_text() {
+        let path = Path::new("mods/fan/scripts/fury.lua");
+        let good = "ability(\"fury\", {\n  plan_attacks = function(ctx, plan) end,\n})\n";
+        assert_eq!(syntax_problem(path, good), None);
+        // Never run: an endless loop compiles and returns at once.
+        assert_eq!(syntax_problem(path, "while true do end\n"), None);
+        let bad = "ability(\"fury\", {\n  plan_attacks = function(ctx, plan)\n})\n";
+        let d = syntax_problem(path, bad).expect("a missing `end`");
+        assert_eq!(d.file, path);
+        assert_eq!(d.line, 3, "{d}");
+        assert!(d.message.contains("expected"), "{d}");
+    }
 
     #[test]
     fn the_shipped_mods_have_nothing_to_put_back_but_the_fan_armys_local_functions() {

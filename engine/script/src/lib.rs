@@ -16,7 +16,7 @@ mod sandbox;
 mod snapshot;
 mod source;
 
-pub use host::{Loaded, ScriptError, ScriptHost, load};
+pub use host::{Loaded, ScriptError, ScriptHost, load, syntax_problem};
 pub use reloader::{Reloaded, Reloader};
 pub use sandbox::Limits;
 pub use source::{HookSource, hook_names, hook_source};
