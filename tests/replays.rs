@@ -27,20 +27,30 @@ fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::Sc
     let start = game.clone();
     let mut game = game;
     let mut bots = [RandomBot::new(seed + 1), RandomBot::new(seed + 2)];
+    let steps = record(&mut game, &mut bots, &mut scripts);
+    (start, steps, scripts)
+}
+
+/// Plays `game` to its end, a bot per seat, and returns every step as recorded.
+fn record<P: Player>(
+    game: &mut Game,
+    bots: &mut [P],
+    scripts: &mut hexforge_script::ScriptHost,
+) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut legal = LegalActions::new();
     while let Some(seat) = game.current() {
         game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+        let pick = bots[seat.index()].act(game, &legal, scripts);
         let action = legal.get(pick).expect("listed");
         let mut players: Vec<&mut dyn Player> =
             bots.iter_mut().map(|b| b as &mut dyn Player).collect();
         let mut seats = Seats {
             players: &mut players,
         };
-        steps.push(act_noted(&mut game, action, &mut scripts, &mut seats, &mut ()).expect("legal"));
+        steps.push(act_noted(game, action, scripts, &mut seats, &mut ()).expect("legal"));
     }
-    (start, steps, scripts)
+    steps
 }
 
 #[test]
@@ -152,19 +162,7 @@ fn a_monte_carlo_game_with_stateful_scripts_replays_in_a_fresh_host() {
     let mut scripts = loaded.scripts;
     let mut game = new_game(loaded.mods.catalog);
     let mut bots = [MonteCarloBot::new(1, 2), MonteCarloBot::new(2, 2)];
-    let mut steps = Vec::new();
-    let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
-        let action = legal.get(pick).expect("listed");
-        let mut players: Vec<&mut dyn Player> =
-            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-        let mut seats = Seats {
-            players: &mut players,
-        };
-        steps.push(act_noted(&mut game, action, &mut scripts, &mut seats, &mut ()).expect("legal"));
-    }
+    let steps = record(&mut game, &mut bots, &mut scripts);
     assert!(steps.len() > 20, "a whole game");
     let fresh = hexforge_script::load(&roots, Limits::default());
     let mut fresh_scripts = fresh.scripts;
