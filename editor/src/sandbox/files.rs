@@ -145,24 +145,18 @@ impl Sandbox {
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder, so the file is either the
-/// old one or the whole new one.
+/// Writes `text` to `path` with `hexforge_content::write_atomically`, first making a new folder
+/// typed into the path (e.g. `scenarios/`).
 pub(super) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other("give a file name, e.g. scenarios/test.toml"))?;
-    let mut temp_name = std::ffi::OsString::from(".");
-    temp_name.push(name);
-    temp_name.push(".saving");
-    let temp = path.with_file_name(temp_name);
-    // A new folder typed into the path (e.g. `scenarios/`) is made.
+    if path.file_name().is_none() {
+        return Err(std::io::Error::other(
+            "give a file name, e.g. scenarios/test.toml",
+        ));
+    }
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    std::fs::write(&temp, text)?;
-    std::fs::rename(&temp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temp);
-    })
+    hexforge_content::write_atomically(path, text)
 }
 
 #[cfg(test)]
@@ -196,6 +190,16 @@ mod tests {
         assert!(write_atomically(&folder, "x").is_err());
         assert!(folder.is_dir());
         assert!(!dir.join(".scenarios.saving").exists());
+        let left: Vec<String> = std::fs::read_dir(&dir)
+            .expect("the folder")
+            .map(|e| {
+                e.expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(left, ["scenarios"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
