@@ -126,23 +126,17 @@ impl Game {
         // A battle with scripted tiles can fail: keep the game and the events until it has not
         // (a sink that drops the events needs none held back).
         let before = self.clone();
-        if !sink.keeps_events() {
+        let mut held: Vec<Event> = Vec::new();
+        if sink.keeps_events() {
+            self.perform(checked, hooks, decider, &mut held);
+        } else {
             self.perform(checked, hooks, decider, sink);
-            return match self.hook_failure.take() {
-                Some(e) => {
-                    *self = before;
-                    Err(ActionError::Hook(e))
-                }
-                None => Ok(()),
-            };
         }
-        let mut events: Vec<Event> = Vec::new();
-        self.perform(checked, hooks, decider, &mut events);
         if let Some(e) = self.hook_failure.take() {
             *self = before;
             return Err(ActionError::Hook(e));
         }
-        for e in events {
+        for e in held {
             sink.push(e);
         }
         Ok(())
