@@ -591,33 +591,23 @@ impl ScriptHost {
             return Ok(());
         };
         let st = &self.states[b.state];
-        let hook = HookPoints::ALL[point].1;
+        let error = |at: String, message: String| HookError {
+            message: ScriptError {
+                mod_id: st.id.clone(),
+                at,
+                hook: HookPoints::ALL[point].1.to_string(),
+                tile: b.tile.clone(),
+                message,
+            }
+            .to_string(),
+        };
         if let Some(message) = st.broken.borrow().clone() {
-            return Err(HookError {
-                message: ScriptError {
-                    mod_id: st.id.clone(),
-                    at: b.ability.defined_at.clone(),
-                    hook: hook.to_string(),
-                    tile: b.tile.clone(),
-                    message,
-                }
-                .to_string(),
-            });
+            return Err(error(b.ability.defined_at.clone(), message));
         }
         st.dirty.set(true);
         let fail = |e: mlua::Error| {
-            let text = lua_error_text(&e);
-            let (at, message) = locate(&text, &b.ability.defined_at);
-            HookError {
-                message: ScriptError {
-                    mod_id: st.id.clone(),
-                    at,
-                    hook: hook.to_string(),
-                    tile: b.tile.clone(),
-                    message,
-                }
-                .to_string(),
-            }
+            let (at, message) = locate(&lua_error_text(&e), &b.ability.defined_at);
+            error(at, message)
         };
         {
             let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
