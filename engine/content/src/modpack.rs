@@ -187,28 +187,30 @@ fn load_mod_files(
             },
             None => Diagnostic::whole_file(&dir.join("mod.toml"), message),
         };
-        let mut declared = p.armies.clone();
-        declared.sort();
-        let mut found: Vec<String> = armies.iter().map(|a| a.id.clone()).collect();
-        found.sort();
-        if declared != found {
-            problems.push(at(format!(
-                "`provides.armies` says [{}] but armies/ holds [{}]: make them agree",
-                declared.join(", "),
-                found.join(", ")
-            )));
-        }
-        let mut declared = p.presets.clone();
-        declared.sort();
-        let mut found: Vec<String> = presets.iter().map(|p| p.id.clone()).collect();
-        found.sort();
-        if declared != found {
-            problems.push(at(format!(
-                "`provides.presets` says [{}] but rules/ holds [{}]: make them agree",
-                declared.join(", "),
-                found.join(", ")
-            )));
-        }
+        let mut agree = |key: &str, folder: &str, declared: &[String], mut found: Vec<&str>| {
+            let mut declared: Vec<&str> = declared.iter().map(String::as_str).collect();
+            declared.sort();
+            found.sort();
+            if declared != found {
+                problems.push(at(format!(
+                    "`provides.{key}` says [{}] but {folder}/ holds [{}]: make them agree",
+                    declared.join(", "),
+                    found.join(", ")
+                )));
+            }
+        };
+        agree(
+            "armies",
+            "armies",
+            &p.armies,
+            armies.iter().map(|a| a.id.as_str()).collect(),
+        );
+        agree(
+            "presets",
+            "rules",
+            &p.presets,
+            presets.iter().map(|p| p.id.as_str()).collect(),
+        );
         let has_scripts = dir.join("scripts").is_dir();
         if p.scripts && !has_scripts {
             problems.push(at(
