@@ -105,9 +105,7 @@ pub struct ArmyFile {
 
 /// Reads and validates one army file.
 pub fn load_army(path: &Path) -> Result<ArmyFile, Diagnostics> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the army file: {e}")))?;
-    parse_army(&SourceText::new(path, text))
+    parse_army(&SourceText::read(path, "army file")?)
 }
 
 /// Parses then validates an army file's text.
@@ -119,9 +117,7 @@ pub fn parse_army(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
 /// Reads and validates one army file, all but its size: an army that patches complete (docs/
 /// MODDING.md) is checked once they have applied ([`ArmyFile::size_problem`]).
 pub fn load_army_open(path: &Path) -> Result<ArmyFile, Diagnostics> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the army file: {e}")))?;
-    parse_army_open(&SourceText::new(path, text))
+    parse_army_open(&SourceText::read(path, "army file")?)
 }
 
 /// [`load_army_open`] for a file's text: parsed and validated, all but its size.

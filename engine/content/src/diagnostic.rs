@@ -24,6 +24,13 @@ impl SourceText {
         }
     }
 
+    /// The text of the file at `path`, or a problem about the whole file naming `what` it is.
+    pub fn read(path: &Path, what: &str) -> Result<Self, Diagnostic> {
+        std::fs::read_to_string(path)
+            .map(|text| SourceText::new(path, text))
+            .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the {what}: {e}")))
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }

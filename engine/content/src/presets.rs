@@ -45,9 +45,7 @@ pub struct RulePreset {
 
 /// Reads and validates one preset file; every problem is reported at once.
 pub fn load_preset(path: &Path) -> Result<RulePreset, Diagnostics> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the rule preset: {e}")))?;
-    parse_preset(&SourceText::new(path, text))
+    parse_preset(&SourceText::read(path, "rule preset")?)
 }
 
 /// Parses then validates a preset file's text.
