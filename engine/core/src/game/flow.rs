@@ -243,15 +243,21 @@ impl Game {
         }
     }
 
-    /// The `turn_started` hooks of the turn a position begins with.
-    pub(super) fn first_turn_hooks<H, S>(&mut self, player: Seat, hooks: &mut H, sink: &mut S)
-    where
+    /// The hooks of `point` (`turn_started` or `turn_ended`) of `player`'s tiles, as
+    /// [`Self::tile_hooks`] calls them.
+    pub(super) fn turn_hooks<H, S>(
+        &mut self,
+        player: Seat,
+        point: HookPoints,
+        hooks: &mut H,
+        sink: &mut S,
+    ) where
         H: AbilityHooks + ?Sized,
         S: EventSink + ?Sized,
     {
-        let cells = self.hooked_tiles(player, HookPoints::TURN_STARTED);
+        let cells = self.hooked_tiles(player, point);
         if cells != 0 {
-            self.tile_hooks(HookPoints::TURN_STARTED, cells, hooks, sink);
+            self.tile_hooks(point, cells, hooks, sink);
         }
     }
 
@@ -291,10 +297,7 @@ impl Game {
             if self.hook_failure.is_some() || self.result().is_some() {
                 return;
             }
-            let cells = self.hooked_tiles(seat, point);
-            if cells != 0 {
-                self.tile_hooks(point, cells, hooks, sink);
-            }
+            self.turn_hooks(seat, point, hooks, sink);
         }
     }
 

@@ -392,7 +392,12 @@ impl Game {
             movers: OnceLock::new(),
         };
         game.begin_turn(position.next, sink);
-        game.first_turn_hooks(position.next, hooks, sink);
+        game.turn_hooks(
+            position.next,
+            crate::hooks::HookPoints::TURN_STARTED,
+            hooks,
+            sink,
+        );
         match game.hook_failure.take() {
             Some(e) => Err(GameError::Hook(e)),
             None => Ok(game),
