@@ -291,24 +291,11 @@ fn run() -> Result<ExitCode> {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
             let content = content_line(&loaded);
-            let (preset, options, extended) =
-                (table.rules.clone(), table.options.clone(), table.extended);
-            let header = |game_seed: u64| {
-                replaycmd::header(
-                    (&preset, &options, extended),
-                    &loaded.mods,
-                    armies.clone(),
-                    game_seed,
-                    seed,
-                )
-            };
-            let record = |game_seed: u64| -> Result<hexforge_replay::Recorder<std::fs::File>> {
-                let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
-                let file = std::fs::File::create(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                Ok(hexforge_replay::Recorder::new(file, &header(game_seed))?)
-            };
             let table = table.table(&loaded);
+            let record = |game_seed: u64| {
+                let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
+                recorder(path, &table, &loaded.mods, armies.clone(), game_seed, seed)
+            };
             matches::play_match(
                 &mut out,
                 loaded.catalog,
@@ -345,32 +332,22 @@ fn run() -> Result<ExitCode> {
                 let mut bound = catalog.clone();
                 ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
             };
-            let (preset, options, extended) =
-                (table.rules.clone(), table.options.clone(), table.extended);
-            let header = |armies: &[&str], game_seed: u64, match_seed: u64| {
-                replaycmd::header(
-                    (&preset, &options, extended),
+            if let Some(dir) = &replays {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            let table = table.table(&loaded);
+            let record = |k: usize, armies: &[&str], game_seed: u64, match_seed: u64| {
+                let dir = replays.as_deref().unwrap_or(Path::new("."));
+                recorder(
+                    &dir.join(format!("game-{k:05}.txt")),
+                    &table,
                     &loaded.mods,
                     armies.iter().map(|a| a.to_string()).collect(),
                     game_seed,
                     match_seed,
                 )
             };
-            if let Some(dir) = &replays {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
-            }
-            let record = |k: usize, armies: &[&str], game_seed: u64, match_seed: u64| {
-                let dir = replays.as_deref().unwrap_or(Path::new("."));
-                let path = dir.join(format!("game-{k:05}.txt"));
-                let file = std::fs::File::create(&path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                Ok(hexforge_replay::Recorder::new(
-                    file,
-                    &header(armies, game_seed, match_seed),
-                )?)
-            };
-            let table = table.table(&loaded);
             matches::play_matches(
                 &mut out,
                 loaded.catalog.clone(),
@@ -461,6 +438,28 @@ fn content_line(loaded: &LoadedMods) -> String {
         mods.join(", "),
         hexforge_content::ENGINE_VERSION
     )
+}
+
+/// Creates the replay file `path` for a game of `armies` on `table` with `mods`, the game seeded
+/// with `seed` and the match with `match_seed`, and writes its header.
+fn recorder(
+    path: &Path,
+    table: &matches::Table,
+    mods: &[hexforge_content::ModInfo],
+    armies: Vec<String>,
+    seed: u64,
+    match_seed: u64,
+) -> Result<hexforge_replay::Recorder<std::fs::File>> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    let header = replaycmd::header(
+        (&table.preset, &table.options, table.extended),
+        mods,
+        armies,
+        seed,
+        match_seed,
+    );
+    Ok(hexforge_replay::Recorder::new(file, &header)?)
 }
 
 /// The user's own mods folder (see [`hexforge_content::user_mods_dir`]).
