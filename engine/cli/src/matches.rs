@@ -46,6 +46,14 @@ struct Lineup<'a> {
     seed: u64,
 }
 
+/// The bot of seat `seat`: its own `--bot`, else the last one given, else `random`.
+fn bot_name(names: &[String], seat: usize) -> &str {
+    names
+        .get(seat)
+        .or(names.last())
+        .map_or("random", String::as_str)
+}
+
 fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + Send>>> {
     lineup
         .bots
@@ -159,14 +167,7 @@ pub fn play_match(
     let catalog = Arc::new(catalog);
     let lineup = Lineup {
         armies: armies.iter().map(String::as_str).collect(),
-        bots: (0..armies.len())
-            .map(|i| {
-                bot_names
-                    .get(i)
-                    .or(bot_names.last())
-                    .map_or("random", |s| s)
-            })
-            .collect(),
+        bots: (0..armies.len()).map(|i| bot_name(bot_names, i)).collect(),
         seed,
     };
     let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape)?;
@@ -292,12 +293,7 @@ pub fn play_matches<H: AbilityHooks>(
             pairings.push((i, j));
         }
     }
-    let bot = |k: usize| {
-        bot_names
-            .get(k)
-            .or(bot_names.last())
-            .map_or("random", String::as_str)
-    };
+    let bot = |k: usize| bot_name(bot_names, k);
     let rules = Arc::new(table.rules()?);
     let shape = table.shape(&rules);
     let catalog = Arc::new(catalog);
