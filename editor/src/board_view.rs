@@ -4,7 +4,7 @@
 //! arrows from an edge to a target, lines between hexes, highlighted hexes).
 
 use hexforge_core::{
-    AttackKind, Battlefield, BoardShape, Catalog, Cell, Dir, Edge, Hex, Placed, Seat,
+    AttackKind, Battlefield, BoardShape, Catalog, Cell, Dir, Edge, EdgeIcons, Hex, Placed, Seat,
 };
 
 /// The colour of each seat's tiles, in seat order.
@@ -298,6 +298,29 @@ pub fn paint_attack(
     }
 }
 
+/// An arrow from each edge of every tile that `marked` picks, into the neighbouring hex.
+fn paint_edge_arrows(
+    painter: &egui::Painter,
+    layout: &Layout,
+    field: &Battlefield,
+    catalog: &Catalog,
+    stroke: egui::Stroke,
+    marked: impl Fn(&EdgeIcons) -> bool,
+) {
+    for (cell, p) in field.tiles() {
+        let tile = catalog.get(p.tile);
+        let hex = field.shape().hex(cell);
+        for e in Edge::ALL {
+            if marked(tile.edge(e)) {
+                let d = e.direction(p.facing);
+                let from = layout.side(hex, d);
+                let to = from + (layout.centre(hex.step(d)) - from) * 0.6;
+                arrow(painter, from, to, stroke);
+            }
+        }
+    }
+}
+
 /// The module links of every tile (definition data): an arrow from each link edge into the
 /// neighbouring hex.
 pub fn paint_links(
@@ -310,18 +333,7 @@ pub fn paint_links(
         (layout.radius * 0.06).max(2.0),
         egui::Color32::from_rgb(90, 220, 255),
     );
-    for (cell, p) in field.tiles() {
-        let tile = catalog.get(p.tile);
-        let hex = field.shape().hex(cell);
-        for e in Edge::ALL {
-            if tile.edge(e).link {
-                let d = e.direction(p.facing);
-                let from = layout.side(hex, d);
-                let to = from + (layout.centre(hex.step(d)) - from) * 0.6;
-                arrow(painter, from, to, stroke);
-            }
-        }
-    }
+    paint_edge_arrows(painter, layout, field, catalog, stroke, |e| e.link);
 }
 
 /// The nets: a line from every net edge into the neighbouring hex, and each tile in `netted` (the
@@ -335,22 +347,10 @@ pub fn paint_nets(
 ) {
     let colour = egui::Color32::from_rgb(200, 110, 255);
     let stroke = egui::Stroke::new((layout.radius * 0.06).max(2.0), colour);
-    for (cell, p) in field.tiles() {
-        let tile = catalog.get(p.tile);
-        let hex = field.shape().hex(cell);
-        for e in Edge::ALL {
-            if tile.edge(e).net {
-                let d = e.direction(p.facing);
-                let from = layout.side(hex, d);
-                arrow(
-                    painter,
-                    from,
-                    from + (layout.centre(hex.step(d)) - from) * 0.6,
-                    stroke,
-                );
-            }
-        }
+    paint_edge_arrows(painter, layout, field, catalog, stroke, |e| e.net);
+    for (cell, _) in field.tiles() {
         if netted & (1u64 << cell.index()) != 0 {
+            let hex = field.shape().hex(cell);
             outline(
                 painter,
                 layout,
