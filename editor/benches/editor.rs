@@ -19,6 +19,12 @@ fn frame(c: &mut Criterion) {
     if let Err(e) = editor.open_army("moloch") {
         panic!("{e}");
     }
+    frames(c, "editor_frame_army_view", &mut editor);
+}
+
+/// A headless context and the input of a 1280×800 window, after a first frame of `editor` that
+/// lays the fonts out: the measured frames are steady ones.
+fn headless(editor: &mut Editor) -> (egui::Context, egui::RawInput) {
     let ctx = egui::Context::default();
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -27,18 +33,20 @@ fn frame(c: &mut Criterion) {
         )),
         ..Default::default()
     };
-    // A first frame lays the fonts out; the measured ones are steady frames.
-    // No GPU takes the font textures here: they are dropped on purpose.
-    ctx.run_ui(input.clone(), |ui| editor.ui(ui))
-        .textures_delta
-        .clear();
-    c.bench_function("editor_frame_army_view", |b| {
-        b.iter(|| {
-            let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
-            out.textures_delta.clear();
-            ctx.tessellate(out.shapes, out.pixels_per_point)
-        })
-    });
+    run_frame(&ctx, &input, editor);
+    (ctx, input)
+}
+
+/// One frame of `editor`: layout and tessellation. No GPU takes the font textures here: they are
+/// dropped on purpose.
+fn run_frame(
+    ctx: &egui::Context,
+    input: &egui::RawInput,
+    editor: &mut Editor,
+) -> Vec<egui::epaint::ClippedPrimitive> {
+    let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
+    out.textures_delta.clear();
+    ctx.tessellate(out.shapes, out.pixels_per_point)
 }
 
 /// The extended board full: Borgo's HQ and Moloch's, and every other hex a board tile of the two
@@ -83,24 +91,8 @@ fn full_board(editor: &Editor) -> Board {
 
 /// Criterion runs of steady headless frames of `editor` (layout and tessellation).
 fn frames(c: &mut Criterion, name: &str, editor: &mut Editor) {
-    let ctx = egui::Context::default();
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1280.0, 800.0),
-        )),
-        ..Default::default()
-    };
-    ctx.run_ui(input.clone(), |ui| editor.ui(ui))
-        .textures_delta
-        .clear();
-    c.bench_function(name, |b| {
-        b.iter(|| {
-            let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
-            out.textures_delta.clear();
-            ctx.tessellate(out.shapes, out.pixels_per_point)
-        })
-    });
+    let (ctx, input) = headless(editor);
+    c.bench_function(name, |b| b.iter(|| run_frame(&ctx, &input, editor)));
 }
 
 fn sandbox(c: &mut Criterion) {
@@ -170,17 +162,7 @@ fn save_to_board(c: &mut Criterion) {
     let mut board = full_board(&editor);
     board.kind = BoardKind::Extended;
     editor.sandbox.set_board(board, &editor.loaded.catalog);
-    let ctx = egui::Context::default();
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1280.0, 800.0),
-        )),
-        ..Default::default()
-    };
-    ctx.run_ui(input.clone(), |ui| editor.ui(ui))
-        .textures_delta
-        .clear();
+    let (ctx, input) = headless(&mut editor);
     let mut melee = 2;
     c.bench_function("editor_save_to_sandbox_frame", |b| {
         b.iter_custom(|iters| {
@@ -193,9 +175,7 @@ fn save_to_board(c: &mut Criterion) {
                     assert!(start.elapsed() < Duration::from_secs(10), "no reload");
                     std::thread::sleep(Duration::from_micros(200));
                 }
-                let mut out = ctx.run_ui(input.clone(), |ui| editor.ui(ui));
-                out.textures_delta.clear();
-                ctx.tessellate(out.shapes, out.pixels_per_point);
+                run_frame(&ctx, &input, &mut editor);
                 total += start.elapsed();
                 let cat = &editor.loaded.catalog;
                 let brawler = cat.find("borgo/brawler").expect("the brawler");
