@@ -2,14 +2,15 @@
 //! (Move, Push, Sniper, Grenade, Air Strike). Each play is checked first, with an error that says
 //! why it is refused and leaves the battlefield untouched, then resolved into events.
 
-use crate::battle::{Context, Hit, Layout, View, medic, nets, remove_tiles, wound};
+use crate::battle::{
+    Context, Hit, Layout, View, can_be_hijacked, link_reach, medic, nets, remove_tiles, wound,
+};
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
-use crate::hex::{Dir, Edge, Hex};
-use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget, ScoperScope};
+use crate::hex::{Dir, Hex};
+use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
 use crate::shape::{Cell, MAX_CELLS, bits};
-use crate::tile::TileKind;
 use std::fmt;
 
 /// A play a player makes on the battlefield.
@@ -380,7 +381,13 @@ fn carried(field: &Battlefield, ctx: Context<'_>, netted: u64) -> u64 {
             continue;
         }
         let side = controller(field, ctx, working, gc);
-        for i in bits(links(field, ctx, gc) & occupied) {
+        let reach = link_reach(
+            field,
+            gc,
+            module.facing,
+            ctx.catalog.traits(module.tile).links,
+        );
+        for i in bits(reach & occupied) {
             if let Some(t) = field.at(shape.cell_from_index(i))
                 && field.friends(side, t.owner)
             {
@@ -391,33 +398,13 @@ fn carried(field: &Battlefield, ctx: Context<'_>, netted: u64) -> u64 {
     carried
 }
 
-/// The cells the links of the tile on `c` point at (every neighbour for an HQ's aura).
-fn links(field: &Battlefield, ctx: Context<'_>, c: Cell) -> u64 {
-    let Some(p) = field.at(c) else { return 0 };
-    let links = ctx.catalog.traits(p.tile).links;
-    let mut mask = 0u64;
-    for dir in Dir::ALL {
-        if links & (1 << Edge::facing_toward(p.facing, dir).index()) != 0
-            && let Some(n) = field.shape().neighbour(c, dir)
-        {
-            mask |= n.bit();
-        }
-    }
-    mask
-}
-
 /// Whose side the effects of the tile on `c` work for: the owner of the first working hijacker,
 /// in reading order, linked to it that may take it (R7.1.3, `scoper_scope`), else its owner.
 fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> Seat {
     let Some(p) = field.at(c) else {
         return Seat::default();
     };
-    let def = ctx.catalog.get(p.tile);
-    let eligible = match ctx.rules.scoper_scope {
-        ScoperScope::ModulesOnly => def.kind == TileKind::Module,
-        ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
-    };
-    if !eligible || def.gives().hijack {
+    if !can_be_hijacked(ctx.catalog.get(p.tile), ctx.rules) {
         return p.owner;
     }
     for h in bits(working) {
@@ -426,7 +413,13 @@ fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> S
             && ctx.catalog.traits(hijacker.tile).gives
             && ctx.catalog.get(hijacker.tile).gives().hijack
             && field.enemies(hijacker.owner, p.owner)
-            && links(field, ctx, hc) & c.bit() != 0
+            && link_reach(
+                field,
+                hc,
+                hijacker.facing,
+                ctx.catalog.traits(hijacker.tile).links,
+            ) & c.bit()
+                != 0
         {
             return hijacker.owner;
         }

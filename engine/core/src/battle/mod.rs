@@ -9,7 +9,7 @@ pub(crate) mod medic;
 pub mod nets;
 pub(crate) mod view;
 
-pub(crate) use view::{Layout, View};
+pub(crate) use view::{Layout, View, can_be_hijacked, link_reach};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};

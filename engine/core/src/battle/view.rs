@@ -7,8 +7,8 @@ use super::nets;
 use crate::battlefield::{Battlefield, Seat};
 use crate::hex::{Dir, Edge};
 use crate::rules::{Rules, ScoperScope};
-use crate::shape::{MAX_CELLS, bits};
-use crate::tile::{Catalog, TileKind};
+use crate::shape::{Cell, MAX_CELLS, bits};
+use crate::tile::{Catalog, Tile, TileKind};
 
 /// The reach of every tile on the board when a battle starts.
 #[derive(Clone, Debug)]
@@ -46,13 +46,7 @@ impl Layout {
             if catalog.get(p.tile).gives().hijack {
                 l.hijackers |= c.bit();
             }
-            for dir in Dir::ALL {
-                if traits.links & (1 << Edge::facing_toward(p.facing, dir).index()) != 0
-                    && let Some(n) = field.shape().neighbour(c, dir)
-                {
-                    l.links[i] |= n.bit();
-                }
-            }
+            l.links[i] = link_reach(field, c, p.facing, traits.links);
         }
         l
     }
@@ -66,6 +60,30 @@ impl Layout {
     pub fn netted(&self, occupied: u64, rules: &Rules) -> u64 {
         nets::resolve(&self.nets, self.netters, occupied, rules.net_cycle_rule)
     }
+}
+
+/// The cells the `links` (edge bits, every edge for an HQ's aura) of a tile on `c` facing
+/// `facing` point at.
+pub(crate) fn link_reach(field: &Battlefield, c: Cell, facing: Dir, links: u8) -> u64 {
+    let mut reach = 0u64;
+    for dir in Dir::ALL {
+        if links & (1 << Edge::facing_toward(facing, dir).index()) != 0
+            && let Some(n) = field.shape().neighbour(c, dir)
+        {
+            reach |= n.bit();
+        }
+    }
+    reach
+}
+
+/// Whether an enemy hijacking module may take over the tile `def` (R7.1.3, `scoper_scope`):
+/// never another hijacker.
+pub(crate) fn can_be_hijacked(def: &Tile, rules: &Rules) -> bool {
+    let eligible = match rules.scoper_scope {
+        ScoperScope::ModulesOnly => def.kind == TileKind::Module,
+        ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
+    };
+    eligible && !def.gives().hijack
 }
 
 /// Modifiers of every cell. Entries of empty cells are zero.
@@ -147,12 +165,7 @@ impl View {
                 let Some(t) = field.at(field.shape().cell_from_index(n)) else {
                     continue;
                 };
-                let def = catalog.get(t.tile);
-                let eligible = match rules.scoper_scope {
-                    ScoperScope::ModulesOnly => def.kind == TileKind::Module,
-                    ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
-                };
-                if eligible && !def.gives().hijack && field.enemies(p.owner, t.owner) {
+                if can_be_hijacked(catalog.get(t.tile), rules) && field.enemies(p.owner, t.owner) {
                     self.controller[n] = p.owner;
                     taken |= 1 << n;
                 }
