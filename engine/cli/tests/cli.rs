@@ -1,20 +1,9 @@
 //! The `hexforge` binary as a user runs it.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
 fn hexforge(args: &[&str]) -> (bool, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-        // Only the checkout's mods: a user mods folder on this machine must not change results.
-        .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
-        .args(args)
-        .current_dir(&root)
-        .output()
-        .expect("run hexforge");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    common::run(args, None)
 }
 
 #[test]

@@ -1,23 +1,12 @@
 //! `hexforge mods`: listing, checking and creating mods, as a modder runs them.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+mod common;
 
 /// Runs the binary in the checkout with `user` as the user mods folder.
 fn hexforge(args: &[&str], user: &Path) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-        .args(args)
-        .current_dir(root())
-        .env("HEXFORGE_USER_MODS", user)
-        .output()
-        .expect("run hexforge");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    common::run(args, Some(user))
 }
 
 fn temp_dir(name: &str) -> PathBuf {

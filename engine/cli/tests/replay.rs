@@ -2,19 +2,12 @@
 //! the same states; tampering is caught at the step it touches; cut and garbage files are read
 //! with clear messages.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
+
+mod common;
 
 fn hexforge(args: &[&str]) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
-        .output()
-        .expect("run hexforge");
-    let text =
-        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
-    (out.status.success(), text)
+    common::run(args, None)
 }
 
 fn temp(name: &str) -> PathBuf {
