@@ -5,9 +5,7 @@
 
 mod common;
 
-use common::{
-    base_copy, battle_to_the_end, click_at, click_hex, place, type_into, wait_for_reload, window,
-};
+use common::{base_copy, battle_to_the_end, click_at, click_hex, place, settle, type_into, window};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -32,13 +30,6 @@ fn click_edge(harness: &mut Harness<'static, Editor>, e: usize) {
         harness,
         rect.center() + 115.0 * egui::vec2(angle.cos(), angle.sin()),
     );
-}
-
-fn settle(harness: &mut Harness<'static, Editor>) {
-    wait_for_reload(harness.state_mut());
-    harness.run();
-    let refused = &harness.state().refused;
-    assert!(refused.is_empty(), "{refused:?}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{base_copy, editor, wait_for_reload, window};
+use common::{base_copy, editor, settle, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Editor;
@@ -71,13 +71,7 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
         text.replace(r#"name = "Gauss Cannon""#, r#"name = "Gauss Lance""#),
     )
     .expect("write moloch.toml");
-    wait_for_reload(harness.state_mut());
-    harness.run();
-    assert!(
-        harness.state().refused.is_empty(),
-        "{:?}",
-        harness.state().refused
-    );
+    settle(&mut harness);
     harness.get_by_label("Gauss Lance x1");
     assert!(
         harness.state().selected.is_some(),
@@ -126,13 +120,7 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
 
     // Fixed on disk: the reload after the refused one reads the fix, not what was refused.
     std::fs::write(&moloch, &text).expect("write moloch.toml");
-    wait_for_reload(harness.state_mut());
-    harness.run();
-    assert!(
-        harness.state().refused.is_empty(),
-        "{:?}",
-        harness.state().refused
-    );
+    settle(&mut harness);
     harness.get_by_label("Gauss Cannon x1");
     assert!(harness.query_by_label("Gauss Lance x1").is_none());
     let _ = std::fs::remove_dir_all(&dir);

@@ -59,6 +59,14 @@ pub fn wait_for_reload(editor: &mut Editor) {
     panic!("no reload within 10 s of the change");
 }
 
+/// Waits for a reload, draws a frame and checks the reloaded content brought no problems.
+pub fn settle(harness: &mut Harness<'static, Editor>) {
+    wait_for_reload(harness.state_mut());
+    harness.run();
+    let refused = &harness.state().refused;
+    assert!(refused.is_empty(), "{refused:?}");
+}
+
 /// A click of the primary button at `pos`.
 pub fn click_at(harness: &mut Harness<'static, Editor>, pos: egui::Pos2) {
     harness.hover_at(pos);
