@@ -346,6 +346,17 @@ impl Battlefield {
     pub fn state_hash(&self) -> u64 {
         let mut h = crate::fnv::Fnv1a::new();
         h.str("hexforge board 1");
+        self.hash_cells(&mut h);
+        for p in self.players() {
+            h.u8(self.team(p));
+            h.i32(self.hq_hp(p));
+        }
+        h.finish()
+    }
+
+    /// Every cell in reading order into `h`: empty, or the tile's catalog index, owner, facing
+    /// and wounds (the board of [`Self::state_hash`] and of a game's state hash).
+    pub(crate) fn hash_cells(&self, h: &mut crate::fnv::Fnv1a) {
         for c in self.shape.cells() {
             match self.at(c) {
                 None => h.u8(0),
@@ -358,11 +369,6 @@ impl Battlefield {
                 }
             }
         }
-        for p in self.players() {
-            h.u8(self.team(p));
-            h.i32(self.hq_hp(p));
-        }
-        h.finish()
     }
 
     pub fn hq_hp(&self, p: Seat) -> i32 {

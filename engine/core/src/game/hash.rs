@@ -15,7 +15,6 @@
 //! may change with the Rust version.
 
 use super::{Game, Hand, Mode, Stage, TurnState};
-use crate::battlefield::Placed;
 use crate::event::{DrawReason, GameResult};
 use crate::fnv::Fnv1a;
 use crate::tile::TileRef;
@@ -78,23 +77,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         h.i32(hex.r());
     }
     h.u64(shape.main_area());
-    for cell in shape.cells() {
-        match field.at(cell) {
-            None => h.u8(0),
-            Some(&Placed {
-                tile,
-                owner,
-                facing,
-                wounds,
-            }) => {
-                h.u8(1);
-                h.u16(tile.index() as u16);
-                h.u8(owner.index() as u8);
-                h.u8(facing.index());
-                h.u8(wounds);
-            }
-        }
-    }
+    field.hash_cells(&mut h);
 
     h.len(field.player_count());
     for p in field.players() {
