@@ -5,7 +5,10 @@
 
 mod common;
 
-use common::{base_copy, battle_to_the_end, click_at, click_hex, place, settle, type_into, window};
+use common::{
+    base_copy, battle_to_the_end, click_at, click_hex, place, save_scenario_and_run, settle,
+    type_into, window,
+};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -134,17 +137,7 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.run();
 
     // 6. The board saved as a scenario passes `hexforge scenario`'s checks.
-    let scenario = dir.join("fury_wins.toml");
-    harness.state_mut().sandbox.path = scenario.display().to_string();
-    harness.run();
-    harness.get_by_label("Save as scenario").click();
-    harness.run();
-    harness.get_by_label(&format!("Saved {}", scenario.display()));
-    let editor = harness.state_mut();
-    let s = hexforge_scenario::load_scenario(&scenario, &editor.loaded.catalog)
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
-    assert!(report.passed(), "{:?}", report.failures);
+    save_scenario_and_run(&mut harness, &dir.join("fury_wins.toml"));
 
     // 7. A match of the fan army is recorded, opened in the viewer, and verifies.
     harness.get_by_label("Replays").click();

@@ -4,7 +4,10 @@
 
 mod common;
 
-use common::{base_copy, battle_to_the_end, click_hex, editor, place, wait_for_reload, window};
+use common::{
+    base_copy, battle_to_the_end, click_hex, editor, place, save_scenario_and_run, wait_for_reload,
+    window,
+};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_core::battle::{self, Context};
@@ -191,19 +194,9 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     let dir = std::env::temp_dir().join(format!("hexforge-sandbox-save-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("brawler.toml");
-    harness.state_mut().sandbox.path = path.display().to_string();
-    harness.run();
-    harness.get_by_label("Save as scenario").click();
-    harness.run();
-    harness.get_by_label(&format!("Saved {}", path.display()));
-
     // The file runs as a scenario and its expectations hold.
-    let editor = harness.state_mut();
-    let s = hexforge_scenario::load_scenario(&path, &editor.loaded.catalog)
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    let s = save_scenario_and_run(&mut harness, &path);
     assert_eq!(s.armies, ["borgo", "moloch"]);
-    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
-    assert!(report.passed(), "{:?}", report.failures);
 
     // The brawler is removed (Delete), then the file brings it back.
     harness.key_press(egui::Key::Delete);
@@ -421,17 +414,8 @@ fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
     harness.run();
     // Saved as a scenario, the file passes with the same content and scripts.
     let path = dir.join("fury.toml");
-    harness.state_mut().sandbox.path = path.display().to_string();
-    harness.run();
-    harness.get_by_label("Save as scenario").click();
-    harness.run();
-    harness.get_by_label(&format!("Saved {}", path.display()));
-    let editor = harness.state_mut();
-    let s = hexforge_scenario::load_scenario(&path, &editor.loaded.catalog)
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    let s = save_scenario_and_run(&mut harness, &path);
     assert_eq!(s.expect.hq[1].2, 0, "the file pins the win down");
-    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
-    assert!(report.passed(), "{:?}", report.failures);
     let _ = std::fs::remove_dir_all(dir);
 }
 

@@ -131,3 +131,22 @@ pub fn battle_to_the_end(harness: &mut Harness<'static, Editor>) {
     harness.run();
     harness.get_by_label_contains("After the battle");
 }
+
+/// In the sandbox: saves the board as a scenario at `path` with its button, reads the file back
+/// with the scenario crate and checks that it passes (its expectations hold). Returns what was read.
+pub fn save_scenario_and_run(
+    harness: &mut Harness<'static, Editor>,
+    path: &Path,
+) -> hexforge_scenario::Scenario {
+    harness.state_mut().sandbox.path = path.display().to_string();
+    harness.run();
+    harness.get_by_label("Save as scenario").click();
+    harness.run();
+    harness.get_by_label(&format!("Saved {}", path.display()));
+    let editor = harness.state_mut();
+    let s = hexforge_scenario::load_scenario(path, &editor.loaded.catalog)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
+    assert!(report.passed(), "{:?}", report.failures);
+    s
+}
