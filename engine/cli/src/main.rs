@@ -294,7 +294,9 @@ fn run() -> Result<ExitCode> {
             let table = table.table(&loaded);
             let record = |game_seed: u64| {
                 let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
-                recorder(path, &table, &loaded.mods, armies.clone(), game_seed, seed)
+                let header =
+                    replaycmd::header(table.setup(), &loaded.mods, armies.clone(), game_seed, seed);
+                recorder(path, &header)
             };
             matches::play_match(
                 &mut out,
@@ -337,16 +339,17 @@ fn run() -> Result<ExitCode> {
                     .with_context(|| format!("cannot create {}", dir.display()))?;
             }
             let table = table.table(&loaded);
+            // What every game's header shares (the mods' content hashes), worked out once.
+            let series = replaycmd::header(table.setup(), &loaded.mods, Vec::new(), 0, seed);
             let record = |k: usize, armies: &[&str], game_seed: u64, match_seed: u64| {
                 let dir = replays.as_deref().unwrap_or(Path::new("."));
-                recorder(
-                    &dir.join(format!("game-{k:05}.txt")),
-                    &table,
-                    &loaded.mods,
-                    armies.iter().map(|a| a.to_string()).collect(),
-                    game_seed,
-                    match_seed,
-                )
+                let header = hexforge_replay::Header {
+                    armies: armies.iter().map(|a| a.to_string()).collect(),
+                    seed: game_seed,
+                    match_seed: Some(match_seed),
+                    ..series.clone()
+                };
+                recorder(&dir.join(format!("game-{k:05}.txt")), &header)
             };
             matches::play_matches(
                 &mut out,
@@ -440,26 +443,14 @@ fn content_line(loaded: &LoadedMods) -> String {
     )
 }
 
-/// Creates the replay file `path` for a game of `armies` on `table` with `mods`, the game seeded
-/// with `seed` and the match with `match_seed`, and writes its header.
+/// Creates the replay file `path` and writes `header` to it.
 fn recorder(
     path: &Path,
-    table: &matches::Table,
-    mods: &[hexforge_content::ModInfo],
-    armies: Vec<String>,
-    seed: u64,
-    match_seed: u64,
+    header: &hexforge_replay::Header,
 ) -> Result<hexforge_replay::Recorder<std::fs::File>> {
     let file =
         std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let header = replaycmd::header(
-        (&table.preset, &table.options, table.extended),
-        mods,
-        armies,
-        seed,
-        match_seed,
-    );
-    Ok(hexforge_replay::Recorder::new(file, &header)?)
+    Ok(hexforge_replay::Recorder::new(file, header)?)
 }
 
 /// The user's own mods folder (see [`hexforge_content::user_mods_dir`]).

@@ -34,6 +34,12 @@ impl Table {
         )?)
     }
 
+    /// The rules preset, the options and whether the board is extended, as a replay's header
+    /// takes them ([`hexforge_replay::header`]).
+    pub fn setup(&self) -> (&str, &[String], bool) {
+        (&self.preset, &self.options, self.extended)
+    }
+
     pub fn shape(&self, rules: &Rules) -> BoardShape {
         hexforge_content::table_board(self.extended, rules)
     }
