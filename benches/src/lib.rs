@@ -9,7 +9,6 @@
 pub mod mods;
 
 use hexforge_bots::RandomBot;
-use hexforge_content::load_mod;
 use hexforge_core::game::{Player, play_out};
 use hexforge_core::{
     Battlefield, BoardShape, Catalog, Dir, Game, GameResult, GameSetup, Hex, PlayerSetup, Rng,
@@ -115,17 +114,10 @@ pub fn base_catalog() -> Catalog {
 /// # Panics
 /// If the base mod or its scripts do not load.
 pub fn base_content() -> (Catalog, ScriptHost) {
-    let dir = base_mod_dir();
-    let m = load_mod(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
-    let mut catalog = Catalog::new();
-    for a in &m.armies {
-        catalog
-            .add_army(&a.id, &a.name, a.size, a.tiles.clone())
-            .unwrap_or_else(|e| panic!("army {}: {e}", a.id));
-    }
-    let (host, problems) = ScriptHost::load(&[m], &mut catalog, Limits::default());
-    assert!(problems.is_empty(), "base scripts: {problems}");
-    (catalog, host)
+    let loaded = hexforge_script::load(&[base_mod_dir()], Limits::default());
+    let m = loaded.mods;
+    assert!(m.problems.is_empty(), "base mod: {}", m.problems);
+    (m.catalog, loaded.scripts)
 }
 
 fn build(layout: &[Spot]) -> (Catalog, Rules, Battlefield) {
