@@ -194,9 +194,7 @@ pub fn replay_to(
             game.turn_number()
         );
         let text = scenario_text(&game, scripts, &title, &h.board)?;
-        let tmp = t.out.with_extension("toml.tmp-new");
-        std::fs::write(&tmp, text).with_context(|| format!("cannot write {}", tmp.display()))?;
-        std::fs::rename(&tmp, t.out)
+        hexforge_content::write_atomically(t.out, &text)
             .with_context(|| format!("cannot write {}", t.out.display()))?;
         writeln!(
             out,
