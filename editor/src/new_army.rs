@@ -358,46 +358,29 @@ pub fn form_ui(
                 Target::NewMod { id, .. } => id.clone(),
                 Target::Mod(_) => form.id.clone(),
             };
-            if let Some(dir) = user_mods {
-                let t = Target::NewMod {
-                    id: new_id.clone(),
-                    user_folder: true,
+            let folders = [
+                (
+                    true,
+                    user_mods.map(Path::to_path_buf),
+                    "in the user mods folder",
+                ),
+                (false, beside_folder(roots), "beside the others"),
+            ];
+            for (user_folder, dir, where_) in folders {
+                let Some(dir) = dir else {
+                    continue;
                 };
                 let on = matches!(
                     form.target,
-                    Target::NewMod {
-                        user_folder: true,
-                        ..
-                    }
+                    Target::NewMod { user_folder: u, .. } if u == user_folder
                 );
                 if ui
-                    .radio(
-                        on,
-                        format!("a new mod in the user mods folder ({})", dir.display()),
-                    )
-                    .clicked()
-                {
-                    form.target = t;
-                }
-            }
-            if let Some(dir) = beside_folder(roots) {
-                let on = matches!(
-                    form.target,
-                    Target::NewMod {
-                        user_folder: false,
-                        ..
-                    }
-                );
-                if ui
-                    .radio(
-                        on,
-                        format!("a new mod beside the others ({})", dir.display()),
-                    )
+                    .radio(on, format!("a new mod {where_} ({})", dir.display()))
                     .clicked()
                 {
                     form.target = Target::NewMod {
-                        id: new_id,
-                        user_folder: false,
+                        id: new_id.clone(),
+                        user_folder,
                     };
                 }
             }
