@@ -261,12 +261,7 @@ impl Validator<'_> {
 
     fn snake_case(&mut self, s: &Spanned<String>, what: &str) {
         let id = s.get_ref();
-        let ok = !id.is_empty()
-            && id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-        if !ok {
+        if !crate::scaffold::valid_id(id) {
             self.at(s, format!("{what} `{id}` must be snake_case: lowercase letters, digits and `_`, starting with a letter"));
         }
     }

@@ -111,12 +111,6 @@ impl fmt::Display for Manifest {
     }
 }
 
-fn snake_case(s: &str) -> bool {
-    s.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
-}
-
 /// Reads and validates `dir/mod.toml`; every problem of the file is reported at once.
 pub fn load_manifest(dir: &Path) -> Result<Manifest, Diagnostics> {
     let path = dir.join("mod.toml");
@@ -134,7 +128,7 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
     let def: ModManifestDef = parse_toml(src)?;
     let mut errors = Vec::new();
     let id = def.id.get_ref();
-    if !snake_case(id) {
+    if !crate::scaffold::valid_id(id) {
         errors.push(src.error(
             def.id.span(),
             format!("mod id `{id}` is not snake_case: use lowercase letters, digits and _, starting with a letter"),

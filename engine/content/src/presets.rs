@@ -54,11 +54,7 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
     let mut errors = Vec::new();
     let id = def.preset.id.get_ref();
     let builtin = Preset::parse(id).is_some();
-    let snake = id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-    if !snake || builtin {
+    if !crate::scaffold::valid_id(id) || builtin {
         errors.push(src.error(
             def.preset.id.span(),
             format!(
