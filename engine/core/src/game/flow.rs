@@ -86,11 +86,15 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     }
 }
 
+/// The seed of battle number `battles`' scripts: the first output of a generator seeded with
+/// the game's hook seed and that number in the high half.
+fn battle_seed(hook_seed: u64, battles: u32) -> u64 {
+    Rng::seeded(hook_seed ^ u64::from(battles).rotate_left(32)).next_u64()
+}
+
 /// The seed of the next hook call outside a battle, from the game's hook seed and the count
-/// of such calls `calls` (which it advances). Battles draw the first output of a generator seeded
-/// with `hook_seed` and their number in the high half; these calls the second output of one
-/// seeded with their count in the low half, so the two kinds of seeds come from different
-/// streams.
+/// of such calls `calls` (which it advances): the second output of a generator seeded with their
+/// count in the low half, so that these seeds and [`battle_seed`]'s come from different streams.
 fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
     let mut seeds = Rng::seeded(hook_seed ^ u64::from(*calls));
     *calls = calls.wrapping_add(1);
@@ -718,8 +722,7 @@ impl Game {
             &mut *sink,
         );
         // Each battle's scripts draw from a seed of the game and the battle's number.
-        let mut seeds = Rng::seeded(self.hook_seed ^ u64::from(self.battles).rotate_left(32));
-        hooks.reseed(seeds.next_u64());
+        hooks.reseed(battle_seed(self.hook_seed, self.battles));
         if let Err(e) = battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
             // The battle left the board as it was; the action that called it is refused.
             self.hook_failure.get_or_insert(e);
