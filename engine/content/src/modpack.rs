@@ -36,6 +36,19 @@ pub struct ScriptFile {
     pub text: String,
 }
 
+impl ScriptFile {
+    /// The file at `path` with its text, or a problem about the whole file naming `what` it is.
+    pub fn read(path: PathBuf, what: &str) -> Result<Self, Diagnostic> {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(ScriptFile { path, text }),
+            Err(e) => Err(Diagnostic::whole_file(
+                &path,
+                format!("cannot read the {what}: {e}"),
+            )),
+        }
+    }
+}
+
 /// The user's own mods folder, from the environment `var` gives: `HEXFORGE_USER_MODS`, else
 /// `$XDG_DATA_HOME/hexforge/mods`, else `~/.local/share/hexforge/mods`; empty values count as unset.
 /// Tools load it after the checkout's mods when it exists.
@@ -224,12 +237,9 @@ fn load_mod_files(
     }
     let mut scripts = Vec::new();
     for path in script_files(dir) {
-        match std::fs::read_to_string(&path) {
-            Ok(text) => scripts.push(ScriptFile { path, text }),
-            Err(e) => problems.push(Diagnostic::whole_file(
-                &path,
-                format!("cannot read the script: {e}"),
-            )),
+        match ScriptFile::read(path, "script") {
+            Ok(file) => scripts.push(file),
+            Err(d) => problems.push(d),
         }
     }
     if !problems.is_empty() {

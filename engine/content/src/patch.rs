@@ -132,13 +132,7 @@ pub fn patch_files(dir: &Path) -> Vec<std::path::PathBuf> {
 pub fn read_patch_files(dir: &Path) -> Vec<Result<crate::ScriptFile, Diagnostic>> {
     patch_files(dir)
         .into_iter()
-        .map(|path| match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(crate::ScriptFile { path, text }),
-            Err(e) => Err(Diagnostic::whole_file(
-                &path,
-                format!("cannot read the patch: {e}"),
-            )),
-        })
+        .map(|path| crate::ScriptFile::read(path, "patch"))
         .collect()
 }
 
