@@ -91,13 +91,7 @@ impl Layout {
 
     /// The six corners of hex `h`, clockwise from east.
     pub fn corners(&self, h: Hex) -> Vec<egui::Pos2> {
-        let c = self.centre(h);
-        (0..6)
-            .map(|k| {
-                let a = (k as f32) * std::f32::consts::PI / 3.0;
-                c + egui::vec2(a.cos(), a.sin()) * self.radius
-            })
-            .collect()
+        crate::tile_view::corners(self.centre(h), self.radius).to_vec()
     }
 }
 

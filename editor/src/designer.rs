@@ -885,13 +885,10 @@ fn drawing(ui: &mut egui::Ui, designer: &mut Designer, tile: Option<&hexforge_co
             );
         }
     }
-    let corner = |k: usize| {
-        let a = (k as f32) * std::f32::consts::PI / 3.0;
-        c + egui::vec2(r * a.cos(), r * a.sin())
-    };
+    let corners = tile_view::corners(c, r);
     let outline = |e: usize, color: egui::Color32, painter: &egui::Painter| {
-        let (a, b) = ((e + 4) % 6, (e + 5) % 6);
-        painter.line_segment([corner(a), corner(b)], egui::Stroke::new(4.0, color));
+        let (a, b) = tile_view::edge_corners(e);
+        painter.line_segment([corners[a], corners[b]], egui::Stroke::new(4.0, color));
     };
     if let Some(p) = response.hover_pos()
         && let Some(e) = tile_view::edge_at(c, r, 0, p)

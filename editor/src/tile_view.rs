@@ -44,9 +44,18 @@ pub const EDGE_NAMES: [&str; 6] = [
     "front-left",
 ];
 
-/// The corners of edge `i` (0 front, clockwise) of a flat-topped hex facing north: corner `k`
-/// lies at 60k degrees from east, clockwise on screen.
-fn edge_corners(i: usize) -> (usize, usize) {
+/// The six corners of a flat-topped hex of circumradius `r` around `c`: corner `k` lies at 60k
+/// degrees from east, clockwise on screen.
+pub fn corners(c: egui::Pos2, r: f32) -> [egui::Pos2; 6] {
+    std::array::from_fn(|k| {
+        let a = (k as f32) * PI / 3.0;
+        c + egui::vec2(r * a.cos(), r * a.sin())
+    })
+}
+
+/// The corners of edge `i` (0 front, clockwise) of a flat-topped hex facing north (indices into
+/// [`corners`]).
+pub fn edge_corners(i: usize) -> (usize, usize) {
     ((i + 4) % 6, (i + 5) % 6)
 }
 
@@ -86,13 +95,9 @@ pub fn paint(
     facing: usize,
     fill: egui::Color32,
 ) {
-    let corner = |k: usize| {
-        let a = (k as f32) * PI / 3.0;
-        c + egui::vec2(r * a.cos(), r * a.sin())
-    };
-    let corners: Vec<egui::Pos2> = (0..6).map(corner).collect();
+    let corners = corners(c, r);
     let outline = egui::Stroke::new((r / 60.0).clamp(1.0, 2.5), egui::Color32::from_gray(200));
-    painter.add(egui::Shape::convex_polygon(corners.clone(), fill, outline));
+    painter.add(egui::Shape::convex_polygon(corners.to_vec(), fill, outline));
     for e in Edge::ALL {
         let (a, b) = edge_corners((e.index() as usize + facing) % 6);
         paint_edge(painter, c, r, corners[a], corners[b], tile.edge(e));
