@@ -147,12 +147,15 @@ where
         let layout = Layout::new(field, self.cat, self.rules);
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
+        // The scripted tiles whose abilities define `p`.
         let on = |p: HookPoints| {
-            if scripted == 0 {
-                0
-            } else {
-                self.scripted(field, p)
-            }
+            bits(scripted)
+                .filter(|&c| {
+                    field
+                        .at(field.shape().cell_from_index(c))
+                        .is_some_and(|t| self.cat.traits(t.tile).hooks.intersects(p))
+                })
+                .fold(0u64, |m, c| m | 1 << c)
         };
         let (started, ended, battle_ended, initiative, guarded, mortal) = (
             on(HookPoints::BATTLE_STARTED),
