@@ -238,8 +238,13 @@ impl Game {
             self.hook_failure.get_or_insert(e);
             return;
         }
+        // The kept movers followed the effects' events; the views are worked out again.
         self.views = OnceLock::new();
-        self.movers = OnceLock::new();
+        debug_assert!(
+            self.movers
+                .get()
+                .is_none_or(|m| *m == Movers::of(&self.field, &self.catalog))
+        );
         if self.result().is_none()
             && let Some(result) = self.decisive()
         {
