@@ -20,10 +20,12 @@ pub const MAX_PLAYERS: usize = 4;
 pub struct Seat(u8);
 
 impl Seat {
+    /// The seat at position `i` in turn order (0 for the first player).
     pub const fn new(i: u8) -> Self {
         Seat(i)
     }
 
+    /// The seat's position, for tables indexed by player.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -38,9 +40,13 @@ impl fmt::Display for Seat {
 /// A tile on a hex.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Placed {
+    /// Which catalog tile stands here.
     pub tile: TileRef,
+    /// The player it belongs to (a hijacked module keeps its owner).
     pub owner: Seat,
+    /// Which way its front edge (edge 0) points.
     pub facing: Dir,
+    /// Wound markers on it; it is destroyed when they reach its hit points (HQs use HP instead, and stay at 0).
     pub wounds: u8,
 }
 
@@ -56,49 +62,77 @@ pub struct PlayerSetup {
 /// One tile of an unchecked setup.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct TileSetup {
+    /// Which catalog tile stands there.
     pub tile: TileRef,
+    /// The player it belongs to; must be one of the setup's players.
     pub owner: Seat,
+    /// Where it stands; must be on the board and free.
     pub hex: Hex,
+    /// Which way its front edge points.
     pub facing: Dir,
+    /// Wound markers already on it: fewer than its hit points, and none on an HQ.
     pub wounds: u8,
 }
 
 /// A battlefield as a file or a test describes it, not yet checked.
 #[derive(Clone, Debug)]
 pub struct Setup {
+    /// The board the tiles stand on.
     pub shape: BoardShape,
+    /// The players in turn order, with their teams and HQ HP; 2 to [`MAX_PLAYERS`].
     pub players: Vec<PlayerSetup>,
+    /// The tiles on the board, in any order.
     pub tiles: Vec<TileSetup>,
 }
 
 /// Why a setup is not a legal battlefield.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
+    /// The setup has fewer than 2 or more than [`MAX_PLAYERS`] players.
     PlayerCount(usize),
+    /// A tile stands on a hex outside the board.
     OffBoard {
+        /// The hex off the board.
         hex: Hex,
     },
+    /// Two tiles stand on one hex.
     Occupied {
+        /// The hex named twice.
         hex: Hex,
     },
+    /// A tile belongs to a player who is not in the setup.
     UnknownOwner {
+        /// Where the tile stands.
         hex: Hex,
+        /// The owner named, outside the setup's players.
         owner: Seat,
     },
+    /// An instant is placed on the board (R3.16).
     NotABoardTile {
+        /// Where it stands.
         hex: Hex,
+        /// The instant's `army/tile` id.
         tile: String,
     },
+    /// A player has two HQs on the board.
     SecondHq {
+        /// Where the second one stands.
         hex: Hex,
+        /// The player with two HQs.
         owner: Seat,
     },
+    /// A tile carries as many wounds as destroy it, or more.
     TooManyWounds {
+        /// Where it stands.
         hex: Hex,
+        /// The wounds it was given.
         wounds: u8,
+        /// The wounds that destroy it.
         hit_points: u8,
     },
+    /// An HQ carries wound markers; HQ damage is the player's HP instead (R1.4).
     WoundsOnHq {
+        /// Where the HQ stands.
         hex: Hex,
     },
 }
@@ -288,18 +322,22 @@ impl Battlefield {
         }
     }
 
+    /// The board's hexes, neighbours and cell numbering, fixed for the battlefield's life.
     pub fn shape(&self) -> &BoardShape {
         &self.shape
     }
 
+    /// How many players take part (2 to [`MAX_PLAYERS`]).
     pub fn player_count(&self) -> usize {
         self.players as usize
     }
 
+    /// Every seat in turn order, from player 0.
     pub fn players(&self) -> impl Iterator<Item = Seat> + use<> {
         (0..self.players).map(Seat)
     }
 
+    /// The player's team: players sharing a number are allies (R0.5).
     pub fn team(&self, p: Seat) -> u8 {
         self.sides[p.index()].team
     }
@@ -310,6 +348,7 @@ impl Battlefield {
         self.sides[a.index()].team == self.sides[b.index()].team
     }
 
+    /// Neither the same player nor allies: whose tiles attack each other.
     #[inline]
     pub fn enemies(&self, a: Seat, b: Seat) -> bool {
         !self.friends(a, b)
@@ -371,15 +410,18 @@ impl Battlefield {
         }
     }
 
+    /// The player's HQ hit points now; 0 once the HQ is destroyed.
     pub fn hq_hp(&self, p: Seat) -> i32 {
         self.sides[p.index()].hq_hp
     }
 
+    /// The tile on a cell, or `None` for an empty one.
     #[inline]
     pub fn at(&self, c: Cell) -> Option<&Placed> {
         self.cells[c.index()].as_ref()
     }
 
+    /// The tile on a hex, or `None` when the hex is empty or off the board.
     pub fn at_hex(&self, h: Hex) -> Option<&Placed> {
         self.shape.cell(h).and_then(|c| self.at(c))
     }
@@ -513,8 +555,10 @@ pub enum Outcome {
     Ongoing,
     /// The team (players sharing `team`) that won.
     Won {
+        /// The winning team's number.
         team: u8,
     },
+    /// Every side lost an HQ in the same battle (R2.9.3).
     Draw,
 }
 

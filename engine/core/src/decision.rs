@@ -31,28 +31,57 @@ pub enum Question {
 /// One option of a decision.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Choice {
+    /// The unit attacks as printed instead of exploding.
     Attack,
+    /// The unit explodes instead of attacking (R7.2.4).
     Explode,
+    /// The module converts no attack this time.
     NoConversion,
-    Convert { unit: Cell, edge: Edge },
-    Absorb { attacker: Cell },
-    Save { unit: Cell },
-    Medic { medic: Cell },
-    To { cell: Cell },
+    /// The module converts one attack between melee and ranged.
+    Convert {
+        /// The connected unit whose attack is converted.
+        unit: Cell,
+        /// The unit's edge (front = 0, clockwise) that makes the attack.
+        edge: Edge,
+    },
+    /// The Medic absorbs the attack of this tile on the protected unit.
+    Absorb {
+        /// The attacking tile whose wounds are absorbed.
+        attacker: Cell,
+    },
+    /// The Medic saves this wounded unit.
+    Save {
+        /// The unit saved.
+        unit: Cell,
+    },
+    /// This Medic is the one that absorbs.
+    Medic {
+        /// The Medic chosen.
+        medic: Cell,
+    },
+    /// The pushed unit goes to this empty cell.
+    To {
+        /// Where the pushed unit ends.
+        cell: Cell,
+    },
 }
 
 /// A decision put to the player who controls `by`.
 #[derive(Clone, Copy, Debug)]
 pub struct Decision<'a> {
+    /// What is decided, which fixes the kind of every option.
     pub question: Question,
     /// The tile whose owner decides (the Medic, the Clown, the Quartermaster, the wounded unit).
     pub by: Cell,
+    /// The player who answers: the owner of `by`.
     pub player: Seat,
+    /// The legal options in the documented order; the answer is an index into them.
     pub options: &'a [Choice],
 }
 
 /// Answers decisions with the index of an option. An index out of range counts as 0.
 pub trait Decider {
+    /// Picks one of `decision.options` by index, seeing the board as it stands when asked.
     fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize;
 }
 

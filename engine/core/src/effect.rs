@@ -12,11 +12,26 @@ use crate::shape::Cell;
 pub enum Effect {
     /// `wounds` on the tile on `cell`: a unit takes wound markers (and is removed when destroyed,
     /// R3.12), an HQ loses HP. Not an attack: armor and Medics do not stop it.
-    Wound { cell: Cell, wounds: u8 },
+    Wound {
+        /// The tile wounded.
+        cell: Cell,
+        /// Wound markers added, or HP taken from an HQ.
+        wounds: u8,
+    },
     /// Takes up to `wounds` wound markers off the unit on `cell`.
-    Heal { cell: Cell, wounds: u8 },
+    Heal {
+        /// The unit healed.
+        cell: Cell,
+        /// The most wound markers taken off; fewer when the unit has fewer.
+        wounds: u8,
+    },
     /// The unit on `from` moves to the empty hex `to`, keeping its facing.
-    Move { from: Cell, to: Cell },
+    Move {
+        /// Where the unit stands.
+        from: Cell,
+        /// The empty cell it moves to.
+        to: Cell,
+    },
 }
 
 fn refuse(what: &str) -> HookError {

@@ -9,7 +9,9 @@ use crate::tile::TileRef;
 /// How an attack reaches its target.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum AttackKind {
+    /// Hits the adjacent tile the attacking edge faces.
     Melee,
+    /// Flies along the edge's line, over friendly tiles, and hits the first enemy on it.
     Ranged,
     /// A ranged shot that hits every enemy on its line and is never boosted (R7.2.3).
     Pierce,
@@ -18,6 +20,7 @@ pub enum AttackKind {
 }
 
 impl AttackKind {
+    /// The lowercase word used for this kind in battle logs and messages.
     pub const fn name(self) -> &'static str {
         match self {
             AttackKind::Melee => "melee",
@@ -34,148 +37,214 @@ impl AttackKind {
 pub enum Event {
     /// A board tile is put on an empty hex (R3.3).
     Placed {
+        /// The empty hex the tile now stands on.
         cell: Cell,
+        /// Which catalog tile was placed.
         tile: TileRef,
+        /// The player the tile belongs to from now on.
         owner: Seat,
+        /// Which way the tile's front edge points.
         facing: Dir,
     },
     /// A unit moves (or only turns) by Mobility, a Move instant or a Push (R3.13, R5.2, R5.3).
     Moved {
+        /// The cell the unit leaves (equal to `to` when it only turns).
         from: Cell,
+        /// The cell the unit stands on afterwards.
         to: Cell,
+        /// The unit's facing after the move.
         facing: Dir,
     },
     /// An instant wounds a unit (R5.4-R5.6); `wounds` before any Medic.
     Struck {
+        /// The unit the instant hits.
         target: Cell,
+        /// Wounds dealt, before any Medic absorbs them.
         wounds: u8,
     },
+    /// A battle begins; the phases that follow count down from `first_phase` to 0 (R4.4).
     BattleStarted {
+        /// The highest initiative any tile acts at in this battle, hence the first phase played.
         first_phase: u8,
     },
+    /// An initiative phase begins; the units with a slot of this initiative act in it.
     PhaseStarted {
+        /// The initiative value of the phase, counting down to 0.
         phase: u8,
     },
     /// The tile is netted from now on (R6.1.9, recomputed when tiles leave the board).
     Netted {
+        /// The netted tile.
         cell: Cell,
     },
     /// The tile is no longer netted.
     Freed {
+        /// The tile whose net is gone.
         cell: Cell,
     },
     /// The unit acts in this phase (R4.4.1).
     Acts {
+        /// The acting unit.
         cell: Cell,
+        /// The initiative phase it acts in.
         phase: u8,
     },
     /// The unit explodes instead of attacking (R7.2.4).
     Exploded {
+        /// The exploding unit.
         cell: Cell,
     },
     /// A module lets the unit make the attack through `edge` as the other kind (R7.4.3).
     Converted {
+        /// The unit whose attack changes kind.
         unit: Cell,
+        /// The unit's edge (front = 0, clockwise) whose attack is converted.
         edge: Edge,
+        /// The module that grants the conversion.
         by: Cell,
+        /// The kind the attack is made as instead.
         to: AttackKind,
     },
     /// An attack reaches its target; `wounds` is what it deals after armor (before any Medic).
     Attack {
+        /// The attacking tile.
         from: Cell,
+        /// The attacker's edge the attack leaves from, or `None` for an attack with no edge (an explosion).
         edge: Option<Edge>,
+        /// How the attack travels: melee, ranged, piercing shot or explosion.
         kind: AttackKind,
+        /// The tile the attack reaches.
         target: Cell,
+        /// The attack's strength after every modifier, before armor.
         strength: u8,
+        /// Whether the target's armor faces the attack and takes one wound off.
         armored: bool,
+        /// Wounds this attack deals: `strength`, less one when `armored`.
         wounds: u8,
     },
     /// A Medic absorbs the wounds of one attack on `target` and is discarded (R4.8).
     Absorbed {
+        /// The Medic that takes the wounds and leaves the board.
         medic: Cell,
+        /// The tile that would have taken them.
         target: Cell,
         /// The attacking tile, or `None` for an instant.
         attacker: Option<Cell>,
+        /// How many wounds the Medic took off `target`.
         wounds: u8,
     },
     /// A non-HQ tile takes wounds; `total` is its wound count now (R4.6.3).
     Wounded {
+        /// The wounded tile.
         cell: Cell,
+        /// Wounds this event adds.
         added: u8,
+        /// The tile's wound count after this event.
         total: u8,
+        /// Whether the wounds reach the tile's toughness, so it is removed at the end of the phase.
         destroyed: bool,
     },
     /// An ability takes wound markers off a unit; `total` is its wound count now.
     Healed {
+        /// The healed unit.
         cell: Cell,
+        /// Wound markers taken off.
         removed: u8,
+        /// The unit's wound count after healing.
         total: u8,
     },
     /// An ability turns `wounds` of the hits on `cell` away this phase: onto the tile on `to`, or
     /// nowhere.
     Deflected {
+        /// The unit whose hits are turned away.
         cell: Cell,
+        /// The tile that takes the turned wounds instead, or `None` when they are lost.
         to: Option<Cell>,
+        /// How many wounds are turned away.
         wounds: u8,
     },
     /// The tile leaves the board at the end of the phase (R4.3.5).
     Removed {
+        /// The cell the tile leaves; empty from now on.
         cell: Cell,
+        /// Which catalog tile leaves (it goes to its owner's discard pile in a game).
         tile: TileRef,
+        /// The player the tile belonged to.
         owner: Seat,
     },
     /// A player's HQ tracker goes down at the end of the phase (R4.7.1).
     HqDamaged {
+        /// The player whose HQ is damaged.
         player: Seat,
+        /// Damage taken in this phase.
         amount: u16,
+        /// The HQ's hit points afterwards, never below 0.
         hp: i32,
     },
+    /// An initiative phase is over: its removals and HQ damage are done.
     PhaseEnded {
+        /// The initiative value of the phase that ended.
         phase: u8,
     },
+    /// The battle is over; the board is as it will stay until the next turn.
     BattleEnded,
 
     // Game events: turns, hands and piles, and the end of the game (section 2).
     /// A player's turn begins; `number` counts the turns of the game from 1 (R2.5).
     TurnStarted {
+        /// The player whose turn it is.
         player: Seat,
+        /// The turn's number within the game, counted from 1.
         number: u16,
     },
     /// The top tile of the player's draw pile goes to their hand, face up (R2.5.1).
     Drew {
+        /// The player who drew.
         player: Seat,
+        /// The tile drawn.
         tile: TileRef,
     },
     /// `player` drew the last tile of their pile: no Battle tile may be played any more, and the
     /// final round begins (R2.8.1, R2.8.2, R8.2.2).
     LastTileDrawn {
+        /// The player whose pile is now empty.
         player: Seat,
     },
     /// The player's hand is all instants and they redraw it (R2.6); the discards follow.
     BadDraw {
+        /// The player who redraws.
         player: Seat,
     },
     /// A held tile goes to its owner's discard pile (R2.5.2, R2.5.3).
     Discarded {
+        /// The player whose tile is discarded.
         player: Seat,
+        /// The discarded tile.
         tile: TileRef,
     },
     /// An instant is played from the hand and goes to the discard pile (R5.7).
     InstantPlayed {
+        /// The player who plays it.
         player: Seat,
+        /// The instant played.
         tile: TileRef,
     },
+    /// The player's turn is over; the next player's turn (or a battle) follows.
     TurnEnded {
+        /// The player whose turn ends.
         player: Seat,
     },
     /// A battle is about to start, and why (R4.1).
     BattleCalled {
+        /// What triggered the battle.
         cause: BattleCause,
     },
     /// Equal HP after the Final Battle: every player plays one more turn, then one more battle
     /// (R2.9.5, `tie_breaker = extra_turn_then_battle`).
     TieBreak,
+    /// The game is over, with its result; no action is accepted after it.
     GameEnded {
+        /// Who won, or why it is a draw.
         result: GameResult,
     },
 }
@@ -184,7 +253,10 @@ pub enum Event {
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum BattleCause {
     /// A Battle instant (R5.1).
-    Instant { player: Seat },
+    Instant {
+        /// The player who played the Battle tile.
+        player: Seat,
+    },
     /// The play area became full (R4.11).
     BoardFull,
     /// The board is still full after a battle (R4.13, `repeat_battle_while_full`).
@@ -200,9 +272,12 @@ pub enum BattleCause {
 pub enum GameResult {
     /// The players of `team` won (a player's team is its own in a duel or free for all).
     Won {
+        /// The winning team's number (the seat's own index in a duel or free for all).
         team: u8,
     },
+    /// Nobody won.
     Draw {
+        /// Why the game was drawn.
         reason: DrawReason,
     },
 }
@@ -220,6 +295,7 @@ pub enum DrawReason {
 
 /// Where events go. `Vec<Event>` keeps them; `()` drops them (bots and benchmarks).
 pub trait EventSink {
+    /// Takes one event, in the order the engine emits them.
     fn push(&mut self, event: Event);
 
     /// Whether the events pushed are kept (or looked at) at all: `false` for a sink that drops

@@ -18,14 +18,17 @@ impl Hex {
     /// The centre of every board.
     pub const ORIGIN: Hex = Hex { q: 0, r: 0 };
 
+    /// The hex at axial `[q, r]`, on a board or not.
     pub const fn new(q: i32, r: i32) -> Self {
         Hex { q, r }
     }
 
+    /// The axial column: grows toward the east (SE and NE steps add 1).
     pub const fn q(self) -> i32 {
         self.q
     }
 
+    /// The axial row: grows toward the south (a S step adds 1).
     pub const fn r(self) -> i32 {
         self.r
     }
@@ -84,12 +87,19 @@ impl fmt::Display for Hex {
 pub struct Dir(u8);
 
 impl Dir {
+    /// North, up the board: facing 0.
     pub const N: Dir = Dir(0);
+    /// North-east.
     pub const NE: Dir = Dir(1);
+    /// South-east.
     pub const SE: Dir = Dir(2);
+    /// South, down the board.
     pub const S: Dir = Dir(3);
+    /// South-west.
     pub const SW: Dir = Dir(4);
+    /// North-west.
     pub const NW: Dir = Dir(5);
+    /// The six directions clockwise from north, for loops over neighbours and facings.
     pub const ALL: [Dir; 6] = [Dir(0), Dir(1), Dir(2), Dir(3), Dir(4), Dir(5)];
 
     const OFFSETS: [[i32; 2]; 6] = [[0, -1], [1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0]];
@@ -105,6 +115,7 @@ impl Dir {
         (0..6).contains(&n).then_some(Dir(n as u8))
     }
 
+    /// The direction's number, 0 (N) to 5 (NW), as files write facings.
     pub const fn index(self) -> u8 {
         self.0
     }
@@ -114,6 +125,7 @@ impl Dir {
         Dir::OFFSETS[self.0 as usize]
     }
 
+    /// The direction pointing the other way (three sixths round).
     pub const fn opposite(self) -> Dir {
         Dir((self.0 + 3) % 6)
     }
@@ -123,6 +135,7 @@ impl Dir {
         Dir((self.0 + steps % 6) % 6)
     }
 
+    /// The compass abbreviation (`N`, `NE`, ...) for messages and logs.
     pub const fn name(self) -> &'static str {
         Dir::NAMES[self.0 as usize]
     }
@@ -139,8 +152,10 @@ impl fmt::Display for Dir {
 pub struct Edge(u8);
 
 impl Edge {
+    /// The six edges from the front clockwise, for loops over a tile's edges.
     pub const ALL: [Edge; 6] = [Edge(0), Edge(1), Edge(2), Edge(3), Edge(4), Edge(5)];
 
+    /// The edge's number from the front, 0 to 5, as files and edge icon arrays index it.
     pub const fn index(self) -> u8 {
         self.0
     }

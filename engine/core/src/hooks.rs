@@ -23,6 +23,7 @@ use std::fmt;
 pub struct HookPoints(u16);
 
 impl HookPoints {
+    /// No point: the ability is never called (as every ability is before binding).
     pub const NONE: HookPoints = HookPoints(0);
     /// Once per battle, before the first phase.
     pub const BATTLE_STARTED: HookPoints = HookPoints(1);
@@ -66,18 +67,22 @@ impl HookPoints {
     /// The points called when turns start and end.
     pub const TURNS: HookPoints = HookPoints(0b1_1000_0000);
 
+    /// Whether every point of `other` is in this set.
     pub const fn contains(self, other: HookPoints) -> bool {
         self.0 & other.0 == other.0
     }
 
+    /// Whether this set and `other` share a point.
     pub const fn intersects(self, other: HookPoints) -> bool {
         self.0 & other.0 != 0
     }
 
+    /// The points of both sets.
     pub const fn union(self, other: HookPoints) -> HookPoints {
         HookPoints(self.0 | other.0)
     }
 
+    /// Whether the set holds no point, so nothing is ever called.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
@@ -86,7 +91,9 @@ impl HookPoints {
 /// An attack a unit is about to make, before targets are found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct PlannedAttack {
+    /// The unit's edge (front = 0, clockwise) the attack leaves from.
     pub edge: Edge,
+    /// How the attack travels to its target.
     pub kind: AttackKind,
     /// Final strength including bonuses; a hook may change it (0 cancels the attack).
     pub strength: u8,
@@ -102,15 +109,20 @@ pub struct PlannedAttack {
 /// then removed and no Medic can save it (R4.8.9).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Blast {
+    /// How far from the exploding unit the blast reaches (1: the adjacent hexes).
     pub radius: u8,
+    /// Wounds each unit in reach takes.
     pub wounds: u8,
+    /// Whether HQs in reach take the wounds too.
     pub hits_hqs: bool,
 }
 
 /// What an acting unit does this phase: its attacks, or a blast that replaces them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct AttackPlan {
+    /// The attacks the unit makes this phase, in edge order; a hook may change, add or drop them.
     pub attacks: Vec<PlannedAttack>,
+    /// A blast that replaces every attack when set.
     pub blast: Option<Blast>,
 }
 
@@ -130,12 +142,19 @@ pub struct IncomingHit {
 /// What a hook sees of the tile it runs for and of the board around it.
 #[derive(Clone, Copy, Debug)]
 pub struct HookContext<'a> {
+    /// The board as it stands when the hook is called; read only.
     pub field: &'a Battlefield,
+    /// The definitions of every tile on the board.
     pub catalog: &'a Catalog,
+    /// The rule options of the game or battle.
     pub rules: &'a Rules,
+    /// Where the tile whose ability runs stands.
     pub cell: Cell,
+    /// That tile's definition.
     pub def: &'a Tile,
+    /// The ability being called, with its parameters and binding.
     pub ability: &'a AbilityRef,
+    /// The initiative phase being played; 0 outside battles.
     pub phase: u8,
 }
 
@@ -143,6 +162,7 @@ pub struct HookContext<'a> {
 /// engine refuses what the hook was part of and leaves the state as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookError {
+    /// The whole message, ready to show: `mod, file:line, hook, tile: what went wrong`.
     pub message: String,
 }
 

@@ -1,6 +1,8 @@
 //! Hexforge's rules engine: hex geometry, boards, tile definitions, rule options, battle
 //! resolution and whole games. Pure and deterministic: no IO, no clock, no global randomness, no scripting, no UI.
 
+#![warn(missing_docs)]
+
 pub mod battle;
 pub mod battlefield;
 pub mod decision;

@@ -19,20 +19,46 @@ pub enum Play {
     /// Mobility (`instant = false`, R3.13, R7.4.4) or the Move instant (R5.2): the unit on `unit`
     /// goes to `to` (its own hex to only turn) and faces `facing` (`None` keeps its facing).
     Move {
+        /// The unit that moves.
         unit: Hex,
+        /// Where it ends: an empty hex in reach, or its own hex to only turn.
         to: Hex,
+        /// Its facing afterwards; `None` keeps the one it had.
         facing: Option<Dir>,
+        /// `true` for the Move instant, `false` for the unit's Mobility (which it may use once a turn).
         instant: bool,
     },
     /// The Push instant (R5.3): `pusher` pushes the adjacent enemy on `target` to `to`, which the
     /// pushed unit's owner picked among the legal hexes.
-    Push { pusher: Hex, target: Hex, to: Hex },
+    Push {
+        /// The player's unit that pushes.
+        pusher: Hex,
+        /// The enemy unit pushed, adjacent to the pusher.
+        target: Hex,
+        /// Where the pushed unit ends, one hex further from the pusher.
+        to: Hex,
+    },
     /// Wounds to one enemy unit anywhere, never an HQ (Sniper, R5.5).
-    Wound { target: Hex, wounds: u8 },
+    Wound {
+        /// The enemy unit hit.
+        target: Hex,
+        /// Wounds dealt, before any Medic.
+        wounds: u8,
+    },
     /// Destroys an enemy unit adjacent to the player's HQ, never an HQ (Grenade, R5.4).
-    DestroyNearHq { target: Hex },
+    DestroyNearHq {
+        /// The enemy unit destroyed, next to the player's HQ.
+        target: Hex,
+    },
     /// Wounds every unit within `radius` of `at`, friends too, never HQs (Air Strike / Bomb, R5.6).
-    Area { at: Hex, wounds: u8, radius: u8 },
+    Area {
+        /// The centre of the area, chosen so that the whole area is on the board.
+        at: Hex,
+        /// Wounds dealt to each unit in the area.
+        wounds: u8,
+        /// How far from `at` the area reaches: 1 covers `at` and its six neighbours.
+        radius: u8,
+    },
 }
 
 impl Play {
@@ -52,7 +78,9 @@ impl Play {
 /// Why a play is refused: the effect's name and the reason, which cites the rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PlayError {
+    /// The refused effect's name ([`Play::name`]), which the message starts with.
     pub play: &'static str,
+    /// Which rule refuses it, worded only when shown.
     pub reason: Refusal,
 }
 
@@ -66,50 +94,85 @@ impl fmt::Display for PlayError {
 /// most of them, and no text is made until one is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
+    /// A hex the play names is not on the board.
     OffBoard(Hex),
     /// No tile on a hex that must hold `what` ("unit", "pusher", "unit to push").
     Missing {
+        /// What should stand there, in the words of the message.
         what: &'static str,
+        /// The empty hex.
         hex: Hex,
     },
+    /// The target is one of the player's own units, where an enemy is needed.
     OwnTarget,
+    /// The target is an ally's unit, where an enemy is needed (R5.8).
     AllyTarget,
+    /// The Move instant names an ally's unit, which `team_instants_on_allies` forbids (R5.8).
     MoveOnAlly,
+    /// The Move instant names another player's unit under `move_tile_target = own` (R5.2).
     MoveOwnUnitsOnly,
+    /// Mobility names another player's unit (R3.13).
     MobilityOwnUnitsOnly,
+    /// The unit on this hex already used its Mobility this turn (R3.13, Q13).
     MobilityUsed(Hex),
+    /// The unit on this hex has no Mobility and no connected Transport (R3.13, R7.4.4).
     NoMobility(Hex),
+    /// The unit is netted and may not move (R6.1.3).
     NettedCannotMove,
+    /// The move leaves the unit on its hex with its facing: nothing to play.
     NoChange,
+    /// The destination hex holds a tile.
     Occupied(Hex),
+    /// The destination is further than the unit may move through empty hexes (R7.1.4).
     OutOfRange {
+        /// The destination asked for.
         to: Hex,
+        /// How many hexes the unit may move.
         range: u32,
     },
+    /// The destination is not next to the unit, for a move of one hex.
     NotAdjacent {
+        /// The destination asked for.
         to: Hex,
+        /// Where the moving unit stands.
         unit: Hex,
     },
+    /// The pusher is not one of the player's units (R5.3.1).
     PusherNotOwn,
+    /// The unit to push is not an enemy's (R5.3.1, R5.8).
     PushOnlyEnemies,
+    /// The unit to push is not next to the pusher (R5.3.1).
     PushNotAdjacent,
+    /// The unit to push is netted, and netted units are never pushed (R5.3.6).
     PushNetted,
+    /// The pusher is netted and `netted_can_push` is off (R5.3.6, 2025).
     NettedCannotPush,
+    /// The pushed unit nets the pusher, which cannot push its netter (R6.1.4).
     NetterPushedByItsTarget,
+    /// No empty hex lies two steps from the pusher next to the pushed unit (R5.3.5).
     NoPushHex,
     /// `to` is not among the legal hexes, which are listed (at most six).
     PushHex {
+        /// The hex asked for.
         to: Hex,
+        /// The hexes the pushed unit may go to, first ones filled.
         legal: [Option<Hex>; 6],
     },
     /// Instants never hit an HQ; the rule of the instant.
     NeverHq(&'static str),
+    /// The player's HQ is not on the board, and the play starts from it.
     NoHq,
+    /// The player's HQ is netted, so it throws no Grenade (R5.4, R6.1.7).
     HqNetted,
+    /// The Grenade's target is not adjacent to the player's HQ (R5.4).
     NotNextToHq,
+    /// Part of the area falls off the board (R5.6.2).
     AreaOffBoard {
+        /// How far the area reaches.
         radius: u8,
+        /// The area's centre asked for.
         at: Hex,
+        /// A hex of the area that is not on the board.
         off: Hex,
     },
 }
@@ -206,6 +269,7 @@ impl Turn {
         }
     }
 
+    /// The player whose turn it is, who makes every play of it.
     pub const fn player(&self) -> Seat {
         self.player
     }
@@ -482,6 +546,7 @@ pub struct PlayChecker<'f> {
 }
 
 impl<'f> PlayChecker<'f> {
+    /// A checker for `field` as it is now, with nets and module effects worked out once.
     pub fn new(field: &'f Battlefield, ctx: Context<'f>) -> Self {
         PlayChecker {
             field,

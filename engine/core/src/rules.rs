@@ -8,18 +8,21 @@ use crate::tile::ParamValue;
 use std::fmt;
 
 macro_rules! option_enum {
-    ($(#[$m:meta])* $name:ident { $($variant:ident = $text:literal),+ $(,)? }) => {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $variant:ident = $text:literal),+ $(,)? }) => {
         $(#[$m])*
         #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-        pub enum $name { $($variant),+ }
+        pub enum $name { $($(#[$vm])* $variant),+ }
 
         impl $name {
+            /// Every value's spelling in rule files, in declaration order; error messages list them.
             pub const VALUES: &'static [&'static str] = &[$($text),+];
 
+            /// The value a rule file spells as `s`, or `None` for a spelling not in [`Self::VALUES`].
             pub fn parse(s: &str) -> Option<Self> {
                 match s { $($text => Some($name::$variant),)+ _ => None }
             }
 
+            /// The spelling rule files use for this value; [`Self::parse`] reads it back.
             pub const fn as_str(self) -> &'static str {
                 match self { $($name::$variant => $text),+ }
             }
@@ -35,123 +38,350 @@ macro_rules! option_enum {
 
 option_enum!(
     /// The edition a rule set starts from (R0.2).
-    Preset { Classic = "classic", V3 = "v3", V2025 = "v2025" }
+    Preset {
+        /// The first edition's rules.
+        Classic = "classic",
+        /// The 3.0 edition's rules; the default.
+        V3 = "v3",
+        /// The 2025 edition's rules.
+        V2025 = "v2025",
+    }
 );
-option_enum!(FirstPlayer { Random = "random", Choice = "choice" });
-option_enum!(TieBreaker { Draw = "draw", ExtraTurnThenBattle = "extra_turn_then_battle" });
-option_enum!(BattleTurnEnd { AfterBattle = "after_battle", AtStart = "at_start" });
-option_enum!(BattleLoopGuard {
-    None = "none",
-    AtlasDraw = "atlas_draw",
-    DrawIfNoChange = "draw_if_no_change",
-    StopAfterN = "stop_after_n",
-});
-option_enum!(MoveTarget { Any = "any", Own = "own" });
-option_enum!(AoeName { AirStrike = "air_strike", Bomb = "bomb" });
+option_enum!(
+    /// `first_player_rule`: how the player who starts the game is picked (R2.2).
+    FirstPlayer {
+        /// Drawn by the game's seeded generator (except against a team, where the lone player starts).
+        Random = "random",
+        /// The players agree; the engine keeps the seats' order.
+        Choice = "choice",
+    }
+);
+option_enum!(
+    /// `tie_breaker`: what equal HP after the Final Battle leads to (R2.9.5).
+    TieBreaker {
+        /// The game is a draw at once.
+        Draw = "draw",
+        /// Every player plays one more turn, then one more battle decides.
+        ExtraTurnThenBattle = "extra_turn_then_battle",
+    }
+);
+option_enum!(
+    /// `battle_turn_end`: whether the turn of the player who started a battle ends before or after it.
+    BattleTurnEnd {
+        /// The turn ends once the battle is over.
+        AfterBattle = "after_battle",
+        /// The turn ends as the battle starts.
+        AtStart = "at_start",
+    }
+);
+option_enum!(
+    /// `battle_loop_guard`: what stops full-board battles that keep repeating (Q7).
+    BattleLoopGuard {
+        /// No guard beyond the engine's fixed cap on repeats.
+        None = "none",
+        /// A full-board battle that removes no unit ends the game in a draw (R9.5.3).
+        AtlasDraw = "atlas_draw",
+        /// A repeated battle that leaves the board as it was ends the game in a draw.
+        DrawIfNoChange = "draw_if_no_change",
+        /// Repeats stop after `battle_loop_limit` battles and the game goes on.
+        StopAfterN = "stop_after_n",
+    }
+);
+option_enum!(
+    /// `move_tile_target`: whose units a Move instant may move (R5.2).
+    MoveTarget {
+        /// Any player's units, allies' as far as `team_instants_on_allies` allows.
+        Any = "any",
+        /// Only the player's own units.
+        Own = "own",
+    }
+);
+option_enum!(
+    /// `moloch_aoe_tile_name`: what the Moloch area instant is called; only its name changes.
+    AoeName {
+        /// Called Air Strike (3.0).
+        AirStrike = "air_strike",
+        /// Called Bomb (classic, 2025).
+        Bomb = "bomb",
+    }
+);
 option_enum!(
     /// R7.2.4: the 3.0 explosion hits adjacent HQs too; the classic one is a Bomb that spares HQs.
-    ClownExplosion { AdjacentInclHqs = "adjacent_incl_hqs", AsBombNoHqs = "as_bomb_no_hqs" }
+    ClownExplosion {
+        /// Every adjacent tile is hit, HQs included.
+        AdjacentInclHqs = "adjacent_incl_hqs",
+        /// Hits like a Bomb: adjacent units, never HQs.
+        AsBombNoHqs = "as_bomb_no_hqs",
+    }
 );
 option_enum!(
     /// R6.1.6: which rings of netters free their members.
     NetCycleRule {
+        /// Only two netters netting each other free each other.
         PairsOnly = "pairs_only",
+        /// Pairs and rings of three netters.
         PairsAnd3Cycles = "pairs_and_3_cycles",
+        /// Every ring of netters, whatever its length.
         PairsAndAllCycles = "pairs_and_all_cycles",
     }
 );
-option_enum!(MobilityTiming {
-    DuringTurn = "during_turn",
-    BeforeOrAfterPlacing = "before_or_after_placing",
-    AnyTime = "any_time",
-});
-option_enum!(ScoperScope { ModulesOnly = "modules_only", AnyBonusGivingUnit = "any_bonus_giving_unit" });
-option_enum!(MedicAbsorbs { OneAttack = "one_attack", OneEnemy = "one_enemy" });
-option_enum!(QuartermasterMode {
-    OnePerUnitPerBattle = "one_per_unit_per_battle",
-    OnePerPhaseAnyConnectedUnit = "one_per_phase_any_connected_unit",
-});
-option_enum!(HqTracker { Dial = "dial", Track = "track", Marker = "marker" });
-option_enum!(OneVsTeamCompare { BestTeamHq = "best_team_hq", Sum = "sum" });
-option_enum!(AllyModuleScope { BonusesOnly = "bonuses_only", BonusesAndGlobal = "bonuses_and_global" });
-option_enum!(InstantsOnAllies {
-    ForbidMovePush = "forbid_move_push",
-    ForbidAll = "forbid_all",
-    AllowMoveForbidPush = "ma_allow_move_forbid_push",
-});
-option_enum!(TeamException { Mandatory = "mandatory", Optional = "optional", Off = "off" });
-option_enum!(DestroyedHqRemoval {
-    HqEndOfPhaseRestAfterBattle = "hq_end_of_phase_rest_after_battle",
-    AllAfterBattle = "all_after_battle",
-});
-option_enum!(Ffa3Tie { None = "none", ExtraTurnsThenBattleShare = "extra_turns_then_battle_share" });
-option_enum!(ScoredResolution { FirstTo20 = "first_to_20", EndOfBattleCapShare = "end_of_battle_cap_share" });
-option_enum!(ExtendedTrigger { FinalBattle = "final_battle", Battle = "battle" });
-option_enum!(ReinforcementsMode { V3 = "v3", V2025 = "v2025", Monolith = "monolith" });
+option_enum!(
+    /// `mobility_timing`: when in a turn a unit may use its Mobility (R3.13).
+    MobilityTiming {
+        /// At any point of the player's own turn (classic).
+        DuringTurn = "during_turn",
+        /// Before the player's first tile or after their last: once a tile is played, using
+        /// Mobility ends tile play for the turn (3.0).
+        BeforeOrAfterPlacing = "before_or_after_placing",
+        /// At any moment of the player's own turn, between any two plays (2025).
+        AnyTime = "any_time",
+    }
+);
+option_enum!(
+    /// `scoper_scope`: which enemy tiles a hijacking module may take over (R7.1.3).
+    ScoperScope {
+        /// Only modules.
+        ModulesOnly = "modules_only",
+        /// Any tile that gives effects to others, units included.
+        AnyBonusGivingUnit = "any_bonus_giving_unit",
+    }
+);
+option_enum!(
+    /// `medic_absorbs`: how much a Medic takes off the unit it saves (R4.8).
+    MedicAbsorbs {
+        /// Every wound of one attack on the saved unit.
+        OneAttack = "one_attack",
+        /// Everything one enemy unit deals to the saved unit this phase; plays the same as
+        /// `one_attack`, as an attacker reaches a target through one edge only.
+        OneEnemy = "one_enemy",
+    }
+);
+option_enum!(
+    /// `quartermaster_mode`: how often a converting module lets a unit change an attack's kind (R7.4.3).
+    QuartermasterMode {
+        /// Each connected unit may have one attack converted per battle (3.0).
+        OnePerUnitPerBattle = "one_per_unit_per_battle",
+        /// Each phase, one attack of any connected unit, melee or ranged (classic).
+        OnePerPhaseAnyConnectedUnit = "one_per_phase_any_connected_unit",
+    }
+);
+option_enum!(
+    /// `hq_tracker`: how HQ hit points are shown at the table; only presentation changes.
+    HqTracker {
+        /// A dial on the HQ tile.
+        Dial = "dial",
+        /// A track beside the board.
+        Track = "track",
+        /// A marker on a scoring track.
+        Marker = "marker",
+    }
+);
+option_enum!(
+    /// `one_vs_team_compare`: how the team's HP is counted against the lone player's after the
+    /// Final Battle (R8.4.5).
+    OneVsTeamCompare {
+        /// The team counts its best HQ.
+        BestTeamHq = "best_team_hq",
+        /// The team counts the sum of its HQs.
+        Sum = "sum",
+    }
+);
+option_enum!(
+    /// `team_ally_module_scope`: which effects of a module reach an ally's units in team games (R8.5).
+    AllyModuleScope {
+        /// Only the module's bonuses to connected units.
+        BonusesOnly = "bonuses_only",
+        /// Bonuses and the module's global effects.
+        BonusesAndGlobal = "bonuses_and_global",
+    }
+);
+option_enum!(
+    /// `team_instants_on_allies`: which instants a player may use on an ally's units (R5.8).
+    InstantsOnAllies {
+        /// No Move or Push on an ally's units.
+        ForbidMovePush = "forbid_move_push",
+        /// No instant on an ally's units at all.
+        ForbidAll = "forbid_all",
+        /// An ally's units may be moved, not pushed.
+        AllowMoveForbidPush = "ma_allow_move_forbid_push",
+    }
+);
+option_enum!(
+    /// `moloch_team_exception`: whether tiles marked to attack allies do so in team games (R8.5.7).
+    TeamException {
+        /// They attack and net allies.
+        Mandatory = "mandatory",
+        /// The players may keep the exception; the engine plays it as on.
+        Optional = "optional",
+        /// They treat allies as friends.
+        Off = "off",
+    }
+);
+option_enum!(
+    /// `destroyed_hq_removal`: when a destroyed HQ and its eliminated player's tiles leave the
+    /// board in a game of 3-4 players (R8.2.3).
+    DestroyedHqRemoval {
+        /// The HQ at the end of the phase its HP reach 0; its player's other tiles after the battle.
+        HqEndOfPhaseRestAfterBattle = "hq_end_of_phase_rest_after_battle",
+        /// The HQ with its player's other tiles after the battle (a two-player HQ still leaves at
+        /// the end of its phase, Q16).
+        AllAfterBattle = "all_after_battle",
+    }
+);
+option_enum!(
+    /// `ffa3_tie_procedure`: how a three-player free for all breaks equal HP (R8.2.5).
+    Ffa3Tie {
+        /// The ordinary tie-breaker applies.
+        None = "none",
+        /// Only the tied players play extra turns, then a battle; the victory may be shared
+        /// (not played by the engine yet).
+        ExtraTurnsThenBattleShare = "extra_turns_then_battle_share",
+    }
+);
+option_enum!(
+    /// `scored_resolution`: how the scored variant decides the winner.
+    ScoredResolution {
+        /// The first side to reach the target score wins at once.
+        FirstTo20 = "first_to_20",
+        /// Scores are compared at the end of a battle, capped at the target, and a win may be shared.
+        EndOfBattleCapShare = "end_of_battle_cap_share",
+    }
+);
+option_enum!(
+    /// `extended_board_trigger`: what a full centre of the extended board starts.
+    ExtendedTrigger {
+        /// The Final Battle instead of an ordinary one.
+        FinalBattle = "final_battle",
+        /// An ordinary battle, as a full standard board does.
+        Battle = "battle",
+    }
+);
+option_enum!(
+    /// `reinforcements_mode`: which edition's reinforcement rules apply (not played by the engine yet).
+    ReinforcementsMode {
+        /// The 3.0 reinforcements.
+        V3 = "v3",
+        /// The 2025 reinforcements.
+        V2025 = "v2025",
+        /// The Monolith expansion's reinforcements.
+        Monolith = "monolith",
+    }
+);
 
 /// A complete rule set. Build one with [`Rules::preset`] and change keys with [`Rules::set`].
 #[derive(Clone, PartialEq, Debug)]
 pub struct Rules {
+    /// The edition these rules started from; the keys set since may differ from it.
     pub preset: Preset,
+    /// Starting HQ hit points in a duel or free for all (R2.10).
     pub hq_hp: u16,
+    /// Whether an HQ's attacks damage an enemy HQ (R3.5.5); when not, an HQ's shot stops at the first enemy HQ it meets.
     pub hq_can_damage_hq: bool,
+    /// How the first player is picked (R2.2).
     pub first_player_rule: FirstPlayer,
+    /// Whether a hand of only instants is redrawn (R2.6).
     pub bad_draw_rule: bool,
+    /// Names of the armies the bad-draw redraw never applies to.
     pub bad_draw_exempt_armies: Vec<String>,
+    /// What equal HP after the Final Battle leads to (R2.9.5).
     pub tie_breaker: TieBreaker,
+    /// Whether a battle's turn ends before or after the battle.
     pub battle_turn_end: BattleTurnEnd,
+    /// Whether battles repeat while the play area stays full after one (R4.13).
     pub repeat_battle_while_full: bool,
+    /// What stops repeated full-board battles that change nothing (Q7).
     pub battle_loop_guard: BattleLoopGuard,
     /// The N of `battle_loop_guard = stop_after_n`.
     pub battle_loop_limit: u16,
+    /// Whose units a Move instant may move (R5.2).
     pub move_tile_target: MoveTarget,
+    /// Whether a player whose HQ is netted may not throw a Grenade.
     pub grenade_blocked_if_hq_netted: bool,
-    /// [impl] A netted unit may push (3.0, classic) or not (2025), R5.3.6 and R6.1.3.
+    /// \[impl\] A netted unit may push (3.0, classic) or not (2025), R5.3.6 and R6.1.3.
     pub netted_can_push: bool,
+    /// The name the Moloch area instant goes by; only its name changes.
     pub moloch_aoe_tile_name: AoeName,
+    /// Whether an explosion also hits adjacent HQs (R7.2.4).
     pub clown_explosion_mode: ClownExplosion,
+    /// Which rings of netters free each other (R6.1.6).
     pub net_cycle_rule: NetCycleRule,
+    /// Whether a netted tile keeps its armor and extra toughness; when not, its first wound destroys it.
     pub netted_keeps_armor_toughness: bool,
+    /// Whether a Transport's Mobility adds to a unit's own (kept for rule files; the engine gives each unit one Mobility move per turn either way).
     pub transport_stacks: bool,
+    /// When in a turn a unit may use Mobility (R3.13).
     pub mobility_timing: MobilityTiming,
+    /// Which enemy tiles a hijacking module may take over (R7.1.3).
     pub scoper_scope: ScoperScope,
+    /// How much one Medic absorbs for the unit it saves (R4.8).
     pub medic_absorbs: MedicAbsorbs,
+    /// How often a converting module turns an attack melee to ranged or back (R7.4.3).
     pub quartermaster_mode: QuartermasterMode,
+    /// Whether initiative markers are used at the table; only presentation changes.
     pub initiative_markers: bool,
+    /// How HQ hit points are tracked at the table; only presentation changes.
     pub hq_tracker: HqTracker,
+    /// Starting HQ hit points of each player in a game of two teams of two (R8.5.1).
     pub team_hq_hp: u16,
+    /// Starting HQ hit points in one player against a team of two: `[lone player, each team member]` (R8.4.1).
     pub one_vs_team_hq_hp: [u16; 2],
+    /// How the team's HP is counted against the lone player's after the Final Battle (R8.4.5).
     pub one_vs_team_compare: OneVsTeamCompare,
+    /// Which of a module's effects reach allied units (R8.5.5a).
     pub team_ally_module_scope: AllyModuleScope,
+    /// Which instants may target an ally's units (R5.8).
     pub team_instants_on_allies: InstantsOnAllies,
+    /// Whether tiles marked to attack allies attack and net them in team games (R8.5.7).
     pub moloch_team_exception: TeamException,
+    /// When a destroyed HQ and its player's tiles leave the board with 3-4 players.
     pub destroyed_hq_removal: DestroyedHqRemoval,
+    /// Whether a 4-player game ends at the first HQ lost, the healthiest survivor winning.
     pub hq_loss_ends_game_4p: bool,
+    /// How a three-player free for all breaks equal HP (R8.2.5).
     pub ffa3_tie_procedure: Ffa3Tie,
+    /// Points a player needs to win the scored variant.
     pub scored_target: u16,
+    /// Points a team needs to win the scored variant.
     pub scored_team_target: u16,
+    /// When and how the scored variant's winner is decided.
     pub scored_resolution: ScoredResolution,
+    /// Whether the game is played on the extended 37-hex board instead of the standard 19 hexes.
     pub extended_board: bool,
+    /// What a full centre of the extended board starts.
     pub extended_board_trigger: ExtendedTrigger,
+    /// Whether every hand is drawn full from the first turn, the game's first turn playing at most one tile.
     pub alternative_start: bool,
+    /// Whether the reinforcements expansion is in play (refused by games for now).
     pub reinforcements: bool,
+    /// Which edition's reinforcement rules apply when `reinforcements` is on.
     pub reinforcements_mode: ReinforcementsMode,
+    /// Whether the structures expansion is in play (refused by games for now).
     pub structures: bool,
+    /// Whether the leaders expansion is in play (refused by games for now).
     pub leaders: bool,
+    /// The Atlas map the game is played on, by name; `None` for no map (refused by games for now).
     pub atlas_map: Option<String>,
+    /// The Atlas rule that a full-board battle removing no tile is a draw (kept for rule files; `battle_loop_guard = atlas_draw` plays it).
     pub atlas_no_removal_draw: bool,
+    /// Whether the King of the Hill variant is in play (refused by games for now).
     pub king_of_the_hill: bool,
 }
 
 /// A rule option that could not be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
+    /// The key is not one of [`Rules::KEYS`].
     UnknownKey {
+        /// The key as written.
         key: String,
     },
+    /// The key is known but the value does not fit it.
     BadValue {
+        /// The key whose value was refused.
         key: String,
+        /// What the key accepts, worded for the message (the allowed choices, a number, on/off).
         expected: String,
+        /// The value given, as written.
         found: String,
     },
 }

@@ -15,6 +15,7 @@ pub const MAX_CELLS: usize = 64;
 pub struct Cell(u8);
 
 impl Cell {
+    /// The cell's position in reading order, for per-cell tables and 64-bit cell masks.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -29,9 +30,16 @@ const NO_CELL: u8 = u8::MAX;
 /// Why a list of hexes is not a usable board.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ShapeError {
+    /// The list holds no hex.
     Empty,
-    TooLarge { hexes: usize },
+    /// The list has more hexes than a board may hold ([`MAX_CELLS`]).
+    TooLarge {
+        /// How many hexes were listed.
+        hexes: usize,
+    },
+    /// The hex is listed twice.
     Duplicate(Hex),
+    /// A hex of the main area is not one of the board's hexes.
     MainOutside(Hex),
 }
 
@@ -166,14 +174,17 @@ impl BoardShape {
         })
     }
 
+    /// The board's name (`standard`, `extended`, or what its file calls it), for messages and files.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// How many hexes the board has.
     pub fn len(&self) -> usize {
         self.hexes.len()
     }
 
+    /// Whether the board has no hex (never true of a built shape).
     pub fn is_empty(&self) -> bool {
         self.hexes.is_empty()
     }
@@ -183,10 +194,12 @@ impl BoardShape {
         (0..self.hexes.len()).map(|i| Cell(i as u8))
     }
 
+    /// The coordinates of a cell.
     pub fn hex(&self, c: Cell) -> Hex {
         self.hexes[c.index()]
     }
 
+    /// Every hex of the board in reading order: entry `i` is cell `i`.
     pub fn hexes(&self) -> &[Hex] {
         &self.hexes
     }

@@ -11,13 +11,18 @@ use std::fmt;
 /// What a tile is (R3.1, R3.2).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum TileKind {
+    /// The player's headquarters: placed first, has HP instead of wounds, gives its aura to adjacent friends.
     Hq,
+    /// A unit that attacks, nets or moves by its edges' icons.
     Soldier,
+    /// A board tile that gives effects to the tiles its links reach.
     Module,
+    /// A tile played from the hand for a one-off effect and discarded; never on the board.
     Instant,
 }
 
 impl TileKind {
+    /// The lowercase word used for the kind in files, logs and messages.
     pub const fn name(self) -> &'static str {
         match self {
             TileKind::Hq => "hq",
@@ -55,6 +60,7 @@ pub struct EdgeIcons {
 }
 
 impl EdgeIcons {
+    /// Whether this edge makes an attack of any kind (a melee or ranged strength above 0).
     pub const fn attacks(&self) -> bool {
         self.melee > 0 || self.ranged > 0
     }
@@ -63,12 +69,17 @@ impl EdgeIcons {
 /// Effects a module gives to the tiles it is connected to, or an HQ to adjacent friendly units.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub struct Effects {
+    /// Added to the melee strength of each connected unit's melee attacks.
     pub melee: i8,
+    /// Added to the ranged strength of each connected unit's ranged attacks.
     pub ranged: i8,
+    /// Added to the initiative of connected friendly units.
     pub initiative: i8,
     /// Added to the initiative of connected **enemy** units (Saboteur: -1).
     pub enemy_initiative: i8,
+    /// Connected friendly units are protected by this Medic: it may absorb one attack's wounds on them (R4.8).
     pub medic: bool,
+    /// Extra attack slots connected units get, each one initiative below their last normal slot (R4.5.2).
     pub extra_attack: u8,
     /// A connected enemy module works for this tile's owner (R7.1.3).
     pub hijack: bool,
@@ -79,6 +90,7 @@ pub struct Effects {
 }
 
 impl Effects {
+    /// No effect at all: what a tile that gives nothing carries.
     pub const NONE: Effects = Effects {
         melee: 0,
         ranged: 0,
@@ -91,6 +103,7 @@ impl Effects {
         mobility: false,
     };
 
+    /// Whether this gives nothing, so the tile needs no place in the effect computations.
     pub fn is_none(&self) -> bool {
         *self == Effects::NONE
     }
@@ -106,18 +119,24 @@ pub struct GlobalEffects {
 /// What an instant tile does when played (section 5).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum InstantEffect {
+    /// Starts a battle at once (R5.1).
     Battle,
+    /// Moves one unit to an empty adjacent hex (further with a move-range effect) and may turn it (R5.2).
     Move,
+    /// Pushes an enemy unit adjacent to one of the player's units one hex away (R5.3).
     Push,
     /// Wounds to one enemy unit anywhere, never an HQ (R5.5).
     Wound {
+        /// Wounds dealt to the target.
         wounds: u8,
     },
     /// Destroys an enemy unit adjacent to the player's HQ, never an HQ (R5.4).
     DestroyNearHq,
     /// Wounds every unit within `radius` of a hex, never HQs (R5.6).
     Area {
+        /// Wounds dealt to each unit in the area.
         wounds: u8,
+        /// Distance from the chosen hex that the area reaches: 1 covers the hex and its six neighbours.
         radius: u8,
     },
 }
@@ -126,7 +145,9 @@ pub enum InstantEffect {
 /// implementation has bound it, the hook points it defines and the implementation's own index.
 #[derive(Clone, PartialEq, Debug)]
 pub struct AbilityRef {
+    /// The ability's name, as files write it; a script registered under this name implements it.
     pub hook: String,
+    /// The ability's parameters from the tile's file, by name, passed to its script.
     pub params: BTreeMap<String, ParamValue>,
     /// The points the engine calls for this ability (none until bound).
     pub points: HookPoints,
@@ -152,10 +173,15 @@ impl AbilityRef {
 /// A parameter value of an ability or a rule option.
 #[derive(Clone, PartialEq, Debug)]
 pub enum ParamValue {
+    /// An on/off value.
     Bool(bool),
+    /// A whole number.
     Int(i64),
+    /// A number with a fractional part.
     Float(f64),
+    /// A text value (also a choice among named values).
     Str(String),
+    /// A list of values.
     List(Vec<ParamValue>),
 }
 
@@ -188,6 +214,7 @@ pub struct Initiative {
 }
 
 impl Initiative {
+    /// No printed initiative: the tile never acts in a battle by itself.
     pub const NONE: Initiative = Initiative {
         values: [0; 4],
         len: 0,
@@ -207,10 +234,12 @@ impl Initiative {
         })
     }
 
+    /// The printed values, highest first; one slot in the battle per value.
     pub fn values(&self) -> &[u8] {
         &self.values[..self.len as usize]
     }
 
+    /// Whether the tile has no printed initiative.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -223,20 +252,31 @@ pub struct Tile {
     pub army: String,
     /// The tile's id within the army (`hunter_killer`).
     pub id: String,
+    /// The name people see, as printed on the tile.
     pub name: String,
+    /// HQ, soldier, module or instant.
     pub kind: TileKind,
+    /// How many copies of the tile the army's deck holds.
     pub count: u8,
+    /// The initiative values printed on the tile: the phases it acts in.
     pub initiative: Initiative,
     /// Toughness icons: the tile is destroyed by `1 + toughness` wounds (R3.12).
     pub toughness: u8,
+    /// Whether the unit has Mobility of its own: it may move one hex and turn once per turn (R3.13).
     pub mobile: bool,
+    /// The icons against each edge, by edge index (front = 0, clockwise); facing turns them on the board.
     pub edges: [EdgeIcons; 6],
+    /// Effects a module gives the tiles its links connect to.
     pub module: Effects,
+    /// Effects an HQ gives to adjacent friendly units.
     pub aura: Effects,
+    /// Effects on the owner's units that need no connection.
     pub global: GlobalEffects,
     /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
     pub attacks_allies: bool,
+    /// What the tile does when played, for instants; `None` for board tiles.
     pub instant: Option<InstantEffect>,
+    /// The scripted abilities of the tile, in file order.
     pub abilities: Vec<AbilityRef>,
 }
 
@@ -267,6 +307,7 @@ impl Tile {
         format!("{}/{}", self.army, self.id)
     }
 
+    /// The icons against one edge, counted from the tile's front (not from the board's north).
     pub fn edge(&self, e: Edge) -> &EdgeIcons {
         &self.edges[e.index() as usize]
     }
@@ -276,6 +317,7 @@ impl Tile {
         1 + self.toughness
     }
 
+    /// Whether the tile is an HQ, which counts damage in hit points rather than wound markers.
     pub fn is_hq(&self) -> bool {
         self.kind == TileKind::Hq
     }
@@ -295,6 +337,7 @@ impl Tile {
 pub struct TileRef(u16);
 
 impl TileRef {
+    /// The position of the definition in its catalog, for per-tile tables indexed alike.
     pub const fn index(self) -> usize {
         self.0 as usize
     }
@@ -303,9 +346,13 @@ impl TileRef {
 /// An army: its id, names and tiles (as catalog references, in file order).
 #[derive(Clone, PartialEq, Debug)]
 pub struct Army {
+    /// The army's id, the first half of every tile's `army/tile` id.
     pub id: String,
+    /// The army's name as people see it.
     pub name: String,
+    /// How many tiles its deck must hold (R1.1).
     pub size: u16,
+    /// The army's tiles, HQ included, in file order.
     pub tiles: Vec<TileRef>,
 }
 
@@ -326,8 +373,11 @@ pub fn deck_mismatch(counts: impl IntoIterator<Item = u8>, size: u16) -> Option<
 /// Why tiles could not be added to a catalog.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CatalogError {
+    /// An army with this id is already in the catalog.
     DuplicateArmy(String),
+    /// A tile with this `army/tile` id is already in the catalog.
     DuplicateTile(String),
+    /// The catalog already holds as many tiles as a [`TileRef`] can index.
     Full,
 }
 
@@ -399,6 +449,7 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// An empty catalog, to add armies to.
     pub fn new() -> Self {
         Self::default()
     }
@@ -438,11 +489,13 @@ impl Catalog {
         Ok(())
     }
 
+    /// The definition a reference points to; panics for a reference from another catalog.
     #[inline]
     pub fn get(&self, r: TileRef) -> &Tile {
         &self.tiles[r.index()]
     }
 
+    /// The per-tile facts the engine's inner loops need, worked out once when the tile was added.
     #[inline]
     pub fn traits(&self, r: TileRef) -> Traits {
         self.traits[r.index()]
@@ -469,10 +522,12 @@ impl Catalog {
         self.hooks
     }
 
+    /// The army with this id, if the catalog holds it.
     pub fn army(&self, id: &str) -> Option<&Army> {
         self.armies.iter().find(|a| a.id == id)
     }
 
+    /// Every army, in the order they were added.
     pub fn armies(&self) -> &[Army] {
         &self.armies
     }
@@ -486,6 +541,7 @@ impl Catalog {
             .find(|t| self.get(*t).is_hq())
     }
 
+    /// How many tile definitions the catalog holds, over all armies.
     pub fn len(&self) -> usize {
         self.tiles.len()
     }
@@ -495,6 +551,7 @@ impl Catalog {
         (i < self.tiles.len()).then_some(TileRef(i as u16))
     }
 
+    /// Whether the catalog holds no tile at all.
     pub fn is_empty(&self) -> bool {
         self.tiles.is_empty()
     }

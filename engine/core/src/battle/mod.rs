@@ -26,7 +26,9 @@ use crate::tile::{Catalog, Tile};
 /// The definitions and rules a battle is fought with.
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a> {
+    /// The definitions of every tile that may stand on the board.
     pub catalog: &'a Catalog,
+    /// The rule options in force.
     pub rules: &'a Rules,
 }
 

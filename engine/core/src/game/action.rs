@@ -18,16 +18,34 @@ use std::fmt;
 pub enum Action {
     /// Put a board tile from the hand on an empty hex (R3.3); during setup, the player's HQ (R2.3).
     Place {
+        /// The held tile placed (the HQ during setup).
         tile: TileRef,
+        /// The empty hex it goes on.
         hex: Hex,
+        /// Which way its front edge points.
         facing: Dir,
     },
     /// Play an instant from the hand (section 5).
-    Instant { tile: TileRef, target: Target },
+    Instant {
+        /// The held instant played.
+        tile: TileRef,
+        /// What it is played on; the kind must fit the instant's effect.
+        target: Target,
+    },
     /// Mobility: the unit on `unit` moves to `to` (its own hex to only turn) facing `facing` (R3.13).
-    Move { unit: Hex, to: Hex, facing: Dir },
+    Move {
+        /// The player's unit that moves.
+        unit: Hex,
+        /// Where it ends: an empty hex in reach, or its own hex to only turn.
+        to: Hex,
+        /// Its facing afterwards.
+        facing: Dir,
+    },
     /// Put a held tile on the discard pile (R2.5.2, R2.5.3).
-    Discard { tile: TileRef },
+    Discard {
+        /// The held tile discarded.
+        tile: TileRef,
+    },
     /// Bad draw: discard an all-instant hand and draw as many tiles again (R2.6).
     Redraw,
     /// Keep the tiles still held and end the turn (R2.5.5).
@@ -40,9 +58,21 @@ pub enum Target {
     /// Battle (R5.1).
     None,
     /// Move (R5.2): the unit on `unit` goes to `to` (or turns on its hex) facing `facing`.
-    Move { unit: Hex, to: Hex, facing: Dir },
+    Move {
+        /// The unit moved.
+        unit: Hex,
+        /// Where it ends, or its own hex to only turn.
+        to: Hex,
+        /// Its facing afterwards.
+        facing: Dir,
+    },
     /// Push (R5.3): the pushed unit's owner then picks where it goes.
-    Push { pusher: Hex, target: Hex },
+    Push {
+        /// The player's unit that pushes.
+        pusher: Hex,
+        /// The adjacent enemy unit pushed.
+        target: Hex,
+    },
     /// One unit (Sniper R5.5, Grenade R5.4).
     Unit(Hex),
     /// A hex (Air Strike / Bomb, R5.6).
@@ -52,31 +82,43 @@ pub enum Target {
 /// Why an action is refused. The message says which rule and what to do instead.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ActionError {
+    /// The game has a result; nothing more is played.
     GameOver,
     /// Setup: only the HQ may be placed (R2.3).
     PlaceHqFirst,
     /// Three tiles after drawing: one must be discarded first (R2.5.2).
     DiscardFirst,
+    /// The player does not hold the tile the action names.
     NotInHand {
+        /// The tile's `army/tile` id.
         tile: String,
     },
     /// A board tile played as an instant, or the reverse.
     WrongKind {
+        /// The tile's `army/tile` id.
         tile: String,
+        /// What the tile actually is.
         kind: TileKind,
     },
+    /// The placement breaks a rule of the board (an occupied or missing hex, a second HQ).
     Board(SetupError),
     /// The instant's effect is refused; `name` is the instant's name.
     Play {
+        /// The instant's name as printed.
         name: String,
+        /// Why the effect is refused, with its rule.
         error: PlayError,
     },
+    /// The instant is played on the wrong kind of [`Target`].
     WrongTarget {
+        /// The instant's name as printed.
         name: String,
+        /// The target it takes, in the words of the message.
         expected: &'static str,
     },
     /// The instant has no effect the engine can play (a scripted one needs its hook).
     NoEffect {
+        /// The instant's `army/tile` id.
         tile: String,
     },
     /// R2.8.2.

@@ -20,6 +20,7 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The mode the seats' teams make (`teams[i]` is player i's), or the reason they make none.
     pub fn of(teams: &[u8]) -> Result<Mode, GameError> {
         let size = |t: u8| teams.iter().filter(|x| **x == t).count();
         let distinct = teams

@@ -130,6 +130,7 @@ impl LegalActions {
         self.len
     }
 
+    /// Whether there is no legal action, as once the game is over.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }

@@ -56,7 +56,9 @@ impl SeatSetup {
 /// A new game, not yet checked: players in seat order, the board and the seed.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
+    /// The board the game is played on.
     pub shape: BoardShape,
+    /// The players in seat order, with their armies and teams; the teams fix the mode.
     pub seats: Vec<SeatSetup>,
     /// Fixes every shuffle and the first player: the same seed and actions give the same game.
     pub seed: u64,
@@ -76,34 +78,43 @@ pub struct Position {
     pub turn_number: u16,
     /// The players who still play their last turn, when a last tile has been drawn (R2.8.1).
     pub last_turns: Option<Vec<Seat>>,
+    /// Seeds the game's generator and its hooks' seeds from this position on.
     pub seed: u64,
 }
 
 /// One player's tiles off the board.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Piles {
+    /// The id of the player's army in the catalog.
     pub army: String,
-    /// Top first.
+    /// The draw pile, top first.
     pub deck: Vec<TileRef>,
+    /// The tiles held, at most [`HAND_SIZE`].
     pub hand: Vec<TileRef>,
+    /// The discard pile, oldest first.
     pub discard: Vec<TileRef>,
 }
 
 /// Why a game cannot be set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
+    /// A seat names an army the catalog does not hold.
     UnknownArmy(String),
     /// The army has no HQ, or more than one.
     ArmyHq {
+        /// The army's id.
         army: String,
+        /// How many HQ tiles it has.
         hqs: usize,
     },
     /// The seats' teams make no mode of section 8.
     Teams(String),
     /// A rule option the game flow does not support yet.
     Unsupported {
+        /// The option's key, to turn it off.
         key: &'static str,
     },
+    /// The position's board is not a legal battlefield.
     Board(SetupError),
     /// A mid-game position is inconsistent.
     Position(String),
@@ -142,6 +153,7 @@ pub enum Stage {
     Discard,
     /// The current player plays, keeps or discards tiles, uses Mobility, or ends the turn (R2.5.3).
     Play,
+    /// The game has ended with this result; no action is accepted.
     Over(GameResult),
 }
 
@@ -404,10 +416,12 @@ impl Game {
         }
     }
 
+    /// The definitions of every tile the game's armies use.
     pub fn catalog(&self) -> &Catalog {
         &self.catalog
     }
 
+    /// The rule options this game was set up with; fixed for the whole game.
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -439,18 +453,22 @@ impl Game {
         PlayChecker::with_views(&self.field, self.context(), self.views())
     }
 
+    /// The board as it stands, with wounds and HQ hit points.
     pub fn field(&self) -> &Battlefield {
         &self.field
     }
 
+    /// Duel, free for all, one against a team or two teams, from the seats' teams.
     pub fn mode(&self) -> Mode {
         self.mode
     }
 
+    /// What the current player must do next, or the result once the game is over.
     pub fn stage(&self) -> Stage {
         self.stage
     }
 
+    /// How the game ended; `None` while it goes on.
     pub fn result(&self) -> Option<GameResult> {
         match self.stage {
             Stage::Over(r) => Some(r),
@@ -466,6 +484,7 @@ impl Game {
         }
     }
 
+    /// The id of the army the player plays.
     pub fn army(&self, p: Seat) -> &str {
         &self.armies[p.index()]
     }
@@ -480,6 +499,7 @@ impl Game {
         self.piles[p.index()].deck.len()
     }
 
+    /// The player's discard pile, face up for everyone, oldest first.
     pub fn discard_pile(&self, p: Seat) -> &[TileRef] {
         &self.piles[p.index()].discard
     }

@@ -24,6 +24,7 @@ pub trait Player {
 
 /// The players of a game by seat, answering each decision through the player it is put to.
 pub struct Seats<'a, 'p> {
+    /// One player per seat, in seat order.
     pub players: &'a mut [&'p mut dyn Player],
 }
 
