@@ -16,6 +16,7 @@ pub struct GreedyBot {
 }
 
 impl GreedyBot {
+    /// A bot whose tie-breaks follow from `seed`: the same seed and game give the same moves.
     pub fn new(seed: u64) -> Self {
         GreedyBot {
             rng: Rng::seeded(seed),

@@ -2,6 +2,8 @@
 //! documented evaluation after a simulated battle) and [`MonteCarloBot`] (seeded playouts per
 //! candidate). Each is deterministic for its seed: the same game and seed give the same moves.
 
+#![warn(missing_docs)]
+
 mod eval;
 mod greedy;
 mod mc;

@@ -7,7 +7,7 @@ use crate::random::RandomBot;
 use hexforge_core::game::{LegalActions, Player, play_out};
 use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, GameResult, Rng};
 
-/// Playouts per candidate.
+/// The Monte-Carlo player: the greedy bot's best candidates judged by seeded random playouts.
 #[derive(Clone, Debug)]
 pub struct MonteCarloBot {
     rng: Rng,
@@ -21,6 +21,8 @@ impl MonteCarloBot {
     /// How many of the greedy bot's best actions are tried.
     pub const CANDIDATES: usize = 6;
 
+    /// A bot seeded with `seed` that plays `playouts` games per candidate (at least 1; more is
+    /// stronger and slower).
     pub fn new(seed: u64, playouts: u32) -> Self {
         MonteCarloBot {
             rng: Rng::seeded(seed),

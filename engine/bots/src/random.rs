@@ -10,12 +10,14 @@ pub struct RandomBot {
 }
 
 impl RandomBot {
+    /// A bot whose picks follow from `seed` alone: the same seed and game give the same moves.
     pub fn new(seed: u64) -> Self {
         RandomBot {
             rng: Rng::seeded(seed),
         }
     }
 
+    /// A bot drawing from the given generator, such as a fork of another bot's for a playout.
     pub fn from_rng(rng: Rng) -> Self {
         RandomBot { rng }
     }
