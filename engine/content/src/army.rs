@@ -13,63 +13,93 @@ use toml::Spanned;
 /// The default number of tiles in an army (R1.1).
 pub const DEFAULT_ARMY_SIZE: i64 = 35;
 
+/// An army file as parsed, before validation: its `[army]` table and its `[[tile]]` tables, with positions.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ArmyFileDef {
+    /// The `[army]` table, with its position for messages about the whole army.
     pub army: Spanned<ArmyHeaderDef>,
+    /// The `[[tile]]` tables in file order, each with its position.
     #[serde(default)]
     pub tile: Vec<Spanned<TileRawDef>>,
 }
 
+/// The raw `[army]` table of an army file.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ArmyHeaderDef {
+    /// The army's snake_case id, unique among loaded armies; the first half of `army/tile` ids.
     pub id: Spanned<String>,
+    /// The display name.
     pub name: String,
+    /// Display names in other languages, keyed by language code (`fr`, `pl`).
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// The number of tiles the deck must hold; omitted means [`DEFAULT_ARMY_SIZE`].
     pub size: Option<Spanned<i64>>,
     /// The army's units attack and net allied units too (R8.5.7).
     #[serde(default)]
     pub attacks_allies: bool,
 }
 
+/// The raw `[[tile]]` table of an army file, as written.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct TileRawDef {
+    /// The tile's snake_case id, unique within its army.
     pub id: Spanned<String>,
+    /// The display name.
     pub name: String,
+    /// Display names in other languages, keyed by language code.
     #[serde(default)]
     pub names: BTreeMap<String, String>,
+    /// `hq`, `soldier`, `module` or `instant`, checked during validation.
     pub kind: Spanned<String>,
+    /// Copies of the tile in the deck (at least 1).
     pub count: Spanned<i64>,
+    /// Printed initiative values, 0-9 without repeats; omitted or empty for none.
     pub initiative: Option<Spanned<Vec<Spanned<i64>>>>,
+    /// Toughness icons: the tile takes `1 + toughness` wounds; not allowed on an HQ.
     pub toughness: Option<Spanned<i64>>,
+    /// The Mobility icon: the unit may move by itself.
     #[serde(default)]
     pub mobile: bool,
+    /// Edge features, each written `feature[:strength]@edge,edge,...` (docs/ARMY_FORMAT.md).
     #[serde(default)]
     pub edges: Vec<Spanned<String>>,
+    /// The `[tile.module]` effects on connected units; only on modules.
     pub module: Option<Spanned<EffectsDef>>,
+    /// The `[tile.aura]` effects on adjacent friendly units; only on HQs.
     pub aura: Option<Spanned<EffectsDef>>,
+    /// The `[[tile.ability]]` tables, in file order.
     #[serde(default)]
     pub ability: Vec<Spanned<AbilityDef>>,
 }
 
+/// The raw effect keys of a `[tile.module]` or `[tile.aura]` table.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct EffectsDef {
+    /// Added to the melee strength of each friendly unit reached.
     pub melee: Option<Spanned<i64>>,
+    /// Added to the ranged strength of each friendly unit reached.
     pub ranged: Option<Spanned<i64>>,
+    /// Added to every initiative value of each friendly unit reached.
     pub initiative: Option<Spanned<i64>>,
+    /// Added to every initiative value of each connected enemy unit (the Saboteur's -1).
     pub enemy_initiative: Option<Spanned<i64>>,
+    /// The Medic effect: absorbs one attack's wounds for a connected friendly unit (R4.8).
     #[serde(default)]
     pub medic: bool,
 }
 
+/// The raw `[[tile.ability]]` table: which ability, with which parameters.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct AbilityDef {
+    /// The ability's name; a script of the mod or of the shared library must define it.
     pub hook: Spanned<String>,
+    /// Parameters passed to the ability, by name, each with its position.
     #[serde(default)]
     pub params: BTreeMap<String, Spanned<toml::Value>>,
 }
@@ -80,6 +110,7 @@ pub struct AbilityDef {
 pub struct HookSite {
     /// The tile's id within the army.
     pub tile: String,
+    /// The ability's name as the file writes it.
     pub hook: String,
     /// The position of the hook name (the message is empty).
     pub at: Diagnostic,
@@ -88,10 +119,15 @@ pub struct HookSite {
 /// A validated army file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArmyFile {
+    /// The army's snake_case id.
     pub id: String,
+    /// The display name.
     pub name: String,
+    /// Display names in other languages, keyed by language code.
     pub names: BTreeMap<String, String>,
+    /// The number of tiles the deck must hold.
     pub size: u16,
+    /// The validated tiles in file order, HQ included.
     pub tiles: Vec<Tile>,
     /// Names of each tile in other languages, parallel to `tiles`.
     pub tile_names: Vec<BTreeMap<String, String>>,

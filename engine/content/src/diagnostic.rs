@@ -13,6 +13,7 @@ pub struct SourceText {
 }
 
 impl SourceText {
+    /// A file's text, with `path` the name its problems are reported under.
     pub fn new(path: impl Into<PathBuf>, text: impl Into<String>) -> Self {
         let text = text.into();
         let mut line_starts = vec![0];
@@ -31,10 +32,12 @@ impl SourceText {
             .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the {what}: {e}")))
     }
 
+    /// The name the file's problems are reported under.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The file's whole text, as spans index it.
     pub fn text(&self) -> &str {
         &self.text
     }
@@ -72,13 +75,18 @@ impl SourceText {
 /// One problem in one file. `line` and `column` are 1-based; 0 means the whole file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
+    /// The file the problem is in, as it was named when read.
     pub file: PathBuf,
+    /// 1-based line of the problem; 0 when it concerns the whole file.
     pub line: usize,
+    /// 1-based column, counted in characters; 0 when it concerns the whole file.
     pub column: usize,
+    /// What is wrong and what to do about it.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// A problem about the file at `path` as a whole (unreadable, missing), with no line.
     pub fn whole_file(path: &Path, message: impl Into<String>) -> Self {
         Diagnostic {
             file: path.to_path_buf(),
@@ -111,14 +119,17 @@ impl fmt::Display for Diagnostic {
 pub struct Diagnostics(pub Vec<Diagnostic>);
 
 impl Diagnostics {
+    /// Whether nothing was found: the load or validation succeeded.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
+    /// How many problems were found.
     pub fn len(&self) -> usize {
         self.0.len()
     }
 
+    /// The problems in file order.
     pub fn iter(&self) -> impl Iterator<Item = &Diagnostic> {
         self.0.iter()
     }

@@ -5,7 +5,9 @@ use hexforge_core::tile::EdgeIcons;
 /// A feature list entry that could not be read; `offset` is in characters from the string start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EdgeError {
+    /// Where the problem starts, in characters from the start of the feature string.
     pub offset: usize,
+    /// What is wrong, with the features allowed where that helps.
     pub message: String,
 }
 

@@ -2,6 +2,8 @@
 //! validation pass turns them into engine definitions and reports every problem with its
 //! `file:line:column`.
 
+#![warn(missing_docs)]
+
 pub mod army;
 pub mod cache;
 pub mod diagnostic;

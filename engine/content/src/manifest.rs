@@ -12,14 +12,20 @@ use toml::Spanned;
 /// The version of this engine, which mods name in `hexforge = "..."`.
 pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// A `mod.toml` as parsed, before validation, with the positions of the values checked later.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ModManifestDef {
+    /// The mod's snake_case id, unique among the mods found.
     pub id: Spanned<String>,
+    /// The display name.
     pub name: String,
+    /// The mod's own version, which must be semantic (`1.2.0`).
     pub version: Spanned<String>,
+    /// A line for mod lists; empty when omitted.
     #[serde(default)]
     pub description: String,
+    /// Who wrote the mod, for mod lists.
     #[serde(default)]
     pub authors: Vec<String>,
     /// The Hexforge versions the mod works with, e.g. `">=0.1, <0.3"` (default: any).
@@ -37,9 +43,11 @@ pub struct ModManifestDef {
     pub provides: Option<Spanned<ProvidesDef>>,
 }
 
+/// The raw `[provides]` table: what the mod declares it ships.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct ProvidesDef {
+    /// The ids of its armies (`armies/*.toml`).
     #[serde(default)]
     pub armies: Vec<String>,
     /// Whether the mod has Lua scripts (`scripts/`).
@@ -53,12 +61,16 @@ pub struct ProvidesDef {
 /// How a mod depends on another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum DepKind {
+    /// Listed under `dependencies`: must be loaded first, or this mod is skipped.
     Required,
+    /// Listed under `optional_dependencies`: loaded first when present.
     Optional,
+    /// Listed under `incompatible`: this mod is skipped when that one loads.
     Incompatible,
 }
 
 impl DepKind {
+    /// The manifest table that lists this kind of dependency, for messages.
     pub const fn name(self) -> &'static str {
         match self {
             DepKind::Required => "dependencies",
@@ -71,8 +83,11 @@ impl DepKind {
 /// One dependency of a mod.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dependency {
+    /// The other mod's id.
     pub id: String,
+    /// The versions of the other mod it applies to.
     pub req: VersionReq,
+    /// Required, optional or incompatible.
     pub kind: DepKind,
     /// Where the manifest names it, for reports (the message is empty).
     pub at: Diagnostic,
@@ -81,8 +96,11 @@ pub struct Dependency {
 /// What a mod provides, as its manifest declares it.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Provides {
+    /// The ids of the armies it declares.
     pub armies: Vec<String>,
+    /// Whether it declares Lua scripts.
     pub scripts: bool,
+    /// The ids of the rule presets it declares.
     pub presets: Vec<String>,
     /// Where `[provides]` is, for reports (the message is empty).
     pub at: Option<Diagnostic>,
@@ -91,15 +109,23 @@ pub struct Provides {
 /// A validated manifest.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Manifest {
+    /// The mod's snake_case id, unique among loaded mods.
     pub id: String,
+    /// The display name.
     pub name: String,
+    /// The mod's own semantic version; dependencies name a requirement on it.
     pub version: Version,
+    /// A line for mod lists; may be empty.
     pub description: String,
+    /// Who wrote the mod.
     pub authors: Vec<String>,
+    /// The engine versions the mod works with; the mod is skipped by any other.
     pub hexforge: VersionReq,
     /// Where `hexforge` is, when given (the message is empty).
     pub hexforge_at: Option<Diagnostic>,
+    /// Every required, optional and incompatible mod the manifest names.
     pub dependencies: Vec<Dependency>,
+    /// What the mod declares it provides, when it has a `[provides]` table.
     pub provides: Option<Provides>,
     /// Where `id` is, for reports (the message is empty).
     pub at: Diagnostic,

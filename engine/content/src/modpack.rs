@@ -16,10 +16,15 @@ use std::path::{Path, PathBuf};
 /// A mod that loaded, with the armies and scripts it provides.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ModInfo {
+    /// The mod's id, from its manifest.
     pub id: String,
+    /// The mod's display name.
     pub name: String,
+    /// The mod's folder, as found below the mods folders.
     pub dir: PathBuf,
+    /// The validated `mod.toml`.
     pub manifest: Manifest,
+    /// Its army files, validated, in path order.
     pub armies: Vec<ArmyFile>,
     /// The Lua files of `scripts/` (any depth), in path order, as read when the mod loaded.
     pub scripts: Vec<ScriptFile>,
@@ -29,10 +34,12 @@ pub struct ModInfo {
     pub patches: Vec<ScriptFile>,
 }
 
-/// A Lua file of a mod.
+/// A text file of a mod (a Lua script or a patch file) with the path it was read from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptFile {
+    /// Where the file is, as read.
     pub path: PathBuf,
+    /// The file's whole text.
     pub text: String,
 }
 
@@ -100,6 +107,7 @@ pub struct Skipped {
     pub id: String,
     /// The version its manifest gives, when it can be read.
     pub version: Option<Version>,
+    /// The mod's folder.
     pub dir: PathBuf,
     /// Why, located in the mod's files.
     pub reason: Diagnostic,
@@ -116,7 +124,9 @@ pub fn load_mod(dir: &Path) -> Result<ModInfo, Diagnostics> {
 /// is valid (its size may still be wrong: that is then among the problems).
 #[derive(Clone, Debug)]
 pub struct ArmyCheck {
+    /// The validated army, when every tile is valid.
     pub army: Option<ArmyFile>,
+    /// Every problem found, in file order, with `file:line:column`.
     pub problems: Vec<Diagnostic>,
 }
 
@@ -289,6 +299,7 @@ pub(crate) fn read_folder(dir: &Path) -> FolderRead {
 /// Mods loaded into one catalog, with what could not be loaded.
 #[derive(Debug, Default)]
 pub struct LoadedMods {
+    /// Every tile of the loaded mods' armies, with patches applied, for the engine.
     pub catalog: Catalog,
     /// The mods that loaded, in load order (dependencies first, then by id).
     pub mods: Vec<ModInfo>,

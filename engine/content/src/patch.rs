@@ -10,15 +10,20 @@ use serde::Deserialize;
 use std::path::Path;
 use toml::Spanned;
 
+/// A patch file as parsed, before it is applied: its steps by kind, each with its position.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct PatchFileDef {
+    /// The `[[change]]` tables: stats of existing tiles changed.
     #[serde(default)]
     pub change: Vec<Spanned<ChangeDef>>,
+    /// The `[[remove]]` tables: tiles taken out of their armies.
     #[serde(default)]
     pub remove: Vec<Spanned<RemoveDef>>,
+    /// The `[[add]]` tables: new tiles in other mods' armies.
     #[serde(default)]
     pub add: Vec<Spanned<AddDef>>,
+    /// The `[[copy]]` tables: tiles copied into another army.
     #[serde(default)]
     pub copy: Vec<Spanned<CopyDef>>,
 }
@@ -27,19 +32,27 @@ pub struct PatchFileDef {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ChangeDef {
+    /// The tile changed, as `army/tile`.
     pub tile: Spanned<String>,
+    /// A new display name.
     pub name: Option<Spanned<String>>,
+    /// A new number of copies in the deck (at least 1).
     pub count: Option<Spanned<i64>>,
+    /// New printed initiative values, replacing the old ones.
     pub initiative: Option<Spanned<Vec<i64>>>,
+    /// A new number of toughness icons.
     pub toughness: Option<Spanned<i64>>,
+    /// Whether the tile now has the Mobility icon.
     pub mobile: Option<Spanned<bool>>,
     /// Replaces all the tile's edge features.
     pub edges: Option<Spanned<Vec<String>>>,
 }
 
+/// A `[[remove]]` table: takes a tile out of its army.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct RemoveDef {
+    /// The tile removed, as `army/tile`.
     pub tile: Spanned<String>,
 }
 
@@ -47,7 +60,9 @@ pub struct RemoveDef {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct AddDef {
+    /// The id of the army that gets the tile.
     pub army: Spanned<String>,
+    /// The new tile, written as in army files.
     pub tile: Spanned<TileRawDef>,
 }
 
@@ -55,14 +70,18 @@ pub struct AddDef {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct CopyDef {
+    /// The tile copied, as `army/tile`.
     pub tile: Spanned<String>,
+    /// The id of the army that gets the copy.
     pub army: Spanned<String>,
+    /// Copies in the receiving army's deck; the original's count when omitted.
     pub count: Option<Spanned<i64>>,
 }
 
 /// One step of a tile's history: who defined or changed what, and where.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
+    /// The mod whose file made the step.
     pub mod_id: String,
     /// The line of the definition or patch (the message says what changed).
     pub at: Diagnostic,
@@ -73,7 +92,9 @@ pub struct Change {
 /// A loaded army, with the mod that defines it and the history of each of its tiles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatchedArmy {
+    /// The mod that defines the army.
     pub mod_id: String,
+    /// The army with every patch applied.
     pub army: ArmyFile,
 }
 
@@ -81,7 +102,9 @@ pub struct PatchedArmy {
 /// conflicts (two mods changing the same field of a tile: the later one wins).
 #[derive(Debug, Default)]
 pub struct History {
+    /// Every step of every tile, in load order, keyed by the tile's `army/tile` id.
     pub changes: Vec<(String, Change)>,
+    /// Where a later mod overrode a field an earlier one had changed, located at the later change.
     pub conflicts: Vec<Diagnostic>,
 }
 

@@ -12,19 +12,26 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use toml::Spanned;
 
+/// A rule preset file (`rules/*.toml`) as parsed, before its options are checked.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct PresetFileDef {
+    /// The `[preset]` table: id, names and base edition.
     pub preset: PresetHeaderDef,
+    /// The `[options]` table: option keys of RULES.md Appendix B and their values, with positions.
     #[serde(default)]
     pub options: BTreeMap<String, Spanned<toml::Value>>,
 }
 
+/// The raw `[preset]` table of a rule preset file.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct PresetHeaderDef {
+    /// The id `--rules` names the preset by.
     pub id: Spanned<String>,
+    /// The display name.
     pub name: String,
+    /// A line for preset lists; empty when omitted.
     #[serde(default)]
     pub description: String,
     /// The edition it starts from.
@@ -34,8 +41,11 @@ pub struct PresetHeaderDef {
 /// A validated rule preset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulePreset {
+    /// The id `--rules` names the preset by.
     pub id: String,
+    /// The display name.
     pub name: String,
+    /// A line for preset lists; may be empty.
     pub description: String,
     /// The complete rules: the base edition with the preset's options set.
     pub rules: Rules,
@@ -102,10 +112,18 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
 /// A table's rules that cannot be set up.
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
+    /// The preset named is neither a built-in edition nor a loaded mod's preset.
     #[error("unknown rules preset `{preset}`: use one of {}", known.join(", "))]
-    UnknownPreset { preset: String, known: Vec<String> },
+    UnknownPreset {
+        /// The preset as named.
+        preset: String,
+        /// Every preset that could be named: the editions, then the mods' presets.
+        known: Vec<String>,
+    },
+    /// An option override is not written `KEY=VALUE`.
     #[error("option `{0}` should be KEY=VALUE, e.g. tie_breaker=draw")]
     NotKeyValue(String),
+    /// An option override names an unknown key or a value the key does not accept.
     #[error(transparent)]
     Option(#[from] hexforge_core::rules::OptionError),
 }

@@ -8,15 +8,20 @@ use std::path::{Path, PathBuf};
 /// Why new content could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum ScaffoldError {
+    /// The name asked for is not snake_case.
     #[error(
         "`{0}` is not a valid mod name: use snake_case (lowercase letters, digits and _, starting with a letter)"
     )]
     BadName(String),
+    /// The file or folder to create is already there; nothing is overwritten.
     #[error("{} already exists: choose another name", .0.display())]
     Exists(PathBuf),
+    /// A file or folder could not be created or written.
     #[error("cannot write {}: {source}", path.display())]
     Io {
+        /// The file or folder that could not be written.
         path: PathBuf,
+        /// The system's reason.
         source: std::io::Error,
     },
 }
