@@ -4,6 +4,7 @@
 //! as documents; saving, undo and redo, autosaves offered back, new armies and abilities, and
 //! the questions asked before anything is dropped.
 
+use crate::disk::{DiskState, Seen};
 use crate::document::{ArmyDoc, FieldKind, typed_value};
 use crate::{Editor, army_view, autosave, new_army, spot, tile_view};
 use hexforge_core::TileRef;
@@ -40,7 +41,9 @@ pub enum Confirm {
 pub struct LuaEdit {
     pub path: PathBuf,
     pub text: String,
-    pub saved: String,
+    /// The file's text as loaded or saved, and a different one found on disk while `text` has
+    /// unsaved edits.
+    pub disk: DiskState,
     /// The syntax error of `text` as it is now (checked on every change, never run).
     pub problem: Option<hexforge_content::Diagnostic>,
 }
@@ -51,10 +54,62 @@ impl LuaEdit {
         let problem = hexforge_script::syntax_problem(&path, &text);
         LuaEdit {
             path,
-            saved: text.clone(),
+            disk: DiskState::new(text.clone()),
             text,
             problem,
         }
+    }
+
+    /// Whether the text differs from the file as loaded or saved.
+    pub fn dirty(&self) -> bool {
+        self.text != self.disk.base
+    }
+
+    /// The file on disk now reads `disk`: an unedited buffer takes it, an edited one holds it as
+    /// a conflict.
+    pub fn disk_changed(&mut self, disk: String) {
+        if let Seen::Follow(disk) = self.disk.seen(&self.text, disk) {
+            self.set_text(disk.clone());
+            self.disk.settled(&disk);
+        }
+    }
+
+    fn set_text(&mut self, text: String) {
+        self.problem = hexforge_script::syntax_problem(&self.path, &text);
+        self.text = text;
+    }
+
+    /// Writes the text (atomically) unless the file changed on disk since it was loaded: then the
+    /// disk text is held as a conflict and nothing is written.
+    pub fn save(&mut self) -> Result<(), String> {
+        if !self.disk.may_write(&self.path, &self.text) {
+            return Err(format!(
+                "{} changed on disk since it was opened: keep your version or take the one on disk",
+                self.path.display()
+            ));
+        }
+        self.write()
+    }
+
+    /// The designer keeps their version over a changed file: it is written.
+    pub fn keep_mine(&mut self) -> Result<(), String> {
+        self.disk.conflict = None;
+        self.write()
+    }
+
+    /// The designer takes the version on disk over their unsaved edits.
+    pub fn take_disk(&mut self) {
+        if let Some(disk) = self.disk.conflict.clone() {
+            self.set_text(disk.clone());
+            self.disk.settled(&disk);
+        }
+    }
+
+    fn write(&mut self) -> Result<(), String> {
+        hexforge_content::write_atomically(&self.path, &self.text)
+            .map_err(|e| format!("cannot save {}: {e}", self.path.display()))?;
+        self.disk.settled(&self.text.clone());
+        Ok(())
     }
 }
 
@@ -140,7 +195,7 @@ impl Editor {
             .designer
             .lua
             .as_ref()
-            .filter(|l| l.text != l.saved)
+            .filter(|l| l.dirty())
             .map(|l| l.path.clone());
         self.docs
             .iter()
@@ -177,16 +232,8 @@ impl Editor {
 
     /// Saves every file with unsaved changes; the first failure stops it.
     pub fn save_all(&mut self) -> Result<(), String> {
-        if self
-            .designer
-            .lua
-            .as_ref()
-            .is_some_and(|l| l.text != l.saved)
-        {
-            save_lua(self);
-            if let Some(e) = self.designer.lua.as_ref().filter(|l| l.text != l.saved) {
-                return Err(format!("cannot save {}", e.path.display()));
-            }
+        if let Some(lua) = self.designer.lua.as_mut().filter(|l| l.dirty()) {
+            lua.save()?;
         }
         for d in &mut self.docs {
             if d.dirty() {
@@ -274,9 +321,14 @@ impl Editor {
     /// made a moment ago opens.
     pub(crate) fn content_reloaded(&mut self) {
         for d in &mut self.docs {
-            if let Ok(disk) = std::fs::read_to_string(&d.path) {
+            if let Some(disk) = crate::disk::read(&d.path) {
                 d.disk_changed(disk);
             }
+        }
+        if let Some(lua) = &mut self.designer.lua
+            && let Some(disk) = crate::disk::read(&lua.path)
+        {
+            lua.disk_changed(disk);
         }
         if let Some(id) = self.designer.pending.clone()
             && self.loaded.catalog.army(&id).is_some()
@@ -644,15 +696,88 @@ fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
             editor.designer.form = Some(new_army::Form::new(&editor.loaded, from.as_deref(), user));
         }
     });
-    if let Some(d) = doc
-        && editor.docs[d].changed_on_disk
-    {
-        ui.colored_label(
-            egui::Color32::YELLOW,
-            "The file changed on disk while you have unsaved changes: Save writes yours over it, Discard takes the one on disk.",
-        );
-    }
     ui.separator();
+}
+
+/// Which buffer a conflict with the disk is in.
+enum Buffer {
+    Lua,
+    Doc(usize),
+}
+
+/// When a buffer with unsaved edits meets a different text on disk: both versions shown, and
+/// nothing written or dropped until the designer keeps theirs or takes the disk's (from any tab).
+pub(crate) fn conflict_modal(editor: &mut Editor, ctx: &egui::Context) {
+    let lua = editor.designer.lua.as_ref().and_then(|l| {
+        let disk = l.disk.conflict.clone()?;
+        Some((Buffer::Lua, l.path.clone(), l.text.clone(), disk))
+    });
+    let found = lua.or_else(|| {
+        editor.docs.iter().enumerate().find_map(|(i, d)| {
+            let disk = d.conflict()?.to_string();
+            Some((Buffer::Doc(i), d.path.clone(), d.text().to_string(), disk))
+        })
+    });
+    let Some((which, path, mine, disk)) = found else {
+        return;
+    };
+    let mut keep = None;
+    egui::Modal::new(egui::Id::unique("disk_conflict")).show(ctx, |ui| {
+        ui.set_max_width(920.0);
+        ui.heading(format!("{} changed on disk", file_name(&path)));
+        ui.label(format!(
+            "{} was saved by another program while you have unsaved changes to it. Nothing is written or dropped until you choose.",
+            path.display()
+        ));
+        let ((from_mine, part_mine), (from_disk, part_disk)) =
+            crate::disk::differing_lines(&mine, &disk, 2);
+        ui.columns(2, |cols| {
+            let sides = [
+                ("yours", from_mine, part_mine, "conflict_yours"),
+                ("on disk", from_disk, part_disk, "conflict_disk"),
+            ];
+            for (ui, (title, from, part, salt)) in cols.iter_mut().zip(sides) {
+                ui.strong(format!("{title} (from line {from})"));
+                egui::ScrollArea::both()
+                    .id_salt(salt)
+                    .max_height(320.0)
+                    .show(ui, |ui| {
+                        ui.label(egui::RichText::new(part).monospace());
+                    });
+            }
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Keep mine (overwrite the file)").clicked() {
+                keep = Some(true);
+            }
+            if ui.button("Take the disk version").clicked() {
+                keep = Some(false);
+            }
+        });
+    });
+    let result = match (keep, which) {
+        (None, _) => return,
+        (Some(true), Buffer::Lua) => editor
+            .designer
+            .lua
+            .as_mut()
+            .map_or(Ok(()), LuaEdit::keep_mine),
+        (Some(false), Buffer::Lua) => {
+            if let Some(l) = editor.designer.lua.as_mut() {
+                l.take_disk();
+            }
+            Ok(())
+        }
+        (Some(true), Buffer::Doc(d)) => editor.docs[d].keep_mine().map_err(|e| e.to_string()),
+        (Some(false), Buffer::Doc(d)) => editor.docs[d].take_disk().map_err(|e| e.to_string()),
+    };
+    editor.designer.note = Some(match result {
+        Ok(()) if keep == Some(true) => format!("saved your version of {}", file_name(&path)),
+        Ok(()) => format!("took the version of {} on disk", file_name(&path)),
+        Err(e) => e,
+    });
+    editor.reload_if_unwatched();
 }
 
 /// How a field is shown: its label (red when its line has a problem), the text shown while it
@@ -1206,17 +1331,15 @@ fn source_view(editor: &mut Editor, ui: &mut egui::Ui) {
         });
 }
 
-/// Saves the Lua file being edited (atomically); the hot reload then loads it.
+/// Saves the Lua file being edited (atomically) unless it changed on disk meanwhile (then the
+/// designer is asked); the hot reload then loads it.
 fn save_lua(editor: &mut Editor) {
     let Some(lua) = &mut editor.designer.lua else {
         return;
     };
-    match hexforge_content::write_atomically(&lua.path, &lua.text) {
-        Ok(()) => {
-            lua.saved = lua.text.clone();
-            editor.reload_if_unwatched();
-        }
-        Err(e) => editor.designer.note = Some(format!("cannot save {}: {e}", lua.path.display())),
+    match lua.save() {
+        Ok(()) => editor.reload_if_unwatched(),
+        Err(e) => editor.designer.note = Some(e),
     }
 }
 
@@ -1233,7 +1356,7 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     let mut save = false;
     let mut label = None;
     ui.horizontal(|ui| {
-        let dirty = lua.text != lua.saved;
+        let dirty = lua.dirty();
         let name = format!(
             "{}{}",
             lua.path.display(),

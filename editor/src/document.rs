@@ -3,6 +3,7 @@
 //! them after every edit, the last valid army built from it, its undo history, and its saving
 //! (atomic) and autosaving.
 
+use crate::disk::{DiskState, Seen};
 use crate::history::History;
 use hexforge_content::{ArmyFile, Diagnostic};
 use hexforge_core::tile::{EdgeIcons, Tile};
@@ -24,6 +25,9 @@ pub enum DocError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The file on disk changed since it was loaded, and the editor has other unsaved changes:
+    /// nothing is written until the designer keeps theirs or takes the disk's.
+    Conflict { path: PathBuf },
 }
 
 impl fmt::Display for DocError {
@@ -39,6 +43,11 @@ impl fmt::Display for DocError {
             DocError::Write { path, source } => write!(
                 f,
                 "cannot save {}: {source} (your changes are kept in the editor and its autosave)",
+                path.display()
+            ),
+            DocError::Conflict { path } => write!(
+                f,
+                "{} changed on disk since it was opened: keep your version or take the one on disk",
                 path.display()
             ),
         }
@@ -142,8 +151,9 @@ pub struct ArmyDoc {
     pub mod_dir: PathBuf,
     doc: DocumentMut,
     text: String,
-    /// The text on disk as last read or saved.
-    saved: String,
+    /// The text on disk as last read or saved, and a different one found there while this one
+    /// has unsaved changes.
+    pub disk: DiskState,
     problems: Vec<Diagnostic>,
     /// The last army whose tiles were all valid.
     army: Option<ArmyFile>,
@@ -152,8 +162,6 @@ pub struct ArmyDoc {
     pub history: History,
     /// When the text last changed without being autosaved.
     changed: Option<Instant>,
-    /// The file changed on disk while this one had unsaved changes.
-    pub changed_on_disk: bool,
 }
 
 impl ArmyDoc {
@@ -180,13 +188,12 @@ impl ArmyDoc {
             mod_dir: mod_dir.to_path_buf(),
             doc,
             text,
-            saved,
+            disk: DiskState::new(saved),
             problems: Vec::new(),
             army: None,
             current: false,
             history: History::default(),
             changed: None,
-            changed_on_disk: false,
         };
         d.check();
         Ok(d)
@@ -198,7 +205,7 @@ impl ArmyDoc {
 
     /// Whether the text differs from the file on disk.
     pub fn dirty(&self) -> bool {
-        self.text != self.saved
+        self.text != self.disk.base
     }
 
     /// The file's name, e.g. `moloch.toml`.
@@ -535,26 +542,57 @@ impl ArmyDoc {
     /// Drops the unsaved changes (as an undoable step) and the autosave.
     pub fn discard(&mut self) -> std::io::Result<()> {
         if self.dirty() {
-            let saved = self.saved.clone();
+            let saved = self.disk.base.clone();
             self.history.record(&self.text, None);
             self.replace(saved);
         }
         self.changed = None;
-        self.changed_on_disk = false;
+        self.disk.conflict = None;
         crate::autosave::remove(&self.path)
     }
 
-    /// Writes the text to the file (a temporary file, then a rename) and removes the autosave.
+    /// Writes the text to the file (a temporary file, then a rename) and removes the autosave;
+    /// refused with [`DocError::Conflict`] when the file changed on disk since it was loaded.
     pub fn save(&mut self) -> Result<(), DocError> {
+        if !self.disk.may_write(&self.path, &self.text) {
+            return Err(DocError::Conflict {
+                path: self.path.clone(),
+            });
+        }
+        self.write()
+    }
+
+    /// The designer keeps their version over a changed file: it is written.
+    pub fn keep_mine(&mut self) -> Result<(), DocError> {
+        self.disk.conflict = None;
+        self.write()
+    }
+
+    /// The designer takes the version on disk over their unsaved changes (an undoable step); an
+    /// error when it does not read as TOML (nothing changes then).
+    pub fn take_disk(&mut self) -> Result<(), DocError> {
+        let Some(disk) = self.disk.conflict.clone() else {
+            return Ok(());
+        };
+        parse(&self.path, &disk)?;
+        let before = self.text.clone();
+        if self.replace(disk.clone()) {
+            self.history.record(&before, None);
+        }
+        self.disk.settled(&disk);
+        self.changed = Some(Instant::now());
+        Ok(())
+    }
+
+    fn write(&mut self) -> Result<(), DocError> {
         hexforge_content::write_atomically(&self.path, &self.text).map_err(|source| {
             DocError::Write {
                 path: self.path.clone(),
                 source,
             }
         })?;
-        self.saved = self.text.clone();
+        self.disk.settled(&self.text);
         self.changed = None;
-        self.changed_on_disk = false;
         self.history.seal();
         crate::autosave::remove(&self.path).map_err(|source| DocError::Write {
             path: crate::autosave::path_for(&self.path),
@@ -583,20 +621,23 @@ impl ArmyDoc {
 
     /// The file on disk now reads `disk` (saved from elsewhere, or by this editor): a file without
     /// unsaved changes follows it (as an undoable step); one with unsaved changes keeps them and
-    /// notes the conflict.
+    /// holds the disk text as a conflict (as does a clean one when the disk text is not TOML).
     pub fn disk_changed(&mut self, disk: String) {
-        if disk == self.saved {
-            return;
-        }
-        if !self.dirty() {
-            self.history.record(&self.text, None);
+        if let Seen::Follow(disk) = self.disk.seen(&self.text, disk) {
+            let before = self.text.clone();
             if self.replace(disk.clone()) {
+                self.history.record(&before, None);
+                self.disk.settled(&disk);
                 self.changed = None;
+            } else {
+                self.disk.conflict = Some(disk);
             }
-        } else if disk != self.text {
-            self.changed_on_disk = true;
         }
-        self.saved = disk;
+    }
+
+    /// The text found on disk that differs from this one's while it has unsaved changes.
+    pub fn conflict(&self) -> Option<&str> {
+        self.disk.conflict.as_deref()
     }
 
     fn check(&mut self) {
@@ -913,10 +954,12 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         assert!(!d.dirty() && d.text().contains("Shooter"));
         assert!(d.undo(), "discarding can be undone");
         assert!(d.text().contains("Gone"));
-        // A save from elsewhere: a file with unsaved changes keeps them and notes it.
+        // A save from elsewhere: a file with unsaved changes keeps them and holds the disk's.
         std::fs::write(&path, ARMY).expect("write");
         d.disk_changed(ARMY.into());
-        assert!(d.changed_on_disk && d.text().contains("Gone"));
+        assert!(d.conflict() == Some(ARMY) && d.text().contains("Gone"));
+        assert!(matches!(d.save(), Err(DocError::Conflict { .. })));
+        assert_eq!(std::fs::read_to_string(&path).expect("read"), ARMY);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

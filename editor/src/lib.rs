@@ -12,6 +12,7 @@ pub mod autosave;
 pub mod board_view;
 pub mod browser;
 pub mod designer;
+pub mod disk;
 pub mod document;
 pub mod history;
 pub mod new_army;
@@ -241,6 +242,7 @@ impl Editor {
     /// The whole editor in `ui`: the browser on the left, the selected tile on the right, and a
     /// status line below.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
+        designer::conflict_modal(self, ui.ctx());
         // Panels, so the status bar and the problems stay in view whatever the views hold.
         egui::Panel::bottom("status").show(ui, |ui| {
             if !self.refused.is_empty() {
