@@ -24,11 +24,15 @@ use std::sync::Arc;
 /// A failed script call, located: `mod, file:line, hook, tile: message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptError {
+    /// The mod whose script failed.
     pub mod_id: String,
     /// `file:line` of the failing Lua code (or of the ability's definition).
     pub at: String,
+    /// The hook point that was called, by its name in scripts (`plan_attacks`).
     pub hook: String,
+    /// The tile whose ability ran, as `army/tile`.
     pub tile: String,
+    /// What went wrong: Lua's error, a limit reached, or what the engine refused in its answer.
     pub message: String,
 }
 
@@ -971,6 +975,7 @@ impl AbilityHooks for ScriptHost {
 pub struct Loaded {
     /// The catalog (with every ability bound), the mods, and every problem of both steps.
     pub mods: LoadedMods,
+    /// The Lua states of the mods that loaded, implementing the hooks of `mods.catalog`.
     pub scripts: ScriptHost,
 }
 

@@ -7,6 +7,8 @@
 //! implements the engine's [`hexforge_core::hooks::AbilityHooks`]. A failing script reaches the
 //! user as `mod, file:line, hook, tile: message`, and the engine leaves the state unchanged.
 
+#![warn(missing_docs)]
+
 mod api;
 mod host;
 mod library;

@@ -23,6 +23,7 @@ struct Kept {
 /// What a reload gave, and how much it had to redo.
 #[derive(Debug)]
 pub struct Reloaded {
+    /// The mods and scripts as a full [`crate::load`] would give them.
     pub loaded: Loaded,
     /// The mod folders read again (the others came from the cache), in load-listing order.
     pub read: Vec<PathBuf>,
