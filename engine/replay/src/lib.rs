@@ -5,6 +5,8 @@
 //! [`parse`] reads a file back, stopping at a cut-off last step, and reports bad lines by number;
 //! a [`Timeline`] shows the game at any step, forwards and backwards.
 
+#![warn(missing_docs)]
+
 pub mod setup;
 
 pub use setup::{StartError, header, mod_differences, start};
@@ -47,6 +49,7 @@ pub struct Header {
 /// One action of a player, the decisions taken while it resolved, and the state after it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
+    /// The action as the player made it, played again to replay the step.
     pub action: Action,
     /// The option picked for each decision asked during the action, in order.
     pub picks: Vec<usize>,
@@ -59,7 +62,9 @@ pub struct Step {
 /// A replay file read back.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
+    /// How the game was set up: what replaying it must load and start from.
     pub header: Header,
+    /// Every complete step, in the order played.
     pub steps: Vec<Step>,
     /// The file ends with `end`; a file cut off (a game that stopped) is read up to its last
     /// complete step.
@@ -71,6 +76,7 @@ pub struct Replay {
 pub struct ReplayError {
     /// 1-based line number (0: the file as a whole).
     pub line: usize,
+    /// What is wrong with the line and what the file should hold there.
     pub message: String,
 }
 
@@ -433,7 +439,9 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
 /// at the end of every battle phase, passing every event on.
 pub struct PhaseHashes<'s, S: ?Sized> {
     board: Battlefield,
+    /// The board's state hash after each battle phase so far, in order.
     pub hashes: Vec<u64>,
+    /// Where every event goes on to, unchanged.
     pub sink: &'s mut S,
 }
 
@@ -460,7 +468,9 @@ impl<S: EventSink + ?Sized> EventSink for PhaseHashes<'_, S> {
 
 /// A decider that notes the option picked for each decision, passing the question on.
 pub struct Noting<'d, D: ?Sized> {
+    /// The decider that actually answers.
     pub inner: &'d mut D,
+    /// The option picked for each decision so far, in order: what a step records.
     pub picks: Vec<usize>,
 }
 
@@ -480,6 +490,7 @@ pub struct Picks<'p> {
 }
 
 impl<'p> Picks<'p> {
+    /// A decider that answers with `picks` in order, starting from the first.
     pub fn new(picks: &'p [usize]) -> Self {
         Picks { picks, next: 0 }
     }
@@ -503,6 +514,7 @@ impl Decider for Picks<'_> {
 pub struct Refused {
     /// The step's index (0-based).
     pub step: usize,
+    /// Why the engine refuses it.
     pub error: Box<ActionError>,
 }
 
@@ -574,6 +586,7 @@ impl<'r> Timeline<'r> {
         self.steps.len()
     }
 
+    /// Whether the replay has no step: only the starting state can be shown.
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
     }
