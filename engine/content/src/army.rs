@@ -323,7 +323,13 @@ impl Validator<'_> {
             other => {
                 self.at(
                     &raw.kind,
-                    format!("unknown kind `{other}`: use hq, soldier, module or instant"),
+                    format!(
+                        "unknown kind `{other}`{}: use hq, soldier, module or instant",
+                        hexforge_core::names::did_you_mean(
+                            other,
+                            ["hq", "soldier", "module", "instant"]
+                        )
+                    ),
                 );
                 return None;
             }
@@ -535,7 +541,11 @@ mod tests {
         let errs = check(&text).expect_err("unknown key");
         let d = &errs.0[0];
         assert_eq!((d.line, d.column), (21, 1), "{d}");
-        assert!(d.message.contains("unknown field `toughnes`"), "{d}");
+        assert!(
+            d.message
+                .contains("unknown key `toughnes` in `[[tile]]`; did you mean `toughness`?"),
+            "{d}"
+        );
     }
 
     #[test]

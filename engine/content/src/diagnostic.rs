@@ -4,12 +4,16 @@ use std::fmt;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-/// A file's text with the offsets of its lines, to turn byte offsets into line and column.
+/// A file's text with the offsets of its lines and of its characters wider than one byte, to
+/// turn byte offsets into line and column in O(log n).
 #[derive(Clone, Debug)]
 pub struct SourceText {
     path: PathBuf,
     text: String,
     line_starts: Vec<usize>,
+    /// For each character of more than one byte: the offset just after it, and the extra bytes
+    /// of all such characters up to it (so columns count characters, not bytes).
+    wide: Vec<(usize, usize)>,
 }
 
 impl SourceText {
@@ -18,18 +22,24 @@ impl SourceText {
         let text = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let mut wide = Vec::new();
+        let mut extra = 0;
+        for (i, c) in text.char_indices().filter(|(_, c)| !c.is_ascii()) {
+            extra += c.len_utf8() - 1;
+            wide.push((i + c.len_utf8(), extra));
+        }
         SourceText {
             path: path.into(),
             text,
             line_starts,
+            wide,
         }
     }
 
-    /// The text of the file at `path`, or a problem about the whole file naming `what` it is.
+    /// The text of the file at `path`, or a problem naming `what` it is: unreadable, or not
+    /// UTF-8 (located at the first byte that is not).
     pub fn read(path: &Path, what: &str) -> Result<Self, Diagnostic> {
-        std::fs::read_to_string(path)
-            .map(|text| SourceText::new(path, text))
-            .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the {what}: {e}")))
+        read_text(path, what).map(|text| SourceText::new(path, text))
     }
 
     /// The name the file's problems are reported under.
@@ -42,16 +52,16 @@ impl SourceText {
         &self.text
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset, found by binary search.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|s| *s <= offset) - 1;
         let start = self.line_starts[line];
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count())
-            + 1;
+        let extra = |at: usize| match self.wide.partition_point(|(end, _)| *end <= at) {
+            0 => 0,
+            k => self.wide[k - 1].1,
+        };
+        let col = offset - start - (extra(offset) - extra(start)) + 1;
         (line + 1, col)
     }
 
@@ -153,53 +163,418 @@ impl From<Diagnostic> for Diagnostics {
     }
 }
 
-/// Parses TOML into `T`, turning a syntax or type error into a located diagnostic.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(src: &SourceText) -> Result<T, Diagnostic> {
-    toml::from_str(src.text()).map_err(|e| {
-        let message = e.message().trim().to_string();
-        match e.span() {
-            Some(span) => {
-                let key = key_at(src.text(), span.start);
-                src.error(span, plain_words(&message, key.as_deref()))
-            }
-            None => src.file_error(message),
+/// The text of the file at `path`, or a problem naming `what` it is: a file that cannot be read,
+/// or one that is not UTF-8, located at the line and column of its first bad byte.
+pub fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostic::whole_file(
+            path,
+            format!("cannot read the {what} ({e}): check that it exists and can be read"),
+        )
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let good = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
+        let line = good.matches('\n').count() + 1;
+        let column = good.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Diagnostic {
+            file: path.to_path_buf(),
+            line,
+            column,
+            message: format!(
+                "line {line}, byte {at}: this {what} is not UTF-8 text; save it as UTF-8"
+            ),
         }
     })
 }
 
-/// The key of the `key = value` line holding byte `offset`, if the value starts there.
+/// Parses TOML into `T`, turning a syntax or type error into a located diagnostic in the
+/// project's words ([`toml_error`]).
+pub fn parse_toml<T: serde::de::DeserializeOwned>(src: &SourceText) -> Result<T, Diagnostic> {
+    toml::from_str(src.text()).map_err(|e| toml_error(src, &e))
+}
+
+/// A TOML reader's error as a located problem that names the key, what was found, what is
+/// expected and what to do. A problem without a position is put at the start of the file.
+pub fn toml_error(src: &SourceText, e: &toml::de::Error) -> Diagnostic {
+    let message = e.message().trim();
+    let span = e.span().unwrap_or(0..0);
+    let words = plain_words(src.text(), message, span.start);
+    src.error(span, words)
+}
+
+/// The key of the `key = value` line holding byte `offset`, if the value starts on that line.
 fn key_at(text: &str, offset: usize) -> Option<String> {
     let start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
     let (key, _) = text.get(start..offset)?.split_once('=')?;
-    let key = key.trim();
-    (!key.is_empty() && !key.contains(['[', '"', '#'])).then(|| key.to_string())
+    let key = key.trim().trim_matches(['"', '\'']);
+    (!key.is_empty() && !key.contains(['[', '"', '#', '{'])).then(|| key.to_string())
 }
 
-/// The TOML reader's messages in a modder's words, naming the key where it is known.
-fn plain_words(message: &str, key: Option<&str>) -> String {
-    let what = |expected: &str| -> Option<&'static str> {
-        Some(match expected {
-            "i64" | "u64" | "u8" | "u16" | "i32" | "u32" => "a whole number, e.g. 3",
-            "a boolean" => "true or false",
-            "a string" => "a string in quotes, e.g. \"name\"",
-            "a sequence" => "a list in brackets, e.g. [1, 2]",
-            "a map" | "struct" => "a table",
-            _ => return None,
-        })
+/// The header of the table holding byte `offset` (`[army]`, `[[tile]]`), if it is not the top.
+fn table_at(text: &str, offset: usize) -> Option<&str> {
+    text.get(..offset)?
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.starts_with('['))
+        .map(|l| l.split('#').next().unwrap_or(l).trim())
+}
+
+/// "in `[[tile]]`" or "at the top of the file", for the table holding `offset`.
+fn where_in(text: &str, offset: usize) -> String {
+    match table_at(text, offset) {
+        Some(t) => format!("in `{t}`"),
+        None => "at the top of the file".to_string(),
+    }
+}
+
+/// `the key `x`` when the key is known, else `this value`.
+fn subject(key: Option<&str>) -> String {
+    key.map_or("this value".to_string(), |k| format!("`{k}`"))
+}
+
+/// The names a serde message lists after `expected`: `a`, `b` or `c` / one of `a`, `b`.
+fn listed(expected: &str) -> Vec<&str> {
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// A serde "found" (`integer `5``, `string "x"`) in a modder's words.
+fn found_words(found: &str) -> String {
+    let found = found.trim();
+    // `5` or `5` as i128: what is between the backquotes.
+    let tick = |s: &str| {
+        let s = s.trim();
+        listed(s)
+            .first()
+            .map_or(s.to_string(), |v| (*v).to_string())
     };
+    if let Some(n) = found.strip_prefix("integer ") {
+        format!("the number {}", tick(n))
+    } else if let Some(n) = found.strip_prefix("floating point ") {
+        format!("the number {}", tick(n))
+    } else if let Some(s) = found.strip_prefix("string ") {
+        format!("the text {s}")
+    } else if let Some(b) = found.strip_prefix("boolean ") {
+        tick(b)
+    } else {
+        match found {
+            "map" => "a table".to_string(),
+            "sequence" => "a list".to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
+/// The range of an integer type serde names.
+fn int_range(ty: &str) -> Option<(i128, i128)> {
+    Some(match ty {
+        "i8" => (i8::MIN.into(), i8::MAX.into()),
+        "i16" => (i16::MIN.into(), i16::MAX.into()),
+        "i32" => (i32::MIN.into(), i32::MAX.into()),
+        "i64" | "isize" => (i64::MIN.into(), i64::MAX.into()),
+        "u8" => (0, u8::MAX.into()),
+        "u16" => (0, u16::MAX.into()),
+        "u32" => (0, u32::MAX.into()),
+        "u64" | "usize" => (0, u64::MAX.into()),
+        _ => return None,
+    })
+}
+
+/// What serde says it expected, as what to write.
+fn expected_words(expected: &str) -> String {
+    let e = expected.trim();
+    if int_range(e).is_some() {
+        return "a whole number, e.g. 3".to_string();
+    }
+    if let Some(n) = e
+        .strip_prefix("an array of length ")
+        .or_else(|| e.strip_prefix("a tuple of size "))
+    {
+        return format!("a list of {n} values in brackets, e.g. [1, 2]");
+    }
+    match e {
+        "f32" | "f64" => "a number, e.g. 1.5".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a string" | "a character" | "a borrowed string" => {
+            "text in quotes, e.g. \"name\"".to_string()
+        }
+        "a sequence" => "a list in brackets, e.g. [1, 2]".to_string(),
+        "a map" => "a table".to_string(),
+        s if s.starts_with("struct ") => "a table".to_string(),
+        s if s.starts_with("enum ") => "one of the names this key takes".to_string(),
+        _ => "another kind of value".to_string(),
+    }
+}
+
+/// The TOML reader's messages, located at byte `offset` of `text`, in a modder's words: what is
+/// wrong, naming the key where it is known, and what to do.
+fn plain_words(text: &str, message: &str, offset: usize) -> String {
+    let key = key_at(text, offset);
+    let key = key.as_deref();
+    let what = subject(key);
+    if message == "duplicate key" {
+        return duplicate_key(text, offset);
+    }
     if let Some(rest) = message.strip_prefix("invalid type: ")
         && let Some((found, expected)) = rest.split_once(", expected ")
-        && let Some(want) = what(expected.trim())
     {
-        return match key {
-            Some(k) => format!("`{k}` must be {want}, not {found}"),
-            None => format!("expected {want}, not {found}"),
+        if let (true, Some((lo, hi))) = (found.starts_with("integer "), int_range(expected.trim()))
+        {
+            return format!(
+                "{what} is out of range: found {}; use a whole number from {lo} to {hi}",
+                found_words(found)
+            );
+        }
+        return format!(
+            "{what} must be {}; found {}",
+            expected_words(expected),
+            found_words(found)
+        );
+    }
+    if let Some(rest) = message.strip_prefix("invalid value: ")
+        && let Some((found, expected)) = rest.split_once(", expected ")
+    {
+        let found = found_words(found);
+        return match int_range(expected.trim()) {
+            Some((lo, hi)) => format!(
+                "{what} is out of range: found {found}; use a whole number from {lo} to {hi}"
+            ),
+            None => format!("{what} cannot be {found}: use {}", expected_words(expected)),
         };
     }
-    if message.starts_with("invalid basic string") {
-        return "unterminated string: close it with `\"` on the same line".to_string();
+    if let Some(rest) = message.strip_prefix("invalid length ")
+        && let Some((n, expected)) = rest.split_once(", expected ")
+    {
+        let want = expected
+            .trim()
+            .strip_prefix("an array of length ")
+            .or_else(|| expected.trim().strip_prefix("a tuple of size "))
+            .map_or_else(|| expected.to_string(), |m| format!("{m} values"));
+        return format!("{what} must be a list of {want}; found {n} values: write e.g. [1, 2]");
     }
-    message.to_string()
+    if let Some(rest) = message.strip_prefix("unknown field ")
+        && let Some((field, expected)) = rest.split_once(", expected ").or(Some((rest, "")))
+        && let Some(field) = listed(field).first().copied()
+    {
+        let known = listed(expected);
+        let near = hexforge_core::names::did_you_mean(field, known.iter().copied());
+        let keys = if known.is_empty() {
+            " (this table takes no keys)".to_string()
+        } else if near.is_empty() {
+            format!(" (the keys here are {})", known.join(", "))
+        } else {
+            String::new()
+        };
+        let todo = if near.is_empty() {
+            ": remove it"
+        } else {
+            " Remove it"
+        };
+        return format!(
+            "unknown key `{field}` {}{near}{keys}{todo} or correct its name",
+            where_in(text, offset)
+        );
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ")
+        && let Some((variant, expected)) = rest.split_once(", expected ")
+        && let Some(variant) = listed(variant).first().copied()
+    {
+        let known = listed(expected);
+        let near = hexforge_core::names::did_you_mean(variant, known.iter().copied());
+        return format!(
+            "{what} cannot be `{variant}`{near}: use one of {}",
+            known.join(", ")
+        );
+    }
+    if let Some(rest) = message.strip_prefix("missing field ")
+        && let Some(field) = listed(rest).first().copied()
+    {
+        let holder = text
+            .get(offset..)
+            .and_then(|t| t.lines().next())
+            .map(str::trim)
+            .filter(|l| l.starts_with('['))
+            .map(|l| format!("the table `{}`", l.split('#').next().unwrap_or(l).trim()))
+            .or_else(|| key.map(|k| format!("`{k}`")))
+            .unwrap_or_else(|| "the file".to_string());
+        return format!("{holder} needs `{field}`: add `{field} = ...`");
+    }
+    syntax_words(message, &what)
+}
+
+/// The TOML syntax errors (and the reader's other messages) in a modder's words.
+fn syntax_words(message: &str, what: &str) -> String {
+    let head = message.split(", expected").next().unwrap_or(message).trim();
+    let number = "this number is malformed: write digits, e.g. 3, -2 or 1.5";
+    let key = "a key is missing or malformed here: keys are letters, digits, `_` and `-` (put others in quotes), e.g. `name = \"x\"`";
+    let inline =
+        "this inline table is malformed: write it on one line as `{ key = value, other = value }`";
+    match head {
+        "unclosed table" => "this table header is not closed: end it with `]`".into(),
+        "unclosed array table" => "this table header is not closed: end it with `]]`".into(),
+        "unclosed array" => "this list is not closed: end it with `]`".into(),
+        "unclosed inline table" => {
+            "this inline table is not closed: end it with `}` on the same line".into()
+        }
+        "invalid basic string" | "invalid multi-line basic string" | "invalid string" => {
+            "unterminated string: close it with `\"` on the same line (`\"\"\"` for text over several lines)".into()
+        }
+        "invalid literal string" | "invalid multi-line literal string" => {
+            "unterminated string: close it with `'` on the same line".into()
+        }
+        "missing escaped value" | "too few unicode value digits" | "invalid unicode" => {
+            "a bad escape in this string: write `\\\\` for a backslash, or use a 'literal string'"
+                .into()
+        }
+        "string values must be quoted" => format!(
+            "{what} has no value, or its text is not in quotes: write e.g. `name = \"Moloch\"`"
+        ),
+        "key with no value" | "missing value for key" | "missing value" => {
+            format!("{what} has no value: write `key = value`")
+        }
+        "extra `=`" => "one `=` too many: write `key = value`".into(),
+        "missing comma between array elements" => {
+            "a comma is missing between the values of this list".into()
+        }
+        "extra comma in array" => "two commas in a row in this list: remove one".into(),
+        "unexpected `=` in array" => {
+            "`=` inside a list: a list holds values, e.g. [1, 2]; use a table for `key = value`"
+                .into()
+        }
+        "extra comma in inline table" => {
+            "a comma too many in this inline table: remove it".into()
+        }
+        "missing key for inline table element"
+        | "missing assignment between key-value pairs"
+        | "extra assignment between key-value pairs"
+        | "invalid inline table element"
+        | "missing comma between key-value pairs" => inline.into(),
+        "unexpected key or value" => {
+            "one `key = value` per line: put what follows on a line of its own".into()
+        }
+        "unexpected content between comment and newline"
+        | "unexpected content"
+        | "invalid comment character"
+        | "missing comment start" => {
+            "unexpected text here: remove it, or start a comment with `#`".into()
+        }
+        "unquoted keys cannot be empty"
+        | "invalid unquoted key"
+        | "keys cannot be multi-line basic strings"
+        | "keys cannot be multi-line literal strings"
+        | "invalid key-value pair"
+        | "missing table open"
+        | "missing opening quote"
+        | "invalid key" => key.into(),
+        "missing array opening" => "a `[` is missing here".into(),
+        "missing inline table opening" => "a `{` is missing here".into(),
+        "invalid boolean" => "write true or false, in lowercase".into(),
+        "integer number overflowed" | "u64 value was too large" => format!(
+            "{what} is too large: whole numbers go from {} to {}",
+            i64::MIN,
+            i64::MAX
+        ),
+        "floating-point number overflowed" => format!("{what} is too large a number"),
+        "cannot recurse further; max recursion depth met" | "recursion limit" => {
+            "lists or tables are nested too deeply here: flatten this value".into()
+        }
+        "carriage return must be followed by newline" => {
+            "a carriage return alone ends this line: save the file with LF or CRLF line ends"
+                .into()
+        }
+        "wanted string or table" => format!("{what} must be a name in quotes or a table"),
+        "invalid date-time" | "invalid value" => {
+            "this value cannot be read: write text in quotes (\"name\"), a number, true/false, a list [..] or a table"
+                .into()
+        }
+        h if h.starts_with("invalid ")
+            && (h.ends_with(" number") || h.ends_with("float") || h.ends_with("integer")) =>
+        {
+            number.into()
+        }
+        "unexpected leading zero"
+        | "`_` may only go between digits"
+        | "redundant numeric sign"
+        | "redundant integer number prefix"
+        | "radix must be lowercase"
+        | "integers with a radix cannot be signed"
+        | "unexpected sign" => number.into(),
+        h if h.starts_with("invalid ") && h.ends_with(" key") => key.into(),
+        h => format!("this line cannot be read as TOML ({h}): fix its syntax, e.g. `key = value`"),
+    }
+}
+
+/// The path of a key as a line defines it: a table header's, or the current table's and the key.
+fn defined_path(line: &str, table: &[String]) -> Option<(bool, Vec<String>)> {
+    let line = line.trim();
+    let unquote = |k: &str| k.trim().trim_matches(['"', '\'']).to_string();
+    let path = |s: &str| -> Vec<String> { s.split('.').map(unquote).collect() };
+    if let Some(inner) = line.strip_prefix("[[") {
+        let inner = inner.split("]]").next().unwrap_or(inner);
+        return Some((true, path(inner)));
+    }
+    if let Some(inner) = line.strip_prefix('[') {
+        let inner = inner.split(']').next().unwrap_or(inner);
+        return Some((true, path(inner)));
+    }
+    if line.starts_with('#') || line.is_empty() {
+        return None;
+    }
+    let (key, _) = line.split_once('=')?;
+    let mut full = table.to_vec();
+    full.extend(path(key));
+    Some((false, full))
+}
+
+/// "the key `x` is defined twice": which key, in which table, where first, and what to do.
+fn duplicate_key(text: &str, offset: usize) -> String {
+    let start = text
+        .get(..offset)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |i| i + 1);
+    let here = text
+        .get(start..)
+        .and_then(|t| t.lines().next())
+        .unwrap_or("");
+    // Each path defined so far, with its first line; an array table's element starts afresh.
+    let mut table: Vec<String> = Vec::new();
+    let mut first: Vec<(Vec<String>, usize)> = Vec::new();
+    for (n, line) in text.get(..start).unwrap_or("").lines().enumerate() {
+        let Some((header, path)) = defined_path(line, &table) else {
+            continue;
+        };
+        if header {
+            if line.trim().starts_with("[[") {
+                first.retain(|(p, _)| !p.starts_with(&path));
+            }
+            table = path.clone();
+        }
+        if !first.iter().any(|(p, _)| *p == path) {
+            first.push((path, n + 1));
+        }
+    }
+    let Some((header, path)) = defined_path(here, &table) else {
+        return "a key is defined twice in this table: remove one of them".into();
+    };
+    let name = path.last().cloned().unwrap_or_default();
+    let at = first
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map_or(String::new(), |(_, n)| format!(" (first at line {n})"));
+    if header {
+        format!(
+            "the table `[{}]` is defined twice{at}; merge the two into one",
+            path.join(".")
+        )
+    } else {
+        format!("the key `{name}` is defined twice in this table{at}; remove one of them")
+    }
 }
 
 #[cfg(test)]
@@ -229,7 +604,7 @@ mod tests {
         let e = parse_toml::<Tile>(&src).expect_err("wrong type");
         assert_eq!(
             e.to_string(),
-            "a.toml:1:9: `count` must be a whole number, e.g. 3, not string \"three\""
+            "a.toml:1:9: `count` must be a whole number, e.g. 3; found the text \"three\""
         );
         let src = SourceText::new("a.toml", "count = 1\nmobile = 2\n");
         let e = parse_toml::<Tile>(&src).expect_err("wrong type");
@@ -240,5 +615,148 @@ mod tests {
         let src = SourceText::new("a.toml", "count = \"1\n");
         let e = parse_toml::<Tile>(&src).expect_err("bad string");
         assert!(e.to_string().contains("unterminated string"), "{e}");
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Board {
+        hex: Option<[i32; 2]>,
+        small: Option<u8>,
+        initiative: Option<i64>,
+        toughness: Option<i64>,
+        deep: Option<toml::Value>,
+        inner: Option<Inner>,
+    }
+
+    #[derive(serde::Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Inner {
+        id: String,
+    }
+
+    fn board_error(text: &str) -> String {
+        parse_toml::<Board>(&SourceText::new("b.toml", text))
+            .expect_err("an error")
+            .to_string()
+    }
+
+    #[test]
+    fn a_duplicate_key_is_named_with_its_first_line() {
+        let e = board_error("toughness = 1\n\n[inner]\nid = \"a\"\nid = \"b\"\n");
+        assert_eq!(
+            e,
+            "b.toml:5:1: the key `id` is defined twice in this table (first at line 4); remove one of them"
+        );
+        let e = board_error("initiative = 2\ntoughness = 1\ninitiative = 3\n");
+        assert!(
+            e.starts_with(
+                "b.toml:3:1: the key `initiative` is defined twice in this table (first at line 1)"
+            ),
+            "{e}"
+        );
+        let e = board_error("[inner]\nid = \"a\"\n[inner]\n");
+        assert!(
+            e.contains("the table `[inner]` is defined twice (first at line 1)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_located_with_advice() {
+        let dir = std::env::temp_dir().join(format!("hexforge-utf8-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("army.toml");
+        std::fs::write(&path, b"[army]\nid = \"x\"\nname = \"\xff\"\n").expect("write");
+        let e = SourceText::read(&path, "army file").expect_err("not UTF-8");
+        assert_eq!((e.line, e.column), (3, 9), "{e}");
+        assert!(
+            e.message == "line 3, byte 24: this army file is not UTF-8 text; save it as UTF-8",
+            "{e}"
+        );
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn out_of_range_integers_say_the_range() {
+        let e = board_error("small = 300\n");
+        assert_eq!(
+            e,
+            "b.toml:1:9: `small` is out of range: found the number 300; use a whole number from 0 to 255"
+        );
+        let e = board_error("hex = [1, 99999999999]\n");
+        assert!(e.contains("`hex` is out of range: found the number 99999999999; use a whole number from -2147483648 to 2147483647"), "{e}");
+        let e = board_error("initiative = 99999999999999999999\n");
+        assert!(e.contains("`initiative` is out of range: found the number 99999999999999999999; use a whole number from"), "{e}");
+    }
+
+    #[test]
+    fn lists_of_the_wrong_length_say_how_many_values() {
+        let e = board_error("hex = [1]\n");
+        assert_eq!(
+            e,
+            "b.toml:1:7: `hex` must be a list of 2 values; found 1 values: write e.g. [1, 2]"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_in_plain_words() {
+        let deep = format!("deep = {}1{}\n", "[".repeat(300), "]".repeat(300));
+        let e = board_error(&deep);
+        assert!(e.contains("nested too deeply"), "{e}");
+        assert!(!e.contains("recursion"), "{e}");
+    }
+
+    #[test]
+    fn unknown_and_missing_keys_name_the_closest_and_the_table() {
+        let e = board_error("toughnes = 1\n");
+        assert!(
+            e.starts_with("b.toml:1:1: unknown key `toughnes` at the top of the file; did you mean `toughness`?"),
+            "{e}"
+        );
+        let e = board_error("[inner]\nname = \"x\"\n");
+        assert!(
+            e.starts_with("b.toml:2:1: unknown key `name` in `[inner]`"),
+            "{e}"
+        );
+        let e = board_error("[inner]\n");
+        assert_eq!(
+            e,
+            "b.toml:1:1: the table `[inner]` needs `id`: add `id = ...`"
+        );
+    }
+
+    #[test]
+    fn syntax_errors_are_in_plain_words() {
+        for (text, want) in [
+            ("hex = [1, 2\n", "this list is not closed"),
+            ("[inner\n", "this table header is not closed"),
+            (
+                "initiative = 1 toughness = 2\n",
+                "one `key = value` per line",
+            ),
+            ("initiative = \n", "`initiative` has no value"),
+            ("initiative = 0x\n", "too large"),
+            ("= 1\n", "a key is missing"),
+        ] {
+            let e = board_error(text);
+            assert!(e.contains(want), "{text:?}: {e}");
+            assert!(!e.contains("expected"), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn columns_count_characters_and_many_errors_on_one_line_stay_fast() {
+        let s = SourceText::new("a.toml", "é = \"ü\" # ω\nx");
+        assert_eq!(s.line_col("é = \"ü".len()), (1, 7));
+        assert_eq!(s.line_col(s.text().len() - 1), (2, 1));
+        let long = "é".repeat(200_000);
+        let s = SourceText::new("a.toml", long.clone());
+        let started = std::time::Instant::now();
+        for k in 0..100_000 {
+            assert_eq!(s.line_col(k * 2), (1, k + 1));
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
     }
 }

@@ -140,11 +140,11 @@ impl fmt::Display for Manifest {
 /// Reads and validates `dir/mod.toml`; every problem of the file is reported at once.
 pub fn load_manifest(dir: &Path) -> Result<Manifest, Diagnostics> {
     let path = dir.join("mod.toml");
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        Diagnostic::whole_file(
-            &path,
-            format!("cannot read the mod manifest: {e} (every mod folder needs a mod.toml)"),
-        )
+    let text = crate::diagnostic::read_text(&path, "mod manifest").map_err(|mut d| {
+        if d.line == 0 {
+            d.message.push_str(" (every mod folder needs a mod.toml)");
+        }
+        d
     })?;
     parse_manifest(&SourceText::new(&path, text))
 }

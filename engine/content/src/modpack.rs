@@ -46,13 +46,8 @@ pub struct ScriptFile {
 impl ScriptFile {
     /// The file at `path` with its text, or a problem about the whole file naming `what` it is.
     pub fn read(path: PathBuf, what: &str) -> Result<Self, Diagnostic> {
-        match std::fs::read_to_string(&path) {
-            Ok(text) => Ok(ScriptFile { path, text }),
-            Err(e) => Err(Diagnostic::whole_file(
-                &path,
-                format!("cannot read the {what}: {e}"),
-            )),
-        }
+        let text = crate::diagnostic::read_text(&path, what)?;
+        Ok(ScriptFile { path, text })
     }
 }
 

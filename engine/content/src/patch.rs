@@ -245,7 +245,17 @@ fn find(
     let a = army_index(armies, mod_id, may_patch, src, army, full.span())?;
     match armies[a].army.tiles.iter().position(|t| t.id == tile) {
         Some(t) => Ok((a, t)),
-        None => Err(src.error(full.span(), format!("army `{army}` has no tile `{tile}`"))),
+        None => {
+            let ids: Vec<&str> = armies[a].army.tiles.iter().map(|t| t.id.as_str()).collect();
+            Err(src.error(
+                full.span(),
+                format!(
+                    "army `{army}` has no tile `{tile}`{}: its tiles are {}",
+                    hexforge_core::names::did_you_mean(tile, ids.iter().copied()),
+                    ids.join(", ")
+                ),
+            ))
+        }
     }
 }
 
@@ -258,7 +268,15 @@ fn army_index(
     span: std::ops::Range<usize>,
 ) -> Result<usize, Diagnostic> {
     let Some(a) = armies.iter().position(|p| p.army.id == army) else {
-        return Err(src.error(span, format!("no army `{army}` is loaded before this mod")));
+        let ids: Vec<&str> = armies.iter().map(|p| p.army.id.as_str()).collect();
+        return Err(src.error(
+            span,
+            format!(
+                "no army `{army}` is loaded before this mod{}: the armies loaded are {} (name one, or add its mod to [dependencies])",
+                hexforge_core::names::did_you_mean(army, ids.iter().copied()),
+                ids.join(", ")
+            ),
+        ));
     };
     let owner = &armies[a].mod_id;
     if owner != mod_id && !may_patch.contains(owner) {

@@ -79,8 +79,12 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
             errors.push(src.error(
                 def.preset.base.span(),
                 format!(
-                    "unknown base `{}`: a preset starts from one of {}",
+                    "unknown base `{}`{}: a preset starts from one of {}",
                     def.preset.base.get_ref(),
+                    hexforge_core::names::did_you_mean(
+                        def.preset.base.get_ref(),
+                        Preset::VALUES.iter().copied()
+                    ),
                     Preset::VALUES.join(", ")
                 ),
             ));
@@ -113,7 +117,11 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
     /// The preset named is neither a built-in edition nor a loaded mod's preset.
-    #[error("unknown rules preset `{preset}`: use one of {}", known.join(", "))]
+    #[error(
+        "unknown rules preset `{preset}`{}: use one of {}",
+        hexforge_core::names::did_you_mean(preset, known.iter().map(String::as_str)),
+        known.join(", ")
+    )]
     UnknownPreset {
         /// The preset as named.
         preset: String,

@@ -60,8 +60,14 @@ pub fn resolve(
                 let version = found.map(|j| &mods[j].version);
                 let reason = match (d.kind, found, version) {
                     (DepKind::Required, None, _) => Some(format!(
-                        "mod `{}` needs mod `{}` ({}), which is not installed: put it in a mods folder",
-                        m.id, d.id, d.req
+                        "mod `{}` needs mod `{}` ({}), which is not installed{}: put it in a mods folder",
+                        m.id,
+                        d.id,
+                        d.req,
+                        hexforge_core::names::did_you_mean(
+                            &d.id,
+                            mods.iter().map(|m| m.id.as_str())
+                        )
                     )),
                     (DepKind::Required, Some(j), _) if skipped.contains_key(&j) => Some(format!(
                         "mod `{}` needs mod `{}`, which was skipped (see its problem)",

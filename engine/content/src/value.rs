@@ -10,7 +10,13 @@ pub fn param(v: &toml::Value) -> Result<ParamValue, &'static str> {
         toml::Value::Float(f) => ParamValue::Float(*f),
         toml::Value::String(s) => ParamValue::Str(s.clone()),
         toml::Value::Array(a) => ParamValue::List(a.iter().map(param).collect::<Result<_, _>>()?),
-        toml::Value::Table(_) => return Err("a table cannot be a parameter value"),
-        toml::Value::Datetime(_) => return Err("a date cannot be a parameter value"),
+        toml::Value::Table(_) => {
+            return Err(
+                "a table cannot be a parameter value: write a number, text in quotes, true/false or a list",
+            );
+        }
+        toml::Value::Datetime(_) => {
+            return Err("a date cannot be a parameter value: put it in quotes");
+        }
     })
 }

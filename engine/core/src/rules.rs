@@ -391,14 +391,24 @@ impl fmt::Display for OptionError {
         match self {
             OptionError::UnknownKey { key } => write!(
                 f,
-                "unknown rule option `{key}` (the keys are those of RULES.md Appendix B, e.g. `net_cycle_rule`)"
+                "unknown rule option `{key}`{}: use a key of RULES.md Appendix B, e.g. `net_cycle_rule`",
+                crate::names::did_you_mean(key, Rules::KEYS.iter().copied())
             ),
             OptionError::BadValue {
                 key,
                 expected,
                 found,
             } => {
-                write!(f, "rule option `{key}` expects {expected}, found {found}")
+                write!(f, "rule option `{key}` expects {expected}, found {found}")?;
+                // A misspelt choice: the closest of the choices `expected` lists.
+                if let Some(choices) = expected.strip_prefix("one of ") {
+                    let found = found.trim_matches('"');
+                    let near = crate::names::did_you_mean(found, choices.split(" | "));
+                    if let Some(near) = near.strip_prefix("; ") {
+                        write!(f, " ({near})")?;
+                    }
+                }
+                Ok(())
             }
         }
     }

@@ -250,9 +250,7 @@ pub struct Scenario {
 
 /// Reads and validates a scenario file against the loaded tiles.
 pub fn load_scenario(path: &Path, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::whole_file(path, format!("cannot read the scenario: {e}")))?;
-    parse_scenario(&SourceText::new(path, text), catalog)
+    parse_scenario(&SourceText::read(path, "scenario")?, catalog)
 }
 
 /// Parses then validates a scenario's text; every problem is reported at once.

@@ -99,7 +99,12 @@ pub struct Piles {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameError {
     /// A seat names an army the catalog does not hold.
-    UnknownArmy(String),
+    UnknownArmy {
+        /// The army as the seat names it.
+        army: String,
+        /// The ids of the armies the catalog holds, in its order.
+        loaded: Vec<String>,
+    },
     /// The army has no HQ, or more than one.
     ArmyHq {
         /// The army's id.
@@ -125,7 +130,15 @@ pub enum GameError {
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameError::UnknownArmy(a) => write!(f, "no army `{a}` is loaded"),
+            GameError::UnknownArmy { army, loaded } => write!(
+                f,
+                "no army `{army}` is loaded{} Loaded: {} (name one of them, or load its mod with --mods)",
+                match crate::names::did_you_mean(army, loaded.iter().map(String::as_str)) {
+                    s if s.is_empty() => ".".to_string(),
+                    s => s,
+                },
+                loaded.join(", ")
+            ),
             GameError::ArmyHq { army, hqs } => write!(
                 f,
                 "army `{army}` has {hqs} HQ tiles; a playable army has exactly one (R1.1)"
@@ -251,7 +264,10 @@ impl Game {
         for (seat, pile) in setup.seats.iter().zip(piles.iter_mut()) {
             let army = catalog
                 .army(&seat.army)
-                .ok_or_else(|| GameError::UnknownArmy(seat.army.clone()))?;
+                .ok_or_else(|| GameError::UnknownArmy {
+                    army: seat.army.clone(),
+                    loaded: catalog.armies().iter().map(|a| a.id.clone()).collect(),
+                })?;
             let hqs = army
                 .tiles
                 .iter()

@@ -1,0 +1,78 @@
+//! Closest known names: every message about an unknown name (an army, a tile, a mod, a preset,
+//! an option key or value, a step kind, a field) suggests the known one it was most likely meant
+//! to be, worked out here and nowhere else.
+
+/// The edit distance between two names (insertions, deletions, substitutions and swaps of two
+/// neighbouring characters), ignoring case and reading `-` as `_`.
+pub fn distance(a: &str, b: &str) -> usize {
+    let norm = |s: &str| -> Vec<char> {
+        s.chars()
+            .flat_map(char::to_lowercase)
+            .map(|c| if c == '-' { '_' } else { c })
+            .collect()
+    };
+    let (a, b) = (norm(a), norm(b));
+    // Three rows of the optimal string alignment table.
+    let mut before: Vec<usize> = Vec::new();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(row[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            row[j] = d;
+        }
+        before = std::mem::replace(&mut prev, row);
+    }
+    prev[b.len()]
+}
+
+/// The known name closest to `name`, when one is close enough to be a likely misspelling (at
+/// most one edit in three characters, at least one); the first of equally close ones.
+pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let len = name.chars().count();
+    known
+        .into_iter()
+        .map(|k| (distance(name, k), k))
+        .filter(|(d, k)| *d <= (len.max(k.chars().count()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// `; did you mean `x`?` for the known name closest to `name`, or nothing when none is close.
+pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    closest(name, known).map_or(String::new(), |k| format!("; did you mean `{k}`?"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distances_count_edits_and_swaps() {
+        assert_eq!(distance("moloch", "moloch"), 0);
+        assert_eq!(distance("molloch", "moloch"), 1);
+        assert_eq!(distance("mlooch", "moloch"), 1);
+        assert_eq!(distance("Borgo", "borgo"), 0);
+        assert_eq!(distance("tie-breaker", "tie_breaker"), 0);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(distance("kitten", "sitting"), 3);
+    }
+
+    #[test]
+    fn the_closest_name_is_suggested_only_when_it_is_close() {
+        let armies = ["borgo", "hegemony", "moloch", "outpost", "scrappers"];
+        assert_eq!(closest("molloch", armies), Some("moloch"));
+        assert_eq!(closest("hegemny", armies), Some("hegemony"));
+        assert_eq!(closest("xyz", armies), None);
+        assert_eq!(closest("v4", ["classic", "v3", "v2025"]), Some("v3"));
+        assert_eq!(
+            did_you_mean("toughnes", ["count", "toughness"]),
+            "; did you mean `toughness`?"
+        );
+        assert_eq!(did_you_mean("zz", ["a", "count"]), "");
+    }
+}
