@@ -12,58 +12,89 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use toml::Spanned;
 
+/// A scenario file as parsed, before validation, with the positions of the values checked later.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioDef {
+    /// What the scenario shows, in a few words; reports name it.
     pub name: Spanned<String>,
+    /// The rule numbers the scenario checks (`R4.8.3, Q21`), for readers and reports.
     pub rules: Option<String>,
+    /// The edition the rules start from (`classic`, `v3`, `v2025`); `v3` when omitted.
     pub preset: Option<Spanned<String>>,
+    /// `standard` (the default) or `extended`.
     pub board: Option<Spanned<String>>,
+    /// Rule options set on top of the preset, by their RULES.md Appendix B keys.
     #[serde(default)]
     pub options: BTreeMap<String, Spanned<toml::Value>>,
+    /// The `[[player]]` tables, in seat order: 2 to 4.
     #[serde(default)]
     pub player: Vec<Spanned<PlayerDef>>,
+    /// The `[[tile]]` tables: the board at the start.
     #[serde(default)]
     pub tile: Vec<Spanned<TileDef>>,
+    /// The `[[step]]` tables, played in order.
     #[serde(default)]
     pub step: Vec<Spanned<StepDef>>,
+    /// The `[[choice]]` tables: answers to decisions the steps raise.
     #[serde(default)]
     pub choice: Vec<Spanned<ChoiceDef>>,
+    /// The `[expect]` table: what the board and game must look like afterwards.
     pub expect: Option<ExpectDef>,
     /// A game in progress: steps are then the players' actions in their turns.
     pub game: Option<Spanned<GameDef>>,
 }
 
+/// The raw `[game]` table of a game in progress.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct GameDef {
+    /// The id of the player whose turn begins.
     pub next: Spanned<String>,
+    /// The number of the turn that begins, from 1.
     pub turn: Option<Spanned<i64>>,
+    /// The players who still play their last turn, once a last tile has been drawn.
     pub last_turns: Option<Vec<Spanned<String>>>,
+    /// The seed of the game's generator from here on; 0 when omitted.
     pub seed: Option<Spanned<i64>>,
 }
 
+/// A raw `[[player]]` table.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerDef {
+    /// The name steps, tiles and expectations call the player by.
     pub id: Spanned<String>,
+    /// The id of a loaded army.
     pub army: Spanned<String>,
+    /// HQ hit points at the start; the rules' starting HP when omitted.
     pub hq: Option<Spanned<i64>>,
+    /// A team name: players sharing one are allies; each player alone when omitted.
     pub team: Option<String>,
+    /// Game mode: the draw pile from the top, as `army/tile` ids.
     pub deck: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: the tiles held (at most 3), as `army/tile` ids.
     pub hand: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: the discard pile, as `army/tile` ids.
     pub discard: Option<Spanned<Vec<Spanned<String>>>>,
 }
 
+/// A raw `[[tile]]` table: one tile on the starting board.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct TileDef {
+    /// The name steps and expectations use; the tile's id (`id_2`, `id_3`... for copies) when omitted.
     pub label: Option<Spanned<String>>,
+    /// The id of the player the tile belongs to.
     pub owner: Spanned<String>,
+    /// Which tile, as `army/tile`.
     pub tile: Spanned<String>,
+    /// The hex it stands on, as axial `[q, r]`.
     pub at: Spanned<[i32; 2]>,
+    /// Which direction its front points, 0 (N) to 5 clockwise; 0 when omitted.
     #[serde(default)]
     pub facing: Option<Spanned<i64>>,
+    /// Wound markers already on it; 0 when omitted.
     #[serde(default)]
     pub wounds: Option<Spanned<i64>>,
 }
@@ -72,74 +103,108 @@ pub struct TileDef {
 /// its own fields (mods' instants may bring any).
 pub type StepDef = BTreeMap<String, Spanned<toml::Value>>;
 
+/// A raw `[[choice]]` table: the answer to one decision.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ChoiceDef {
+    /// The label of the tile whose owner decides (the Medic, the exploding unit...).
     pub by: Spanned<String>,
+    /// The option chosen, by its label in the format.
     pub pick: Spanned<String>,
 }
 
+/// The raw `[expect]` table: every key is optional and only what is given is checked.
 #[derive(Deserialize, Debug, Default)]
 #[serde(deny_unknown_fields)]
 pub struct ExpectDef {
+    /// HQ hit points afterwards, by player id.
     #[serde(default)]
     pub hq: BTreeMap<String, Spanned<i64>>,
+    /// The labels of exactly the tiles no longer on the board.
     pub removed: Option<Vec<Spanned<String>>>,
+    /// Wound markers afterwards, by tile label.
     #[serde(default)]
     pub wounds: BTreeMap<String, Spanned<i64>>,
+    /// The labels of exactly the tiles netted afterwards.
     pub netted: Option<Vec<Spanned<String>>>,
+    /// Where tiles stand afterwards, by label, as `[q, r, facing]`.
     #[serde(default)]
     pub positions: BTreeMap<String, Spanned<[i32; 3]>>,
+    /// Who has won: a player id (any of a winning team), or `draw`.
     pub winner: Option<Spanned<String>>,
+    /// Text a step's refusal must contain: the scenario then passes only if a step is refused.
     pub error: Option<String>,
+    /// Game mode: each listed player's hand, as `army/tile` ids in any order.
     #[serde(default)]
     pub hand: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: tiles left in each listed player's draw pile.
     #[serde(default)]
     pub deck: BTreeMap<String, Spanned<i64>>,
+    /// Game mode: tiles on each listed player's discard pile.
     #[serde(default)]
     pub discard: BTreeMap<String, Spanned<i64>>,
+    /// Game mode: whose turn it is at the end (a player id, or `over`).
     pub turn: Option<Spanned<String>>,
+    /// Game mode: the causes of the battles fought, in order (see [`BATTLE_CAUSES`]).
     pub battles: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: whether some player has drawn their last tile.
     pub last_tile_drawn: Option<Spanned<bool>>,
 }
 
 /// A step of a scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
+    /// Fight a battle on the board as it stands (R4).
     Battle,
     /// Put a board tile from outside the deck on the board (R3.3); a full board starts a battle (R4.11.1).
     Place {
+        /// The player who places it.
         by: Seat,
+        /// Which tile.
         tile: TileRef,
+        /// The name later steps and expectations use for it.
         label: String,
+        /// The empty hex it goes on.
         hex: Hex,
+        /// Which direction its front points.
         facing: Dir,
+        /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
     /// An instant or a Mobility move by a player, on tiles named by label.
     Play {
+        /// The player who plays.
         by: Seat,
+        /// What is played, on tiles named by label.
         play: PlayStep,
         /// What the step plays, as refusals name it: the step's kind or the instant tile's name.
         name: String,
         /// The instant tile a `do = "instant"` step names.
         tile: Option<TileRef>,
+        /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
     /// Game mode: discard a held tile (R2.5.2, R2.5.3).
     Discard {
+        /// The player who discards.
         by: Seat,
+        /// The held tile discarded.
         tile: TileRef,
+        /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
     /// Game mode: redraw an all-instant hand (R2.6).
     Redraw {
+        /// The player who redraws.
         by: Seat,
+        /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
     /// Game mode: end the turn, keeping the tiles held (R2.5.5).
     EndTurn {
+        /// The player whose turn ends.
         by: Seat,
+        /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
 }
@@ -147,27 +212,45 @@ pub enum Step {
 /// A play of a step, with tiles named by their labels (found on the board when the step runs).
 #[derive(Clone, Debug, PartialEq)]
 pub enum PlayStep {
+    /// A Mobility move or a Move instant.
     Move {
+        /// The label of the unit that moves.
         unit: String,
+        /// Where it ends (its own hex to only turn).
         to: Hex,
+        /// Its facing afterwards; `None` keeps it.
         facing: Option<Dir>,
+        /// `true` for the Move instant, `false` for Mobility.
         instant: bool,
     },
+    /// A Push instant.
     Push {
+        /// The label of the player's unit that pushes.
         pusher: String,
+        /// The label of the enemy unit pushed.
         target: String,
+        /// Where the pushed unit ends.
         to: Hex,
     },
+    /// A Sniper-like instant: wounds on one enemy unit.
     Wound {
+        /// The label of the unit hit.
         target: String,
+        /// Wounds dealt.
         wounds: u8,
     },
+    /// A Grenade-like instant: destroys an enemy unit next to the player's HQ.
     DestroyNearHq {
+        /// The label of the unit destroyed.
         target: String,
     },
+    /// An Air Strike or Bomb: wounds on every unit around a hex.
     Area {
+        /// The centre of the area.
         at: Hex,
+        /// Wounds dealt to each unit in the area.
         wounds: u8,
+        /// How far from `at` the area reaches.
         radius: u8,
     },
     /// A Battle instant.
@@ -177,7 +260,9 @@ pub enum PlayStep {
 /// A labelled tile: on the starting board, or put there by a `place` step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Labelled {
+    /// The name steps and expectations use for the tile, unique in the scenario.
     pub label: String,
+    /// Where it stands at the start, or where its step places it.
     pub hex: Hex,
     /// False for tiles that a step places.
     pub at_start: bool,
@@ -186,20 +271,30 @@ pub struct Labelled {
 /// A decision answer: the tile whose owner decides, and the option label.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChoiceSpec {
+    /// The label of the tile whose owner decides.
     pub by: String,
+    /// The option chosen, by its label.
     pub pick: String,
+    /// The line of the `[[choice]]` in the file, for reports.
     pub line: usize,
 }
 
 /// The expected outcome.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Expect {
+    /// HQ hit points afterwards: the player, its id and the HP.
     pub hq: Vec<(Seat, String, i32)>,
+    /// The labels of exactly the tiles no longer on the board.
     pub removed: Option<Vec<String>>,
+    /// Wound markers afterwards, by tile label.
     pub wounds: Vec<(String, u8)>,
+    /// The labels of exactly the tiles netted afterwards.
     pub netted: Option<Vec<String>>,
+    /// Where tiles stand afterwards and which way they face, by label.
     pub positions: Vec<(String, Hex, Dir)>,
+    /// Who has won: a player id, or `draw`.
     pub winner: Option<String>,
+    /// Text a step's refusal must contain.
     pub error: Option<String>,
     /// Game mode: each listed player's hand (as `army/tile` ids, any order).
     pub hands: Vec<(Seat, String, Vec<TileRef>)>,
@@ -211,6 +306,7 @@ pub struct Expect {
     pub turn: Option<String>,
     /// Game mode: the causes of the battles fought, in order.
     pub battles: Option<Vec<String>>,
+    /// Game mode: whether some player has drawn their last tile.
     pub last_tile_drawn: Option<bool>,
 }
 
@@ -221,9 +317,13 @@ pub struct GameStart {
     pub armies: Vec<String>,
     /// Per player: draw pile (top first), hand, discard pile.
     pub piles: Vec<[Vec<TileRef>; 3]>,
+    /// The player whose turn begins.
     pub next: Seat,
+    /// The number of the turn that begins, from 1.
     pub turn: u16,
+    /// The players who still play their last turn, once a last tile has been drawn.
     pub last_turns: Option<Vec<Seat>>,
+    /// The seed of the game's generator from here on.
     pub seed: u64,
 }
 
@@ -233,16 +333,25 @@ pub const BATTLE_CAUSES: &[&str] = &["instant", "board_full", "still_full", "fin
 /// A validated scenario.
 #[derive(Clone, Debug)]
 pub struct Scenario {
+    /// What the scenario shows, in a few words.
     pub name: String,
+    /// The rule numbers the scenario checks, as its `rules` key gives them.
     pub cites: Option<String>,
+    /// The preset with the scenario's options set.
     pub rules: Rules,
+    /// The starting board and players, checked when the scenario runs.
     pub setup: Setup,
+    /// Each player's id, in seat order.
     pub player_ids: Vec<String>,
     /// The army id of each player, in seat order.
     pub armies: Vec<String>,
+    /// Every labelled tile: the starting board's, then those the steps place.
     pub tiles: Vec<Labelled>,
+    /// The steps, in order.
     pub steps: Vec<Step>,
+    /// The answers given to decisions, in file order.
     pub choices: Vec<ChoiceSpec>,
+    /// What must hold afterwards.
     pub expect: Expect,
     /// Set for a game in progress: the steps are then actions of a whole game.
     pub game: Option<GameStart>,

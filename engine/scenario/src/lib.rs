@@ -1,6 +1,8 @@
 //! Scenario files: a board, steps and the outcome the rules demand (SCENARIO_FORMAT.md). Parsed
 //! and validated with located errors, run against the engine, and reported.
 
+#![warn(missing_docs)]
+
 pub mod file;
 mod game;
 pub mod log;

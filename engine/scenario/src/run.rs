@@ -13,6 +13,7 @@ use hexforge_core::{
 /// What running one scenario gave.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
+    /// Every expectation that did not hold, worded for the reader; empty when the scenario passed.
     pub failures: Vec<String>,
     /// Decisions left to the engine's default, as the format requires them to be shown.
     pub defaults: Vec<String>,
@@ -21,6 +22,7 @@ pub struct Report {
 }
 
 impl Report {
+    /// Whether every expectation held.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }
