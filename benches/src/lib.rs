@@ -6,6 +6,8 @@
 //! preset) it is fought with. Building one reads the army files, so do it once, outside the timed
 //! loop, and clone the battlefield for every battle.
 
+#![warn(missing_docs)]
+
 pub mod mods;
 
 use hexforge_bots::RandomBot;
@@ -195,7 +197,9 @@ pub const PAIRINGS: [[&str; 2]; 12] = [
 /// What whole games are played with: the base catalog and the `v3` preset, shared by every game.
 #[derive(Debug)]
 pub struct GameBench {
+    /// The four base armies, with every ability bound; each game shares it.
     pub catalog: Arc<Catalog>,
+    /// The `v3` preset every game is played with.
     pub rules: Arc<Rules>,
     /// The base abilities' scripts.
     scripts: RefCell<ScriptHost>,
@@ -204,9 +208,13 @@ pub struct GameBench {
 /// How one random game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameOutcome {
+    /// Who won, or why it was a draw.
     pub result: GameResult,
+    /// The number of the last turn played (turns count from 1 after the HQs are placed).
     pub turns: u16,
+    /// Battles fought in the game, the Final Battle included.
     pub battles: u32,
+    /// Each player's HQ hit points at the end, in seat order.
     pub hq_hp: Vec<i32>,
 }
 

@@ -23,7 +23,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The number of mods of the target (1,750 tiles).
+/// How many mods the loading bench writes: 50 armies of 35 tiles, 1,750 tiles in all
+/// (docs/PERFORMANCE.md).
 pub const MODS: usize = 50;
 
 /// Tiles in every generated army (the standard army size).
@@ -95,7 +96,9 @@ pub fn write_mods(root: &Path, n: usize) -> std::io::Result<Vec<PathBuf>> {
 /// A folder of generated mods below the system's temporary folder, removed when dropped.
 #[derive(Debug)]
 pub struct TempMods {
+    /// The folder holding one subfolder per mod: the root to load them from.
     pub root: PathBuf,
+    /// How many mods were written.
     pub count: usize,
 }
 
