@@ -716,16 +716,18 @@ fn set_in(table: &mut Table, path: &[&str], value: Option<Value>) {
         return;
     };
     let Some((first, rest)) = parents.split_first() else {
-        match value {
-            Some(mut v) => {
-                if let Some(old) = table.get(last).and_then(Item::as_value) {
-                    *v.decor_mut() = old.decor().clone();
-                }
+        match (value, table.get_mut(last)) {
+            // Replaced in place: the key keeps the comments above it (`Table::insert` would
+            // reset them), the value its own comment and spacing.
+            (Some(mut v), Some(Item::Value(old))) => {
+                keep_decor(old, &mut v);
+                *old = v;
+            }
+            (Some(v), Some(item)) => *item = Item::Value(v),
+            (Some(v), None) => {
                 table.insert(last, Item::Value(v));
             }
-            None => {
-                table.remove(last);
-            }
+            (None, _) => remove_keeping_comments(table, last),
         }
         return;
     };
@@ -738,9 +740,156 @@ fn set_in(table: &mut Table, path: &[&str], value: Option<Value>) {
     if let Some(sub) = table.get_mut(first).and_then(Item::as_table_mut) {
         set_in(sub, &[rest, &[*last]].concat(), value);
         if sub.is_empty() {
-            table.remove(first);
+            remove_keeping_comments(table, first);
         }
     }
+}
+
+/// Gives `new`, which replaces `old`, the comments and spacing of `old`: its own, and for a list
+/// those of each entry it still has (a comment after an entry of a list written one entry a line
+/// stays with that entry), the list's layout and what follows its last entry.
+fn keep_decor(old: &Value, new: &mut Value) {
+    *new.decor_mut() = old.decor().clone();
+    let (Value::Array(old), Value::Array(new)) = (old, new) else {
+        return;
+    };
+    let same = |a: &Value, b: &Value| {
+        a.type_name() == b.type_name()
+            && a.as_str() == b.as_str()
+            && a.as_integer() == b.as_integer()
+            && a.as_bool() == b.as_bool()
+    };
+    // A list written one entry a line keeps that layout for its new entries.
+    let line_prefix = old
+        .iter()
+        .filter_map(|v| v.decor().prefix()?.as_str())
+        .find(|p| p.contains('\n'))
+        .map(str::to_string);
+    let mut used = vec![false; old.len()];
+    // A list on one line has no comments between its entries: `fmt`'s spacing is right.
+    let Some(line_prefix) = line_prefix else {
+        return;
+    };
+    for v in new.iter_mut() {
+        let found = old
+            .iter()
+            .enumerate()
+            .find(|(k, o)| !used[*k] && same(o, v))
+            .map(|(k, o)| (k, o.decor().clone()));
+        match found {
+            Some((k, decor)) => {
+                used[k] = true;
+                *v.decor_mut() = decor;
+            }
+            None => v.decor_mut().set_prefix(line_prefix.as_str()),
+        }
+    }
+    new.set_trailing(old.trailing().as_str().unwrap_or_default());
+    new.set_trailing_comma(old.trailing_comma());
+    // Comments written after entries that went away stay, after the last entry.
+    let gone: Vec<String> = old
+        .iter()
+        .zip(&used)
+        .filter(|(_, u)| !**u)
+        .flat_map(|(o, _)| [o.decor().prefix(), o.decor().suffix()])
+        .filter_map(|r| r?.as_str())
+        .filter(|s| s.contains('#'))
+        .map(|s| s.trim_end_matches([' ', '\t']).to_string())
+        .collect();
+    if !gone.is_empty() {
+        let trailing = format!(
+            "{}{}",
+            gone.concat(),
+            new.trailing().as_str().unwrap_or_default()
+        );
+        let trailing = if trailing.contains('\n') || !trailing.contains('#') {
+            trailing
+        } else {
+            format!("{trailing}\n")
+        };
+        new.set_trailing(trailing);
+    }
+}
+
+/// Removes `key` (a value or a sub-table) from `table` without losing the comments written above
+/// it or after its value: they move to the next key of the table (or the next table's header),
+/// else after the value before it, else above the table's own header.
+fn remove_keeping_comments(table: &mut Table, key: &str) {
+    let Some(at) = table.iter().position(|(k, _)| k == key) else {
+        return;
+    };
+    // A value's comments are its key's and its own; a sub-table's, its header's.
+    let (prefix, suffix) = match table.get(key) {
+        Some(Item::Table(t)) => (t.decor().prefix(), None),
+        Some(Item::Value(v)) => (
+            table.key(key).and_then(|k| k.leaf_decor().prefix()),
+            v.decor().suffix(),
+        ),
+        _ => (None, None),
+    };
+    let mut comments = prefix
+        .and_then(|p| p.as_str())
+        .filter(|p| p.contains('#'))
+        .map(|p| p.trim_end_matches([' ', '\t']).to_string())
+        .unwrap_or_default();
+    if let Some(after) = suffix.and_then(|s| s.as_str()).filter(|s| s.contains('#')) {
+        comments.push_str(after.trim());
+        comments.push('\n');
+    }
+    table.remove(key);
+    if comments.is_empty() {
+        return;
+    }
+    let prepend = |decor: &mut toml_edit::Decor| {
+        let old = decor
+            .prefix()
+            .and_then(|p| p.as_str())
+            .unwrap_or_default()
+            .to_string();
+        decor.set_prefix(format!("{comments}{old}"));
+    };
+    let next = table.iter().nth(at).map(|(k, _)| k.to_string());
+    if let Some(next) = next {
+        match table.get_mut(&next) {
+            Some(Item::Value(_)) => {
+                if let Some(mut k) = table.key_mut(&next) {
+                    prepend(k.leaf_decor_mut());
+                }
+                return;
+            }
+            Some(Item::Table(t)) => return prepend(t.decor_mut()),
+            Some(Item::ArrayOfTables(list)) => {
+                if let Some(t) = list.get_mut(0) {
+                    return prepend(t.decor_mut());
+                }
+            }
+            _ => {}
+        }
+    }
+    // The last key: the comments go after the value of the key before it.
+    let before = at
+        .checked_sub(1)
+        .and_then(|b| table.iter().nth(b).map(|(k, _)| k.to_string()));
+    if let Some(Item::Value(v)) = before.and_then(|b| table.get_mut(&b)) {
+        let suffix = v
+            .decor()
+            .suffix()
+            .and_then(|s| s.as_str())
+            .unwrap_or_default()
+            .to_string();
+        let comments = comments.trim_end_matches('\n');
+        let sep = if comments.starts_with('\n') { "" } else { "\n" };
+        v.decor_mut().set_suffix(format!("{suffix}{sep}{comments}"));
+        return;
+    }
+    // Nothing left in the table: above its header (they move on if the table goes too).
+    let decor = table.decor_mut();
+    let old = decor
+        .prefix()
+        .and_then(|p| p.as_str())
+        .unwrap_or_default()
+        .to_string();
+    decor.set_prefix(format!("{old}{comments}"));
 }
 
 #[cfg(test)]
@@ -801,6 +950,24 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         assert_eq!(d.tile(1).map(|t| t.name.as_str()), Some("Shooter"));
         d.set_army("name", Some(Value::from("Fans")), None);
         assert!(d.text().contains("name = \"Fans\"\n") && d.text().contains("# the id"));
+    }
+
+    #[test]
+    fn a_list_written_one_entry_a_line_keeps_its_comments_and_layout() {
+        let text = ARMY.replace(
+            r#"edges = ["ranged:1@0", "armor@0"]   # front only"#,
+            "edges = [\n    \"ranged:1@0\", # the gun\n    \"armor@0\",   # plating\n]   # front only",
+        );
+        let mut d = doc(&text);
+        let mut edges = d.edges(1).expect("edges read");
+        edges[3].net = true;
+        edges[0].armor = false;
+        d.set_edges(1, &edges);
+        for kept in ["# the gun", "# plating", "]   # front only"] {
+            assert!(d.text().contains(kept), "{kept}: {}", d.text());
+        }
+        assert!(d.text().contains("\"net@3\""), "{}", d.text());
+        assert!(d.problems().is_empty(), "{:?}", d.problems());
     }
 
     #[test]
