@@ -37,7 +37,7 @@ impl fmt::Display for Seat {
     }
 }
 
-/// A tile on a hex.
+/// A tile standing on the board: which one, whose, which way it faces and its wounds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Placed {
     /// Which catalog tile stands here.
@@ -46,7 +46,7 @@ pub struct Placed {
     pub owner: Seat,
     /// Which way its front edge (edge 0) points.
     pub facing: Dir,
-    /// Wound markers on it; it is destroyed when they reach its hit points (HQs use HP instead, and stay at 0).
+    /// Wound markers on it; it is destroyed at its hit points (an HQ has none: its damage is HP).
     pub wounds: u8,
 }
 
@@ -185,7 +185,7 @@ struct Side {
     hq_hp: i32,
 }
 
-/// A checked battlefield.
+/// The board, its tiles and the HQ hit points: valid by construction, changed only by events.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Battlefield {
     shape: Arc<BoardShape>,
@@ -342,7 +342,7 @@ impl Battlefield {
         self.sides[p.index()].team
     }
 
-    /// Own or allied (R0.5).
+    /// Whether `a` and `b` are on one side: the same player, or allies (R0.5).
     #[inline]
     pub fn friends(&self, a: Seat, b: Seat) -> bool {
         self.sides[a.index()].team == self.sides[b.index()].team
@@ -426,13 +426,13 @@ impl Battlefield {
         self.shape.cell(h).and_then(|c| self.at(c))
     }
 
-    /// Mask of occupied cells.
+    /// The occupied cells as a bit mask (bit `i` is cell `i`), for set operations.
     #[inline]
     pub fn occupied(&self) -> u64 {
         self.occupied
     }
 
-    /// Occupied cells in reading order.
+    /// Every tile on the board with its cell, in reading order.
     pub fn tiles(&self) -> impl Iterator<Item = (Cell, &Placed)> + '_ {
         bits(self.occupied).filter_map(move |i| {
             let c = self.shape.cell_from_index(i);

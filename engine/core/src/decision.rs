@@ -8,7 +8,7 @@ use crate::battlefield::{Battlefield, Seat};
 use crate::hex::Edge;
 use crate::shape::Cell;
 
-/// What is being decided.
+/// The kind of decision put to a player, which fixes the kind and order of its options.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Question {
     /// Explode or attack normally (R7.2.4). Options: `Attack`, `Explode`.
@@ -28,7 +28,7 @@ pub enum Question {
     PushTo,
 }
 
-/// One option of a decision.
+/// One option of a decision, as listed to the player who answers it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Choice {
     /// The unit attacks as printed instead of exploding.

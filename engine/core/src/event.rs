@@ -109,7 +109,7 @@ pub enum Event {
     Attack {
         /// The attacking tile.
         from: Cell,
-        /// The attacker's edge the attack leaves from, or `None` for an attack with no edge (an explosion).
+        /// The attacker's edge the attack leaves from; `None` for an explosion, which has no edge.
         edge: Option<Edge>,
         /// How the attack travels: melee, ranged, piercing shot or explosion.
         kind: AttackKind,
@@ -267,7 +267,7 @@ pub enum BattleCause {
     TieBreak,
 }
 
-/// How a game ended.
+/// The result of a finished game: a winning team, or a draw and why.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum GameResult {
     /// The players of `team` won (a player's team is its own in a duel or free for all).
@@ -275,7 +275,7 @@ pub enum GameResult {
         /// The winning team's number (the seat's own index in a duel or free for all).
         team: u8,
     },
-    /// Nobody won.
+    /// No side won; `reason` says why.
     Draw {
         /// Why the game was drawn.
         reason: DrawReason,

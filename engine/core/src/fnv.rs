@@ -2,7 +2,7 @@
 //! with their length first): the same hash in every process, on every platform and with every
 //! Rust version, unlike std's `DefaultHasher`. Game states, content and replays hash with it.
 
-/// 64-bit FNV-1a over bytes.
+/// A 64-bit FNV-1a hasher: the same hash of the same values in every process and platform.
 #[derive(Clone, Copy, Debug)]
 pub struct Fnv1a(u64);
 
@@ -21,7 +21,7 @@ impl Fnv1a {
         Fnv1a(Self::OFFSET)
     }
 
-    /// Hashes raw bytes as they are, with no length: callers add one where sequences could run together.
+    /// Hashes raw bytes with no length first: callers add one where sequences could run together.
     pub fn bytes(&mut self, bytes: &[u8]) {
         for b in bytes {
             self.0 ^= u64::from(*b);
@@ -69,7 +69,7 @@ impl Fnv1a {
         self.u64(n as u64);
     }
 
-    /// Hashes a string's UTF-8 bytes, its length first, so that consecutive strings cannot run together.
+    /// Hashes a string's UTF-8 bytes after its length, so consecutive strings cannot run together.
     pub fn str(&mut self, s: &str) {
         self.len(s.len());
         self.bytes(s.as_bytes());

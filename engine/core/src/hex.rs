@@ -89,15 +89,15 @@ pub struct Dir(u8);
 impl Dir {
     /// North, up the board: facing 0.
     pub const N: Dir = Dir(0);
-    /// North-east.
+    /// North-east, up and to the right: facing 1.
     pub const NE: Dir = Dir(1);
-    /// South-east.
+    /// South-east, down and to the right: facing 2.
     pub const SE: Dir = Dir(2);
-    /// South, down the board.
+    /// South, down the board: facing 3.
     pub const S: Dir = Dir(3);
-    /// South-west.
+    /// South-west, down and to the left: facing 4.
     pub const SW: Dir = Dir(4);
-    /// North-west.
+    /// North-west, up and to the left: facing 5.
     pub const NW: Dir = Dir(5);
     /// The six directions clockwise from north, for loops over neighbours and facings.
     pub const ALL: [Dir; 6] = [Dir(0), Dir(1), Dir(2), Dir(3), Dir(4), Dir(5)];

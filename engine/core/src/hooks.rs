@@ -60,7 +60,7 @@ impl HookPoints {
         (HookPoints::DESTROYED, "destroyed"),
     ];
 
-    /// Every point.
+    /// Every hook point at once, for a test against any of them.
     pub const ALL_POINTS: HookPoints = HookPoints(0x3ff);
     /// The points called during battles.
     pub const BATTLE: HookPoints = HookPoints(0b10_0011_1111);
@@ -270,7 +270,7 @@ pub trait AbilityHooks {
     }
 }
 
-/// No scripted abilities.
+/// The hooks of content without scripts: every hook point does nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoAbilities;
 

@@ -25,7 +25,7 @@ pub enum Play {
         to: Hex,
         /// Its facing afterwards; `None` keeps the one it had.
         facing: Option<Dir>,
-        /// `true` for the Move instant, `false` for the unit's Mobility (which it may use once a turn).
+        /// `true` for the Move instant, `false` for the unit's Mobility (once per unit and turn).
         instant: bool,
     },
     /// The Push instant (R5.3): `pusher` pushes the adjacent enemy on `target` to `to`, which the

@@ -14,10 +14,10 @@ macro_rules! option_enum {
         pub enum $name { $($(#[$vm])* $variant),+ }
 
         impl $name {
-            /// Every value's spelling in rule files, in declaration order; error messages list them.
+            /// Every value's spelling in rule files, in declaration order; errors list them.
             pub const VALUES: &'static [&'static str] = &[$($text),+];
 
-            /// The value a rule file spells as `s`, or `None` for a spelling not in [`Self::VALUES`].
+            /// The value rule files spell `s`; `None` for a spelling not in [`Self::VALUES`].
             pub fn parse(s: &str) -> Option<Self> {
                 match s { $($text => Some($name::$variant),)+ _ => None }
             }
@@ -50,7 +50,7 @@ option_enum!(
 option_enum!(
     /// `first_player_rule`: how the player who starts the game is picked (R2.2).
     FirstPlayer {
-        /// Drawn by the game's seeded generator (except against a team, where the lone player starts).
+        /// Drawn by the game's seeded generator (against a team, the lone player starts).
         Random = "random",
         /// The players agree; the engine keeps the seats' order.
         Choice = "choice",
@@ -66,7 +66,7 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `battle_turn_end`: whether the turn of the player who started a battle ends before or after it.
+    /// `battle_turn_end`: whether a battle's turn ends before or after the battle.
     BattleTurnEnd {
         /// The turn ends once the battle is over.
         AfterBattle = "after_battle",
@@ -130,8 +130,7 @@ option_enum!(
     MobilityTiming {
         /// At any point of the player's own turn (classic).
         DuringTurn = "during_turn",
-        /// Before the player's first tile or after their last: once a tile is played, using
-        /// Mobility ends tile play for the turn (3.0).
+        /// Before or after placing: Mobility used after a tile closes tile play for the turn (3.0).
         BeforeOrAfterPlacing = "before_or_after_placing",
         /// At any moment of the player's own turn, between any two plays (2025).
         AnyTime = "any_time",
@@ -151,13 +150,12 @@ option_enum!(
     MedicAbsorbs {
         /// Every wound of one attack on the saved unit.
         OneAttack = "one_attack",
-        /// Everything one enemy unit deals to the saved unit this phase; plays the same as
-        /// `one_attack`, as an attacker reaches a target through one edge only.
+        /// All one enemy unit deals it this phase: as `one_attack`, one edge reaching a target.
         OneEnemy = "one_enemy",
     }
 );
 option_enum!(
-    /// `quartermaster_mode`: how often a converting module lets a unit change an attack's kind (R7.4.3).
+    /// `quartermaster_mode`: how often a converting module changes an attack's kind (R7.4.3).
     QuartermasterMode {
         /// Each connected unit may have one attack converted per battle (3.0).
         OnePerUnitPerBattle = "one_per_unit_per_battle",
@@ -177,8 +175,7 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `one_vs_team_compare`: how the team's HP is counted against the lone player's after the
-    /// Final Battle (R8.4.5).
+    /// `one_vs_team_compare`: how a team's HP is counted against the lone player's (R8.4.5).
     OneVsTeamCompare {
         /// The team counts its best HQ.
         BestTeamHq = "best_team_hq",
@@ -187,7 +184,7 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `team_ally_module_scope`: which effects of a module reach an ally's units in team games (R8.5).
+    /// `team_ally_module_scope`: which of a module's effects reach an ally's units (R8.5).
     AllyModuleScope {
         /// Only the module's bonuses to connected units.
         BonusesOnly = "bonuses_only",
@@ -218,13 +215,11 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `destroyed_hq_removal`: when a destroyed HQ and its eliminated player's tiles leave the
-    /// board in a game of 3-4 players (R8.2.3).
+    /// `destroyed_hq_removal`: when a fallen HQ and its player's tiles leave, with 3-4 players.
     DestroyedHqRemoval {
-        /// The HQ at the end of the phase its HP reach 0; its player's other tiles after the battle.
+        /// The HQ at the end of the phase it falls; its player's other tiles after the battle.
         HqEndOfPhaseRestAfterBattle = "hq_end_of_phase_rest_after_battle",
-        /// The HQ with its player's other tiles after the battle (a two-player HQ still leaves at
-        /// the end of its phase, Q16).
+        /// The HQ with its player's tiles after the battle (in a duel it leaves at once, Q16).
         AllAfterBattle = "all_after_battle",
     }
 );
@@ -233,8 +228,7 @@ option_enum!(
     Ffa3Tie {
         /// The ordinary tie-breaker applies.
         None = "none",
-        /// Only the tied players play extra turns, then a battle; the victory may be shared
-        /// (not played by the engine yet).
+        /// Only the tied play extra turns, then a battle; wins may be shared (not played yet).
         ExtraTurnsThenBattleShare = "extra_turns_then_battle_share",
     }
 );
@@ -243,7 +237,7 @@ option_enum!(
     ScoredResolution {
         /// The first side to reach the target score wins at once.
         FirstTo20 = "first_to_20",
-        /// Scores are compared at the end of a battle, capped at the target, and a win may be shared.
+        /// Scores compared after each battle, capped at the target; a win may be shared.
         EndOfBattleCapShare = "end_of_battle_cap_share",
     }
 );
@@ -257,7 +251,7 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `reinforcements_mode`: which edition's reinforcement rules apply (not played by the engine yet).
+    /// `reinforcements_mode`: which edition's reinforcements apply (not played yet).
     ReinforcementsMode {
         /// The 3.0 reinforcements.
         V3 = "v3",
@@ -275,7 +269,7 @@ pub struct Rules {
     pub preset: Preset,
     /// Starting HQ hit points in a duel or free for all (R2.10).
     pub hq_hp: u16,
-    /// Whether an HQ's attacks damage an enemy HQ (R3.5.5); when not, an HQ's shot stops at the first enemy HQ it meets.
+    /// Whether an HQ's attacks damage an enemy HQ (R3.5.5); if not, its shot stops at that HQ.
     pub hq_can_damage_hq: bool,
     /// How the first player is picked (R2.2).
     pub first_player_rule: FirstPlayer,
@@ -305,9 +299,9 @@ pub struct Rules {
     pub clown_explosion_mode: ClownExplosion,
     /// Which rings of netters free each other (R6.1.6).
     pub net_cycle_rule: NetCycleRule,
-    /// Whether a netted tile keeps its armor and extra toughness; when not, its first wound destroys it.
+    /// Whether a netted tile keeps armor and toughness; if not, its first wound destroys it.
     pub netted_keeps_armor_toughness: bool,
-    /// Whether a Transport's Mobility adds to a unit's own (kept for rule files; the engine gives each unit one Mobility move per turn either way).
+    /// Whether Transports' Mobility stacks; kept for rule files (units move once a turn anyway).
     pub transport_stacks: bool,
     /// When in a turn a unit may use Mobility (R3.13).
     pub mobility_timing: MobilityTiming,
@@ -323,7 +317,7 @@ pub struct Rules {
     pub hq_tracker: HqTracker,
     /// Starting HQ hit points of each player in a game of two teams of two (R8.5.1).
     pub team_hq_hp: u16,
-    /// Starting HQ hit points in one player against a team of two: `[lone player, each team member]` (R8.4.1).
+    /// Starting HQ HP against a team of two: `[lone player, each team member]` (R8.4.1).
     pub one_vs_team_hq_hp: [u16; 2],
     /// How the team's HP is counted against the lone player's after the Final Battle (R8.4.5).
     pub one_vs_team_compare: OneVsTeamCompare,
@@ -349,7 +343,7 @@ pub struct Rules {
     pub extended_board: bool,
     /// What a full centre of the extended board starts.
     pub extended_board_trigger: ExtendedTrigger,
-    /// Whether every hand is drawn full from the first turn, the game's first turn playing at most one tile.
+    /// Whether hands are drawn full from the first turn, which then plays at most one tile.
     pub alternative_start: bool,
     /// Whether the reinforcements expansion is in play (refused by games for now).
     pub reinforcements: bool,
@@ -361,7 +355,7 @@ pub struct Rules {
     pub leaders: bool,
     /// The Atlas map the game is played on, by name; `None` for no map (refused by games for now).
     pub atlas_map: Option<String>,
-    /// The Atlas rule that a full-board battle removing no tile is a draw (kept for rule files; `battle_loop_guard = atlas_draw` plays it).
+    /// The Atlas draw when a full-board battle removes nothing; `battle_loop_guard` plays it.
     pub atlas_no_removal_draw: bool,
     /// Whether the King of the Hill variant is in play (refused by games for now).
     pub king_of_the_hill: bool,

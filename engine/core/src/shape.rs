@@ -174,7 +174,7 @@ impl BoardShape {
         })
     }
 
-    /// The board's name (`standard`, `extended`, or what its file calls it), for messages and files.
+    /// The board's name (`standard`, `extended` or its file's), for messages and files.
     pub fn name(&self) -> &str {
         &self.name
     }

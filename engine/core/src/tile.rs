@@ -11,7 +11,7 @@ use std::fmt;
 /// What a tile is (R3.1, R3.2).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum TileKind {
-    /// The player's headquarters: placed first, has HP instead of wounds, gives its aura to adjacent friends.
+    /// The player's headquarters: placed first, takes HP damage, gives adjacent friends its aura.
     Hq,
     /// A unit that attacks, nets or moves by its edges' icons.
     Soldier,
@@ -77,9 +77,9 @@ pub struct Effects {
     pub initiative: i8,
     /// Added to the initiative of connected **enemy** units (Saboteur: -1).
     pub enemy_initiative: i8,
-    /// Connected friendly units are protected by this Medic: it may absorb one attack's wounds on them (R4.8).
+    /// A Medic: it may absorb one attack's wounds on a connected friendly unit (R4.8).
     pub medic: bool,
-    /// Extra attack slots connected units get, each one initiative below their last normal slot (R4.5.2).
+    /// Extra attack slots for connected units, each one below their last normal slot (R4.5.2).
     pub extra_attack: u8,
     /// A connected enemy module works for this tile's owner (R7.1.3).
     pub hijack: bool,
@@ -121,7 +121,7 @@ pub struct GlobalEffects {
 pub enum InstantEffect {
     /// Starts a battle at once (R5.1).
     Battle,
-    /// Moves one unit to an empty adjacent hex (further with a move-range effect) and may turn it (R5.2).
+    /// Moves one unit to an empty adjacent hex (or further, by move range) and may turn it (R5.2).
     Move,
     /// Pushes an enemy unit adjacent to one of the player's units one hex away (R5.3).
     Push,
@@ -136,7 +136,7 @@ pub enum InstantEffect {
     Area {
         /// Wounds dealt to each unit in the area.
         wounds: u8,
-        /// Distance from the chosen hex that the area reaches: 1 covers the hex and its six neighbours.
+        /// How far from the chosen hex the area reaches: 1 is the hex and its six neighbours.
         radius: u8,
     },
 }
@@ -158,7 +158,7 @@ pub struct AbilityRef {
 }
 
 impl AbilityRef {
-    /// An unbound ability.
+    /// An ability as a file names it, not yet bound to a script (no hook points).
     pub fn new(hook: &str, params: BTreeMap<String, ParamValue>) -> Self {
         AbilityRef {
             hook: hook.to_string(),
@@ -245,7 +245,7 @@ impl Initiative {
     }
 }
 
-/// A validated tile definition.
+/// A tile as the engine plays it: every printed icon and effect, checked by the content layer.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Tile {
     /// The army's id (`moloch`).
@@ -262,9 +262,9 @@ pub struct Tile {
     pub initiative: Initiative,
     /// Toughness icons: the tile is destroyed by `1 + toughness` wounds (R3.12).
     pub toughness: u8,
-    /// Whether the unit has Mobility of its own: it may move one hex and turn once per turn (R3.13).
+    /// The Mobility icon: the unit may move one hex and turn, once per turn (R3.13).
     pub mobile: bool,
-    /// The icons against each edge, by edge index (front = 0, clockwise); facing turns them on the board.
+    /// The icons against each edge, by edge index (front = 0, clockwise), before facing turns them.
     pub edges: [EdgeIcons; 6],
     /// Effects a module gives the tiles its links connect to.
     pub module: Effects,
@@ -302,7 +302,7 @@ impl Tile {
         }
     }
 
-    /// `army/id`.
+    /// The tile's `army/tile` id, as files, messages and [`Catalog::find`] name it.
     pub fn full_id(&self) -> String {
         format!("{}/{}", self.army, self.id)
     }
@@ -532,7 +532,7 @@ impl Catalog {
         &self.armies
     }
 
-    /// The HQ of an army.
+    /// The army's HQ tile; `None` for an army the catalog lacks or one without an HQ.
     pub fn hq_of(&self, army: &str) -> Option<TileRef> {
         self.army(army)?
             .tiles

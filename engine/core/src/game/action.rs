@@ -55,7 +55,7 @@ pub enum Action {
 /// What an instant is played on.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Target {
-    /// Battle (R5.1).
+    /// No target: the Battle instant (R5.1).
     None,
     /// Move (R5.2): the unit on `unit` goes to `to` (or turns on its hex) facing `facing`.
     Move {
@@ -121,7 +121,7 @@ pub enum ActionError {
         /// The instant's `army/tile` id.
         tile: String,
     },
-    /// R2.8.2.
+    /// A Battle tile played once a player has drawn their last tile (R2.8.2).
     BattleAfterLastTile,
     /// Q13: a unit used Mobility after tiles were played.
     TilesClosed,

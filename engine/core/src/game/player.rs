@@ -8,7 +8,7 @@ use crate::decision::{Decider, Decision};
 use crate::event::{EventSink, GameResult};
 use crate::hooks::AbilityHooks;
 
-/// A player of a game.
+/// Whoever chooses a seat's actions and answers its decisions: a bot, a person's interface.
 pub trait Player {
     /// Picks one of `legal` (never empty) for the current player of `game`: its index. `hooks`
     /// are the game's ability scripts, for players that try actions on copies of the game.
