@@ -9,7 +9,7 @@ use hexforge_core::battle;
 use hexforge_core::game::{LegalActions, Player, Stage};
 use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, Rng};
 
-/// The one-ply bot.
+/// A one-ply player: every action tried on a copy, the best-scored one played.
 #[derive(Clone, Debug)]
 pub struct GreedyBot {
     rng: Rng,

@@ -21,8 +21,7 @@ impl MonteCarloBot {
     /// How many of the greedy bot's best actions are tried.
     pub const CANDIDATES: usize = 6;
 
-    /// A bot seeded with `seed` that plays `playouts` games per candidate (at least 1; more is
-    /// stronger and slower).
+    /// A bot seeded with `seed` playing `playouts` games per candidate (at least 1).
     pub fn new(seed: u64, playouts: u32) -> Self {
         MonteCarloBot {
             rng: Rng::seeded(seed),
