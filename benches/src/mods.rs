@@ -23,8 +23,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// How many mods the loading bench writes: 50 armies of 35 tiles, 1,750 tiles in all
-/// (docs/PERFORMANCE.md).
+/// How many mods the loading bench writes: 50 armies, 1,750 tiles (docs/PERFORMANCE.md).
 pub const MODS: usize = 50;
 
 /// Tiles in every generated army (the standard army size).
