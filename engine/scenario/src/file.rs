@@ -59,7 +59,7 @@ pub struct GameDef {
     pub seed: Option<Spanned<i64>>,
 }
 
-/// A raw `[[player]]` table.
+/// A raw `[[player]]` table: a seat with its army, team, HQ HP and, in game mode, piles.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerDef {
@@ -83,7 +83,7 @@ pub struct PlayerDef {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct TileDef {
-    /// The name steps and expectations use; the tile's id (`id_2`, `id_3`... for copies) when omitted.
+    /// The name steps and expectations use; the tile's id (`id_2`... for copies) if omitted.
     pub label: Option<Spanned<String>>,
     /// The id of the player the tile belongs to.
     pub owner: Spanned<String>,
@@ -151,7 +151,7 @@ pub struct ExpectDef {
     pub last_tile_drawn: Option<Spanned<bool>>,
 }
 
-/// A step of a scenario.
+/// One `[[step]]` after validation: what a player does, with its line for reports.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
     /// Fight a battle on the board as it stands (R4).
@@ -279,7 +279,7 @@ pub struct ChoiceSpec {
     pub line: usize,
 }
 
-/// The expected outcome.
+/// What must hold after the steps, from `[expect]`; only what the file gives is checked.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Expect {
     /// HQ hit points afterwards: the player, its id and the HP.
@@ -330,7 +330,7 @@ pub struct GameStart {
 /// The battle causes `expect.battles` may list.
 pub const BATTLE_CAUSES: &[&str] = &["instant", "board_full", "still_full", "final", "tie_break"];
 
-/// A validated scenario.
+/// A scenario file that passed validation against the loaded tiles, ready to run.
 #[derive(Clone, Debug)]
 pub struct Scenario {
     /// What the scenario shows, in a few words.

@@ -10,14 +10,14 @@ use hexforge_core::{
     Play, Seat, TileRef, Turn, resolve_play,
 };
 
-/// What running one scenario gave.
+/// The result of running one scenario: what failed, the defaults taken and the log.
 #[derive(Clone, Debug, Default)]
 pub struct Report {
     /// Every expectation that did not hold, worded for the reader; empty when the scenario passed.
     pub failures: Vec<String>,
     /// Decisions left to the engine's default, as the format requires them to be shown.
     pub defaults: Vec<String>,
-    /// The readable event log.
+    /// The events of the run, one readable line each.
     pub log: Vec<String>,
 }
 
