@@ -13,7 +13,7 @@ use toml::Spanned;
 /// The default number of tiles in an army (R1.1).
 pub const DEFAULT_ARMY_SIZE: i64 = 35;
 
-/// An army file as parsed, before validation: its `[army]` table and its `[[tile]]` tables, with positions.
+/// An army file as parsed, before validation: its `[army]` and `[[tile]]` tables, located.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 pub struct ArmyFileDef {
@@ -30,7 +30,7 @@ pub struct ArmyFileDef {
 pub struct ArmyHeaderDef {
     /// The army's snake_case id, unique among loaded armies; the first half of `army/tile` ids.
     pub id: Spanned<String>,
-    /// The display name.
+    /// The army's name as players see it (`Moloch`); files refer to the id.
     pub name: String,
     /// Display names in other languages, keyed by language code (`fr`, `pl`).
     #[serde(default)]
@@ -48,7 +48,7 @@ pub struct ArmyHeaderDef {
 pub struct TileRawDef {
     /// The tile's snake_case id, unique within its army.
     pub id: Spanned<String>,
-    /// The display name.
+    /// The tile's name as printed (`Gauss Cannon`); files refer to the id.
     pub name: String,
     /// Display names in other languages, keyed by language code.
     #[serde(default)]
@@ -116,12 +116,12 @@ pub struct HookSite {
     pub at: Diagnostic,
 }
 
-/// A validated army file.
+/// An army file that passed validation: its engine tiles, and where each thing is written.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ArmyFile {
     /// The army's snake_case id.
     pub id: String,
-    /// The display name.
+    /// The army's name as players see it; files refer to the id.
     pub name: String,
     /// Display names in other languages, keyed by language code.
     pub names: BTreeMap<String, String>,

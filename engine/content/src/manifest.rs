@@ -18,7 +18,7 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub struct ModManifestDef {
     /// The mod's snake_case id, unique among the mods found.
     pub id: Spanned<String>,
-    /// The display name.
+    /// The mod's name as mod lists show it; other mods refer to the id.
     pub name: String,
     /// The mod's own version, which must be semantic (`1.2.0`).
     pub version: Spanned<String>,
@@ -80,14 +80,14 @@ impl DepKind {
     }
 }
 
-/// One dependency of a mod.
+/// Another mod a manifest names, with the versions meant and how this mod depends on it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Dependency {
     /// The other mod's id.
     pub id: String,
     /// The versions of the other mod it applies to.
     pub req: VersionReq,
-    /// Required, optional or incompatible.
+    /// Whether the other mod is needed, loaded first when present, or refused.
     pub kind: DepKind,
     /// Where the manifest names it, for reports (the message is empty).
     pub at: Diagnostic,
@@ -106,12 +106,12 @@ pub struct Provides {
     pub at: Option<Diagnostic>,
 }
 
-/// A validated manifest.
+/// A `mod.toml` that passed validation: versions parsed, dependencies listed, positions kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Manifest {
     /// The mod's snake_case id, unique among loaded mods.
     pub id: String,
-    /// The display name.
+    /// The mod's name as mod lists show it; other mods refer to the id.
     pub name: String,
     /// The mod's own semantic version; dependencies name a requirement on it.
     pub version: Version,

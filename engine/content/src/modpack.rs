@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub struct ModInfo {
     /// The mod's id, from its manifest.
     pub id: String,
-    /// The mod's display name.
+    /// The mod's name as mod lists show it.
     pub name: String,
     /// The mod's folder, as found below the mods folders.
     pub dir: PathBuf,
@@ -39,7 +39,7 @@ pub struct ModInfo {
 pub struct ScriptFile {
     /// Where the file is, as read.
     pub path: PathBuf,
-    /// The file's whole text.
+    /// The file's whole text, as read when the mod loaded.
     pub text: String,
 }
 
@@ -102,7 +102,7 @@ pub struct Skipped {
     pub id: String,
     /// The version its manifest gives, when it can be read.
     pub version: Option<Version>,
-    /// The mod's folder.
+    /// The folder the mod was found in, for the user to look at.
     pub dir: PathBuf,
     /// Why, located in the mod's files.
     pub reason: Diagnostic,

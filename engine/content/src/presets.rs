@@ -29,7 +29,7 @@ pub struct PresetFileDef {
 pub struct PresetHeaderDef {
     /// The id `--rules` names the preset by.
     pub id: Spanned<String>,
-    /// The display name.
+    /// The preset's name as preset lists show it; `--rules` takes the id.
     pub name: String,
     /// A line for preset lists; empty when omitted.
     #[serde(default)]
@@ -38,12 +38,12 @@ pub struct PresetHeaderDef {
     pub base: Spanned<String>,
 }
 
-/// A validated rule preset.
+/// A rule preset that passed validation, for `--rules` and scenarios to name by id.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RulePreset {
     /// The id `--rules` names the preset by.
     pub id: String,
-    /// The display name.
+    /// The preset's name as preset lists show it; `--rules` takes the id.
     pub name: String,
     /// A line for preset lists; may be empty.
     pub description: String,
