@@ -543,7 +543,7 @@ mod tests {
         assert_eq!((d.line, d.column), (21, 1), "{d}");
         assert!(
             d.message
-                .contains("unknown key `toughnes` in `[[tile]]`; did you mean `toughness`?"),
+                .contains("unknown key `toughnes` in `[[tile]]` (did you mean `toughness`?)"),
             "{d}"
         );
     }

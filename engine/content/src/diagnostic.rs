@@ -371,13 +371,8 @@ fn plain_words(text: &str, message: &str, offset: usize) -> String {
         } else {
             String::new()
         };
-        let todo = if near.is_empty() {
-            ": remove it"
-        } else {
-            " Remove it"
-        };
         return format!(
-            "unknown key `{field}` {}{near}{keys}{todo} or correct its name",
+            "unknown key `{field}` {}{near}{keys}: remove it or correct its name",
             where_in(text, offset)
         );
     }
@@ -712,7 +707,7 @@ mod tests {
     fn unknown_and_missing_keys_name_the_closest_and_the_table() {
         let e = board_error("toughnes = 1\n");
         assert!(
-            e.starts_with("b.toml:1:1: unknown key `toughnes` at the top of the file; did you mean `toughness`?"),
+            e.starts_with("b.toml:1:1: unknown key `toughnes` at the top of the file (did you mean `toughness`?): remove it"),
             "{e}"
         );
         let e = board_error("[inner]\nname = \"x\"\n");

@@ -42,9 +42,9 @@ pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
         .map(|(_, k)| k)
 }
 
-/// `; did you mean `x`?` for the known name closest to `name`, or nothing when none is close.
+/// ` (did you mean `x`?)` for the known name closest to `name`, or nothing when none is close.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
-    closest(name, known).map_or(String::new(), |k| format!("; did you mean `{k}`?"))
+    closest(name, known).map_or(String::new(), |k| format!(" (did you mean `{k}`?)"))
 }
 
 #[cfg(test)]
@@ -71,7 +71,7 @@ mod tests {
         assert_eq!(closest("v4", ["classic", "v3", "v2025"]), Some("v3"));
         assert_eq!(
             did_you_mean("toughnes", ["count", "toughness"]),
-            "; did you mean `toughness`?"
+            " (did you mean `toughness`?)"
         );
         assert_eq!(did_you_mean("zz", ["a", "count"]), "");
     }

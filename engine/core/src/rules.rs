@@ -397,10 +397,11 @@ impl fmt::Display for OptionError {
                 // A misspelt choice: the closest of the choices `expected` lists.
                 if let Some(choices) = expected.strip_prefix("one of ") {
                     let found = found.trim_matches('"');
-                    let near = crate::names::did_you_mean(found, choices.split(" | "));
-                    if let Some(near) = near.strip_prefix("; ") {
-                        write!(f, " ({near})")?;
-                    }
+                    write!(
+                        f,
+                        "{}",
+                        crate::names::did_you_mean(found, choices.split(" | "))
+                    )?;
                 }
                 Ok(())
             }

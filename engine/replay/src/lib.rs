@@ -9,7 +9,7 @@
 
 pub mod setup;
 
-pub use setup::{StartError, header, mod_differences, start};
+pub use setup::{StartError, header, mod_differences, start, start_replay};
 
 use hexforge_core::decision::{Decider, Decision};
 use hexforge_core::game::{LegalActions, Player, Seats, next_action};
@@ -33,7 +33,7 @@ pub struct Header {
     pub rules: String,
     /// Rule options given on top of the preset, as `KEY=VALUE`.
     pub options: Vec<String>,
-    /// `standard` or `extended`.
+    /// The board the game was played on: `standard` or `extended`.
     pub board: String,
     /// The army of each seat, in seat order.
     pub armies: Vec<String>,
@@ -69,6 +69,23 @@ pub struct Replay {
     /// The file ends with `end`; a file cut off (a game that stopped) is read up to its last
     /// complete step.
     pub complete: bool,
+    /// Where the file says each thing, for errors that name the line to look at.
+    pub lines: Lines,
+}
+
+/// The 1-based line of each header entry and step of a replay file (0: not in the file).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Lines {
+    /// The `rules` line.
+    pub rules: usize,
+    /// The `board` line.
+    pub board: usize,
+    /// Each `option` line, in order.
+    pub options: Vec<usize>,
+    /// Each `seat` line, in seat order.
+    pub seats: Vec<usize>,
+    /// Each step's `action` line, in order.
+    pub steps: Vec<usize>,
 }
 
 /// A line of a replay file that cannot be read.
@@ -139,21 +156,61 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
     }
 }
 
+/// The words an action line starts with.
+const ACTIONS: &[&str] = &["place", "instant", "move", "discard", "redraw", "end_turn"];
+
+/// How each action is written, for errors about one.
+const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw` or `end_turn`";
+
+/// The words a line of a replay file starts with.
+const KEYS: &[&str] = &[
+    "engine",
+    "rules",
+    "option",
+    "board",
+    "seat",
+    "mod",
+    "seed",
+    "match_seed",
+    "action",
+    "pick",
+    "phase",
+    "hash",
+    "end",
+];
+
+/// What to do about a damaged replay file.
+const DAMAGED: &str =
+    "the file is damaged here: record the game again, or cut the file before this line";
+
 /// Reads an action written by [`encode_action`].
 pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let tile = |w: Option<&&str>| -> Result<TileRef, String> {
         let name = w.ok_or("a tile is missing")?;
-        catalog
-            .find(name)
-            .ok_or_else(|| format!("no tile `{name}` is loaded"))
+        catalog.find(name).ok_or_else(|| {
+            let ids: Vec<String> = catalog
+                .armies()
+                .iter()
+                .flat_map(|a| a.tiles.iter().map(|t| catalog.get(*t).full_id()))
+                .collect();
+            format!(
+                "no tile `{name}` is loaded{}: load the mods the replay was recorded with (--mods DIR)",
+                hexforge_core::names::did_you_mean(name, ids.iter().map(String::as_str))
+            )
+        })
     };
     let int = |i: usize| -> Result<i32, String> {
         words
             .get(i)
-            .ok_or_else(|| format!("`{text}` is too short"))?
+            .ok_or_else(|| format!("`{text}` is too short: {SHAPES}"))?
             .parse()
-            .map_err(|_| format!("`{}` is not a number", words[i]))
+            .map_err(|_| {
+                format!(
+                    "`{}` is not a whole number: hexes are `q r` and facings 0 to 5",
+                    words[i]
+                )
+            })
     };
     let hx = |i: usize| -> Result<Hex, String> { Ok(Hex::new(int(i)?, int(i + 1)?)) };
     let dir = |i: usize| -> Result<Dir, String> {
@@ -162,13 +219,13 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
             .ok()
             .filter(|d| *d < 6)
             .map(Dir::new)
-            .ok_or_else(|| format!("facing {d} is not 0 to 5"))
+            .ok_or_else(|| format!("facing {d} is not a direction: use 0 to 5"))
     };
     let exact = |n: usize| -> Result<(), String> {
         if words.len() == n {
             Ok(())
         } else {
-            Err(format!("`{text}` should have {n} words"))
+            Err(format!("`{text}` should have {n} words: {SHAPES}"))
         }
     };
     let action = match words.first().copied() {
@@ -212,7 +269,11 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "`{text}`: the target is none, move, push, unit or hex"
+                        "`{text}`: the target is none, move, push, unit or hex{}",
+                        hexforge_core::names::did_you_mean(
+                            words.get(2).copied().unwrap_or_default(),
+                            ["none", "move", "push", "unit", "hex"]
+                        )
                     ));
                 }
             };
@@ -242,7 +303,11 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
         }
         _ => {
             return Err(format!(
-                "unknown action `{text}`: place, instant, move, discard, redraw or end_turn"
+                "unknown action `{text}`{}: an action is place, instant, move, discard, redraw or end_turn",
+                hexforge_core::names::did_you_mean(
+                    words.first().copied().unwrap_or_default(),
+                    ACTIONS.iter().copied()
+                )
             ));
         }
     };
@@ -292,12 +357,20 @@ impl<W: Write> Recorder<W> {
         self.out.flush()
     }
 
-    /// Ends the file.
+    /// Writes the `end` line that marks a complete game, flushes, and gives the writer back.
     pub fn finish(mut self) -> io::Result<W> {
         writeln!(self.out, "end")?;
         self.out.flush()?;
         Ok(self.out)
     }
+}
+
+/// The message for a seed that is not one.
+fn not_a_seed(rest: &str) -> String {
+    format!(
+        "`{rest}` is not a seed: a seed is a whole number from 0 to {}",
+        u64::MAX
+    )
 }
 
 /// Reads a replay file. A file cut off inside a step is read up to its last complete step
@@ -324,13 +397,17 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
         Some((n, l)) if l.starts_with("hexforge-replay ") => {
             return Err(err(
                 n,
-                format!("`{l}`: this Hexforge reads replay format {FORMAT}"),
+                format!(
+                    "`{l}`: this Hexforge reads replay format {FORMAT}; replay it with the Hexforge that recorded it, or record the game again"
+                ),
             ));
         }
         _ => {
             return Err(err(
-                0,
-                format!("not a Hexforge replay: the first line must be `hexforge-replay {FORMAT}`"),
+                1,
+                format!(
+                    "not a Hexforge replay: the first line must be `hexforge-replay {FORMAT}`; pass a file written by `hexforge match --replay`"
+                ),
             ));
         }
     }
@@ -338,21 +415,39 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
     let mut steps = Vec::new();
     let mut current: Option<(Action, Vec<usize>, Vec<u64>)> = None;
     let mut seed_seen = false;
+    let mut at = Lines::default();
+    let mut last = 1;
     let mut complete = false;
     for (n, line) in lines {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
+        last = n;
         if complete {
-            return Err(err(n, "nothing may follow `end`".into()));
+            return Err(err(
+                n,
+                "nothing may follow `end`: remove the lines after it".into(),
+            ));
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
             "engine" => header.engine = rest.to_string(),
-            "rules" => header.rules = rest.to_string(),
-            "option" => header.options.push(rest.to_string()),
-            "board" => header.board = rest.to_string(),
-            "seat" => header.armies.push(rest.to_string()),
+            "rules" => {
+                header.rules = rest.to_string();
+                at.rules = n;
+            }
+            "option" => {
+                header.options.push(rest.to_string());
+                at.options.push(n);
+            }
+            "board" => {
+                header.board = rest.to_string();
+                at.board = n;
+            }
+            "seat" => {
+                header.armies.push(rest.to_string());
+                at.seats.push(n);
+            }
             "mod" => {
                 let parts: Vec<&str> = rest.split_whitespace().collect();
                 let hash = parts.get(2).and_then(|h| u64::from_str_radix(h, 16).ok());
@@ -362,51 +457,65 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                             .mods
                             .push((parts[0].to_string(), parts[1].to_string(), h))
                     }
-                    _ => return Err(err(n, format!("`{line}`: write `mod ID VERSION HASH`"))),
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!(
+                                "`{line}`: write `mod ID VERSION HASH` (a hash of 16 hex digits)"
+                            ),
+                        ));
+                    }
                 }
             }
             "seed" => {
-                header.seed = rest
-                    .parse()
-                    .map_err(|_| err(n, format!("`{rest}` is not a seed")))?;
+                header.seed = rest.parse().map_err(|_| err(n, not_a_seed(rest)))?;
                 seed_seen = true;
             }
             "match_seed" => {
-                header.match_seed = Some(
-                    rest.parse()
-                        .map_err(|_| err(n, format!("`{rest}` is not a seed")))?,
-                );
+                header.match_seed = Some(rest.parse().map_err(|_| err(n, not_a_seed(rest)))?);
             }
             "action" => {
                 if current.is_some() {
                     return Err(err(
                         n,
-                        "an action without the `hash` of the one before".into(),
+                        format!("an action without the `hash` of the one before: {DAMAGED}"),
                     ));
                 }
                 let action = decode_action(rest, catalog).map_err(|m| err(n, m))?;
+                at.steps.push(n);
                 current = Some((action, Vec::new(), Vec::new()));
             }
             "pick" => {
-                let pick = rest
-                    .parse()
-                    .map_err(|_| err(n, format!("`{rest}` is not an option number")))?;
+                let pick = rest.parse().map_err(|_| {
+                    err(
+                        n,
+                        format!("`{rest}` is not an option number: write `pick N`, N from 0"),
+                    )
+                })?;
                 match current.as_mut() {
                     Some((_, picks, _)) => picks.push(pick),
-                    None => return Err(err(n, "a `pick` outside an action".into())),
+                    None => return Err(err(n, format!("a `pick` outside an action: {DAMAGED}"))),
                 }
             }
             "phase" => {
-                let hash = u64::from_str_radix(rest, 16)
-                    .map_err(|_| err(n, format!("`{rest}` is not a hash (16 hex digits)")))?;
+                let hash = u64::from_str_radix(rest, 16).map_err(|_| {
+                    err(
+                        n,
+                        format!("`{rest}` is not a hash (16 hex digits): {DAMAGED}"),
+                    )
+                })?;
                 match current.as_mut() {
                     Some((_, _, phases)) => phases.push(hash),
-                    None => return Err(err(n, "a `phase` outside an action".into())),
+                    None => return Err(err(n, format!("a `phase` outside an action: {DAMAGED}"))),
                 }
             }
             "hash" => {
-                let hash = u64::from_str_radix(rest, 16)
-                    .map_err(|_| err(n, format!("`{rest}` is not a hash (16 hex digits)")))?;
+                let hash = u64::from_str_radix(rest, 16).map_err(|_| {
+                    err(
+                        n,
+                        format!("`{rest}` is not a hash (16 hex digits): {DAMAGED}"),
+                    )
+                })?;
                 match current.take() {
                     Some((action, picks, phases)) => steps.push(Step {
                         action,
@@ -414,17 +523,26 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                         phases,
                         hash,
                     }),
-                    None => return Err(err(n, "a `hash` outside an action".into())),
+                    None => return Err(err(n, format!("a `hash` outside an action: {DAMAGED}"))),
                 }
             }
             "end" => complete = true,
-            _ => return Err(err(n, format!("unknown line `{line}`"))),
+            _ => {
+                return Err(err(
+                    n,
+                    format!(
+                        "unknown line `{line}`{}: a line starts with one of {}",
+                        hexforge_core::names::did_you_mean(key, KEYS.iter().copied()),
+                        KEYS.join(", ")
+                    ),
+                ));
+            }
         }
     }
     if !seed_seen || header.armies.len() < 2 {
         return Err(err(
-            0,
-            "the replay's header is incomplete: it needs at least two `seat` lines and a `seed`"
+            last,
+            "the replay's header is incomplete: it needs at least two `seat` lines and a `seed`; record the game again"
                 .into(),
         ));
     }
@@ -432,6 +550,7 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
         header,
         steps,
         complete: complete && current.is_none(),
+        lines: at,
     })
 }
 
@@ -576,12 +695,12 @@ impl<'r> Timeline<'r> {
         Ok(Timeline { steps, snapshots })
     }
 
-    /// The recorded steps.
+    /// Every step of the replay, in the order played.
     pub fn steps(&self) -> &[Step] {
         &self.steps
     }
 
-    /// The number of steps.
+    /// How many steps the replay has; [`Timeline::state_at`] takes 0 up to this.
     pub fn len(&self) -> usize {
         self.steps.len()
     }
@@ -834,13 +953,59 @@ mod tests {
         let c = catalog();
         let text = "hexforge-replay 2\nseat a\nseat a\nseed 1\naction place a/ghost 0 0 0\n";
         let e = parse(text, &c).expect_err("unknown tile");
-        assert_eq!(e.to_string(), "line 5: no tile `a/ghost` is loaded");
+        assert_eq!(
+            e.to_string(),
+            "line 5: no tile `a/ghost` is loaded: load the mods the replay was recorded with (--mods DIR)"
+        );
         let e = parse("hexforge-replay 1\nseat a\n", &c).expect_err("format 1");
         assert!(e.to_string().contains("record the game again"), "{e}");
         let e = parse("hexforge-replay 9\n", &c).expect_err("format");
         assert!(e.to_string().contains("reads replay format 2"), "{e}");
         let e = parse("garbage", &c).expect_err("not a replay");
         assert!(e.to_string().contains("not a Hexforge replay"), "{e}");
+    }
+
+    #[test]
+    fn replay_errors_say_what_to_do() {
+        let c = catalog();
+        let head = "hexforge-replay 2\nseat a\nseat a\nseed 1\n";
+        for (body, line, want) in [
+            (
+                "acton end_turn\n",
+                5,
+                "unknown line `acton end_turn` (did you mean `action`?)",
+            ),
+            ("action plase a/hq 0 0 0\n", 5, "(did you mean `place`?)"),
+            (
+                "action place a/hq 0 0\n",
+                5,
+                "should have 5 words: write `place ARMY/TILE Q R FACING`",
+            ),
+            ("action place a/hq 0 x 0\n", 5, "`x` is not a whole number"),
+            (
+                "action place a/hq 0 0 9\n",
+                5,
+                "facing 9 is not a direction: use 0 to 5",
+            ),
+            (
+                "hash 00\n",
+                5,
+                "a `hash` outside an action: the file is damaged here",
+            ),
+            ("pick x\n", 5, "write `pick N`"),
+            ("end\nend\n", 6, "remove the lines after it"),
+        ] {
+            let e = parse(&format!("{head}{body}"), &c).expect_err(body);
+            assert_eq!(e.line, line, "{body:?}: {e}");
+            assert!(e.message.contains(want), "{body:?}: {e}");
+        }
+        let e = parse("hexforge-replay 2\nseat a\n", &c).expect_err("no seed");
+        assert!(
+            e.line == 2 && e.message.contains("record the game again"),
+            "{e}"
+        );
+        let e = parse("hexforge-replay 2\nseed x\n", &c).expect_err("bad seed");
+        assert!(e.message.contains("a seed is a whole number"), "{e}");
     }
 
     proptest! {

@@ -3,6 +3,7 @@
 
 use crate::Header;
 use hexforge_content::{ModInfo, RulesError, mod_presets, table_board, table_rules};
+use hexforge_core::rules::OptionError;
 use hexforge_core::{Catalog, Game, GameError, GameSetup, SeatSetup};
 use std::fmt;
 use std::sync::Arc;
@@ -98,6 +99,57 @@ pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result
     .map_err(StartError::Game)
 }
 
+/// [`start`] for a replay read from a file, with a refusal located at the line of the file that
+/// causes it (the `seat` of an army that is not loaded, the `rules` or `option` line) and saying
+/// what to do.
+pub fn start_replay(
+    replay: &crate::Replay,
+    mods: &[ModInfo],
+    catalog: Arc<Catalog>,
+) -> Result<Game, crate::ReplayError> {
+    let h = &replay.header;
+    let at = &replay.lines;
+    start(h, mods, catalog).map_err(|e| {
+        let first_seat = at.seats.first().copied().unwrap_or(1);
+        let seat_of = |army: &str| {
+            h.armies
+                .iter()
+                .position(|a| a == army)
+                .and_then(|i| at.seats.get(i).copied())
+                .unwrap_or(first_seat)
+        };
+        let option_of = |key: &str| {
+            h.options
+                .iter()
+                .position(|o| o.split('=').next().map(str::trim) == Some(key))
+                .and_then(|i| at.options.get(i).copied())
+                .or(at.options.first().copied())
+                .unwrap_or(at.rules)
+        };
+        let line = match &e {
+            StartError::Game(GameError::UnknownArmy { army, .. })
+            | StartError::Game(GameError::ArmyHq { army, .. }) => seat_of(army),
+            StartError::Game(GameError::Unsupported { key }) => option_of(key),
+            StartError::Rules(RulesError::Option(
+                OptionError::UnknownKey { key } | OptionError::BadValue { key, .. },
+            )) => option_of(key),
+            StartError::Rules(RulesError::NotKeyValue(o)) => option_of(o),
+            StartError::Rules(RulesError::UnknownPreset { .. }) => at.rules,
+            StartError::Game(_) => first_seat,
+        };
+        let message = match &e {
+            StartError::Game(GameError::UnknownArmy { .. }) => e.to_string(),
+            _ => format!(
+                "{e} (the replay was recorded with other content: load its mods with --mods DIR)"
+            ),
+        };
+        crate::ReplayError {
+            line: line.max(1),
+            message,
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,6 +218,48 @@ mod tests {
             start(&ghost, &loaded.mods, catalog),
             Err(StartError::Game(_))
         ));
+    }
+
+    #[test]
+    fn an_army_that_is_not_loaded_names_its_seat_line_and_the_loaded_armies() {
+        let loaded = loaded();
+        let catalog = Arc::new(loaded.catalog.clone());
+        let mut h = table_header(&loaded, "v3");
+        h.armies[1] = "molloch".into();
+        let mut written = Vec::new();
+        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        let text = String::from_utf8(written).expect("utf-8");
+        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let e = start_replay(&replay, &loaded.mods, catalog.clone()).expect_err("molloch");
+        let seat = text
+            .lines()
+            .position(|l| l == "seat molloch")
+            .expect("seat line")
+            + 1;
+        assert_eq!(e.line, seat, "{e}");
+        let ids: Vec<&str> = loaded
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect();
+        assert!(
+            e.message.starts_with(&format!(
+                "no army `molloch` is loaded; did you mean `moloch`? Loaded: {}",
+                ids.join(", ")
+            )),
+            "{e}"
+        );
+        let mut preset = h.clone();
+        preset.armies[1] = "moloch".into();
+        preset.rules = "v33".into();
+        let mut written = Vec::new();
+        crate::Recorder::new(&mut written, &preset).expect("write to memory");
+        let text = String::from_utf8(written).expect("utf-8");
+        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("v33");
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("(did you mean `v3`?)"), "{e}");
     }
 
     #[test]

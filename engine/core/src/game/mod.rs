@@ -133,9 +133,9 @@ impl fmt::Display for GameError {
             GameError::UnknownArmy { army, loaded } => write!(
                 f,
                 "no army `{army}` is loaded{} Loaded: {} (name one of them, or load its mod with --mods)",
-                match crate::names::did_you_mean(army, loaded.iter().map(String::as_str)) {
-                    s if s.is_empty() => ".".to_string(),
-                    s => s,
+                match crate::names::closest(army, loaded.iter().map(String::as_str)) {
+                    Some(near) => format!("; did you mean `{near}`?"),
+                    None => ".".to_string(),
                 },
                 loaded.join(", ")
             ),
