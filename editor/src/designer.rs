@@ -302,7 +302,7 @@ impl Editor {
     pub(crate) fn autosave_docs(&mut self, now: Instant) {
         for d in &mut self.docs {
             if let Err(e) = d.autosave(now) {
-                self.status = format!("cannot autosave {}: {e}", d.file_name());
+                self.designer.note = Some(format!("cannot autosave {}: {e}", d.file_name()));
             }
         }
     }
@@ -460,66 +460,6 @@ impl Editor {
 /// The Designer tab's central view.
 pub fn ui(editor: &mut Editor, ui: &mut egui::Ui) {
     shortcuts(editor, ui);
-    offers(editor, ui);
-    if let Some(c) = editor.designer.confirm.clone() {
-        let (question, yes) = match &c {
-            Confirm::DeleteTile { file, tile } => {
-                let id = editor
-                    .doc(file)
-                    .map(|d| editor.docs[d].tile_id(*tile))
-                    .unwrap_or_default();
-                (
-                    format!("Delete the tile `{id}`? (Undo brings it back.)"),
-                    "Delete the tile",
-                )
-            }
-            Confirm::DeleteArmy { file } => (
-                format!(
-                    "Delete the army file {}? This cannot be undone.",
-                    file.display()
-                ),
-                "Delete the army",
-            ),
-            Confirm::Discard { file } => (
-                format!("Drop the unsaved changes to {}?", file.display()),
-                "Drop the changes",
-            ),
-            Confirm::Quit => (
-                format!(
-                    "Unsaved changes to {}: they stay in their autosaves and are offered back next time.",
-                    editor
-                        .unsaved()
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "Quit without saving",
-            ),
-        };
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.colored_label(egui::Color32::YELLOW, question);
-            ui.horizontal(|ui| {
-                if c == Confirm::Quit && ui.button("Save all and quit").clicked() {
-                    match editor.save_all() {
-                        Ok(()) => {
-                            editor.designer.confirm = None;
-                            editor.designer.quit = true;
-                            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
-                        }
-                        Err(e) => editor.designer.note = Some(e),
-                    }
-                }
-                if ui.button(yes).clicked() {
-                    editor.designer.confirm = None;
-                    editor.confirmed(c.clone(), ui.ctx());
-                }
-                if ui.button("Cancel").clicked() {
-                    editor.designer.confirm = None;
-                }
-            });
-        });
-    }
     if let Some(mut form) = editor.designer.form.take() {
         let answer = new_army::form_ui(
             ui,
@@ -542,9 +482,6 @@ pub fn ui(editor: &mut Editor, ui: &mut egui::Ui) {
         return;
     }
     toolbar(editor, ui);
-    if let Some(note) = &editor.designer.note {
-        ui.label(note);
-    }
     let open = editor.designer.open.clone();
     match open.and_then(|o| Some((editor.doc(&o.file)?, o.tile))) {
         Some((d, Some(t))) if t < editor.docs[d].tile_count() => tile_designer(editor, ui, d, t),
@@ -587,41 +524,108 @@ fn shortcuts(editor: &mut Editor, ui: &mut egui::Ui) {
     }
 }
 
-/// The unsaved changes found on start, each offered back or dropped.
-fn offers(editor: &mut Editor, ui: &mut egui::Ui) {
+/// The unsaved changes found on start, offered back or dropped one file at a time, in a modal
+/// window (from any tab).
+pub(crate) fn offer_modal(editor: &mut Editor, ctx: &egui::Context) {
+    let Some(o) = editor.offers.first() else {
+        return;
+    };
     let mut answer = None;
-    for (i, o) in editor.offers.iter().enumerate() {
-        egui::Frame::group(ui.style()).show(ui, |ui| {
-            ui.horizontal_wrapped(|ui| {
-                ui.colored_label(
-                    egui::Color32::YELLOW,
-                    format!(
-                        "Unsaved changes to {} were kept from last time.",
-                        o.file.display()
-                    ),
-                );
-                if ui
-                    .button(format!("Restore unsaved changes to {}", file_name(&o.file)))
-                    .clicked()
-                {
-                    answer = Some((i, true));
-                }
-                if ui
-                    .button(format!("Discard them ({})", file_name(&o.file)))
-                    .clicked()
-                {
-                    answer = Some((i, false));
-                }
-            });
+    egui::Modal::new(egui::Id::unique("autosave_offer")).show(ctx, |ui| {
+        ui.set_max_width(560.0);
+        ui.label(
+            egui::RichText::new(format!(
+                "Unsaved changes to {} were kept from last time.",
+                o.file.display()
+            ))
+            .strong(),
+        );
+        ui.horizontal(|ui| {
+            if ui
+                .button(format!("Restore unsaved changes to {}", file_name(&o.file)))
+                .clicked()
+            {
+                answer = Some(true);
+            }
+            if ui
+                .button(format!("Discard them ({})", file_name(&o.file)))
+                .clicked()
+            {
+                answer = Some(false);
+            }
         });
-    }
+    });
     let result = match answer {
-        Some((i, true)) => editor.restore(i),
-        Some((i, false)) => editor.discard_offer(i),
+        Some(true) => editor.restore(0),
+        Some(false) => editor.discard_offer(0),
         None => Ok(()),
     };
     if let Err(e) = result {
         editor.designer.note = Some(e);
+    }
+}
+
+/// A question asked before something is dropped or deleted, in a modal window (from any tab).
+pub(crate) fn confirm_modal(editor: &mut Editor, ctx: &egui::Context) {
+    if let Some(c) = editor.designer.confirm.clone() {
+        let (question, yes) = match &c {
+            Confirm::DeleteTile { file, tile } => {
+                let id = editor
+                    .doc(file)
+                    .map(|d| editor.docs[d].tile_id(*tile))
+                    .unwrap_or_default();
+                (
+                    format!("Delete the tile `{id}`? (Undo brings it back.)"),
+                    "Delete the tile",
+                )
+            }
+            Confirm::DeleteArmy { file } => (
+                format!(
+                    "Delete the army file {}? This cannot be undone.",
+                    file.display()
+                ),
+                "Delete the army",
+            ),
+            Confirm::Discard { file } => (
+                format!("Drop the unsaved changes to {}?", file.display()),
+                "Drop the changes",
+            ),
+            Confirm::Quit => (
+                format!(
+                    "Unsaved changes to {}: they stay in their autosaves and are offered back next time.",
+                    editor
+                        .unsaved()
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "Quit without saving",
+            ),
+        };
+        egui::Modal::new(egui::Id::unique("designer_confirm")).show(ctx, |ui| {
+            ui.set_max_width(560.0);
+            ui.label(egui::RichText::new(question).strong());
+            ui.horizontal(|ui| {
+                if c == Confirm::Quit && ui.button("Save all and quit").clicked() {
+                    match editor.save_all() {
+                        Ok(()) => {
+                            editor.designer.confirm = None;
+                            editor.designer.quit = true;
+                            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                        }
+                        Err(e) => editor.designer.note = Some(e),
+                    }
+                }
+                if ui.button(yes).clicked() {
+                    editor.designer.confirm = None;
+                    editor.confirmed(c.clone(), ctx);
+                }
+                if ui.button("Cancel").clicked() {
+                    editor.designer.confirm = None;
+                }
+            });
+        });
     }
 }
 
@@ -630,17 +634,66 @@ fn file_name(p: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// The open file, its state, and what can be done to it.
+/// What can be done to the open file, then its name and state: the buttons come first and are
+/// always there (greyed out when they do not apply), so none moves whatever the state.
 fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
     let doc = editor
         .designer
         .open
         .as_ref()
         .and_then(|o| editor.doc(&o.file));
-    ui.horizontal_wrapped(|ui| {
+    let file = doc.map(|d| editor.docs[d].path.clone());
+    let (dirty, can_undo, can_redo) = doc.map_or((false, false, false), |d| {
+        let doc = &editor.docs[d];
+        (doc.dirty(), doc.history.can_undo(), doc.history.can_redo())
+    });
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(dirty, egui::Button::new("Save"))
+            .on_hover_text("Ctrl+S")
+            .clicked()
+            && let Some(file) = &file
+            && let Err(e) = editor.save(file)
+        {
+            editor.designer.note = Some(e);
+        }
+        if ui
+            .add_enabled(can_undo, egui::Button::new("Undo"))
+            .on_hover_text("Ctrl+Z")
+            .clicked()
+        {
+            editor.undo(false);
+        }
+        if ui
+            .add_enabled(can_redo, egui::Button::new("Redo"))
+            .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+            .clicked()
+        {
+            editor.undo(true);
+        }
+        if ui
+            .add_enabled(dirty, egui::Button::new("Discard changes…"))
+            .clicked()
+            && let Some(file) = &file
+        {
+            editor.designer.confirm = Some(Confirm::Discard { file: file.clone() });
+        }
+        if ui
+            .add_enabled(file.is_some(), egui::Button::new("Delete the army…"))
+            .clicked()
+            && let Some(file) = &file
+        {
+            editor.designer.confirm = Some(Confirm::DeleteArmy { file: file.clone() });
+        }
+        if ui.button("New army…").clicked() {
+            let user = editor.user_mods.is_some();
+            let from = editor.army.clone();
+            editor.designer.form = Some(new_army::Form::new(&editor.loaded, from.as_deref(), user));
+        }
+        ui.separator();
+        // The file's name and state, after the buttons.
         if let Some(d) = doc {
             let doc = &editor.docs[d];
-            let file = doc.path.clone();
             if doc.dirty() {
                 ui.colored_label(
                     egui::Color32::YELLOW,
@@ -649,51 +702,17 @@ fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
             } else {
                 ui.label(doc.file_name());
             }
-            let (dirty, can_undo, can_redo) =
-                (doc.dirty(), doc.history.can_undo(), doc.history.can_redo());
-            if ui
-                .add_enabled(dirty, egui::Button::new("Save"))
-                .on_hover_text("Ctrl+S")
-                .clicked()
-                && let Err(e) = editor.save(&file)
-            {
-                editor.designer.note = Some(e);
-            }
-            if ui
-                .add_enabled(can_undo, egui::Button::new("Undo"))
-                .on_hover_text("Ctrl+Z")
-                .clicked()
-            {
-                editor.undo(false);
-            }
-            if ui
-                .add_enabled(can_redo, egui::Button::new("Redo"))
-                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
-                .clicked()
-            {
-                editor.undo(true);
-            }
-            if ui
-                .add_enabled(dirty, egui::Button::new("Discard changes…"))
-                .clicked()
-            {
-                editor.designer.confirm = Some(Confirm::Discard { file: file.clone() });
-            }
-            if ui.button("Delete the army…").clicked() {
-                editor.designer.confirm = Some(Confirm::DeleteArmy { file: file.clone() });
-            }
-            let others = editor.unsaved().iter().filter(|p| **p != file).count();
+            let others = editor
+                .unsaved()
+                .iter()
+                .filter(|p| Some(*p) != file.as_ref())
+                .count();
             if others > 0 {
                 ui.colored_label(
                     egui::Color32::YELLOW,
                     format!("{others} other file(s) unsaved"),
                 );
             }
-        }
-        if ui.button("New army…").clicked() {
-            let user = editor.user_mods.is_some();
-            let from = editor.army.clone();
-            editor.designer.form = Some(new_army::Form::new(&editor.loaded, from.as_deref(), user));
         }
     });
     ui.separator();
@@ -901,7 +920,14 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
     let mut clicked = None;
     let mut back = false;
     let mut action = None;
+    // The buttons first, so a note that comes and goes after them moves none.
     ui.horizontal(|ui| {
+        if ui.button("Duplicate the tile").clicked() {
+            action = Some(army_view::DeckAction::Duplicate(t));
+        }
+        if ui.button("Delete the tile…").clicked() {
+            action = Some(army_view::DeckAction::Delete(t));
+        }
         let army_name = doc.army_value("name");
         if ui.button(format!("Back to {army_name}")).clicked() {
             back = true;
@@ -915,12 +941,6 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
                 egui::Color32::LIGHT_RED,
                 "(the drawing shows the last valid tile)",
             );
-        }
-        if ui.button("Duplicate the tile").clicked() {
-            action = Some(army_view::DeckAction::Duplicate(t));
-        }
-        if ui.button("Delete the tile…").clicked() {
-            action = Some(army_view::DeckAction::Delete(t));
         }
     });
     ui.horizontal_top(|ui| {
@@ -1296,7 +1316,7 @@ fn abilities(
 fn show_source(editor: &mut Editor, mod_id: &str, hook: &str) {
     editor.source = hexforge_script::hook_source(&editor.loaded.mods, mod_id, hook);
     if editor.source.is_none() {
-        editor.status = format!("no Lua file defines the ability {hook:?}");
+        editor.designer.note = Some(format!("no Lua file defines the ability {hook:?}"));
     }
 }
 
@@ -1355,14 +1375,9 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     let mut close = false;
     let mut save = false;
     let mut label = None;
+    // The buttons first, then the file and its state, so no button moves as it changes.
     ui.horizontal(|ui| {
         let dirty = lua.dirty();
-        let name = format!(
-            "{}{}",
-            lua.path.display(),
-            if dirty { " (unsaved changes)" } else { "" }
-        );
-        label = Some(ui.strong(name).id);
         if ui
             .add_enabled(dirty, egui::Button::new("Save the Lua file"))
             .on_hover_text("Ctrl+S while editing it")
@@ -1370,6 +1385,7 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         {
             save = true;
         }
+        // The last button: its text may change without moving another.
         if ui
             .button(if dirty {
                 "Close without saving"
@@ -1380,6 +1396,12 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         {
             close = true;
         }
+        let name = format!(
+            "{}{}",
+            lua.path.display(),
+            if dirty { " (unsaved changes)" } else { "" }
+        );
+        label = Some(ui.strong(name).id);
     });
     egui::ScrollArea::vertical()
         .id_salt("lua_editor")

@@ -243,33 +243,14 @@ impl Editor {
     /// status line below.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         designer::conflict_modal(self, ui.ctx());
-        // Panels, so the status bar and the problems stay in view whatever the views hold.
-        egui::Panel::bottom("status").show(ui, |ui| {
-            if !self.refused.is_empty() {
-                ui.label(egui::RichText::new("The last save has problems:").strong());
-                let mut clicked = None;
-                egui::ScrollArea::vertical()
-                    .max_height(160.0)
-                    .show(ui, |ui| {
-                        for p in &self.refused {
-                            if spot::problem_link(ui, p) {
-                                clicked = Some(spot::Spot::read(p));
-                            }
-                        }
-                    });
-                if clicked.is_some() {
-                    self.spot = clicked;
-                }
-                ui.separator();
-            }
-            ui.label(format!(
-                "{} mods loaded, {} skipped, {} problems; {}",
-                self.loaded.mods.len(),
-                self.loaded.skipped.len(),
-                self.loaded.problems.len(),
-                self.status
-            ));
-        });
+        designer::offer_modal(self, ui.ctx());
+        designer::confirm_modal(self, ui.ctx());
+        // A panel of a fixed height, so the status and the problems stay in view whatever the
+        // views hold, and nothing above moves when they change.
+        egui::Panel::bottom("status")
+            .resizable(false)
+            .exact_size(STATUS_HEIGHT)
+            .show(ui, |ui| self.status_bar(ui));
         egui::Panel::top("tabs").show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.selectable_value(&mut self.tab, Tab::Designer, "Designer");
@@ -293,6 +274,65 @@ impl Editor {
                     self.tab = Tab::Sandbox;
                 }
             }
+        }
+    }
+
+    /// The problems the editor shows and counts: those of the reload that was refused while one
+    /// is (the last good content stays in play), else those of the content loaded.
+    pub fn problems(&self) -> &[Diagnostic] {
+        if self.refused.is_empty() {
+            &self.loaded.problems.0
+        } else {
+            &self.refused
+        }
+    }
+
+    /// The status line: what is loaded, how many problems [`Editor::problems`] lists, and what
+    /// the last reload did.
+    pub fn status_line(&self) -> String {
+        let n = self.problems().len();
+        format!(
+            "{} mods loaded, {} skipped, {n} problem{}; {}",
+            self.loaded.mods.len(),
+            self.loaded.skipped.len(),
+            if n == 1 { "" } else { "s" },
+            self.status
+        )
+    }
+
+    /// Shows where `problem` is, from any tab: its file's lines around it (`text`: the file's
+    /// text in an editor buffer, else it is read from disk).
+    pub fn open_spot(&mut self, problem: &Diagnostic, text: Option<&str>) {
+        self.spot = Some(match text {
+            Some(text) => spot::Spot::in_text(problem, text),
+            None => spot::Spot::read(problem),
+        });
+        self.tab = Tab::Designer;
+    }
+
+    /// The status bar: the status line, what the last action did, and the problems (each one
+    /// click from its spot), in a space of its own that never grows.
+    fn status_bar(&mut self, ui: &mut egui::Ui) {
+        ui.add(egui::Label::new(self.status_line()).truncate());
+        let note = self.designer.note.clone().unwrap_or_default();
+        ui.add(egui::Label::new(note).truncate());
+        let mut clicked = None;
+        egui::ScrollArea::vertical()
+            .id_salt("status_problems")
+            .auto_shrink([false, false])
+            .max_height(ui.available_height())
+            .show(ui, |ui| {
+                if !self.refused.is_empty() {
+                    ui.label(egui::RichText::new("The last save has problems:").strong());
+                }
+                for p in self.problems() {
+                    if spot::problem_link(ui, p) {
+                        clicked = Some(p.clone());
+                    }
+                }
+            });
+        if let Some(p) = clicked {
+            self.open_spot(&p, None);
         }
     }
 
@@ -320,6 +360,9 @@ fn watch(roots: &[PathBuf], wake: Option<reload::Waker>) -> (Option<reload::Fold
         ),
     }
 }
+
+/// The height of the status bar: two lines and a few problems.
+const STATUS_HEIGHT: f32 = 112.0;
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
