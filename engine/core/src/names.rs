@@ -31,13 +31,17 @@ pub fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The known name closest to `name`, when one is close enough to be a likely misspelling (at
-/// most one edit in three characters, at least one); the first of equally close ones.
+/// most one edit in three characters, at least one, and never a whole name changed); the first
+/// of equally close ones.
 pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = name.chars().count();
     known
         .into_iter()
         .map(|k| (distance(name, k), k))
-        .filter(|(d, k)| *d <= (len.max(k.chars().count()) / 3).max(1))
+        .filter(|(d, k)| {
+            let longer = len.max(k.chars().count());
+            *d <= (longer / 3).max(1) && *d < longer
+        })
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
 }
@@ -68,6 +72,7 @@ mod tests {
         assert_eq!(closest("molloch", armies), Some("moloch"));
         assert_eq!(closest("hegemny", armies), Some("hegemony"));
         assert_eq!(closest("xyz", armies), None);
+        assert_eq!(closest("c", ["a", "b"]), None);
         assert_eq!(closest("v4", ["classic", "v3", "v2025"]), Some("v3"));
         assert_eq!(
             did_you_mean("toughnes", ["count", "toughness"]),

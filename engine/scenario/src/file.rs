@@ -3,6 +3,7 @@
 use hexforge_content::diagnostic::parse_toml;
 use hexforge_content::value::param;
 use hexforge_content::{Diagnostic, Diagnostics, SourceText};
+use hexforge_core::names::did_you_mean;
 use hexforge_core::rules::Preset;
 use hexforge_core::{
     BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileRef, TileSetup,
@@ -90,7 +91,7 @@ pub struct TileDef {
     /// Which tile, as `army/tile`.
     pub tile: Spanned<String>,
     /// The hex it stands on, as axial `[q, r]`.
-    pub at: Spanned<[i32; 2]>,
+    pub at: Spanned<Vec<Spanned<i64>>>,
     /// Which direction its front points, 0 (N) to 5 clockwise; 0 when omitted.
     #[serde(default)]
     pub facing: Option<Spanned<i64>>,
@@ -129,7 +130,7 @@ pub struct ExpectDef {
     pub netted: Option<Vec<Spanned<String>>>,
     /// Where tiles stand afterwards, by label, as `[q, r, facing]`.
     #[serde(default)]
-    pub positions: BTreeMap<String, Spanned<[i32; 3]>>,
+    pub positions: BTreeMap<String, Spanned<Vec<Spanned<i64>>>>,
     /// Who has won: a player id (any of a winning team), or `draw`.
     pub winner: Option<Spanned<String>>,
     /// Text a step's refusal must contain: the scenario then passes only if a step is refused.
@@ -377,7 +378,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         Some(p) => Preset::parse(p.get_ref()).unwrap_or_else(|| {
             err!(
                 p.span(),
-                format!("unknown preset `{}`: use classic, v3 or v2025", p.get_ref()),
+                format!(
+                    "unknown preset `{}`{}: use classic, v3 or v2025",
+                    p.get_ref(),
+                    did_you_mean(p.get_ref(), Preset::VALUES.iter().copied())
+                ),
             );
             Preset::V3
         }),
@@ -390,7 +395,10 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             if let Some(b) = &def.board {
                 err!(
                     b.span(),
-                    format!("unknown board `{other}`: use standard or extended"),
+                    format!(
+                        "unknown board `{other}`{}: use standard or extended",
+                        did_you_mean(other, ["standard", "extended"])
+                    ),
                 );
             }
             BoardShape::standard()
@@ -437,8 +445,12 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             err!(
                 p.army.span(),
                 format!(
-                    "unknown army `{}` (loaded: {})",
+                    "unknown army `{}`{}: use one of the loaded armies ({})",
                     p.army.get_ref(),
+                    did_you_mean(
+                        p.army.get_ref(),
+                        catalog.armies().iter().map(|a| a.id.as_str())
+                    ),
                     army_list(catalog)
                 ),
             );
@@ -495,13 +507,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                             t.get_ref()
                         ),
                     ),
-                    None => err!(
-                        t.span(),
-                        format!(
-                            "unknown tile `{}`: write `army/tile`, e.g. `moloch/cyborg`",
-                            t.get_ref()
-                        ),
-                    ),
+                    None => err!(t.span(), unknown_tile(catalog, t.get_ref())),
                 }
             }
         }
@@ -521,8 +527,9 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             errs.push(src.error(
                 id.span(),
                 format!(
-                    "{what} `{}` is not one of the players ({})",
+                    "{what} `{}` is not one of the players{}: use one of {}",
                     id.get_ref(),
+                    did_you_mean(id.get_ref(), player_ids.iter().map(String::as_str)),
                     player_ids.join(", ")
                 ),
             ));
@@ -576,6 +583,8 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         .collect();
 
     let mut tiles = Vec::new();
+    // Where each tile of `tiles` is given (its `at`), for a board the engine refuses.
+    let mut tile_spans: Vec<std::ops::Range<usize>> = Vec::new();
     let mut labelled: Vec<Labelled> = Vec::new();
     let mut counts: BTreeMap<String, usize> = BTreeMap::new();
     for t in &def.tile {
@@ -585,21 +594,16 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             err!(
                 t.owner.span(),
                 format!(
-                    "owner `{}` is not one of the players ({})",
+                    "owner `{}` is not one of the players{}: use one of {}",
                     t.owner.get_ref(),
+                    did_you_mean(t.owner.get_ref(), player_ids.iter().map(String::as_str)),
                     player_ids.join(", ")
                 ),
             );
         }
         let tile_ref = resolve_tile(catalog, t.tile.get_ref());
         if tile_ref.is_none() {
-            err!(
-                t.tile.span(),
-                format!(
-                    "unknown tile `{}`: write `army/tile`, e.g. `moloch/cyborg`",
-                    t.tile.get_ref()
-                ),
-            );
+            err!(t.tile.span(), unknown_tile(catalog, t.tile.get_ref()));
         }
         let facing = match &t.facing {
             None => Dir::N,
@@ -643,8 +647,14 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 format!("label `{label}` is used twice: give the tile a `label`"),
             );
         }
-        let [q, r] = *t.at.get_ref();
-        let hex = Hex::new(q, r);
+        let hex = match ints(&t.at, 2, "at", "[q, r]") {
+            Ok(v) => Hex::new(v[0], v[1]),
+            Err(d) => {
+                errs.push(src.error(d.0, d.1));
+                continue;
+            }
+        };
+        let (q, r) = (hex.q(), hex.r());
         if shape.cell(hex).is_none() {
             err!(
                 t.at.span(),
@@ -657,6 +667,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             at_start: true,
         });
         if let (Some(o), Some(tr)) = (owner, tile_ref) {
+            tile_spans.push(t.at.span());
             tiles.push(TileSetup {
                 tile: tr,
                 owner: Seat::new(o as u8),
@@ -716,7 +727,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                         let tile = fields.string("tile").and_then(|(name, span)| {
                             let t = resolve_tile(catalog, &name);
                             if t.is_none() {
-                                fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/battle`"));
+                                fields.error(span, unknown_tile(catalog, &name));
                             }
                             t
                         });
@@ -743,7 +754,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 let tile = fields.string("tile").and_then(|(name, span)| {
                     let t = resolve_tile(catalog, &name);
                     if t.is_none() {
-                        fields.error(span, format!("unknown tile `{name}`: write `army/tile`, e.g. `moloch/cyborg`"));
+                        fields.error(span, unknown_tile(catalog, &name));
                     }
                     t.map(|t| (t, name))
                 });
@@ -813,7 +824,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             }
             other => errs.push(src.error(
                 st.action.span(),
-                format!("unknown step `{other}`: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn"),
+                format!("unknown step `{other}`{}: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn", did_you_mean(other, STEP_KINDS.iter().copied())),
             )),
         }
     }
@@ -828,7 +839,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         if !label_known(c.by.get_ref()) {
             err!(
                 c.by.span(),
-                format!("choice by `{}`: no tile has that label", c.by.get_ref()),
+                format!(
+                    "choice by `{}`: no tile has that label{}: use the `label` of a `[[tile]]` or `place` step",
+                    c.by.get_ref(),
+                    did_you_mean(c.by.get_ref(), labelled.iter().map(|l| l.label.as_str()))
+                ),
             );
         }
         let (line, _) = src.line_col(c.by.span().start);
@@ -848,7 +863,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                     .push((Seat::new(i as u8), pid.clone(), *hp.get_ref() as i32)),
                 None => err!(
                     hp.span(),
-                    format!("expect.hq names `{pid}`, who is not a player"),
+                    format!(
+                        "expect.hq names `{pid}`, who is not a player{}: use one of {}",
+                        did_you_mean(pid, player_ids.iter().map(String::as_str)),
+                        player_ids.join(", ")
+                    ),
                 ),
             }
         }
@@ -860,8 +879,9 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                             err!(
                                 x.span(),
                                 format!(
-                                    "expect.{what} names `{}`, which is no tile's label",
-                                    x.get_ref()
+                                    "expect.{what} names `{}`, which is no tile's label{}: use the `label` of a tile",
+                                    x.get_ref(),
+                                    did_you_mean(x.get_ref(), labelled.iter().map(|l| l.label.as_str()))
                                 ),
                             );
                         }
@@ -876,7 +896,10 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             if !label_known(l) {
                 err!(
                     w.span(),
-                    format!("expect.wounds names `{l}`, which is no tile's label"),
+                    format!(
+                        "expect.wounds names `{l}`, which is no tile's label{}: use the `label` of a tile",
+                        did_you_mean(l, labelled.iter().map(|x| x.label.as_str()))
+                    ),
                 );
             }
             expect
@@ -887,10 +910,19 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             if !label_known(l) {
                 err!(
                     p.span(),
-                    format!("expect.positions names `{l}`, which is no tile's label"),
+                    format!(
+                        "expect.positions names `{l}`, which is no tile's label{}: use the `label` of a tile",
+                        did_you_mean(l, labelled.iter().map(|x| x.label.as_str()))
+                    ),
                 );
             }
-            let [q, r, f] = *p.get_ref();
+            let [q, r, f] = match ints(p, 3, &format!("expect.positions.{l}"), "[q, r, facing]") {
+                Ok(v) => [v[0], v[1], v[2]],
+                Err(d) => {
+                    errs.push(src.error(d.0, d.1));
+                    continue;
+                }
+            };
             expect
                 .positions
                 .push((l.clone(), Hex::new(q, r), Dir::new(f.rem_euclid(6) as u8)));
@@ -927,7 +959,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             let Some(p) = seat(pid) else {
                 err!(
                     list.span(),
-                    format!("expect.hand names `{pid}`, who is not a player")
+                    format!(
+                        "expect.hand names `{pid}`, who is not a player{}: use one of {}",
+                        did_you_mean(pid, player_ids.iter().map(String::as_str)),
+                        player_ids.join(", ")
+                    )
                 );
                 continue;
             };
@@ -935,7 +971,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             for t in list.get_ref() {
                 match resolve_tile(catalog, t.get_ref()) {
                     Some(r) => tiles.push(r),
-                    None => err!(t.span(), format!("unknown tile `{}`", t.get_ref())),
+                    None => err!(t.span(), unknown_tile(catalog, t.get_ref())),
                 }
             }
             expect.hands.push((p, pid.clone(), tiles));
@@ -950,7 +986,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                     Some(p) => out.push((p, pid.clone(), (*n.get_ref()).max(0) as usize)),
                     None => err!(
                         n.span(),
-                        format!("expect.{key} names `{pid}`, who is not a player")
+                        format!(
+                            "expect.{key} names `{pid}`, who is not a player{}: use one of {}",
+                            did_you_mean(pid, player_ids.iter().map(String::as_str)),
+                            player_ids.join(", ")
+                        )
                     ),
                 }
             }
@@ -975,8 +1015,9 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                     err!(
                         c.span(),
                         format!(
-                            "unknown battle cause `{}`: use {}",
+                            "unknown battle cause `{}`{}: use {}",
                             c.get_ref(),
+                            did_you_mean(c.get_ref(), BATTLE_CAUSES.iter().copied()),
                             BATTLE_CAUSES.join(", ")
                         )
                     );
@@ -990,6 +1031,19 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         }
     }
 
+    let setup = Setup {
+        shape,
+        players,
+        tiles,
+    };
+    // The starting board as the engine checks it, each refusal at the `[[tile]]` that causes
+    // it (a scenario that expects an error is refused when it runs, as it says).
+    if errs.is_empty()
+        && expect.error.is_none()
+        && let Err(e) = hexforge_core::Battlefield::new(setup.clone(), catalog)
+    {
+        errs.push(setup_error(src, &setup, &tile_spans, &e));
+    }
     if !errs.is_empty() {
         return Err(Diagnostics(errs));
     }
@@ -997,11 +1051,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         name: def.name.into_inner(),
         cites: def.rules,
         rules,
-        setup: Setup {
-            shape,
-            players,
-            tiles,
-        },
+        setup,
         player_ids,
         armies: def
             .player
@@ -1047,7 +1097,12 @@ fn instant_step(f: &mut StepFields<'_>, catalog: &Catalog, known: &[String]) -> 
     let Some(effect) = resolve_tile(catalog, &name).and_then(|t| catalog.get(t).instant) else {
         f.error(
             span,
-            format!("`{name}` is not an instant tile of the loaded armies"),
+            match resolve_tile(catalog, &name) {
+                Some(_) => format!(
+                    "`{name}` is not an instant tile: name an instant, e.g. `moloch/battle`"
+                ),
+                None => unknown_tile(catalog, &name),
+            },
         );
         return None;
     };
@@ -1114,8 +1169,9 @@ impl StepFields<'_> {
         for (k, v) in self.fields {
             if !allowed.contains(&k.as_str()) {
                 let msg = format!(
-                    "`{k}` is not a field of a `{}` step (fields: {})",
+                    "`{k}` is not a field of a `{}` step{}: its fields are {}",
                     self.action.get_ref(),
+                    did_you_mean(k, allowed.iter().copied()),
                     allowed.join(", ")
                 );
                 self.error(v.span(), msg);
@@ -1128,7 +1184,10 @@ impl StepFields<'_> {
         match v.get_ref() {
             toml::Value::String(s) => Some(s.clone()),
             _ => {
-                self.error(v.span(), format!("`{key}` must be a string"));
+                self.error(
+                    v.span(),
+                    format!("`{key}` must be text in quotes, e.g. `{key} = \"a\"`"),
+                );
                 None
             }
         }
@@ -1167,7 +1226,7 @@ impl StepFields<'_> {
             _ => {
                 self.error(
                     v.span(),
-                    format!("`{key}` must be two whole numbers `[q, r]`"),
+                    format!("`{key}` must be two whole numbers [q, r], e.g. [0, -1]"),
                 );
                 None
             }
@@ -1181,7 +1240,8 @@ impl StepFields<'_> {
             self.error(
                 span,
                 format!(
-                    "`{key} = \"{id}\"` is not one of the players ({})",
+                    "`{key} = \"{id}\"` is not one of the players{}: use one of {}",
+                    did_you_mean(&id, players.iter().map(String::as_str)),
                     players.join(", ")
                 ),
             );
@@ -1194,7 +1254,10 @@ impl StepFields<'_> {
         if !known.contains(&label) {
             self.error(
                 span,
-                format!("`{key} = \"{label}\"`: no tile has that label (so far in the file)"),
+                format!(
+                    "`{key} = \"{label}\"`: no tile has that label (so far in the file){}: use the `label` of a `[[tile]]` or an earlier `place` step",
+                    did_you_mean(&label, known.iter().map(String::as_str))
+                ),
             );
             return None;
         }
@@ -1234,6 +1297,119 @@ impl StepFields<'_> {
 fn resolve_tile(catalog: &Catalog, name: &str) -> Option<hexforge_core::TileRef> {
     let bare = name.split_once(':').map_or(name, |(_, rest)| rest);
     catalog.find(bare)
+}
+
+/// A starting board the engine refuses, located at the `[[tile]]` that causes it (for a tile on
+/// an occupied hex, the second one) and saying what to do.
+fn setup_error(
+    src: &SourceText,
+    setup: &Setup,
+    spans: &[std::ops::Range<usize>],
+    e: &hexforge_core::SetupError,
+) -> Diagnostic {
+    use hexforge_core::SetupError as E;
+    let hex = match e {
+        E::OffBoard { hex }
+        | E::Occupied { hex }
+        | E::UnknownOwner { hex, .. }
+        | E::NotABoardTile { hex, .. }
+        | E::SecondHq { hex, .. }
+        | E::TooManyWounds { hex, .. }
+        | E::WoundsOnHq { hex } => Some(*hex),
+        E::PlayerCount(_) => None,
+    };
+    let at: Vec<usize> = setup
+        .tiles
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| Some(t.hex) == hex)
+        .map(|(i, _)| i)
+        .collect();
+    let (culprit, first) = match e {
+        E::Occupied { .. } => (at.get(1).copied(), at.first().copied()),
+        _ => (at.first().copied(), None),
+    };
+    let line_of = |i: usize| src.line_col(spans[i].start).0;
+    let message = match (e, first) {
+        (E::Occupied { hex }, Some(f)) => format!(
+            "hex {hex} already holds the tile of line {}: put this one on a free hex",
+            line_of(f)
+        ),
+        (E::NotABoardTile { .. }, _) => format!("{e}: remove this `[[tile]]`"),
+        (E::SecondHq { .. }, _) => format!("{e}: a player has one HQ, remove one of them"),
+        (E::OffBoard { .. }, _) => format!("{e}: use a hex of the board"),
+        _ => e.to_string(),
+    };
+    match culprit.and_then(|i| spans.get(i)) {
+        Some(span) => src.error(span.clone(), message),
+        None => src.error(0..0, message),
+    }
+}
+
+/// The kinds of step a scenario may have.
+const STEP_KINDS: &[&str] = &[
+    "battle",
+    "place",
+    "move",
+    "push",
+    "sniper",
+    "grenade",
+    "air_strike",
+    "instant",
+    "discard",
+    "redraw",
+    "end_turn",
+];
+
+/// An unknown `army/tile` name: the closest loaded tile, and how tiles are named.
+fn unknown_tile(catalog: &Catalog, name: &str) -> String {
+    let ids: Vec<String> = catalog
+        .armies()
+        .iter()
+        .flat_map(|a| a.tiles.iter().map(|t| catalog.get(*t).full_id()))
+        .collect();
+    format!(
+        "unknown tile `{name}`{}: write `army/tile` with a loaded army's tile, e.g. `moloch/cyborg`",
+        did_you_mean(name, ids.iter().map(String::as_str))
+    )
+}
+
+/// A list of `n` whole numbers that fit an `i32` (a hex `[q, r]`, a position `[q, r, facing]`),
+/// or where and why not.
+fn ints(
+    list: &Spanned<Vec<Spanned<i64>>>,
+    n: usize,
+    key: &str,
+    shape: &str,
+) -> Result<Vec<i32>, (std::ops::Range<usize>, String)> {
+    let values = list.get_ref();
+    if values.len() != n {
+        return Err((
+            list.span(),
+            format!(
+                "`{key}` must be {} whole numbers {shape}; found {} values",
+                ["no", "one", "two", "three"]
+                    .get(n)
+                    .copied()
+                    .unwrap_or("more"),
+                values.len()
+            ),
+        ));
+    }
+    values
+        .iter()
+        .map(|v| {
+            i32::try_from(*v.get_ref()).map_err(|_| {
+                (
+                    v.span(),
+                    format!(
+                        "`{key}`: {} is out of range: write {shape} with small whole numbers",
+                        v.get_ref()
+                    ),
+                )
+            })
+        })
+        .collect()
 }
 
 fn army_list(catalog: &Catalog) -> String {
@@ -1288,8 +1464,8 @@ removed = ["ghost"]
         let expected = [
             "s.toml:2:10: unknown preset `v4`",
             "s.toml:5:18: rule option `net_cycle_rule` expects one of pairs_only",
-            "s.toml:13:8: unknown army `nope` (loaded: x)",
-            "s.toml:16:9: owner `c` is not one of the players (a, b)",
+            "s.toml:13:8: unknown army `nope`: use one of the loaded armies (x)",
+            "s.toml:16:9: owner `c` is not one of the players: use one of a, b",
             "s.toml:18:6: hex [5, 0] is not on the standard board",
             "s.toml:21:12: expect.removed names `ghost`",
         ];
@@ -1322,9 +1498,9 @@ colour = "red"
             parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("invalid");
         let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
         let expected = [
-            "s.toml:15:6: `at` must be two whole numbers `[q, r]`",
+            "s.toml:15:6: `at` must be two whole numbers [q, r], e.g. [0, -1]",
             "s.toml:16:10: `colour` is not a field of a `place` step",
-            "s.toml:13:6: `by = \"z\"` is not one of the players (a, b)",
+            "s.toml:13:6: `by = \"z\"` is not one of the players: use one of a, b",
         ];
         assert_eq!(shown.len(), expected.len(), "{shown:#?}");
         for e in expected {
@@ -1332,6 +1508,52 @@ colour = "red"
                 shown.iter().any(|s| s.starts_with(e)),
                 "missing {e} in {shown:#?}"
             );
+        }
+    }
+
+    const PLAYERS: &str = "name = \"s\"\n\n[[player]]\nid = \"a\"\narmy = \"x\"\n\n[[player]]\nid = \"b\"\narmy = \"x\"\n";
+
+    #[test]
+    fn a_refused_starting_board_names_the_tile_line() {
+        let text = format!(
+            "{PLAYERS}\n[[tile]]\nowner = \"a\"\ntile = \"x/hq\"\nat = [0, 0]\n\n[[tile]]\nowner = \"b\"\ntile = \"x/hq\"\nat = [0, 0]\n"
+        );
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("occupied");
+        assert_eq!(
+            errs.to_string(),
+            "s.toml:19:6: hex [0, 0] already holds the tile of line 14: put this one on a free hex"
+        );
+    }
+
+    #[test]
+    fn a_hex_of_the_wrong_length_is_refused_with_its_shape() {
+        let text = format!("{PLAYERS}\n[[tile]]\nowner = \"a\"\ntile = \"x/hq\"\nat = [1, 2, 3]\n");
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("3 values");
+        assert_eq!(
+            errs.to_string(),
+            "s.toml:14:6: `at` must be two whole numbers [q, r]; found 3 values"
+        );
+    }
+
+    #[test]
+    fn unknown_names_in_a_scenario_suggest_the_closest() {
+        let text = format!(
+            "{PLAYERS}preset = \"v4\"\n\n[[tile]]\nowner = \"aa\"\ntile = \"x/hqq\"\nat = [0, 0]\n\n[[step]]\ndo = \"batle\"\n"
+        )
+        .replacen("name = \"s\"\n", "name = \"s\"\npreset = \"v4\"\n", 1)
+        .replacen("preset = \"v4\"\n\n[[tile]]", "\n[[tile]]", 1);
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("unknown");
+        let shown = errs.to_string();
+        for want in [
+            "unknown preset `v4` (did you mean `v3`?)",
+            "owner `aa` is not one of the players (did you mean `a`?)",
+            "unknown tile `x/hqq` (did you mean `x/hq`?)",
+            "unknown step `batle` (did you mean `battle`?)",
+        ] {
+            assert!(shown.contains(want), "missing {want} in\n{shown}");
         }
     }
 }
