@@ -406,14 +406,16 @@ fn armies_of(loaded: &LoadedMods, names: &[String]) -> Result<Vec<String>> {
             let Some(info) = loaded.mods.iter().find(|i| i.id == m) else {
                 let ids: Vec<&str> = loaded.mods.iter().map(|i| i.id.as_str()).collect();
                 bail!(
-                    "`{name}`: no mod `{m}` is loaded (mods: {})",
+                    "`{name}`: no mod `{m}` is loaded{}: use one of {}",
+                    hexforge_core::names::did_you_mean(m, ids.iter().copied()),
                     ids.join(", ")
                 );
             };
             if !info.armies.iter().any(|a| a.id == army) {
                 let ids: Vec<&str> = info.armies.iter().map(|a| a.id.as_str()).collect();
                 bail!(
-                    "`{name}`: mod `{m}` has no army `{army}` (its armies: {})",
+                    "`{name}`: mod `{m}` has no army `{army}`{}: use one of its armies ({})",
+                    hexforge_core::names::did_you_mean(army, ids.iter().copied()),
                     ids.join(", ")
                 );
             }

@@ -68,7 +68,8 @@ fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + S
         .map(|(name, s)| {
             hexforge_bots::by_name(name, *s).ok_or_else(|| {
                 anyhow::anyhow!(
-                    "unknown bot `{name}`: use one of {}",
+                    "unknown bot `{name}`{}: use one of {}",
+                    hexforge_core::names::did_you_mean(name, hexforge_bots::NAMES.iter().copied()),
                     hexforge_bots::NAMES.join(", ")
                 )
             })

@@ -37,7 +37,16 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
 pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<ExitCode> {
     let steps: Vec<_> = loaded.history.of(tile).collect();
     if steps.is_empty() {
-        bail!("no tile `{tile}` was ever loaded: write `army/tile`, e.g. `moloch/juggernaut`");
+        let known: Vec<&str> = loaded
+            .history
+            .changes
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect();
+        bail!(
+            "no tile `{tile}` was ever loaded{}: write `army/tile`, e.g. `moloch/juggernaut`",
+            hexforge_core::names::did_you_mean(tile, known)
+        );
     }
     writeln!(out, "{tile}")?;
     for c in &steps {
@@ -93,7 +102,10 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
         .collect();
     let Some(m) = loaded.mods.iter().find(|m| inside(&m.dir)) else {
         if problems.is_empty() {
-            bail!("{}: no mod.toml here", dir.display());
+            bail!(
+                "{}: no mod.toml here: name a mod folder (one with a mod.toml), or create one with `hexforge mods new NAME`",
+                dir.display()
+            );
         }
         for p in &problems {
             writeln!(out, "{p}")?;

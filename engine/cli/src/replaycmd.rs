@@ -14,6 +14,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// What to do when a replay diverges.
+const CHANGED: &str = "the engine, the rules or the mods differ from those it was recorded with: replay it with them, or record the game again";
+
 /// How to replay.
 pub struct Options {
     pub verify: bool,
@@ -90,8 +93,8 @@ pub fn replay_to(
     opts: Options,
     to: Option<ToScenario<'_>>,
 ) -> Result<ExitCode> {
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = hexforge_content::diagnostic::read_text(file, "replay")
+        .map_err(|d| anyhow::anyhow!("{d}"))?;
     let replay =
         parse(&text, &loaded.catalog).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let h = &replay.header;
@@ -106,7 +109,9 @@ pub fn replay_to(
         }
         writeln!(out, "warning: the mods differ: {}", differences.join("; "))?;
     }
-    let mut game = hexforge_replay::start(h, &loaded.mods, Arc::new(loaded.catalog.clone()))?;
+    let mut game =
+        hexforge_replay::start_replay(&replay, &loaded.mods, Arc::new(loaded.catalog.clone()))
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let armies: Vec<&str> = h.armies.iter().map(String::as_str).collect();
     let mut printer = Printer::new(&game, &armies, opts.quiet);
     if !opts.quiet {
@@ -137,8 +142,9 @@ pub fn replay_to(
         printer.events(out, &events)?;
         let what = || {
             format!(
-                "step {} (turn {}, `{}`)",
+                "step {} (line {}, turn {}, `{}`)",
                 n + 1,
+                replay.lines.steps.get(n).copied().unwrap_or(0),
                 game.turn_number(),
                 encode_action(&step.action, game.catalog())
             )
@@ -149,7 +155,11 @@ pub fn replay_to(
         } = match acted {
             Ok(r) => r,
             Err(e) => {
-                writeln!(out, "diverged at {}: the engine refuses it: {e}", what())?;
+                writeln!(
+                    out,
+                    "diverged at {}: the engine refuses it: {e}; {CHANGED}",
+                    what()
+                )?;
                 return Ok(ExitCode::FAILURE);
             }
         };
@@ -160,7 +170,7 @@ pub fn replay_to(
                 let show = |h: Option<&u64>| h.map_or("none".to_string(), |h| format!("{h:016x}"));
                 writeln!(
                     out,
-                    "diverged at {}, battle phase {} of the action: expected board {}, found {}",
+                    "diverged at {}, battle phase {} of the action: expected board {}, found {}; {CHANGED}",
                     what(),
                     k + 1,
                     show(step.phases.get(k)),
@@ -172,7 +182,7 @@ pub fn replay_to(
             if found != step.hash || !all_picks_used {
                 writeln!(
                     out,
-                    "diverged at {}: expected state {:016x}, found {found:016x}{}",
+                    "diverged at {}: expected state {:016x}, found {found:016x}{}; {CHANGED}",
                     what(),
                     step.hash,
                     if all_picks_used {

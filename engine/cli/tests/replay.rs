@@ -136,6 +136,36 @@ fn cut_and_garbage_files_are_read_with_clear_messages() {
 }
 
 #[test]
+fn a_replay_naming_an_army_that_is_not_loaded_gives_its_line_and_the_loaded_armies() {
+    let (_, file) = record("molloch", ["moloch", "borgo"], "1");
+    let text = std::fs::read_to_string(&file).expect("replay");
+    let path = file.to_string_lossy().to_string();
+    let line = text
+        .lines()
+        .position(|l| l == "seat moloch")
+        .expect("seat line")
+        + 1;
+    std::fs::write(&file, text.replacen("seat moloch", "seat molloch", 1)).expect("write");
+    let (ok, out) = hexforge(&["replay", &path]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains(&format!(
+            "{path}: line {line}: no army `molloch` is loaded; did you mean `moloch`? Loaded: borgo, hegemony, moloch, outpost, scrappers"
+        )),
+        "{out}"
+    );
+    std::fs::write(&file, b"hexforge-replay 2\nengine \xff\n").expect("write");
+    let (ok, out) = hexforge(&["replay", &path]);
+    assert!(
+        !ok && out.contains(&format!(
+            "{path}:2:8: line 2, byte 25: this replay is not UTF-8 text; save it as UTF-8"
+        )),
+        "{out}"
+    );
+    let _ = std::fs::remove_file(file);
+}
+
+#[test]
 fn a_thousand_recorded_games_verify_in_another_process() {
     // Every pairing of the loaded armies (the base armies and the fan army), 1,000 seeded games
     // recorded by one process and verified by another.
