@@ -181,9 +181,9 @@ fn endless_recursion_is_stopped() {
 }
 
 #[test]
-fn a_memory_bomb_hits_the_memory_cap() {
+fn a_memory_bomb_hits_the_memory_cap_at_its_line() {
     let (c, mut host, _) = load_with(
-        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local s = string.rep(\"x\", 1 << 30)\nend })\n",
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local t = {}\n  while true do t[#t + 1] = { #t } end\nend })\n",
         "probe",
         Limits {
             memory: 16 << 20,
@@ -191,17 +191,139 @@ fn a_memory_bomb_hits_the_memory_cap() {
         },
     );
     let err = fight(&c, &mut host).expect_err("stopped");
-    assert!(err.contains("memory"), "{err}");
+    assert!(err.contains("out of memory"), "{err}");
+    assert!(
+        err.contains("probe, scripts/probe.lua:3, plan_attacks, probe/gunner: "),
+        "{err}"
+    );
     // The state is still usable after the failure: the next battle fails the same way.
-    assert!(fight(&c, &mut host).is_err());
+    let again = fight(&c, &mut host).expect_err("stopped again");
+    assert_eq!(again, err);
 }
 
+#[test]
+fn the_instruction_limit_names_the_loops_line() {
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local n = 0\n  while true do n = n + 1 end\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("ran too long"), "{err}");
+    assert!(
+        err.contains("probe, scripts/probe.lua:3, plan_attacks, probe/gunner: "),
+        "{err}"
+    );
+    // Inside a helper, through a `pcall`: still the loop's line, with the frames around it.
+    let (c, mut host, _) = load(
+        "local function spin()\n  while true do end\nend\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  pcall(spin)\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("scripts/probe.lua:2, plan_attacks"), "{err}");
+    assert!(
+        err.contains("Lua traceback:\n    scripts/probe.lua:2 in "),
+        "{err}"
+    );
+    assert!(err.contains("scripts/probe.lua:5 in "), "{err}");
+}
+
+/// The pattern functions run in C in plain Lua, where no instruction count reaches: this one
+/// would run for hours. Here it stops within the call's budget, at its line.
+#[test]
+fn a_pattern_bomb_is_stopped_at_its_line_within_the_budget() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local s = string.rep(\"a\", 1e6)\n  return s:find(\".-.-.-.-.-b\")\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let started = std::time::Instant::now();
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(err.contains("ran too long"), "{err}");
+    assert!(err.contains("scripts/probe.lua:3, plan_attacks"), "{err}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    // gsub and gmatch are bounded the same way.
+    for call in [
+        "s:gsub(\"(a-)-(a-)-b\", \"\")",
+        "for w in s:gmatch(\".-.-.-b\") do end",
+        "s:match(\"(.-)%1%1b\")",
+    ] {
+        let (c, mut host, _) = load(&format!(
+            "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  local s = string.rep(\"a\", 50000)\n  {call}\nend }})\n"
+        ));
+        let started = std::time::Instant::now();
+        let err = fight(&c, &mut host).expect_err(call);
+        assert!(err.contains("ran too long"), "{call}: {err}");
+        assert!(err.contains("scripts/probe.lua:3"), "{call}: {err}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{call}"
+        );
+    }
+}
+
+#[test]
+fn library_calls_past_their_caps_are_errors_naming_the_line_and_the_cap() {
+    for (call, words) in [
+        (
+            "local s = string.rep(\"a\", 2000000)\n  s:find(\"a+b\")",
+            "string.find on a 2,000,000-byte string: the pattern functions (find, match, gmatch, gsub) run on strings of at most 1,048,576 bytes",
+        ),
+        (
+            "local s = \"x\"\n  s:rep(1 << 30)",
+            "string.rep would build a string of 1,073,741,824 bytes or more: library functions build strings of at most 4,194,304 bytes",
+        ),
+        (
+            "local s = string.rep(\"x\", 3000000)\n  local t = string.format(\"%s%s\", s, s)",
+            "string.format would build a string of",
+        ),
+        (
+            "local s = string.rep(\"x\", 3000000)\n  local t = table.concat({ s, s })",
+            "table.concat would build a string of",
+        ),
+        (
+            "local t = {}\n  table.move(t, 1, 1 << 50, 2)",
+            "ran too long",
+        ),
+    ] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {call}\nend }})\n"
+        ));
+        assert_eq!(problems, "", "{call}");
+        let started = std::time::Instant::now();
+        let err = fight(&c, &mut host).expect_err(call);
+        assert!(err.contains(words), "{call}: {err}");
+        assert!(
+            err.contains("probe, scripts/probe.lua:3, plan_attacks, probe/gunner: "),
+            "{call}: {err}"
+        );
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{call}"
+        );
+    }
+    // Under the caps, the functions work as in Lua, and a script may catch their errors.
+    let (_, _, problems) = load(
+        r#"
+assert(("key = value"):match("(%w+)%s*=%s*(%w+)") == "key")
+assert(select(2, ("a,b,c"):gsub(",", ";")) == 2)
+assert(#string.rep("ab", 3, "-") == 8)
+assert(table.concat({ 1, "x", 2.5 }, " ") == "1 x 2.5")
+local ok, e = pcall(string.find, "abc", "[a")
+assert(not ok and e:find("malformed pattern", 1, true), e)
+ok, e = pcall(function() return ("x"):rep(1 << 40) end)
+assert(not ok and e:find("probe.lua:8: string.rep would build", 1, true), e)
+ability("probe", {})
+"#,
+    );
+    assert_eq!(problems, "");
+}
 #[test]
 fn globals_and_the_library_are_read_only() {
     let (c, mut host, _) =
         load("ability(\"probe\", { plan_attacks = function(ctx, plan)\n  counter = 1\nend })\n");
     let err = fight(&c, &mut host).expect_err("refused");
     assert!(err.contains("cannot set the global `counter`"), "{err}");
+    assert!(
+        err.contains("probe, scripts/probe.lua:2, plan_attacks, probe/gunner: "),
+        "{err}"
+    );
     let (_, _, problems) = load("hex.neighbour = nil\nability(\"probe\", {})\n");
     assert!(problems.contains("cannot change `neighbour`"), "{problems}");
     assert!(problems.contains("probe.lua:1"), "{problems}");
@@ -623,4 +745,129 @@ fn finalizers_and_weak_tables_are_refused() {
         err.contains("probe.lua:2") && err.contains("`__gc`"),
         "{err}"
     );
+}
+
+/// The error of a battle whose `plan_attacks` runs `body` (from line 2 of `scripts/probe.lua`),
+/// in a fresh host each time.
+fn plan_error(body: &str) -> String {
+    let (c, mut host, problems) = load(&format!(
+        "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n{body}\nend }})\n"
+    ));
+    assert_eq!(problems, "", "{body}");
+    fight(&c, &mut host).expect_err(body)
+}
+
+#[test]
+fn error_objects_of_any_type_are_shown_the_same_every_time() {
+    for (body, words) in [
+        ("  error({})", "the error object is a table, not a message"),
+        (
+            "  error(nil)",
+            "error(nil): the script raised an error with no message",
+        ),
+        (
+            "  error()",
+            "error(nil): the script raised an error with no message",
+        ),
+        (
+            "  error(false)",
+            "error(false): the script raised a boolean",
+        ),
+        ("  error(42)", ": 42"),
+        ("  error(1.5)", ": 1.5"),
+        (
+            "  error(ctx)",
+            "the error object is a userdata, not a message",
+        ),
+        ("  error(function() end)", "the error object is a function"),
+        (
+            "  error(setmetatable({}, { __tostring = function() error(\"x\") end }))",
+            "a table with a __tostring metamethod, which the host does not call",
+        ),
+        (
+            "  error(setmetatable({}, { __tostring = function() while true do end end }))",
+            "a table with a __tostring metamethod, which the host does not call",
+        ),
+    ] {
+        let first = plan_error(body);
+        assert_eq!(plan_error(body), first, "{body}: the same text every time");
+        assert!(first.contains(words), "{body}: {first}");
+        assert!(
+            first.starts_with("probe, scripts/probe.lua:2, plan_attacks, probe/gunner: "),
+            "{body}: {first}"
+        );
+        assert!(!first.contains("0x"), "{body}: no address: {first}");
+    }
+}
+
+#[test]
+fn a_huge_error_message_is_cut() {
+    let err = plan_error(
+        "  local s = string.rep(\"x\", 1 << 20)\n  s = s .. s .. s .. s .. s .. s .. s .. s .. s .. s\n  error(s)",
+    );
+    assert!(err.len() < 1_000, "{} bytes", err.len());
+    assert!(err.contains("xxx\u{2026} (10,485,260 more bytes)"), "{err}");
+    assert!(err.contains("scripts/probe.lua:4, plan_attacks"), "{err}");
+}
+
+#[test]
+fn paths_are_shown_relative_to_the_mod_folder_and_never_cut() {
+    let dir = probe_mod("", "probe");
+    let deep = "scripts/a_folder_with_a_rather_long_name/and_another_one_below_it/probe.lua";
+    std::fs::remove_file(dir.join("scripts/probe.lua")).expect("moved");
+    std::fs::create_dir_all(dir.join(deep).parent().expect("folder")).expect("folders");
+    std::fs::write(
+        dir.join(deep),
+        "local function fail(n)\n  if n > 0 then error(\"boom\") end\nend\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  fail(1)\nend })\n",
+    )
+    .expect("script");
+    let mut mods = hexforge_content::load_mods(&[dir]);
+    assert!(mods.problems.is_empty(), "{}", mods.problems);
+    let (mut host, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, Limits::default());
+    assert_eq!(problems.to_string(), "");
+    let err = fight(&mods.catalog, &mut host).expect_err("boom");
+    assert!(
+        err.starts_with(&format!(
+            "probe, {deep}:2, plan_attacks, probe/gunner: boom"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{deep}:5 in ")), "{err}");
+    assert!(!err.contains("..."), "{err}");
+    assert!(
+        !err.contains("hexforge-hostile"),
+        "no temporary folder: {err}"
+    );
+}
+
+/// The instruction count, never the clock, decides whether a hook finishes: a heavy hook well
+/// under the count gives the same battle on a machine busy with other work.
+#[test]
+fn a_heavy_hook_under_the_instruction_limit_finishes_however_loaded_the_machine() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { initiative = function(ctx)\n  local n = 0\n  for i = 1, 300000 do n = n + i % 7 end\n  return n % 3\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let quiet = fight(&c, &mut host).expect("the hook finishes");
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let spinners: Vec<_> = (0..cores * 4)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+                }
+            })
+        })
+        .collect();
+    let busy: Vec<_> = (0..4).map(|_| fight(&c, &mut host)).collect();
+    stop.store(true, Ordering::Relaxed);
+    for s in spinners {
+        s.join().expect("spinner");
+    }
+    for r in busy {
+        assert_eq!(r, Ok(quiet));
+    }
 }

@@ -4,7 +4,10 @@
 use crate::api::{self, Call, Fx, FxItem, Hits, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
-use crate::sandbox::{Budget, Limits, UpvalueAccess, child_env, new_sandbox};
+use crate::sandbox::{
+    Budget, Failure, Limits, Runner, Sandbox, UpvalueAccess, child_env, error_text, new_sandbox,
+    split_position,
+};
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
@@ -21,19 +24,24 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// A failed script call, located: `mod, file:line, hook, tile: message`.
+/// A failed script call, located: `mod, file:line, hook, tile: message`, then the script
+/// frames it happened in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ScriptError {
     /// The mod whose script failed.
     pub mod_id: String,
-    /// `file:line` of the failing Lua code (or of the ability's definition).
+    /// `file:line` of the failing Lua code (or of the ability's definition), the file relative
+    /// to the mod's folder (`scripts/...` for the shared library).
     pub at: String,
     /// The hook point that was called, by its name in scripts (`plan_attacks`).
     pub hook: String,
     /// The tile whose ability ran, as `army/tile`.
     pub tile: String,
-    /// What went wrong: Lua's error, a limit reached, or what the engine refused in its answer.
+    /// What went wrong: Lua's error, a limit reached, or what the engine refused in its answer
+    /// (at most a few hundred characters).
     pub message: String,
+    /// A short Lua traceback, innermost first: `file:line in function 'name'`.
+    pub traceback: Vec<String>,
 }
 
 impl fmt::Display for ScriptError {
@@ -42,7 +50,14 @@ impl fmt::Display for ScriptError {
             f,
             "{}, {}, {}, {}: {}",
             self.mod_id, self.at, self.hook, self.tile, self.message
-        )
+        )?;
+        if !self.traceback.is_empty() {
+            f.write_str("\n  Lua traceback:")?;
+            for frame in &self.traceback {
+                write!(f, "\n    {frame}")?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -56,6 +71,7 @@ pub(crate) struct ModState {
     id: String,
     lua: Lua,
     budget: Rc<Budget>,
+    runner: Runner,
     debug: UpvalueAccess,
     /// What the scripts can change, as it was after loading (empty for most mods).
     snapshot: Snapshot,
@@ -84,7 +100,7 @@ impl ModState {
         let failed = self.snapshot.restore(&self.debug).err().map(|e| {
             format!(
                 "cannot put the scripts' local variables back as they were after loading: {}; this mod's hooks fail until they can be (at the next battle or hook call outside battles)",
-                lua_error_text(&e)
+                error_text(&e, &Limits::default())
             )
         });
         *self.broken.borrow_mut() = failed;
@@ -133,59 +149,59 @@ impl fmt::Debug for ScriptHost {
 fn locate(message: &str, fallback: &str) -> (String, String) {
     let first = message.lines().next().unwrap_or(message);
     let first = first.strip_prefix("runtime error: ").unwrap_or(first);
-    let mut parts = first.splitn(3, ':');
-    if let (Some(file), Some(line), Some(rest)) = (parts.next(), parts.next(), parts.next())
-        && file.ends_with(".lua")
-        && !line.is_empty()
-        && line.chars().all(|c| c.is_ascii_digit())
-    {
-        return (format!("{file}:{line}"), rest.trim().to_string());
-    }
-    (fallback.to_string(), first.trim().to_string())
-}
-
-fn lua_error_text(e: &mlua::Error) -> String {
-    match e {
-        mlua::Error::CallbackError { cause, .. } => lua_error_text(cause),
-        mlua::Error::MemoryError(m) => format!(
-            "out of memory ({m}): the mod's Lua memory limit was reached; look for a table or string that grows without end"
-        ),
-        mlua::Error::SyntaxError { message, .. } => message.clone(),
-        other => other.to_string(),
+    match split_position(first) {
+        Some((at, rest)) => (at, rest.trim().to_string()),
+        None => (fallback.to_string(), first.trim().to_string()),
     }
 }
 
-/// Runs one chunk in `env`, reporting a failure as a diagnostic of `file`.
+/// The line of a `file:line` position, or 1.
+fn line_of(at: &str) -> usize {
+    at.rsplit(':')
+        .next()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(1)
+}
+
+/// `path` relative to the mod folder `dir`, with `/` separators, as scripts' messages name it.
+fn relative_name(path: &Path, dir: &Path) -> String {
+    let rel = path.strip_prefix(dir).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Runs one chunk, named `name` (relative to the mod's folder), in `env`, reporting a failure as
+/// a diagnostic of `path`.
 fn run_chunk(
-    lua: &Lua,
-    budget: &Budget,
+    sb: &Sandbox,
     env: &Table,
     name: &str,
     path: &Path,
     source: &str,
 ) -> Result<(), Diagnostic> {
-    budget.reset();
-    let result = lua
+    sb.chunks.borrow_mut().push(name.to_string());
+    let located = |at: Option<String>, message: String| Diagnostic {
+        file: path.to_path_buf(),
+        line: at.as_deref().map_or(1, line_of),
+        column: 1,
+        message,
+    };
+    let f = sb
+        .lua
         .load(source)
         .set_name(format!("@{name}"))
         .set_mode(ChunkMode::Text)
         .set_environment(env.clone())
-        .exec();
-    result.map_err(|e| {
-        let text = lua_error_text(&e);
-        let (at, message) = locate(&text, name);
-        let line = at
-            .rsplit(':')
-            .next()
-            .and_then(|l| l.parse().ok())
-            .unwrap_or(1);
-        Diagnostic {
-            file: path.to_path_buf(),
-            line,
-            column: 1,
-            message,
-        }
-    })
+        .into_function()
+        .map_err(|e| {
+            let (at, message) = locate(&error_text(&e, &Limits::default()), name);
+            located(Some(at), message)
+        })?;
+    sb.runner
+        .call::<()>(&sb.lua, &f, ())
+        .map_err(|f| located(f.at, f.message))
 }
 
 /// The syntax error of the Lua text of `path`, if it has one, located as a loading error would
@@ -203,15 +219,10 @@ pub fn syntax_problem(path: &Path, text: &str) -> Option<Diagnostic> {
         .set_mode(ChunkMode::Text)
         .into_function();
     let e = result.err()?;
-    let (at, message) = locate(&lua_error_text(&e), &name);
-    let line = at
-        .rsplit(':')
-        .next()
-        .and_then(|l| l.parse().ok())
-        .unwrap_or(1);
+    let (at, message) = locate(&error_text(&e, &Limits::default()), &name);
     Some(Diagnostic {
         file: path.to_path_buf(),
-        line,
+        line: line_of(&at),
         column: 1,
         message,
     })
@@ -336,8 +347,7 @@ impl ScriptHost {
             .map_err(whole)?;
         let mut problems = Vec::new();
         for (name, source) in LIBRARY {
-            if let Err(d) = run_chunk(&sb.lua, &sb.budget, &lib_env, name, Path::new(name), source)
-            {
+            if let Err(d) = run_chunk(&sb, &lib_env, name, Path::new(name), source) {
                 problems.push(d);
             }
         }
@@ -351,8 +361,8 @@ impl ScriptHost {
         )
         .map_err(whole)?;
         for file in &m.scripts {
-            let name = file.path.display().to_string();
-            if let Err(d) = run_chunk(&sb.lua, &sb.budget, &env, &name, &file.path, &file.text) {
+            let name = relative_name(&file.path, &m.dir);
+            if let Err(d) = run_chunk(&sb, &env, &name, &file.path, &file.text) {
                 problems.push(d);
             }
         }
@@ -417,6 +427,7 @@ impl ScriptHost {
             id: m.id.clone(),
             lua: sb.lua,
             budget: sb.budget,
+            runner: sb.runner,
             debug: sb.debug,
             snapshot,
             dirty: Cell::new(false),
@@ -595,24 +606,29 @@ impl ScriptHost {
             return Ok(());
         };
         let st = &self.states[b.state];
-        let error = |at: String, message: String| HookError {
+        let error = |f: Failure| HookError {
             message: ScriptError {
                 mod_id: st.id.clone(),
-                at,
+                at: f.at.unwrap_or_else(|| b.ability.defined_at.clone()),
                 hook: HookPoints::ALL[point].1.to_string(),
                 tile: b.tile.clone(),
-                message,
+                message: f.message,
+                traceback: f.traceback,
             }
             .to_string(),
         };
         if let Some(message) = st.broken.borrow().clone() {
-            return Err(error(b.ability.defined_at.clone(), message));
+            return Err(error(Failure {
+                at: None,
+                message,
+                traceback: Vec::new(),
+            }));
         }
         st.dirty.set(true);
-        let fail = |e: mlua::Error| {
-            let (at, message) = locate(&lua_error_text(&e), &b.ability.defined_at);
-            error(at, message)
-        };
+        // An error of the host's own work around the call (the call's results checked, say): at
+        // the ability's definition.
+        let fail = |e: mlua::Error| error(outside(&e));
+        let lua = &st.lua;
         {
             let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
             if !Arc::ptr_eq(&call.catalog, &self.catalog) {
@@ -627,7 +643,6 @@ impl ScriptHost {
             call.ability = b.index;
             call.phase = ctx.phase;
         }
-        st.budget.reset();
         let shape = ctx.field.shape();
         let result = match args {
             Args::Plan(plan, decider) => {
@@ -647,27 +662,33 @@ impl ScriptHost {
                 });
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = answer;
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
-                let result = f.call::<()>((st.ctx.clone(), st.plan.clone()));
+                let result = st
+                    .runner
+                    .call::<()>(lua, &f, (st.ctx.clone(), st.plan.clone()));
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = None;
                 result
             }
-            Args::Ctx => f.call::<()>(st.ctx.clone()),
-            Args::Initiative(out) => f.call::<Option<i64>>(st.ctx.clone()).and_then(|v| {
-                let v = v.unwrap_or(0);
-                *out = i8::try_from(v)
-                    .ok()
-                    .filter(|v| (-9..=9).contains(v))
-                    .ok_or_else(|| {
-                        mlua::Error::runtime(format!(
-                            "initiative: {v} is out of range: return -9 to 9"
-                        ))
-                    })?;
-                Ok(())
-            }),
+            Args::Ctx => st.runner.call::<()>(lua, &f, st.ctx.clone()),
+            Args::Initiative(out) => st
+                .runner
+                .call::<Option<i64>>(lua, &f, st.ctx.clone())
+                .and_then(|v| {
+                    let v = v.unwrap_or(0);
+                    *out = i8::try_from(v)
+                        .ok()
+                        .filter(|v| (-9..=9).contains(v))
+                        .ok_or_else(|| Failure {
+                            at: None,
+                            message: format!("initiative: {v} is out of range: return -9 to 9"),
+                            traceback: Vec::new(),
+                        })?;
+                    Ok(())
+                }),
             Args::Effects(out) => {
                 st.fx.borrow_mut::<Fx>().map_err(fail)?.0.clear();
-                f.call::<()>((st.ctx.clone(), st.fx.clone()))
+                st.runner
+                    .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone()))
                     .and_then(|()| {
                         let items = std::mem::take(&mut st.fx.borrow_mut::<Fx>()?.0);
                         let cell = |h: Hex| {
@@ -706,7 +727,8 @@ impl ScriptHost {
                         to: shape.hex(x.to),
                     }));
                 }
-                f.call::<()>((st.ctx.clone(), st.hits.clone()))
+                st.runner
+                    .call::<()>(lua, &f, (st.ctx.clone(), st.hits.clone()))
                     .and_then(|()| {
                         let h = st.hits.borrow::<Hits>()?;
                         for (x, l) in hits.iter_mut().zip(&h.0) {
@@ -722,7 +744,21 @@ impl ScriptHost {
         if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
             call.field = None;
         }
-        result.map_err(fail)
+        result.map_err(error)
+    }
+}
+
+/// A failure of the host's own work around a call, not located in a script.
+fn outside(e: &mlua::Error) -> Failure {
+    Failure::from(e.clone())
+}
+
+/// The message of a failed `gives` or `instant` call (reported at the tile's ability in its army
+/// file), naming the script line that failed.
+fn static_message(f: Failure) -> String {
+    match f.at {
+        Some(at) => format!("{at}: {}", f.message),
+        None => f.message,
     }
 }
 
@@ -741,12 +777,12 @@ fn apply_instant(
         ));
     }
     st.dirty.set(true);
-    st.budget.reset();
     let params =
-        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
-    let t: Table = instant
-        .call(params)
-        .map_err(|e| locate(&lua_error_text(&e), "").1)?;
+        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| outside(&e).message)?;
+    let t: Table = st
+        .runner
+        .call(&st.lua, instant, params)
+        .map_err(static_message)?;
     let int = |key: &str, lo: i64, hi: i64| -> Result<u8, String> {
         match t.get::<Value>(key).map_err(|e| e.to_string())? {
             Value::Nil => Ok(1),
@@ -787,12 +823,12 @@ fn apply_instant(
 /// into the tile: a module's link effects, an HQ's aura, or board-wide effects (`move_range`).
 fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Result<(), String> {
     st.dirty.set(true);
-    st.budget.reset();
     let params =
-        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| lua_error_text(&e))?;
-    let t: Table = gives
-        .call(params)
-        .map_err(|e| locate(&lua_error_text(&e), "").1)?;
+        api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| outside(&e).message)?;
+    let t: Table = st
+        .runner
+        .call(&st.lua, gives, params)
+        .map_err(static_message)?;
     let int = |key: &str, lo: i64, hi: i64| -> Result<Option<i64>, String> {
         match t.get::<Value>(key).map_err(|e| e.to_string())? {
             Value::Nil => Ok(None),

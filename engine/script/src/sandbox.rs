@@ -4,8 +4,13 @@
 //! three functions of Lua's `debug` library, to read and put back upvalues
 //! ([`crate::snapshot`]); no script can reach them.
 
+use crate::stack::{Frame, TRACEBACK_FRAMES, script_frames};
+use crate::strings::{BYTES_PER_INSTRUCTION, Charge, grouped};
 use hexforge_core::Rng;
-use mlua::{ChunkMode, HookTriggers, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use mlua::{
+    ChunkMode, FromLuaMulti, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue,
+    StdLib, Table, Value, VmState,
+};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{Duration, Instant};
@@ -13,21 +18,23 @@ use std::time::{Duration, Instant};
 /// How much one script call may use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Lua VM instructions per call (deterministic: the same script stops at the same point in
-    /// every process).
+    /// Lua VM instructions per call, library work included (deterministic: the same script stops
+    /// at the same point in every process, however loaded the machine). This is the limit that
+    /// stops a hook in a game.
     pub instructions: u64,
-    /// Wall-clock time per call, a backstop for slow machines.
+    /// Wall-clock time per call: a host safeguard against a stuck call (work the instruction
+    /// count does not see), set far above what any call under the instruction limit takes.
     pub time: Duration,
     /// Memory of one mod's Lua state, in bytes.
     pub memory: usize,
 }
 
 impl Default for Limits {
-    /// 2 million instructions (a few milliseconds), 50 ms, 64 MiB.
+    /// 2 million instructions (a few milliseconds), a 10 s safeguard, 64 MiB.
     fn default() -> Self {
         Limits {
             instructions: 2_000_000,
-            time: Duration::from_millis(50),
+            time: Duration::from_secs(10),
             memory: 64 << 20,
         }
     }
@@ -36,14 +43,140 @@ impl Default for Limits {
 /// Instructions between two checks of the limits.
 const STEP: u32 = 1_000;
 
+/// The longest error message shown, in bytes; the rest is counted, not shown.
+pub(crate) const MESSAGE_MAX: usize = 500;
+
+/// A script call that failed, located: what the script was doing when it stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Failure {
+    /// `file:line` of the script code that failed, when a script was running.
+    pub(crate) at: Option<String>,
+    /// What went wrong, cut to [`MESSAGE_MAX`] bytes.
+    pub(crate) message: String,
+    /// A few script frames, innermost first: `file:line in function 'name'`.
+    pub(crate) traceback: Vec<String>,
+}
+
+impl From<mlua::Error> for Failure {
+    /// An error of the host's own work around a call: no script line to name.
+    fn from(e: mlua::Error) -> Self {
+        Failure {
+            at: None,
+            message: cut(&error_text(&e, &Limits::default())),
+            traceback: Vec::new(),
+        }
+    }
+}
+
+/// `text` cut to [`MESSAGE_MAX`] bytes (at a character boundary), with the length of the rest.
+pub(crate) fn cut(text: &str) -> String {
+    if text.len() <= MESSAGE_MAX {
+        return text.to_string();
+    }
+    let mut end = MESSAGE_MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\u{2026} ({} more bytes)",
+        &text[..end],
+        grouped((text.len() - end) as u64)
+    )
+}
+
+/// Like [`cut`], for the bytes of a Lua string (which may be huge and need not be UTF-8).
+fn cut_bytes(bytes: &[u8]) -> String {
+    if bytes.len() <= MESSAGE_MAX {
+        return String::from_utf8_lossy(bytes).into_owned();
+    }
+    let mut end = MESSAGE_MAX;
+    while end > 0 && (bytes[end] & 0xC0) == 0x80 {
+        end -= 1;
+    }
+    format!(
+        "{}\u{2026} ({} more bytes)",
+        String::from_utf8_lossy(&bytes[..end]),
+        grouped((bytes.len() - end) as u64)
+    )
+}
+
+/// `64 MiB`, or a number of bytes.
+fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 && bytes % (1 << 20) == 0 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} bytes", grouped(bytes as u64))
+    }
+}
+
+/// `10 s`, or milliseconds.
+fn duration(d: Duration) -> String {
+    if d.subsec_millis() == 0 && d.as_secs() > 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} ms", d.as_millis())
+    }
+}
+
+/// The text of an mlua error as a script author should read it: the cause of a callback error,
+/// without mlua's traceback.
+pub(crate) fn error_text(e: &mlua::Error, limits: &Limits) -> String {
+    match e {
+        mlua::Error::CallbackError { cause, .. } => error_text(cause, limits),
+        mlua::Error::MemoryError(_) => memory_message(limits),
+        mlua::Error::SyntaxError { message, .. } => message.clone(),
+        mlua::Error::RuntimeError(m) => {
+            hide_addresses(m.split("\nstack traceback:").next().unwrap_or(m))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// `text` without the addresses Lua prints for a table, function, thread or userdata error
+/// object that passed through a nested call (`table: 0x5581...` becomes `a table`).
+fn hide_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(": 0x") {
+        let hex = rest[i + 4..]
+            .bytes()
+            .take_while(u8::is_ascii_hexdigit)
+            .count();
+        let word_start = rest[..i]
+            .rfind(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .map_or(0, |j| j + 1);
+        if hex == 0 {
+            out.push_str(&rest[..i + 4]);
+            rest = &rest[i + 4..];
+            continue;
+        }
+        out.push_str(&rest[..word_start]);
+        out.push_str("a ");
+        out.push_str(&rest[word_start..i]);
+        rest = &rest[i + 4 + hex..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn memory_message(limits: &Limits) -> String {
+    format!(
+        "out of memory: the mod's Lua state may use {}; look for a table or string that grows without end",
+        size(limits.memory)
+    )
+}
+
 /// What one call has used; the instruction hook stops the script once a limit is passed.
 #[derive(Debug)]
 pub(crate) struct Budget {
     limits: Limits,
     used: Cell<u64>,
     start: Cell<Option<Instant>>,
-    /// A limit was passed: every later check fails too, so no `pcall` can go on running.
-    tripped: Cell<bool>,
+    /// A limit was passed, and where: every later check fails too, so no `pcall` can go on
+    /// running, and the error names the line that passed it.
+    trip: RefCell<Option<Failure>>,
+    /// The script file and line the last check saw running (for a memory error no check saw).
+    last_seen: RefCell<(String, usize)>,
 }
 
 impl Budget {
@@ -51,25 +184,232 @@ impl Budget {
     pub(crate) fn reset(&self) {
         self.used.set(0);
         self.start.set(Some(Instant::now()));
-        self.tripped.set(false);
+        *self.trip.borrow_mut() = None;
+        self.last_seen.borrow_mut().0.clear();
     }
 
-    fn check(&self) -> Result<(), String> {
-        self.used.set(self.used.get() + u64::from(STEP));
+    /// A limit was passed in this call.
+    pub(crate) fn tripped(&self) -> Option<Failure> {
+        self.trip.borrow().clone()
+    }
+
+    /// Records that a limit was passed, where the innermost script is, and returns the error.
+    fn trip(&self, lua: &Lua, message: impl FnOnce(Option<&Frame>) -> String) -> mlua::Error {
+        if let Some(t) = self.trip.borrow().as_ref() {
+            return mlua::Error::runtime(t.message.clone());
+        }
+        let frames = script_frames(lua, TRACEBACK_FRAMES);
+        let message = message(frames.first());
+        *self.trip.borrow_mut() = Some(Failure {
+            at: frames.first().map(Frame::at),
+            message: message.clone(),
+            traceback: frames.iter().map(Frame::describe).collect(),
+        });
+        mlua::Error::runtime(message)
+    }
+
+    fn instructions_message(&self) -> String {
+        format!(
+            "the script ran too long and was stopped: a call may run {} instructions (library calls count their work too), the same on every machine; look for an endless loop or recursion",
+            grouped(self.limits.instructions)
+        )
+    }
+
+    /// Counts `n` instructions of work; an error once the call has used its budget.
+    pub(crate) fn charge(&self, lua: &Lua, n: u64) -> mlua::Result<()> {
+        self.used.set(self.used.get().saturating_add(n));
+        if self.trip.borrow().is_some() || self.used.get() > self.limits.instructions {
+            return Err(self.trip(lua, |_| self.instructions_message()));
+        }
+        Ok(())
+    }
+
+    /// The check the instruction hook makes every [`STEP`] instructions.
+    fn check(&self, lua: &Lua) -> mlua::Result<()> {
+        self.charge(lua, u64::from(STEP))?;
+        if lua.used_memory() > self.limits.memory {
+            return Err(self.trip(lua, |_| memory_message(&self.limits)));
+        }
         let late = self
             .start
             .get()
             .is_some_and(|s| s.elapsed() > self.limits.time);
-        if self.tripped.get() || self.used.get() > self.limits.instructions || late {
-            self.tripped.set(true);
-            return Err(format!(
-                "the script ran too long and was stopped (limit: {} instructions or {} ms per call); look for an endless loop or recursion",
-                self.limits.instructions,
-                self.limits.time.as_millis()
-            ));
+        if late {
+            return Err(self.trip(lua, |at| {
+                format!(
+                    "stopped after {} of wall-clock time: this is a host safeguard, not a game rule; the script is stuck in {} (in work the instruction count does not see, such as joining or comparing huge strings in a loop)",
+                    duration(self.limits.time),
+                    at.map_or_else(|| "the library".to_string(), Frame::at)
+                )
+            }));
         }
+        lua.inspect_stack(0, |d| {
+            let source = d.source();
+            if let Some(file) = source.source.as_deref().and_then(|s| s.strip_prefix('@')) {
+                let mut seen = self.last_seen.borrow_mut();
+                if seen.0 != file {
+                    seen.0.clear();
+                    seen.0.push_str(file);
+                }
+                seen.1 = d.current_line().unwrap_or(0);
+            }
+        });
         Ok(())
     }
+
+    /// What to say when a call failed without the message handler seeing it: the limit it
+    /// passed, or memory running out inside a single allocation, at the line last seen.
+    fn unseen(&self, text: &str) -> Failure {
+        if let Some(t) = self.tripped() {
+            return t;
+        }
+        let seen = self.last_seen.borrow();
+        let at = (!seen.0.is_empty()).then(|| format!("{}:{}", seen.0, seen.1));
+        let message = if text.contains("not enough memory") {
+            memory_message(&self.limits)
+        } else {
+            cut(text)
+        };
+        Failure {
+            at,
+            message,
+            traceback: Vec::new(),
+        }
+    }
+}
+
+/// Runs script functions so that every failure comes back located: through `xpcall` with a
+/// message handler that reads the call stack where the error was raised.
+pub(crate) struct Runner {
+    run: Function,
+    budget: Rc<Budget>,
+    failure: Rc<RefCell<Option<Failure>>>,
+}
+
+impl Runner {
+    /// Calls `f` with `args` as one script call (a fresh budget), its results converted to `R`.
+    pub(crate) fn call<R: FromLuaMulti>(
+        &self,
+        lua: &Lua,
+        f: &Function,
+        args: impl IntoLuaMulti,
+    ) -> Result<R, Failure> {
+        self.budget.reset();
+        if lua.used_memory() > self.budget.limits.memory {
+            // What an earlier call left behind, before this one is measured.
+            let _ = lua.gc_collect();
+        }
+        *self.failure.borrow_mut() = None;
+        let outside = |e: mlua::Error| self.budget.unseen(&error_text(&e, &self.budget.limits));
+        let mut args = args.into_lua_multi(lua).map_err(outside)?;
+        args.push_front(Value::Function(f.clone()));
+        let mut out = self.run.call::<MultiValue>(args).map_err(outside)?;
+        match out.pop_front() {
+            Some(Value::Boolean(true)) => R::from_lua_multi(out, lua).map_err(|e| Failure {
+                at: None,
+                message: cut(&error_text(&e, &self.budget.limits)),
+                traceback: Vec::new(),
+            }),
+            _ => Err(self.failure.borrow_mut().take().unwrap_or_else(|| {
+                let text = match out.pop_front() {
+                    Some(Value::String(s)) => s.to_string_lossy(),
+                    _ => String::new(),
+                };
+                self.budget.unseen(&text)
+            })),
+        }
+    }
+}
+
+/// `file:line` at the start of a Lua error message (`scripts/x.lua:3: text`), and the text.
+pub(crate) fn split_position(message: &str) -> Option<(String, &str)> {
+    let mut parts = message.splitn(3, ':');
+    let (file, line, rest) = (parts.next()?, parts.next()?, parts.next()?);
+    (file.ends_with(".lua") && !line.is_empty() && line.chars().all(|c| c.is_ascii_digit()))
+        .then(|| (format!("{file}:{line}"), rest.trim_start()))
+}
+
+/// What the message handler makes of an error object: its text (never an address, never more
+/// than [`MESSAGE_MAX`] bytes, the same in every process) and where it was raised.
+fn describe(lua: &Lua, err: &Value, limits: &Limits, chunks: &RefCell<Vec<String>>) -> Failure {
+    let frames = script_frames(lua, TRACEBACK_FRAMES);
+    let here = frames.first().map(Frame::at);
+    let traceback = frames.iter().map(Frame::describe).collect();
+    let positioned = |text: String| match split_position(&text) {
+        Some((at, rest)) => (Some(full_name(&at, chunks)), rest.to_string()),
+        None => (here.clone(), text),
+    };
+    let table = |what: &str| {
+        format!(
+            "the error object is {what}, not a message (raise a string: error(\"what went wrong\"))"
+        )
+    };
+    let (at, message) = match err {
+        Value::String(s) => {
+            let bytes = s.as_bytes();
+            let head = String::from_utf8_lossy(&bytes[..bytes.len().min(1024)]);
+            match split_position(&head) {
+                Some((at, rest)) => {
+                    let skip = head.len() - rest.len();
+                    let rest = if head.is_char_boundary(skip) && bytes.len() >= skip {
+                        cut_bytes(&bytes[skip..])
+                    } else {
+                        cut(rest)
+                    };
+                    (Some(full_name(&at, chunks)), rest)
+                }
+                None => (here.clone(), cut_bytes(&bytes)),
+            }
+        }
+        Value::Error(e) => positioned(cut(&error_text(e, limits))),
+        Value::Nil => (
+            here.clone(),
+            "error(nil): the script raised an error with no message".to_string(),
+        ),
+        Value::Boolean(b) => (
+            here.clone(),
+            format!("error({b}): the script raised a boolean, not a message"),
+        ),
+        Value::Integer(i) => (here.clone(), i.to_string()),
+        Value::Number(n) => (
+            here.clone(),
+            lua.coerce_string(Value::Number(*n))
+                .ok()
+                .flatten()
+                .map_or_else(|| n.to_string(), |s| s.to_string_lossy()),
+        ),
+        Value::Table(t) => {
+            let shown = match t.metatable() {
+                Some(mt) if mt.raw_get::<Value>("__tostring").is_ok_and(|v| !v.is_nil()) => {
+                    table("a table with a __tostring metamethod, which the host does not call")
+                }
+                _ => table("a table"),
+            };
+            (here.clone(), shown)
+        }
+        other => (here.clone(), table(&format!("a {}", other.type_name()))),
+    };
+    Failure {
+        at,
+        message,
+        traceback,
+    }
+}
+
+/// The chunk name behind a position Lua shortened (`...tail.lua:3`): chunk names longer than
+/// Lua's 60 characters lose their start in Lua's own messages.
+fn full_name(at: &str, chunks: &RefCell<Vec<String>>) -> String {
+    let Some(tail) = at.strip_prefix("...") else {
+        return at.to_string();
+    };
+    let (file, line) = at
+        .rsplit_once(':')
+        .map_or((tail, ""), |(f, l)| (&f[3..], l));
+    chunks
+        .borrow()
+        .iter()
+        .find(|c| c.ends_with(file))
+        .map_or_else(|| at.to_string(), |c| format!("{c}:{line}"))
 }
 
 /// A fresh sandboxed state and the table of what every script may use (`base`), already
@@ -77,6 +417,10 @@ impl Budget {
 pub(crate) struct Sandbox {
     pub(crate) lua: Lua,
     pub(crate) budget: Rc<Budget>,
+    /// Calls script functions with located failures.
+    pub(crate) runner: Runner,
+    /// The names of the chunks loaded so far (`scripts/x.lua`), to undo Lua's shortening.
+    pub(crate) chunks: Rc<RefCell<Vec<String>>>,
     pub(crate) base: Table,
     /// Makes a table read-only (deeply): `freeze(t)` returns a proxy.
     pub(crate) freeze: mlua::Function,
@@ -96,10 +440,11 @@ pub(crate) struct UpvalueAccess {
 /// Trusted setup code, run with the full standard library before any script: builds `base` from
 /// a list of allowed functions and replaces the unsafe or order-dependent ones.
 const SETUP: &str = r#"
-local tripped, random = ...
-local getmetatable, setmetatable, rawget, next, type, error, tostring =
-  getmetatable, setmetatable, rawget, next, type, error, tostring
-local raw_pcall, select, sort = pcall, select, table.sort
+local tripped, random, install, as_message, charge, handler, per = ...
+local getmetatable, setmetatable, rawget, rawlen, next, type, error, tostring =
+  getmetatable, setmetatable, rawget, rawlen, next, type, error, tostring
+local raw_pcall, xpcall, select, sort = pcall, xpcall, select, table.sort
+local byte, raw_find = string.byte, string.find
 
 -- String methods must not reach string.dump, nor let scripts change the string metatable.
 string.dump = nil
@@ -108,7 +453,7 @@ getmetatable("").__metatable = false
 -- Tables, functions and coroutines print as their type, never as an address: addresses differ
 -- from one process (and one allocation) to the next. A table with `__tostring` or `__name` in
 -- its metatable prints as that says.
-local raw_tostring, raw_format, gsub = tostring, string.format, string.gsub
+local raw_tostring = tostring
 local addressed = { table = true, ["function"] = true, userdata = true, thread = true }
 local function safe_tostring(v)
   local t = type(v)
@@ -128,19 +473,100 @@ local function safe_tostring(v)
   return t
 end
 tostring = safe_tostring
--- string.format's `%s` and `%q` would show addresses too, and `%p` is nothing but one.
-string.format = function(fmt, ...)
-  if type(fmt) == "string" and gsub(fmt, "%%%%", ""):find("%%[-+ #0]*%d*%.?%d*p") then
-    error("string.format: `%p` is not allowed: an address differs from one process to another", 2)
+-- Library work that runs in C is counted against the call's instruction budget (`charge`, one
+-- instruction per `per` bytes or so), and the strings library functions build are capped: the
+-- instruction limit reaches everything a script can ask the library to do.
+local function count(n)
+  if n > 0 then charge(n) end
+end
+-- Lua's `posrelat`: how many items from `i` to `j` of `len`, or 0.
+local function span(len, i, j)
+  if i < 0 then i = (i < -len) and 1 or (len + i + 1) elseif i == 0 then i = 1 end
+  if j < 0 then j = len + j + 1 elseif j > len then j = len end
+  return (i > j) and 0 or (j - i + 1)
+end
+local function num(v, default)
+  if v == nil then return default end
+  return type(v) == "number" and v or nil
+end
+
+-- The pattern functions (bounded: every step counted), `string.rep`, `string.format` (no `%p`,
+-- no address for `%s`) and `table.concat` (both capped) are the host's (strings.rs).
+install(safe_tostring)
+
+for _, name in ipairs({ "upper", "lower", "reverse" }) do
+  local raw = string[name]
+  string[name] = function(s, ...)
+    if type(s) == "string" then count(#s // per) end
+    return raw(s, ...)
   end
-  local n = select('#', ...)
-  local args = { ... }
-  for i = 1, n do
-    if addressed[type(args[i])] then
-      args[i] = safe_tostring(args[i])
-    end
+end
+local raw_sub = string.sub
+string.sub = function(s, i, j)
+  local a, b = num(i, 1), num(j, -1)
+  if type(s) == "string" and a and b then count(span(#s, a, b) // per) end
+  return raw_sub(s, i, j)
+end
+local raw_byte = string.byte
+string.byte = function(s, i, j)
+  local a = num(i, 1)
+  local b = num(j, a)
+  if type(s) == "string" and a and b then count(span(#s, a, b) // 4) end
+  return raw_byte(s, i, j)
+end
+for _, name in ipairs({ "len", "offset" }) do
+  local raw = utf8[name]
+  utf8[name] = function(s, ...)
+    if type(s) == "string" then count(#s // per) end
+    return raw(s, ...)
   end
-  return raw_format(fmt, table.unpack(args, 1, n))
+end
+local raw_codepoint = utf8.codepoint
+utf8.codepoint = function(s, i, j)
+  local a = num(i, 1)
+  local b = num(j, a)
+  if type(s) == "string" and a and b then count(span(#s, a, b) // 4) end
+  return raw_codepoint(s, i, j)
+end
+local raw_tonumber = tonumber
+tonumber = function(v, ...)
+  if type(v) == "string" then count(#v // per) end
+  return raw_tonumber(v, ...)
+end
+
+local raw_unpack = table.unpack
+table.unpack = function(t, i, j)
+  local a, b = num(i, 1), num(j, nil)
+  if b == nil and type(t) == "table" then b = rawlen(t) end
+  if a and b and b >= a then count((b - a + 1) // 4) end
+  return raw_unpack(t, i, j)
+end
+local raw_move = table.move
+table.move = function(a1, f, e, t, ...)
+  if type(f) == "number" and type(e) == "number" and e >= f then count((e - f + 1) // 4) end
+  return raw_move(a1, f, e, t, ...)
+end
+for _, name in ipairs({ "insert", "remove" }) do
+  local raw = table[name]
+  table[name] = function(t, ...)
+    if type(t) == "table" then count(rawlen(t) // 8) end
+    return raw(t, ...)
+  end
+end
+local raw_sort = table.sort
+table.sort = function(t, ...)
+  if type(t) == "table" then
+    local n = rawlen(t)
+    local log = 1
+    while (1 << log) < n do log = log + 1 end
+    count(n * log // 4)
+  end
+  return raw_sort(t, ...)
+end
+
+-- Script calls run through `run`: the handler sees every error where it was raised.
+local function run(f, ...)
+  return xpcall(f, handler, ...)
 end
 
 local originals = setmetatable({}, { __mode = "k" })
@@ -204,10 +630,14 @@ local function ordered_pairs(t)
 end
 
 -- pcall catches script errors, never the limits: once a limit is passed the error goes on up.
+-- An error the host raised (a Rust error object) reaches the script as its message.
 local function safe_pcall(f, ...)
   local function pass(ok, ...)
-    if not ok and tripped() then
-      error((...), 0)
+    if not ok then
+      if tripped() then
+        error((...), 0)
+      end
+      return false, as_message((...))
     end
     return ok, ...
   end
@@ -245,7 +675,7 @@ local base = {
   string = copy(string), table = copy(table), math = m, utf8 = copy(utf8),
   _VERSION = _VERSION,
 }
-return freeze(base), freeze, original
+return freeze(base), freeze, original, run
 "#;
 
 /// Creates a sandboxed state with `limits`; `math.random` draws from `rng`.
@@ -269,10 +699,11 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         limits,
         used: Cell::new(0),
         start: Cell::new(None),
-        tripped: Cell::new(false),
+        trip: RefCell::new(None),
+        last_seen: RefCell::new((String::new(), 0)),
     });
     let b = budget.clone();
-    let tripped = lua.create_function(move |_, ()| Ok(b.tripped.get()))?;
+    let tripped = lua.create_function(move |_, ()| Ok(b.tripped().is_some()))?;
     let random = lua.create_function(move |_, args: mlua::Variadic<i64>| {
         let mut rng = rng.borrow_mut();
         let mut range = |lo: i64, hi: i64| -> mlua::Result<Value> {
@@ -298,23 +729,71 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
             _ => Err(mlua::Error::runtime("math.random: at most two arguments")),
         }
     })?;
-    let (base, freeze, original): (Table, mlua::Function, mlua::Function) = lua
+    let b = budget.clone();
+    let charge: Charge = Rc::new(move |lua, n| b.charge(lua, n));
+    let c = charge.clone();
+    let install = lua.create_function(move |lua, safe_tostring: Function| {
+        crate::strings::install(lua, c.clone(), safe_tostring)
+    })?;
+    let as_message = lua.create_function(move |lua, v: Value| {
+        Ok(match v {
+            Value::Error(e) => Value::String(lua.create_string(cut(&error_text(&e, &limits)))?),
+            v => v,
+        })
+    })?;
+    let c = charge.clone();
+    let charge_fn = lua.create_function(move |lua, n: f64| {
+        c(
+            lua,
+            if n >= u64::MAX as f64 {
+                u64::MAX
+            } else {
+                n.max(0.0) as u64
+            },
+        )
+    })?;
+    let failure = Rc::new(RefCell::new(None));
+    let chunks = Rc::new(RefCell::new(Vec::new()));
+    let (b, slot, names) = (budget.clone(), failure.clone(), chunks.clone());
+    let handler = lua.create_function(move |lua, err: Value| {
+        let f = b
+            .tripped()
+            .unwrap_or_else(|| describe(lua, &err, &b.limits, &names));
+        let message = f.message.clone();
+        *slot.borrow_mut() = Some(f);
+        Ok(message)
+    })?;
+    let (base, freeze, original, run): (Table, Function, Function, Function) = lua
         .load(SETUP)
         .set_name("=sandbox")
         .set_mode(ChunkMode::Text)
-        .call((tripped, random))?;
+        .call((
+            tripped,
+            random,
+            install,
+            as_message,
+            charge_fn,
+            handler,
+            BYTES_PER_INSTRUCTION as i64,
+        ))?;
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),
-        move |_, _| match b.check() {
-            Ok(()) => Ok(VmState::Continue),
-            Err(msg) => Err(mlua::Error::runtime(msg)),
-        },
+        move |lua, _| b.check(lua).map(|()| VmState::Continue),
     )?;
-    lua.set_memory_limit(limits.memory)?;
+    // The checks stop a script at `memory` with its line; an allocation that jumps far past it
+    // between two checks fails at once, a quarter above.
+    lua.set_memory_limit(limits.memory.saturating_add(limits.memory / 4))?;
+    let runner = Runner {
+        run,
+        budget: budget.clone(),
+        failure,
+    };
     Ok(Sandbox {
         lua,
         budget,
+        runner,
+        chunks,
         base,
         freeze,
         original,
