@@ -51,7 +51,7 @@ pub struct LuaEdit {
 impl LuaEdit {
     /// The Lua file `path`, whose saved text is `text`, open for editing.
     pub fn open(path: PathBuf, text: String) -> LuaEdit {
-        let problem = hexforge_script::syntax_problem(&path, &text);
+        let problem = lua_problem(&path, &text);
         LuaEdit {
             path,
             disk: DiskState::new(text.clone()),
@@ -75,7 +75,7 @@ impl LuaEdit {
     }
 
     fn set_text(&mut self, text: String) {
-        self.problem = hexforge_script::syntax_problem(&self.path, &text);
+        self.problem = lua_problem(&self.path, &text);
         self.text = text;
     }
 
@@ -111,6 +111,15 @@ impl LuaEdit {
         self.disk.settled(&self.text.clone());
         Ok(())
     }
+}
+
+/// The syntax error of the Lua `text` of `path`, placed at its line and column.
+fn lua_problem(path: &Path, text: &str) -> Option<hexforge_content::Diagnostic> {
+    let p = hexforge_script::syntax_problem(path, text)?;
+    Some(hexforge_content::Diagnostic {
+        column: spot::column(&p, text),
+        ..p
+    })
 }
 
 /// The designer's state beside the open documents.
@@ -330,6 +339,7 @@ impl Editor {
         {
             lua.disk_changed(disk);
         }
+        self.refresh_spot(true);
         if let Some(id) = self.designer.pending.clone()
             && self.loaded.catalog.army(&id).is_some()
         {
@@ -1418,15 +1428,18 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
                 .labelled_by(label.unwrap_or_else(|| ui.scope_id()))
                 .changed();
             if edited {
-                lua.problem = hexforge_script::syntax_problem(&lua.path, &lua.text);
+                lua.problem = lua_problem(&lua.path, &lua.text);
             }
         });
     // Problems as you type: the syntax; what the script does is checked when it loads.
-    if let Some(p) = &lua.problem {
-        ui.colored_label(
-            egui::Color32::LIGHT_RED,
-            format!("line {}: {}", p.line, p.message),
-        );
+    let mut clicked = None;
+    if let Some(p) = &lua.problem
+        && spot::line_link(ui, p)
+    {
+        clicked = Some(spot::Spot::in_text(p, &lua.text));
+    }
+    if clicked.is_some() {
+        editor.spot = clicked;
     }
     if save {
         save_lua(editor);

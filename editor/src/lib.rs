@@ -267,7 +267,12 @@ impl Editor {
                     egui::ScrollArea::both().show(ui, |ui| self.main_view(ui));
                 });
             }
-            Tab::Sandbox => self.sandbox.ui(ui, &self.loaded, &mut self.scripts),
+            Tab::Sandbox => {
+                self.sandbox.ui(ui, &self.loaded, &mut self.scripts);
+                if let Some(p) = self.sandbox.clicked_problem.take() {
+                    self.open_spot(&p, None);
+                }
+            }
             Tab::Replays => {
                 if let Some(game) = self.replays.ui(ui, &self.loaded, &mut self.scripts) {
                     self.sandbox.open_game(&game);
@@ -336,8 +341,28 @@ impl Editor {
         }
     }
 
+    /// Keeps the spot shown up to date: with its file's open document (its text and problems as
+    /// they are now), else, after a reload (`reloaded`), with the file on disk and the problems.
+    pub(crate) fn refresh_spot(&mut self, reloaded: bool) {
+        let Some(spot) = &mut self.spot else {
+            return;
+        };
+        if let Some(d) = self.docs.iter().find(|d| d.path == spot.problem.file) {
+            spot.refresh(d.problems(), d.text());
+        } else if reloaded && let Some(text) = disk::read(&spot.problem.file) {
+            let problems: Vec<Diagnostic> = self
+                .refused
+                .iter()
+                .chain(self.loaded.problems.iter())
+                .cloned()
+                .collect();
+            spot.refresh(&problems, &text);
+        }
+    }
+
     /// The spot of a problem, else the designer.
     fn main_view(&mut self, ui: &mut egui::Ui) {
+        self.refresh_spot(false);
         if let Some(spot) = &self.spot {
             if ui.button("Close the file view").clicked() {
                 self.spot = None;

@@ -1,5 +1,7 @@
 //! The spot of a problem: the lines of its file around the line it names, read when the designer
-//! clicks the problem, with the line marked and a caret under the column.
+//! clicks the problem, with the line marked and a caret under the column (for a Lua syntax error,
+//! whose message names only the line, the column of the token it names); it follows the file and
+//! its problems, and says so when the problem is gone.
 
 use hexforge_content::Diagnostic;
 
@@ -13,8 +15,10 @@ pub struct Spot {
     /// Numbered lines (1-based) around the problem's line; empty when the file cannot be read or
     /// the problem is about the file as a whole.
     pub lines: Vec<(usize, String)>,
-    /// Why there are no lines to show, when there are none.
+    /// Why there are no lines to show, when there are none, or that the problem is gone.
     pub note: Option<String>,
+    /// The file no longer has the problem (it was fixed since it was clicked).
+    pub fixed: bool,
 }
 
 impl Spot {
@@ -26,17 +30,23 @@ impl Spot {
                 problem: problem.clone(),
                 lines: Vec::new(),
                 note: Some(format!("{} cannot be read: {e}", problem.file.display())),
+                fixed: false,
             },
         }
     }
 
     /// The lines around `problem` in `text` (the file's content).
     pub fn in_text(problem: &Diagnostic, text: &str) -> Spot {
+        let problem = &Diagnostic {
+            column: column(problem, text),
+            ..problem.clone()
+        };
         if problem.line == 0 {
             return Spot {
                 problem: problem.clone(),
                 lines: Vec::new(),
                 note: Some("the problem is about the whole file".to_string()),
+                fixed: false,
             };
         }
         let first = problem.line.saturating_sub(CONTEXT).max(1);
@@ -53,19 +63,67 @@ impl Spot {
             problem: problem.clone(),
             lines,
             note,
+            fixed: false,
         }
     }
 
+    /// The spot again, with the file's text now and its problems now (`problems`: those of every
+    /// file, or of this one): the problem where it is now, or marked fixed when the file no
+    /// longer has it.
+    pub fn refresh(&mut self, problems: &[Diagnostic], text: &str) {
+        let file = &self.problem.file;
+        let now = problems
+            .iter()
+            .filter(|p| &p.file == file)
+            .find(|p| p.message == self.problem.message)
+            .or_else(|| {
+                problems
+                    .iter()
+                    .filter(|p| &p.file == file)
+                    .find(|p| p.line == self.problem.line)
+            });
+        let spot = match now {
+            Some(p) => Spot::in_text(p, text),
+            None => Spot {
+                fixed: true,
+                note: Some(format!(
+                    "Fixed: {} no longer has this problem.",
+                    file.display()
+                )),
+                ..Spot::in_text(&self.problem, text)
+            },
+        };
+        if spot != *self {
+            *self = spot;
+        }
+    }
+
+    /// The file's name, the problem (or that it is gone) and the lines around it.
     pub fn ui(&self, ui: &mut egui::Ui) {
         ui.heading(self.problem.file.display().to_string());
-        ui.colored_label(egui::Color32::LIGHT_RED, &self.problem.message);
+        if !self.fixed {
+            ui.colored_label(
+                egui::Color32::LIGHT_RED,
+                format!(
+                    "line {}, column {}: {}",
+                    self.problem.line, self.problem.column, self.problem.message
+                ),
+            );
+        }
         if let Some(note) = &self.note {
-            ui.label(note);
+            ui.colored_label(
+                if self.fixed {
+                    egui::Color32::LIGHT_GREEN
+                } else {
+                    ui.visuals().text_color()
+                },
+                note,
+            );
         }
         let width = self.lines.last().map_or(1, |(n, _)| n.to_string().len());
         for (n, line) in &self.lines {
             let text = format!("{n:>width$} | {line}");
-            if *n == self.problem.line {
+            if *n == self.problem.line && !self.fixed {
                 ui.label(
                     egui::RichText::new(text)
                         .monospace()
@@ -114,6 +172,47 @@ pub fn line_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
     .clicked()
 }
 
+/// The token a Lua syntax error names (`'=' expected near 'x'` names `x`).
+fn near_token(message: &str) -> Option<&str> {
+    let rest = &message[message.rfind("near '")? + "near '".len()..];
+    rest.rfind('\'').map(|end| &rest[..end])
+}
+
+/// The column (1-based) of `problem` in `text`: its own, except for a Lua syntax error, whose
+/// message names the line and the token it stopped at but no column: the token's place on that
+/// line is found by compiling the text up to each place it appears (the first place where the
+/// same error comes is it).
+pub fn column(problem: &Diagnostic, text: &str) -> usize {
+    let lua = problem.file.extension().is_some_and(|e| e == "lua");
+    let Some(token) = near_token(&problem.message).filter(|_| lua && problem.column <= 1) else {
+        return problem.column;
+    };
+    if problem.line == 0 {
+        return problem.column;
+    }
+    let start: usize = text
+        .split_inclusive('\n')
+        .take(problem.line - 1)
+        .map(str::len)
+        .sum();
+    let line = text[start..].lines().next().unwrap_or_default();
+    let col = |i: usize| line[..i].chars().count() + 1;
+    if token == "<eof>" {
+        return col(line.len());
+    }
+    let places: Vec<usize> = line.match_indices(token).map(|(i, _)| i).collect();
+    places
+        .iter()
+        .copied()
+        .find(|&i| {
+            let upto = &text[..start + i + token.len()];
+            hexforge_script::syntax_problem(&problem.file, upto)
+                .is_some_and(|p| p.line == problem.line && near_token(&p.message) == Some(token))
+        })
+        .or(places.first().copied())
+        .map_or(problem.column, col)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -138,10 +237,34 @@ mod tests {
         assert_eq!(s.lines.first().map(|(n, _)| *n), Some(1));
         assert_eq!(s.lines.len(), 4);
         let gone = Spot::in_text(&problem(40), text);
+        assert!(!gone.fixed);
         assert!(gone.lines.is_empty());
         assert_eq!(
             gone.note.as_deref(),
             Some("the file has no line 40 any more")
         );
+    }
+
+    #[test]
+    fn a_lua_syntax_error_is_placed_at_the_token_it_names() {
+        let text = "local a = 1\nlocal x = = 2\n";
+        let path = PathBuf::from("scripts/a.lua");
+        let p = hexforge_script::syntax_problem(&path, text).expect("a syntax error");
+        assert_eq!((p.line, p.column), (2, 1), "{p}");
+        assert_eq!(column(&p, text), 11, "{p}");
+        let s = Spot::in_text(&p, text);
+        assert_eq!(s.problem.column, 11);
+    }
+
+    #[test]
+    fn a_spot_follows_its_file_and_says_when_the_problem_is_gone() {
+        let mut s = Spot::in_text(&problem(5), "1\n2\n3\n4\n5\n6\n");
+        let mut moved = problem(6);
+        moved.column = 4;
+        s.refresh(std::slice::from_ref(&moved), "0\n1\n2\n3\n4\n5\n6\n");
+        assert_eq!((s.problem.line, s.problem.column, s.fixed), (6, 4, false));
+        s.refresh(&[], "0\n1\n2\n3\n4\n5\n6\n");
+        assert!(s.fixed);
+        assert!(s.note.as_deref().is_some_and(|n| n.starts_with("Fixed: ")));
     }
 }

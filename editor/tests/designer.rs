@@ -367,11 +367,11 @@ fn a_lua_syntax_error_shows_as_it_is_typed() {
         &mut harness,
         "ability(\"overcharge\", {\n  initiative = function(ctx)\n    return 1\n})\n",
     );
-    harness.get_by_label_contains("line 4: ");
+    harness.get_by_label_contains("line 4:");
     text(
         &mut harness,
         "ability(\"overcharge\", {\n  initiative = function(ctx)\n    return 1\n  end,\n})\n",
     );
-    assert!(harness.query_by_label_contains("line 4: ").is_none());
+    assert!(harness.query_by_label_contains("line 4:").is_none());
     let _ = std::fs::remove_dir_all(&dir);
 }

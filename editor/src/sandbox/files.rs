@@ -32,7 +32,9 @@ impl Sandbox {
         if !self.problems.is_empty() {
             ui.label(egui::RichText::new("The scenario file has problems:").strong());
             for p in &self.problems {
-                ui.colored_label(egui::Color32::from_rgb(255, 110, 110), p.to_string());
+                if crate::spot::problem_link(ui, p) {
+                    self.clicked_problem = Some(p.clone());
+                }
             }
         }
     }

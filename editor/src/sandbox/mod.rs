@@ -81,6 +81,8 @@ pub struct Sandbox {
     note: Option<Note>,
     /// The problems of the last scenario file that failed to load.
     problems: Vec<Diagnostic>,
+    /// A problem the designer clicked, for the editor to show its spot.
+    pub clicked_problem: Option<Diagnostic>,
     /// Scroll not yet turned into a rotation.
     scrolled: f32,
     /// The step of a battle to fight again with new content, on the next frame.
