@@ -871,3 +871,25 @@ fn a_heavy_hook_under_the_instruction_limit_finishes_however_loaded_the_machine(
         assert_eq!(r, Ok(quiet));
     }
 }
+
+/// The wall-clock safeguard (set very low here, with no instruction limit to speak of) says
+/// what it is and where the script is stuck.
+#[test]
+fn the_wall_clock_safeguard_says_it_is_not_a_game_rule() {
+    let (c, mut host, _) = load_with(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local n = 0\n  while true do n = n + 1 end\nend })\n",
+        "probe",
+        Limits {
+            instructions: u64::MAX,
+            time: std::time::Duration::from_millis(20),
+            ..Limits::default()
+        },
+    );
+    let err = fight(&c, &mut host).expect_err("stopped");
+    assert!(
+        err.contains(
+            "scripts/probe.lua:3, plan_attacks, probe/gunner: stopped after 20 ms of wall-clock time: this is a host safeguard, not a game rule; the script is stuck in scripts/probe.lua:3"
+        ),
+        "{err}"
+    );
+}
