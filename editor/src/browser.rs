@@ -37,19 +37,20 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
         .collect();
     let mut picked_army = None;
     let mut picked_tile = None;
+    let mut clicked = None;
     egui::ScrollArea::vertical().show(ui, |ui| {
         let cat = &editor.loaded.catalog;
         for m in &editor.loaded.mods {
             ui.collapsing(m.id.as_str(), |ui| {
                 ui.label(format!("{} {}", m.name, m.manifest.version));
+                // The same problems as the status bar's (a refused reload's while there is one).
                 for d in editor
-                    .loaded
-                    .problems
+                    .problems()
                     .iter()
                     .filter(|d| d.file.starts_with(&m.dir))
                 {
                     if crate::spot::problem_link(ui, d) {
-                        editor.spot = Some(crate::spot::Spot::read(d));
+                        clicked = Some(d.clone());
                     }
                 }
                 for a in &m.armies {
@@ -98,6 +99,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
     }
     if let Some(t) = picked_tile {
         editor.select_tile(t);
+    }
+    if let Some(p) = clicked {
+        editor.open_spot(&p, None);
     }
 }
 
