@@ -104,8 +104,12 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     harness.get_by_label("Gauss Lance x1");
     harness.get_by_label("The last save has problems:");
 
-    // Clicking the problem shows its spot in the file.
-    harness.get_by_label(&problem.to_string()).click();
+    // Clicking the problem (in the status bar, or under its mod in the browser) shows its spot.
+    harness
+        .get_all_by_label(&problem.to_string())
+        .next()
+        .expect("the problem is listed")
+        .click();
     harness.run();
     assert!(harness.state().spot.is_some(), "the spot opens");
     harness.get_by_label("44 | name = 12");
