@@ -12,7 +12,7 @@ fn a_malformed_army_reports_every_problem_with_its_position() {
         "broken.toml:18:8: unknown kind `sergeant`: use hq, soldier, module or instant",
         "broken.toml:22:6: tile id `grunt` is already used on line 16: tile ids must be unique in an army",
         "broken.toml:27:17: strength 4 is out of range: use 1 to 3 (R3.8)",
-        "broken.toml:27:28: edge `7` is not a number from 0 to 5",
+        "broken.toml:27:28: edge `7` is not a number from 0 to 5: number the edges 0 (front) to 5, clockwise",
     ];
     assert_eq!(shown.len(), expected.len(), "{shown:#?}");
     for (s, e) in shown.iter().zip(expected) {

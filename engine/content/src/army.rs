@@ -285,6 +285,15 @@ pub(crate) fn validate_tile(
     }
 }
 
+/// A tile kind with its article, as messages name it ("an instant", "a soldier").
+fn a_kind(kind: TileKind) -> String {
+    match kind {
+        TileKind::Hq => "an HQ".to_string(),
+        TileKind::Instant => "an instant".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
 struct Validator<'a> {
     src: &'a SourceText,
     errors: Vec<Diagnostic>,
@@ -398,14 +407,14 @@ impl Validator<'_> {
             if kind == TileKind::Module {
                 tile.module = self.effects(m);
             } else {
-                self.at(m, format!("only modules have `[tile.module]` effects; this tile is a {kind} (an HQ uses `[tile.aura]`)"));
+                self.at(m, format!("only modules have `[tile.module]` effects; this tile is {} (an HQ uses `[tile.aura]`)", a_kind(kind)));
             }
         }
         if let Some(a) = &raw.aura {
             if kind == TileKind::Hq {
                 tile.aura = self.effects(a);
             } else {
-                self.at(a, format!("only an HQ has an `[tile.aura]`; this tile is a {kind} (a module uses `[tile.module]`)"));
+                self.at(a, format!("only an HQ has an `[tile.aura]`; this tile is {} (a module uses `[tile.module]`)", a_kind(kind)));
             }
         }
         if kind == TileKind::Instant && raw.ability.is_empty() {

@@ -324,8 +324,14 @@ fn plain_words(text: &str, message: &str, offset: usize) -> String {
     if let Some(rest) = message.strip_prefix("invalid type: ")
         && let Some((found, expected)) = rest.split_once(", expected ")
     {
-        if let (true, Some((lo, hi))) = (found.starts_with("integer "), int_range(expected.trim()))
-        {
+        // A number too large for any whole number is read as an `i128`.
+        let range = int_range(expected.trim()).or_else(|| {
+            found
+                .contains(" as i128")
+                .then(|| int_range("i64"))
+                .flatten()
+        });
+        if let (true, Some((lo, hi))) = (found.starts_with("integer "), range) {
             return format!(
                 "{what} is out of range: found {}; use a whole number from {lo} to {hi}",
                 found_words(found)
@@ -430,9 +436,10 @@ fn syntax_words(message: &str, what: &str) -> String {
         "string values must be quoted" => format!(
             "{what} has no value, or its text is not in quotes: write e.g. `name = \"Moloch\"`"
         ),
-        "key with no value" | "missing value for key" | "missing value" => {
-            format!("{what} has no value: write `key = value`")
-        }
+        "key with no value" | "missing value for key" | "missing value" => match what {
+            "this value" => "a key without a value here: write `key = value`".into(),
+            what => format!("{what} has no value: write `key = value`"),
+        },
         "extra `=`" => "one `=` too many: write `key = value`".into(),
         "missing comma between array elements" => {
             "a comma is missing between the values of this list".into()
@@ -484,7 +491,10 @@ fn syntax_words(message: &str, what: &str) -> String {
                 .into()
         }
         "wanted string or table" => format!("{what} must be a name in quotes or a table"),
-        "invalid date-time" | "invalid value" => {
+        h if h.starts_with("invalid date") || h.starts_with("invalid time") => {
+            "this date or time is malformed: put text in quotes, e.g. \"name\"".into()
+        }
+        "invalid value" => {
             "this value cannot be read: write text in quotes (\"name\"), a number, true/false, a list [..] or a table"
                 .into()
         }

@@ -27,7 +27,7 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
             let v: u8 = s.trim().parse().map_err(|_| {
                 err(
                     n.len() + 1,
-                    format!("strength `{s}` is not a number from 1 to 3"),
+                    format!("strength `{s}` is not a number from 1 to 3: write e.g. `melee:2@0`"),
                 )
             })?;
             (n.trim(), Some(v))
@@ -46,7 +46,13 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
     if !needs_strength && !matches!(name, "armor" | "net" | "link") {
         return Err(err(
             0,
-            format!("unknown edge feature `{name}` (features: {FEATURES})"),
+            format!(
+                "unknown edge feature `{name}`{}: use one of {FEATURES}",
+                hexforge_core::names::did_you_mean(
+                    name,
+                    ["melee", "ranged", "armor", "net", "link"]
+                )
+            ),
         ));
     }
     let strength = match (needs_strength, strength) {
@@ -85,7 +91,10 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
             _ => {
                 return Err(err(
                     pos,
-                    format!("edge `{}` is not a number from 0 to 5", part.trim()),
+                    format!(
+                        "edge `{}` is not a number from 0 to 5: number the edges 0 (front) to 5, clockwise",
+                        part.trim()
+                    ),
                 ));
             }
         };

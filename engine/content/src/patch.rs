@@ -400,7 +400,10 @@ fn apply_file(
         if armies[a].army.tiles.iter().any(|t| t.id == tile.id) {
             problems.push(src.error(
                 c.tile.span(),
-                format!("army `{army}` already has a tile `{}`", tile.id),
+                format!(
+                    "army `{army}` already has a tile `{}`: change it with [[change]], or give this one another id",
+                    tile.id
+                ),
             ));
             continue;
         }
