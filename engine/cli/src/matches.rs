@@ -329,10 +329,7 @@ pub fn play_matches<H: AbilityHooks>(
                 .map(|b| b.as_mut() as &mut dyn Player)
                 .collect();
             let refused = |e: hexforge_core::ActionError| {
-                anyhow::anyhow!(
-                    "game {k} (seed {}): the engine refused an action it listed as legal: {e}",
-                    lineup.seed
-                )
+                anyhow::anyhow!("game {k} (seed {}): {}", lineup.seed, stopped(&e))
             };
             let result = match record {
                 Some(make) => {
@@ -445,7 +442,17 @@ pub fn play_matches<H: AbilityHooks>(
     Ok(failures.is_empty())
 }
 
-/// The error for an action the engine listed as legal and then refused (an engine bug).
+/// The error for an action the engine listed as legal and then refused: a script that failed
+/// (the modder's message, where and a Lua traceback), else an engine bug.
 fn refused(e: ActionError) -> anyhow::Error {
-    anyhow::anyhow!("the engine refused an action it listed as legal: {e}")
+    anyhow::anyhow!("{}", stopped(&e))
+}
+
+/// Why a game stopped at an action the engine listed as legal, in the words of whoever can fix
+/// it: a script's error as the modder wrote it, or the engine's refusal (an engine bug).
+pub(crate) fn stopped(e: &ActionError) -> String {
+    match e {
+        ActionError::Hook(h) => format!("a script error stopped the match: {h}"),
+        other => format!("the engine refused an action it listed as legal: {other}"),
+    }
 }

@@ -154,6 +154,14 @@ pub fn replay_to(
             all_picks_used,
         } = match acted {
             Ok(r) => r,
+            Err(hexforge_core::ActionError::Hook(h)) => {
+                writeln!(
+                    out,
+                    "stopped at {}: a script error stopped the replay: {h}",
+                    what()
+                )?;
+                return Ok(ExitCode::FAILURE);
+            }
             Err(e) => {
                 writeln!(
                     out,

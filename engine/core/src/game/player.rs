@@ -38,8 +38,9 @@ impl Decider for Seats<'_, '_> {
 }
 
 /// Plays a game to its end with one player per seat. An action a player picks outside the list
-/// counts as the last listed one (ending the turn). Errors only if the engine refuses an action it
-/// listed as legal, which would be an engine bug.
+/// counts as the last listed one (ending the turn). Errors if an ability script fails
+/// ([`ActionError::Hook`], the script's own message: show it as such), or if the engine refuses
+/// an action it listed as legal, which would be an engine bug.
 pub fn play_out<S>(
     game: &mut Game,
     players: &mut [&mut dyn Player],
