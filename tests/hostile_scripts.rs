@@ -838,6 +838,22 @@ fn paths_are_shown_relative_to_the_mod_folder_and_never_cut() {
         !err.contains("hexforge-hostile"),
         "no temporary folder: {err}"
     );
+    // An error found in what a hook returned is placed at the ability's definition, whole too.
+    let dir = mods.mods[0].dir.clone();
+    std::fs::write(
+        dir.join(deep),
+        "\nability(\"probe\", { initiative = function(ctx) return 99 end })\n",
+    )
+    .expect("script");
+    let mut mods = hexforge_content::load_mods(&[dir]);
+    let (mut host, _) = ScriptHost::load(&mods.mods, &mut mods.catalog, Limits::default());
+    let err = fight(&mods.catalog, &mut host).expect_err("out of range");
+    assert!(
+        err.starts_with(&format!(
+            "probe, {deep}:2, initiative, probe/gunner: initiative: 99 is out of range"
+        )),
+        "{err}"
+    );
 }
 
 /// The instruction count, never the clock, decides whether a hook finishes: a heavy hook well

@@ -160,13 +160,15 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
     Ok(ability)
 }
 
-/// `file:line` of the Lua code that called the current Rust function.
+/// `file:line` of the Lua code that called the current Rust function (the chunk's whole name:
+/// Lua's short form cuts long paths).
 fn caller_position(lua: &Lua) -> String {
     lua.inspect_stack(1, |d| {
         let source = d.source();
         let file = source
-            .short_src
+            .source
             .as_deref()
+            .or(source.short_src.as_deref())
             .unwrap_or("?")
             .trim_start_matches('@')
             .to_string();

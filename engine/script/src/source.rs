@@ -7,7 +7,8 @@ use hexforge_content::ModInfo;
 /// The definition of an ability in a Lua file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HookSource {
-    /// The file as errors name it (`scripts/abilities/line_shot.lua`, or the mod file's path).
+    /// The file: the library's as errors name it (`scripts/abilities/line_shot.lua`), or the mod
+    /// file's path as it was read (errors name it relative to the mod's folder).
     pub file: String,
     /// The 1-based line of `ability("name", ...)`.
     pub line: usize,
