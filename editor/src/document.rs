@@ -711,7 +711,7 @@ fn renumber(doc: &mut DocumentMut) {
 
 /// Sets `path` below `table` to `value` (removes it with `None`), making sub-tables on the way
 /// and removing those left empty; a replaced value keeps its comment and spacing.
-fn set_in(table: &mut Table, path: &[&str], value: Option<Value>) {
+pub(crate) fn set_in(table: &mut Table, path: &[&str], value: Option<Value>) {
     let Some((last, parents)) = path.split_last() else {
         return;
     };

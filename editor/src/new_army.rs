@@ -4,6 +4,7 @@
 //! documented template; and the mod manifest updates they need (`[provides]`). Every file is
 //! written atomically; the form that asks for the army's id, name and mod is here too.
 
+use crate::document::set_in;
 use hexforge_content::scaffold::{ability_template, new_empty_mod, starter_army, valid_id};
 use hexforge_content::{LoadedMods, write_atomically};
 use std::path::{Path, PathBuf};
@@ -64,7 +65,7 @@ pub struct Created {
     pub mod_dir: PathBuf,
     /// The new mod's folder when it is in no folder the editor loads yet (add it to the roots).
     pub new_root: Option<PathBuf>,
-    /// Something the designer should know (abilities that stay with the copied army's mod).
+    /// Something the designer should know (the Lua files copied with the army).
     pub note: Option<String>,
 }
 
@@ -97,10 +98,19 @@ fn army_text(loaded: &LoadedMods, form: &Form) -> Result<String, String> {
         .get_mut("army")
         .and_then(Item::as_table_mut)
         .ok_or_else(|| format!("{} has no [army] table", file.display()))?;
-    army.insert("id", toml_edit::value(form.id.as_str()));
-    army.insert("name", toml_edit::value(form.name.as_str()));
+    // In place, so the comments written about them stay.
+    set_in(
+        army,
+        &["id"],
+        Some(toml_edit::Value::from(form.id.as_str())),
+    );
+    set_in(
+        army,
+        &["name"],
+        Some(toml_edit::Value::from(form.name.as_str())),
+    );
     // The translations were the copied army's names.
-    army.remove("names");
+    set_in(army, &["names"], None);
     let prefix = army
         .decor()
         .prefix()
@@ -232,6 +242,16 @@ pub fn create(
             (dir, true)
         }
     };
+    let scripts = match scripts_to_copy(loaded, form, &mod_dir) {
+        Ok(s) => s,
+        Err(e) => {
+            if made {
+                // Nothing of the new mod is left behind.
+                let _ = std::fs::remove_dir_all(&mod_dir);
+            }
+            return Err(e);
+        }
+    };
     let armies = mod_dir.join("armies");
     std::fs::create_dir_all(&armies)
         .map_err(|e| format!("cannot create {}: {e}", armies.display()))?;
@@ -250,18 +270,27 @@ pub fn create(
     let known = hexforge_content::mod_dirs(roots, &mut probe);
     let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let new_root = (!known.iter().any(|d| canon(d) == canon(&mod_dir))).then(|| mod_dir.clone());
-    let note = form.from.as_ref().and_then(|from| {
-        let source = loaded
-            .mods
+    for (path, text) in &scripts {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        write_atomically(path, text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    if !scripts.is_empty() {
+        declare_scripts(&mod_dir)?;
+    }
+    let note = (!scripts.is_empty()).then(|| {
+        let names: Vec<String> = scripts
             .iter()
-            .find(|m| m.armies.iter().any(|a| &a.id == from))?;
-        (source.dir != mod_dir && !source.scripts.is_empty()).then(|| {
-            format!(
-                "`{from}` comes from the mod `{}`, whose own Lua abilities a copy in another mod cannot bind: copy its scripts/ into {} if the copy uses them",
-                source.id,
-                mod_dir.display()
-            )
-        })
+            .filter_map(|(p, _)| p.strip_prefix(&mod_dir).ok())
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        format!(
+            "its abilities' Lua files were copied too: {}",
+            names.join(", ")
+        )
     });
     Ok(Created {
         file,
@@ -269,6 +298,97 @@ pub fn create(
         new_root,
         note,
     })
+}
+
+/// The ability names `text` (a Lua file) defines with `ability("name", ...)`.
+fn defined_hooks(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix("ability(")?.trim_start();
+            let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+            let name = rest[1..].split(quote).next()?;
+            (!name.is_empty()).then(|| name.to_string())
+        })
+        .collect()
+}
+
+/// The Lua files a copy of the army of `form` needs in `mod_dir` to play as the original does,
+/// with their text: when a tile of the army has an ability its mod's own scripts define (not the
+/// shared library, which every mod binds), that mod's scripts, which load together into one Lua
+/// state, at the same places in `mod_dir` (files already there with the same text are left
+/// alone). An error, before anything is written, when `mod_dir` has another file at one of those
+/// places or already defines one of their abilities.
+fn scripts_to_copy(
+    loaded: &LoadedMods,
+    form: &Form,
+    mod_dir: &Path,
+) -> Result<Vec<(PathBuf, String)>, String> {
+    let Some(from) = &form.from else {
+        return Ok(Vec::new());
+    };
+    let Some(source) = loaded
+        .mods
+        .iter()
+        .find(|m| m.armies.iter().any(|a| &a.id == from))
+    else {
+        return Ok(Vec::new());
+    };
+    if source.dir == mod_dir {
+        return Ok(Vec::new());
+    }
+    let catalog = &loaded.catalog;
+    let own_hook = catalog.army(from).is_some_and(|army| {
+        army.tiles.iter().any(|&t| {
+            catalog.get(t).abilities.iter().any(|a| {
+                hexforge_script::hook_source(&loaded.mods, &source.id, &a.hook)
+                    .is_some_and(|s| Path::new(&s.file).starts_with(&source.dir))
+            })
+        })
+    });
+    if !own_hook {
+        return Ok(Vec::new());
+    }
+    let target = loaded.mods.iter().find(|m| m.dir == mod_dir);
+    let taken: Vec<String> = target
+        .map(|m| {
+            m.scripts
+                .iter()
+                .flat_map(|s| defined_hooks(&s.text))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for script in &source.scripts {
+        let Ok(rel) = script.path.strip_prefix(&source.dir) else {
+            continue;
+        };
+        let path = mod_dir.join(rel);
+        match std::fs::read_to_string(&path) {
+            Ok(there) if there == script.text => continue,
+            Ok(_) => {
+                return Err(format!(
+                    "{} already exists, and the copy needs `{}`'s own {} there: copy the army into a new mod",
+                    path.display(),
+                    source.id,
+                    rel.display()
+                ));
+            }
+            Err(_) => {}
+        }
+        let clash: Vec<String> = defined_hooks(&script.text)
+            .into_iter()
+            .filter(|h| taken.contains(h))
+            .collect();
+        if !clash.is_empty() {
+            return Err(format!(
+                "the mod already defines the abilities {} that the copy brings from `{}`: copy the army into a new mod",
+                clash.join(", "),
+                source.id
+            ));
+        }
+        out.push((path, script.text.clone()));
+    }
+    Ok(out)
 }
 
 /// Writes a new ability `hook` from the documented template to `scripts/<hook>.lua` of the mod
