@@ -824,7 +824,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             }
             other => errs.push(src.error(
                 st.action.span(),
-                format!("unknown step `{other}`{}: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn", did_you_mean(other, STEP_KINDS.iter().copied())),
+                format!("unknown step `{other}`{}: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn", did_you_mean(other, STEP_KINDS.split(", "))),
             )),
         }
     }
@@ -1346,20 +1346,9 @@ fn setup_error(
     }
 }
 
-/// The kinds of step a scenario may have.
-const STEP_KINDS: &[&str] = &[
-    "battle",
-    "place",
-    "move",
-    "push",
-    "sniper",
-    "grenade",
-    "air_strike",
-    "instant",
-    "discard",
-    "redraw",
-    "end_turn",
-];
+/// The kinds of step a scenario may have, as messages list them.
+const STEP_KINDS: &str =
+    "battle, place, move, push, sniper, grenade, air_strike, instant, discard, redraw, end_turn";
 
 /// An unknown `army/tile` name: the closest loaded tile, and how tiles are named.
 fn unknown_tile(catalog: &Catalog, name: &str) -> String {
