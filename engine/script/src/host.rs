@@ -197,11 +197,54 @@ fn run_chunk(
         .into_function()
         .map_err(|e| {
             let (at, message) = locate(&error_text(&e, &Limits::default()), name);
-            located(Some(at), message)
+            located(
+                Some(at),
+                format!("{message}: fix the Lua syntax of this line (docs/LUA_API.md)"),
+            )
         })?;
-    sb.runner
-        .call::<()>(&sb.lua, &f, ())
-        .map_err(|f| located(f.at, f.message))
+    sb.runner.call::<()>(&sb.lua, &f, ()).map_err(|f| {
+        let near = global_named(&f.message)
+            .map(|g| hexforge_core::names::did_you_mean(g, global_names(env).iter().map(String::as_str)))
+            .unwrap_or_default();
+        located(
+            f.at,
+            format!(
+                "{}{near}: the script stopped while it loaded; fix this line (docs/LUA_API.md lists what scripts may use)",
+                f.message
+            ),
+        )
+    })
+}
+
+/// The global a Lua error names (`... (global 'abilty')`), if it names one.
+fn global_named(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once("global '")?;
+    rest.split_once('\'').map(|(name, _)| name)
+}
+
+/// The names a script's globals can reach: its environment's own, then those it inherits.
+fn global_names(env: &Table) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut table = Some(env.clone());
+    // The environments nest a few levels deep (the mod's, the library's, the sandbox's).
+    for _ in 0..8 {
+        let Some(t) = table.take() else { break };
+        for (k, _) in t.pairs::<Value, Value>().flatten() {
+            if let Value::String(k) = k
+                && let Ok(k) = k.to_str()
+            {
+                names.push(k.to_string());
+            }
+        }
+        table = t
+            .metatable()
+            .and_then(|m| m.raw_get::<Value>("__index").ok())
+            .and_then(|v| match v {
+                Value::Table(p) => Some(p),
+                _ => None,
+            });
+    }
+    names
 }
 
 /// The syntax error of the Lua text of `path`, if it has one, located as a loading error would
@@ -496,8 +539,9 @@ impl ScriptHost {
                         .cloned()
                         .collect();
                     problems.push(located(format!(
-                        "tile `{}`: no ability `{name}` is defined: define it in the mod's scripts/ with ability(\"{name}\", {{ ... }}), or use one of: {}",
+                        "tile `{}`: no ability `{name}` is defined{}: define it in the mod's scripts/ with ability(\"{name}\", {{ ... }}), or use one of: {}",
                         tile.full_id(),
+                        hexforge_core::names::did_you_mean(&name, known.iter().map(String::as_str)),
                         known.join(", ")
                     )));
                     continue;
