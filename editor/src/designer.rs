@@ -46,6 +46,8 @@ pub struct LuaEdit {
     pub disk: DiskState,
     /// The syntax error of `text` as it is now (checked on every change, never run).
     pub problem: Option<hexforge_content::Diagnostic>,
+    /// A line to bring into view with the cursor on it, on the next frame.
+    pub goto: Option<usize>,
 }
 
 impl LuaEdit {
@@ -57,7 +59,14 @@ impl LuaEdit {
             disk: DiskState::new(text.clone()),
             text,
             problem,
+            goto: None,
         }
+    }
+
+    /// The same, opened at the line where the ability `hook` is defined (when it is there).
+    pub fn at_ability(mut self, hook: &str) -> LuaEdit {
+        self.goto = crate::lua_view::ability_line(&self.text, hook);
+        self
     }
 
     /// Whether the text differs from the file as loaded or saved.
@@ -382,7 +391,7 @@ impl Editor {
         let path = new_army::new_ability(&mod_dir, hook, &known)?;
         self.docs[d].add_ability(i, hook);
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        self.designer.lua = Some(LuaEdit::open(path, text));
+        self.designer.lua = Some(LuaEdit::open(path, text).at_ability(hook));
         self.designer.new_hook.clear();
         self.reload_if_unwatched();
         Ok(())
@@ -1343,7 +1352,11 @@ fn source_view(editor: &mut Editor, ui: &mut egui::Ui) {
         let own = editor.loaded.mods.iter().any(|m| path.starts_with(&m.dir)) && path.is_file();
         if own && ui.button("Edit the Lua file").clicked() {
             match std::fs::read_to_string(&path) {
-                Ok(text) => editor.designer.lua = Some(LuaEdit::open(path, text)),
+                Ok(text) => {
+                    let mut lua = LuaEdit::open(path, text);
+                    lua.goto = Some(source.line);
+                    editor.designer.lua = Some(lua);
+                }
                 Err(e) => {
                     editor.designer.note = Some(format!("cannot read {}: {e}", path.display()))
                 }
@@ -1417,16 +1430,14 @@ fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
         .id_salt("lua_editor")
         .max_height(260.0)
         .show(ui, |ui| {
-            let edited = ui
-                .add(
-                    egui::TextEdit::multiline(&mut lua.text)
-                        .id(egui::Id::unique(LUA_TEXT))
-                        .code_editor()
-                        .desired_width(f32::INFINITY)
-                        .desired_rows(12),
-                )
-                .labelled_by(label.unwrap_or_else(|| ui.scope_id()))
-                .changed();
+            let label = label.unwrap_or_else(|| ui.scope_id());
+            let edited = crate::lua_view::code_editor(
+                ui,
+                egui::Id::unique(LUA_TEXT),
+                &mut lua.text,
+                &mut lua.goto,
+                label,
+            );
             if edited {
                 lua.problem = lua_problem(&lua.path, &lua.text);
             }

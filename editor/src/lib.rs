@@ -15,6 +15,7 @@ pub mod designer;
 pub mod disk;
 pub mod document;
 pub mod history;
+pub mod lua_view;
 pub mod new_army;
 pub mod reload;
 pub mod replays;
