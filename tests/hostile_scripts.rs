@@ -909,3 +909,31 @@ fn the_wall_clock_safeguard_says_it_is_not_a_game_rule() {
         "{err}"
     );
 }
+
+/// Library calls whose work grows with their arguments count it, name the script's line even
+/// when the script returns their result directly, and keep Lua's words for a bad argument.
+#[test]
+fn counted_library_calls_name_the_line_and_the_function() {
+    let err = plan_error("  local t = {}\n  return table.unpack(t, 1, 1 << 40)");
+    assert!(err.contains("ran too long"), "{err}");
+    assert!(err.contains("scripts/probe.lua:3, plan_attacks"), "{err}");
+    let err = plan_error("  local s = \"abc\"\n  return s:sub({})");
+    assert!(
+        err.contains("scripts/probe.lua:3, plan_attacks, probe/gunner: bad argument #2 to 'sub' (number expected, got table)"),
+        "{err}"
+    );
+    let (_, _, problems) = load(
+        r##"
+assert(("hello"):sub(2, -2) == "ell" and ("abc"):upper() == "ABC" and tonumber("0x10") == 16)
+local t = { 3, 1, 2 }
+table.sort(t, function(a, b) return a > b end)
+table.insert(t, 1, 9)
+assert(table.concat(t, ",") == "9,3,2,1" and table.remove(t) == 1 and select("#", table.unpack(t)) == 3)
+assert(utf8.len("h\u{e9}") == 2 and ("abc"):byte(-1) == 99)
+local ok, e = pcall(table.sort, { 1, 2, 3 }, function(a, b) error("no order") end)
+assert(not ok and e:find("probe.lua:8: no order", 1, true), e)
+ability("probe", {})
+"##,
+    );
+    assert_eq!(problems, "");
+}

@@ -5,7 +5,7 @@
 //! ([`crate::snapshot`]); no script can reach them.
 
 use crate::stack::{Frame, TRACEBACK_FRAMES, script_frames};
-use crate::strings::{BYTES_PER_INSTRUCTION, Charge, grouped};
+use crate::strings::{Charge, grouped};
 use hexforge_core::Rng;
 use mlua::{
     ChunkMode, FromLuaMulti, Function, HookTriggers, IntoLuaMulti, Lua, LuaOptions, MultiValue,
@@ -440,11 +440,10 @@ pub(crate) struct UpvalueAccess {
 /// Trusted setup code, run with the full standard library before any script: builds `base` from
 /// a list of allowed functions and replaces the unsafe or order-dependent ones.
 const SETUP: &str = r#"
-local tripped, random, install, as_message, charge, handler, per = ...
-local getmetatable, setmetatable, rawget, rawlen, next, type, error, tostring =
-  getmetatable, setmetatable, rawget, rawlen, next, type, error, tostring
+local tripped, random, install, as_message, handler = ...
+local getmetatable, setmetatable, rawget, next, type, error, tostring =
+  getmetatable, setmetatable, rawget, next, type, error, tostring
 local raw_pcall, xpcall, select, sort = pcall, xpcall, select, table.sort
-local byte, raw_find = string.byte, string.find
 
 -- String methods must not reach string.dump, nor let scripts change the string metatable.
 string.dump = nil
@@ -473,96 +472,11 @@ local function safe_tostring(v)
   return t
 end
 tostring = safe_tostring
--- Library work that runs in C is counted against the call's instruction budget (`charge`, one
--- instruction per `per` bytes or so), and the strings library functions build are capped: the
--- instruction limit reaches everything a script can ask the library to do.
-local function count(n)
-  if n > 0 then charge(n) end
-end
--- Lua's `posrelat`: how many items from `i` to `j` of `len`, or 0.
-local function span(len, i, j)
-  if i < 0 then i = (i < -len) and 1 or (len + i + 1) elseif i == 0 then i = 1 end
-  if j < 0 then j = len + j + 1 elseif j > len then j = len end
-  return (i > j) and 0 or (j - i + 1)
-end
-local function num(v, default)
-  if v == nil then return default end
-  return type(v) == "number" and v or nil
-end
-
--- The pattern functions (bounded: every step counted), `string.rep`, `string.format` (no `%p`,
--- no address for `%s`) and `table.concat` (both capped) are the host's (strings.rs).
+-- Library work that runs in C is counted against the call's instruction budget, and the
+-- strings library functions build are capped (strings.rs): the pattern functions (every step
+-- counted), `string.rep`, `string.format` (no `%p`, no address for `%s`), `table.concat`, and
+-- the functions whose work grows with their arguments (`string.sub`, `table.sort`, ...).
 install(safe_tostring)
-
-for _, name in ipairs({ "upper", "lower", "reverse" }) do
-  local raw = string[name]
-  string[name] = function(s, ...)
-    if type(s) == "string" then count(#s // per) end
-    return raw(s, ...)
-  end
-end
-local raw_sub = string.sub
-string.sub = function(s, i, j)
-  local a, b = num(i, 1), num(j, -1)
-  if type(s) == "string" and a and b then count(span(#s, a, b) // per) end
-  return raw_sub(s, i, j)
-end
-local raw_byte = string.byte
-string.byte = function(s, i, j)
-  local a = num(i, 1)
-  local b = num(j, a)
-  if type(s) == "string" and a and b then count(span(#s, a, b) // 4) end
-  return raw_byte(s, i, j)
-end
-for _, name in ipairs({ "len", "offset" }) do
-  local raw = utf8[name]
-  utf8[name] = function(s, ...)
-    if type(s) == "string" then count(#s // per) end
-    return raw(s, ...)
-  end
-end
-local raw_codepoint = utf8.codepoint
-utf8.codepoint = function(s, i, j)
-  local a = num(i, 1)
-  local b = num(j, a)
-  if type(s) == "string" and a and b then count(span(#s, a, b) // 4) end
-  return raw_codepoint(s, i, j)
-end
-local raw_tonumber = tonumber
-tonumber = function(v, ...)
-  if type(v) == "string" then count(#v // per) end
-  return raw_tonumber(v, ...)
-end
-
-local raw_unpack = table.unpack
-table.unpack = function(t, i, j)
-  local a, b = num(i, 1), num(j, nil)
-  if b == nil and type(t) == "table" then b = rawlen(t) end
-  if a and b and b >= a then count((b - a + 1) // 4) end
-  return raw_unpack(t, i, j)
-end
-local raw_move = table.move
-table.move = function(a1, f, e, t, ...)
-  if type(f) == "number" and type(e) == "number" and e >= f then count((e - f + 1) // 4) end
-  return raw_move(a1, f, e, t, ...)
-end
-for _, name in ipairs({ "insert", "remove" }) do
-  local raw = table[name]
-  table[name] = function(t, ...)
-    if type(t) == "table" then count(rawlen(t) // 8) end
-    return raw(t, ...)
-  end
-end
-local raw_sort = table.sort
-table.sort = function(t, ...)
-  if type(t) == "table" then
-    local n = rawlen(t)
-    local log = 1
-    while (1 << log) < n do log = log + 1 end
-    count(n * log // 4)
-  end
-  return raw_sort(t, ...)
-end
 
 -- Script calls run through `run`: the handler sees every error where it was raised.
 local function run(f, ...)
@@ -731,26 +645,14 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     })?;
     let b = budget.clone();
     let charge: Charge = Rc::new(move |lua, n| b.charge(lua, n));
-    let c = charge.clone();
     let install = lua.create_function(move |lua, safe_tostring: Function| {
-        crate::strings::install(lua, c.clone(), safe_tostring)
+        crate::strings::install(lua, charge.clone(), safe_tostring)
     })?;
     let as_message = lua.create_function(move |lua, v: Value| {
         Ok(match v {
             Value::Error(e) => Value::String(lua.create_string(cut(&error_text(&e, &limits)))?),
             v => v,
         })
-    })?;
-    let c = charge.clone();
-    let charge_fn = lua.create_function(move |lua, n: f64| {
-        c(
-            lua,
-            if n >= u64::MAX as f64 {
-                u64::MAX
-            } else {
-                n.max(0.0) as u64
-            },
-        )
     })?;
     let failure = Rc::new(RefCell::new(None));
     let chunks = Rc::new(RefCell::new(Vec::new()));
@@ -767,15 +669,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         .load(SETUP)
         .set_name("=sandbox")
         .set_mode(ChunkMode::Text)
-        .call((
-            tripped,
-            random,
-            install,
-            as_message,
-            charge_fn,
-            handler,
-            BYTES_PER_INSTRUCTION as i64,
-        ))?;
+        .call((tripped, random, install, as_message, handler))?;
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),

@@ -812,11 +812,12 @@ fn outcome(lua: &Lua, r: R<MultiValue>, name: &str) -> mlua::Result<MultiValue> 
     }
 }
 
-/// Installs the bounded pattern functions and the capped builders (`string.rep`,
-/// `string.format`, `table.concat`) into the state's `string` and `table` libraries, before the
-/// sandbox copies them. `safe_tostring` is how `%s` shows a value without an address. Their
+/// Installs the bounded pattern functions, the capped builders (`string.rep`,
+/// `string.format`, `table.concat`) and the counted functions (`string.sub`, `table.sort`, ...)
+/// into the state's libraries, before the sandbox copies them. `safe_tostring` is how `%s` shows a value without an address. Their
 /// errors are Lua errors naming the script's line.
 pub(crate) fn install(lua: &Lua, charge: Charge, safe_tostring: Function) -> mlua::Result<()> {
+    install_counted(lua, &charge)?;
     let string: Table = lua.globals().raw_get("string")?;
     let table: Table = lua.globals().raw_get("table")?;
     let c = charge.clone();
@@ -980,6 +981,138 @@ pub(crate) fn install(lua: &Lua, charge: Charge, safe_tostring: Function) -> mlu
         })?,
     )?;
     Ok(())
+}
+
+/// How much work a library call will do, in instructions, from its arguments.
+type Cost = fn(&[Value]) -> u64;
+
+/// Replaces `table[name]` by a function that counts `cost` against the budget, then calls the
+/// original; its errors name the script's line.
+fn counted(
+    lua: &Lua,
+    charge: &Charge,
+    table: &Table,
+    name: &'static str,
+    cost: Cost,
+) -> mlua::Result<()> {
+    let raw: Function = table.raw_get(name)?;
+    let c = charge.clone();
+    let f = lua.create_function(move |lua, args: Variadic<Value>| {
+        let n = cost(&args);
+        if n > 0 {
+            c(lua, n)?;
+        }
+        outcome(lua, raw.call::<MultiValue>(args).map_err(Fail::Raw), name)
+    })?;
+    table.raw_set(name, f)
+}
+
+/// Argument `i` as a whole number: `Some(default)` when absent, `None` when it is no number.
+fn whole(args: &[Value], i: usize, default: i64) -> Option<i64> {
+    match args.get(i) {
+        None | Some(Value::Nil) => Some(default),
+        Some(Value::Integer(n)) => Some(*n),
+        Some(Value::Number(n)) if n.fract() == 0.0 && n.abs() < 9.0e18 => Some(*n as i64),
+        _ => None,
+    }
+}
+
+fn string_len(args: &[Value], i: usize) -> Option<i64> {
+    match args.get(i) {
+        Some(Value::String(s)) => Some(s.as_bytes().len() as i64),
+        _ => None,
+    }
+}
+
+fn table_len(args: &[Value], i: usize) -> Option<i64> {
+    match args.get(i) {
+        Some(Value::Table(t)) => Some(t.raw_len() as i64),
+        _ => None,
+    }
+}
+
+/// Lua's `posrelat` for a range: how many items from `i` to `j` of `len`.
+fn span(len: i64, i: i64, j: i64) -> u64 {
+    let i = if i < 0 {
+        if i < -len { 1 } else { len + i + 1 }
+    } else {
+        i.max(1)
+    };
+    let j = if j < 0 { len + j + 1 } else { j.min(len) };
+    if i > j { 0 } else { (j - i + 1) as u64 }
+}
+
+/// Items from `a` to `b`, however far apart.
+fn between(a: i64, b: i64) -> u64 {
+    u64::try_from(i128::from(b) - i128::from(a) + 1).unwrap_or(0)
+}
+
+const B: u64 = BYTES_PER_INSTRUCTION as u64;
+
+fn cost_bytes(a: &[Value]) -> u64 {
+    string_len(a, 0).map_or(0, |l| l as u64 / B)
+}
+
+fn cost_sub(a: &[Value]) -> u64 {
+    match (string_len(a, 0), whole(a, 1, 1), whole(a, 2, -1)) {
+        (Some(l), Some(i), Some(j)) => span(l, i, j) / B,
+        _ => 0,
+    }
+}
+
+fn cost_byte(a: &[Value]) -> u64 {
+    let i = whole(a, 1, 1);
+    match (string_len(a, 0), i, i.and_then(|i| whole(a, 2, i))) {
+        (Some(l), Some(i), Some(j)) => span(l, i, j) / 4,
+        _ => 0,
+    }
+}
+
+fn cost_shift(a: &[Value]) -> u64 {
+    table_len(a, 0).map_or(0, |n| n as u64 / 8)
+}
+
+fn cost_move(a: &[Value]) -> u64 {
+    match (whole(a, 1, 0), whole(a, 2, 0)) {
+        (Some(f), Some(e)) => between(f, e) / 4,
+        _ => 0,
+    }
+}
+
+fn cost_unpack(a: &[Value]) -> u64 {
+    let n = table_len(a, 0).unwrap_or(0);
+    match (whole(a, 1, 1), whole(a, 2, n)) {
+        (Some(i), Some(j)) => between(i, j) / 4,
+        _ => 0,
+    }
+}
+
+fn cost_sort(a: &[Value]) -> u64 {
+    let n = table_len(a, 0).unwrap_or(0) as u64;
+    n * u64::from(64 - n.leading_zeros()) / 4
+}
+
+/// Counts the work of the standard functions whose cost grows with their arguments (strings by
+/// their bytes, tables by their length).
+fn install_counted(lua: &Lua, charge: &Charge) -> mlua::Result<()> {
+    let g = lua.globals();
+    let string: Table = g.raw_get("string")?;
+    let table: Table = g.raw_get("table")?;
+    let utf8: Table = g.raw_get("utf8")?;
+    for name in ["upper", "lower", "reverse"] {
+        counted(lua, charge, &string, name, cost_bytes)?;
+    }
+    counted(lua, charge, &string, "sub", cost_sub)?;
+    counted(lua, charge, &string, "byte", cost_byte)?;
+    counted(lua, charge, &utf8, "len", cost_bytes)?;
+    counted(lua, charge, &utf8, "offset", cost_bytes)?;
+    counted(lua, charge, &utf8, "codepoint", cost_byte)?;
+    counted(lua, charge, &g, "tonumber", cost_bytes)?;
+    counted(lua, charge, &table, "insert", cost_shift)?;
+    counted(lua, charge, &table, "remove", cost_shift)?;
+    counted(lua, charge, &table, "move", cost_move)?;
+    counted(lua, charge, &table, "unpack", cost_unpack)?;
+    counted(lua, charge, &table, "sort", cost_sort)
 }
 
 /// Whether a format string has a `%p` conversion (flags, width and precision allowed between).
