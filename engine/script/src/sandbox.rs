@@ -175,7 +175,8 @@ pub(crate) struct Budget {
     /// A limit was passed, and where: every later check fails too, so no `pcall` can go on
     /// running, and the error names the line that passed it.
     trip: RefCell<Option<Failure>>,
-    /// The script file and line the last check saw running (for a memory error no check saw).
+    /// The script file and line the last check saw running: where a memory error is reported
+    /// (Lua raises it with no message handler, after the stack is gone).
     last_seen: RefCell<(String, usize)>,
 }
 
@@ -227,9 +228,6 @@ impl Budget {
     /// The check the instruction hook makes every [`STEP`] instructions.
     fn check(&self, lua: &Lua) -> mlua::Result<()> {
         self.charge(lua, u64::from(STEP))?;
-        if lua.used_memory() > self.limits.memory {
-            return Err(self.trip(lua, |_| memory_message(&self.limits)));
-        }
         let late = self
             .start
             .get()
@@ -295,10 +293,6 @@ impl Runner {
         args: impl IntoLuaMulti,
     ) -> Result<R, Failure> {
         self.budget.reset();
-        if lua.used_memory() > self.budget.limits.memory {
-            // What an earlier call left behind, before this one is measured.
-            let _ = lua.gc_collect();
-        }
         *self.failure.borrow_mut() = None;
         let outside = |e: mlua::Error| self.budget.unseen(&error_text(&e, &self.budget.limits));
         let mut args = args.into_lua_multi(lua).map_err(outside)?;
@@ -675,9 +669,9 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         HookTriggers::new().every_nth_instruction(STEP),
         move |lua, _| b.check(lua).map(|()| VmState::Continue),
     )?;
-    // The checks stop a script at `memory` with its line; an allocation that jumps far past it
-    // between two checks fails at once, a quarter above.
-    lua.set_memory_limit(limits.memory.saturating_add(limits.memory / 4))?;
+    // An allocation past the limit fails at once (after Lua collects what it can): the error
+    // names the line the last check saw running, at most `STEP` instructions before.
+    lua.set_memory_limit(limits.memory)?;
     let runner = Runner {
         run,
         budget: budget.clone(),
