@@ -34,8 +34,11 @@ pub fn totals_line(totals: &[(TileKind, u32); 4]) -> String {
 /// What the designer did to a tile of the deck (by its place in the deck).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DeckAction {
+    /// Show this tile (by its place in the deck) in the tile designer.
     Open(usize),
+    /// Add a copy of this tile right after it.
     Duplicate(usize),
+    /// Delete this tile (after asking).
     Delete(usize),
 }
 

@@ -26,7 +26,9 @@ const SQRT3: f32 = 1.732_050_8;
 /// board centre `[0, 0]` at `origin`, north up (SCENARIO_FORMAT.md's directions).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
+    /// Where the board's centre hex is drawn.
     pub origin: egui::Pos2,
+    /// The circumradius of each hex, in points.
     pub radius: f32,
 }
 
@@ -60,7 +62,7 @@ impl Layout {
         self.origin + egui::vec2(1.5 * q, SQRT3 * (r + q / 2.0)) * self.radius
     }
 
-    /// The hex under the screen point `p` (it may lie off the board: see [`hex_on`]).
+    /// The hex under the screen point `p` (it may lie off the board: see [`Layout::hex_on`]).
     pub fn hex_at(&self, p: egui::Pos2) -> Hex {
         let v = (p - self.origin) / self.radius;
         let q = v.x / 1.5;

@@ -11,6 +11,7 @@ pub fn matches(search: &str, full_id: &str, name: &str) -> bool {
     s.is_empty() || full_id.to_lowercase().contains(&s) || name.to_lowercase().contains(&s)
 }
 
+/// Draws the browser in `ui` and opens what the designer picks in it (an army, a tile, a problem's spot).
 pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
     ui.heading("Mods");
     ui.horizontal(|ui| {

@@ -15,21 +15,30 @@ use toml_edit::Value;
 /// What the designer has open: an army file, and one of its tiles (by its place in the file).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Open {
+    /// The army file, as opened.
     pub file: PathBuf,
+    /// The tile table shown in the tile designer (its index in the file); `None`: the army editor.
     pub tile: Option<usize>,
 }
 
 /// A question asked before something is dropped or deleted.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Confirm {
+    /// Delete a tile of an open army file (undo brings it back).
     DeleteTile {
+        /// The army file the tile is in.
         file: PathBuf,
+        /// The tile table's index in the file.
         tile: usize,
     },
+    /// Delete an army file from disk (and from its mod's manifest).
     DeleteArmy {
+        /// The army file to delete.
         file: PathBuf,
     },
+    /// Drop the unsaved changes of a file (and its autosave).
     Discard {
+        /// The file whose changes are dropped.
         file: PathBuf,
     },
     /// The window is closing with unsaved changes.
@@ -39,7 +48,9 @@ pub enum Confirm {
 /// A Lua file open in the designer's text editor.
 #[derive(Clone, Debug)]
 pub struct LuaEdit {
+    /// Where the Lua file is on disk.
     pub path: PathBuf,
+    /// The text as edited (saved only on request).
     pub text: String,
     /// The file's text as loaded or saved, and a different one found on disk while `text` has
     /// unsaved edits.
@@ -134,6 +145,7 @@ fn lua_problem(path: &Path, text: &str) -> Option<hexforge_content::Diagnostic> 
 /// The designer's state beside the open documents.
 #[derive(Default)]
 pub struct Designer {
+    /// The army file and tile being edited.
     pub open: Option<Open>,
     /// The edge being edited (0 front, clockwise) of the open tile.
     pub edge: Option<usize>,
@@ -142,10 +154,13 @@ pub struct Designer {
     focus: Option<(String, String)>,
     /// The name typed for a new ability.
     pub new_hook: String,
+    /// The "New army…" form while it is open.
     pub form: Option<new_army::Form>,
+    /// The question waiting for an answer before something is dropped or deleted.
     pub confirm: Option<Confirm>,
     /// What the last action did, or why it failed.
     pub note: Option<String>,
+    /// The Lua file open in the text editor below the tile.
     pub lua: Option<LuaEdit>,
     /// A parameters field whose text is not TOML (its key and why).
     params_error: Option<(String, String)>,

@@ -15,19 +15,28 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Val
 /// Why a file could not be opened or saved.
 #[derive(Debug)]
 pub enum DocError {
+    /// The file could not be read.
     Read {
+        /// The file.
         path: PathBuf,
+        /// Why it could not be read.
         source: std::io::Error,
     },
     /// The file is not TOML the editor can edit (fix it in a text editor first).
     Syntax(Diagnostic),
+    /// The file (or its autosave) could not be written.
     Write {
+        /// The file that could not be written.
         path: PathBuf,
+        /// Why it could not be written.
         source: std::io::Error,
     },
     /// The file on disk changed since it was loaded, and the editor has other unsaved changes:
     /// nothing is written until the designer keeps theirs or takes the disk's.
-    Conflict { path: PathBuf },
+    Conflict {
+        /// The file that changed on disk.
+        path: PathBuf,
+    },
 }
 
 impl fmt::Display for DocError {
@@ -59,8 +68,11 @@ impl std::error::Error for DocError {}
 /// The kinds of value a field holds, to turn typed text into TOML.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FieldKind {
+    /// Free text, written as a TOML string.
     Text,
+    /// A whole number (text that is not one is kept as a string, for validation to report).
     Int,
+    /// A list of whole numbers typed as `3, 2`.
     IntList,
 }
 
@@ -146,6 +158,7 @@ pub fn edge_features(edges: &[EdgeIcons; 6]) -> Vec<String> {
 /// One army file open in the designer.
 #[derive(Debug)]
 pub struct ArmyDoc {
+    /// Where the army file is on disk.
     pub path: PathBuf,
     /// The folder of the mod the file belongs to (its patches decide whether the size is checked).
     pub mod_dir: PathBuf,
@@ -159,6 +172,7 @@ pub struct ArmyDoc {
     army: Option<ArmyFile>,
     /// Whether `army` is the current text's.
     current: bool,
+    /// The earlier and undone texts, for undo and redo.
     pub history: History,
     /// When the text last changed without being autosaved.
     changed: Option<Instant>,
@@ -199,6 +213,7 @@ impl ArmyDoc {
         Ok(d)
     }
 
+    /// The TOML text as edited, comments and layout included.
     pub fn text(&self) -> &str {
         &self.text
     }

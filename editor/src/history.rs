@@ -49,10 +49,12 @@ impl History {
         Some(after)
     }
 
+    /// Whether there is an earlier state to go back to.
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
 
+    /// Whether there is an undone state to go forward to.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
     }

@@ -7,6 +7,8 @@
 //! the same views headlessly. The editor reads definitions and never works out a rule itself:
 //! validation is the content crate's.
 
+#![warn(missing_docs)]
+
 pub mod army_view;
 pub mod autosave;
 pub mod board_view;
@@ -42,6 +44,7 @@ pub enum Tab {
 
 /// The editor's state: the loaded content and what the designer is looking at.
 pub struct Editor {
+    /// The content in play: the mods, their catalog and problems (the last good load).
     pub loaded: LoadedMods,
     /// The Lua abilities of `loaded`, which the sandbox's battles and the replays run.
     pub scripts: hexforge_script::ScriptHost,

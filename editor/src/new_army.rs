@@ -16,7 +16,12 @@ pub enum Target {
     /// A loaded mod, by id.
     Mod(String),
     /// A new mod of this id, in the user mods folder (`true`) or beside the first mods folder.
-    NewMod { id: String, user_folder: bool },
+    NewMod {
+        /// The new mod's id (its folder's name).
+        id: String,
+        /// In the user mods folder (`true`) or beside the first mods folder.
+        user_folder: bool,
+    },
 }
 
 /// What the designer asks for in the "New army" form.
@@ -24,8 +29,11 @@ pub enum Target {
 pub struct Form {
     /// The army to copy, by id; `None` starts from a starter army.
     pub from: Option<String>,
+    /// The new army's id (snake_case, unused by the loaded armies).
     pub id: String,
+    /// The new army's name as players see it.
     pub name: String,
+    /// The mod the army goes in.
     pub target: Target,
     /// Why the last attempt failed.
     pub error: Option<String>,
@@ -61,7 +69,9 @@ impl Form {
 /// A new army written to disk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Created {
+    /// The army file written.
     pub file: PathBuf,
+    /// The folder of the mod it was written in.
     pub mod_dir: PathBuf,
     /// The new mod's folder when it is in no folder the editor loads yet (add it to the roots).
     pub new_root: Option<PathBuf>,

@@ -11,6 +11,7 @@ const CONTEXT: usize = 3;
 /// A problem with the lines of its file around it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Spot {
+    /// The problem, its column placed (see [`column()`]).
     pub problem: Diagnostic,
     /// Numbered lines (1-based) around the problem's line; empty when the file cannot be read or
     /// the problem is about the file as a whole.

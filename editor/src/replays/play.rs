@@ -17,17 +17,22 @@ pub const BOTS: &[&str] = &["greedy", "random", "mc"];
 /// One seat of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SeatChoice {
+    /// The army played in this seat, by id.
     pub army: String,
+    /// The bot that plays it (one of [`BOTS`]).
     pub bot: String,
 }
 
 /// What the match is, as the designer set it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Match {
+    /// The seats in play order.
     pub seats: Vec<SeatChoice>,
     /// A built-in edition or a mod's preset.
     pub rules: String,
+    /// Whether the match is on the extended board (else the standard one).
     pub extended: bool,
+    /// The seed of the match's tile draws and bots.
     pub seed: u64,
 }
 
@@ -81,8 +86,11 @@ pub fn record_match(
 
 /// The panel's settings, and the match being played on a worker.
 pub struct PlayPanel {
+    /// The seats as picked.
     pub seats: Vec<SeatChoice>,
+    /// The rules picked: a built-in edition or a mod's preset.
     pub rules: String,
+    /// Whether to play on the extended board.
     pub extended: bool,
     /// The seed as typed.
     pub seed: String,

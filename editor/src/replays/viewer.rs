@@ -13,7 +13,9 @@ use std::sync::Arc;
 /// step (`phase: None`) or at the end of battle phase `phase` (0-based) of that step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Position {
+    /// How many actions have been played (0: the start of the game).
     pub step: usize,
+    /// The battle phase of that step shown, if one is (0-based); `None`: after the whole step.
     pub phase: Option<usize>,
 }
 
@@ -38,6 +40,7 @@ impl std::fmt::Display for OpenError {
 
 /// What the viewer shows at its position.
 pub struct Shown {
+    /// The position shown.
     pub at: Position,
     /// The game before the step (the start for step 0).
     pub before: Game,
@@ -57,7 +60,9 @@ pub struct Shown {
 
 /// A replay open in the viewer.
 pub struct Viewer {
+    /// The replay file open.
     pub path: PathBuf,
+    /// The replay's header: its mods, seats, rules and seed.
     pub header: Header,
     /// The file ends with `end` (else the recorded game stopped early).
     pub complete: bool,
@@ -180,10 +185,12 @@ impl Viewer {
         self.at = Position { step, phase };
     }
 
+    /// Goes to the start of the game.
     pub fn first(&mut self) {
         self.go(Position::default());
     }
 
+    /// Goes to the end of the recording.
     pub fn last(&mut self) {
         self.go(Position {
             step: self.len(),
@@ -191,19 +198,23 @@ impl Viewer {
         });
     }
 
+    /// Goes to the next battle phase of the step, else the end of the step, else on to the next step.
     pub fn next_phase(&mut self) {
         self.go(next_phase(&self.phases, self.at));
     }
 
+    /// Goes back to the previous battle phase, or step.
     pub fn previous_phase(&mut self) {
         self.go(previous_phase(&self.phases, self.at));
     }
 
+    /// Goes to the start of the next turn.
     pub fn next_turn(&mut self) {
         let step = next_turn(&self.turns, self.at.step);
         self.go(Position { step, phase: None });
     }
 
+    /// Goes back to the start of this turn, or of the previous one when already there.
     pub fn previous_turn(&mut self) {
         let step = previous_turn(&self.turns, self.at);
         self.go(Position { step, phase: None });

@@ -15,21 +15,28 @@ use std::ops::Range;
 /// the target.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Attack {
+    /// The attacker's cell.
     pub from: Cell,
+    /// The attacker's edge the attack leaves from (`None`: an attack with no edge).
     pub edge: Option<Edge>,
+    /// Melee or ranged.
     pub kind: AttackKind,
+    /// The cell attacked.
     pub target: Cell,
+    /// The wounds the attack deals.
     pub wounds: u8,
 }
 
 /// One step of a battle as the sandbox shows it.
 #[derive(Clone, Debug)]
 pub struct Step {
+    /// What the step is, e.g. `Phase 3` or `Before the battle`.
     pub title: String,
     /// The board when the step begins (for the last step: after the battle).
     pub field: Battlefield,
     /// The step's lines of the log.
     pub lines: Range<usize>,
+    /// The attacks of the step, for their arrows.
     pub attacks: Vec<Attack>,
     /// Tiles wounded in the step, with their wounds then and whether they were destroyed.
     pub wounded: Vec<(Cell, u8, bool)>,
@@ -59,6 +66,7 @@ impl Step {
 /// A resolved battle, stepped through by the designer.
 #[derive(Clone, Debug)]
 pub struct Run {
+    /// The battle's steps: before it, each initiative phase, and after it.
     pub steps: Vec<Step>,
     /// The readable event log (`hexforge battle FILE`'s lines).
     pub log: Vec<String>,

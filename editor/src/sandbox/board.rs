@@ -16,6 +16,7 @@ pub enum BoardKind {
 }
 
 impl BoardKind {
+    /// The engine's board shape of this kind.
     pub fn shape(self) -> BoardShape {
         match self {
             BoardKind::Standard => BoardShape::standard(),
@@ -46,6 +47,7 @@ impl BoardKind {
 pub struct Player {
     /// The army id the player's tiles are taken from by default (and the scenario file names).
     pub army: String,
+    /// The HP the player's HQ starts with.
     pub hq_hp: i32,
     /// Players with the same team are allies (R0.5).
     pub team: u8,
@@ -54,20 +56,28 @@ pub struct Player {
 /// A tile on the sandbox board, by full id (`borgo/brawler`), not by catalog index.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Piece {
+    /// The tile's full id, e.g. `borgo/brawler`.
     pub id: String,
     /// The seat index of its owner.
     pub owner: usize,
+    /// Where the tile stands.
     pub hex: Hex,
+    /// Which way the tile's front edge points.
     pub facing: Dir,
+    /// The wounds the tile has taken.
     pub wounds: u8,
 }
 
 /// Everything the designer set up on the sandbox.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
+    /// The standard or the extended board.
     pub kind: BoardKind,
+    /// The players, by seat.
     pub players: Vec<Player>,
+    /// The tiles placed.
     pub pieces: Vec<Piece>,
+    /// The rules the battles are fought with.
     pub rules: Rules,
 }
 
@@ -220,6 +230,7 @@ impl Board {
 pub struct Mark {
     /// The refused piece; `None` when the players themselves are refused.
     pub piece: Option<usize>,
+    /// Where the refused tile stands, when it is a tile.
     pub hex: Option<Hex>,
     /// The engine's message, or `missing: <id>` for an id no loaded army has.
     pub message: String,
@@ -232,6 +243,7 @@ pub struct Mark {
 pub struct Built {
     /// The board with every tile the engine accepted (`None` when the players are refused).
     pub field: Option<Battlefield>,
+    /// What the engine refused, each with why.
     pub marks: Vec<Mark>,
 }
 
@@ -266,6 +278,7 @@ pub struct Edits {
 }
 
 impl Edits {
+    /// The board `board` with an empty history, built by the engine over `catalog`.
     pub fn new(board: Board, catalog: &Catalog) -> Edits {
         let built = board.build(catalog);
         Edits {
@@ -283,10 +296,12 @@ impl Edits {
         self.version
     }
 
+    /// The board as edited.
     pub fn board(&self) -> &Board {
         &self.board
     }
 
+    /// The engine's battlefield of the board and what it refused.
     pub fn built(&self) -> &Built {
         &self.built
     }
@@ -359,10 +374,12 @@ impl Edits {
         self.version += 1;
     }
 
+    /// Whether there is an edit to undo.
     pub fn can_undo(&self) -> bool {
         !self.undo.is_empty()
     }
 
+    /// Whether there is an undone edit to redo.
     pub fn can_redo(&self) -> bool {
         !self.redo.is_empty()
     }
@@ -449,11 +466,13 @@ impl Board {
         Ok(())
     }
 
+    /// Sets the wounds of the tile on `hex`, or says there is none.
     pub fn set_wounds(&mut self, hex: Hex, wounds: u8) -> Result<(), String> {
         piece_mut(self, hex)?.wounds = wounds;
         Ok(())
     }
 
+    /// Gives the tile on `hex` to the player of seat `owner`, or says why not.
     pub fn set_owner(&mut self, hex: Hex, owner: usize) -> Result<(), String> {
         if owner >= self.players.len() {
             return Err(format!("there is no player {}", owner + 1));

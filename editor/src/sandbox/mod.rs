@@ -30,8 +30,11 @@ use std::path::{Path, PathBuf};
 /// Which overlays are drawn on the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Overlays {
+    /// Draw the nets and who they hold, as the engine decides.
     pub nets: bool,
+    /// Draw the module links.
     pub links: bool,
+    /// Draw the lines of fire of the ranged attacks.
     pub fire: bool,
 }
 
@@ -68,6 +71,7 @@ pub struct Sandbox {
     pub selected: Option<Hex>,
     /// The hex of the placed tile being dragged.
     dragging: Option<Hex>,
+    /// The overlays drawn on the board.
     pub overlays: Overlays,
     aim: Option<Aim>,
     /// The battle shown, if one was fought.
