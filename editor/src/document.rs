@@ -554,15 +554,21 @@ impl ArmyDoc {
         true
     }
 
-    /// Drops the unsaved changes (as an undoable step) and the autosave.
+    /// Drops the unsaved changes (as an undoable step) and the autosave: the text goes back to
+    /// the file as it is on disk (a newer text found there while editing included).
     pub fn discard(&mut self) -> std::io::Result<()> {
+        // A newer text found on disk is the file's now: dropping the changes goes back to it.
+        if let Some(disk) = self.disk.conflict.take()
+            && parse(&self.path, &disk).is_ok()
+        {
+            self.disk.settled(&disk);
+        }
         if self.dirty() {
             let saved = self.disk.base.clone();
             self.history.record(&self.text, None);
             self.replace(saved);
         }
         self.changed = None;
-        self.disk.conflict = None;
         crate::autosave::remove(&self.path)
     }
 
@@ -1142,6 +1148,10 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         assert!(d.conflict() == Some(ARMY) && d.text().contains("Gone"));
         assert!(matches!(d.save(), Err(DocError::Conflict { .. })));
         assert_eq!(std::fs::read_to_string(&path).expect("read"), ARMY);
+        // Dropping the changes then takes the file as it is on disk now.
+        d.discard().expect("discard");
+        assert_eq!(d.text(), ARMY);
+        assert!(!d.dirty() && d.conflict().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

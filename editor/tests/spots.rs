@@ -109,3 +109,27 @@ fn a_lua_syntax_error_opens_at_the_column_of_its_token() {
     harness.get_by_label(&format!("{:>1} | {}^", "", " ".repeat(10)));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_problem_of_a_scenario_file_opens_its_spot_from_the_sandbox() {
+    let dir = base_copy("spot-scenario");
+    let file = dir.join("broken.toml");
+    std::fs::write(&file, "[board]\nshape = \"standard\"\nplayers = [\n").expect("write");
+    let mut harness = editing(&dir);
+    harness.get_by_label("Sandbox").click();
+    harness.run();
+    harness.state_mut().sandbox.path = file.display().to_string();
+    harness.run();
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label("The scenario file has problems:");
+    harness
+        .get_by_label_contains(&format!("{}:", file.display()))
+        .click();
+    harness.run();
+    assert_eq!(harness.state().tab, Tab::Designer, "the spot is shown");
+    let spot = harness.state().spot.clone().expect("the spot opens");
+    assert_eq!(spot.problem.file, file);
+    harness.get_by_label_contains("1 | [board]");
+    let _ = std::fs::remove_dir_all(&dir);
+}
