@@ -79,3 +79,45 @@ fn the_toolbar_buttons_never_move() {
     assert_eq!(harness.get_by_label("Sandbox").rect(), tabs);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn problems_coming_and_going_move_no_control() {
+    let dir = base_copy("layout-problems");
+    let mut harness = designing(&dir);
+    // The tile designer, its ability's source shown: a bad count and a bad parameter bring
+    // problems; the controls after them stay.
+    harness.get_by_label("line_shot").click();
+    harness.run();
+    let tile_controls = ["Close the source", "New ability", "Duplicate the tile"];
+    let rects = |h: &Harness<'static, Editor>, labels: &[&str]| -> Vec<egui::Rect> {
+        labels
+            .iter()
+            .filter_map(|l| h.query_by_label(l).map(|n| n.rect()))
+            .collect()
+    };
+    let before = rects(&harness, &tile_controls);
+    assert_eq!(before.len(), 3);
+    type_into(&mut harness, "count", "0");
+    type_into(&mut harness, "toughness", "9");
+    type_into(&mut harness, "params", "range =");
+    harness.get_by_label_contains("count 0 is out of range");
+    harness.get_by_label_contains("is not `name = value, ...`");
+    assert_eq!(rects(&harness, &tile_controls), before, "a tile's problems");
+    type_into(&mut harness, "params", "");
+    type_into(&mut harness, "toughness", "1");
+    type_into(&mut harness, "count", "1");
+    // The army editor: a wrong size brings a problem; the new-tile buttons and the deck stay.
+    harness.get_by_label("Back to Moloch").click();
+    harness.run();
+    let army_controls = ["New soldier", "New module", "deck: Gauss Cannon x1"];
+    let before = rects(&harness, &army_controls);
+    assert_eq!(before.len(), 3);
+    type_into(&mut harness, "army size", "3");
+    harness.get_by_label_contains("but the army must have 3 tiles");
+    assert_eq!(
+        rects(&harness, &army_controls),
+        before,
+        "the army's problem"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
