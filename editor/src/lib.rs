@@ -93,7 +93,8 @@ impl Editor {
     /// Loads the mods below `roots` (manifests, armies, scripts), as the CLI does.
     pub fn load(roots: Vec<PathBuf>) -> Self {
         let mut reloader = hexforge_script::Reloader::new(hexforge_script::Limits::default());
-        let loaded = reloader.reload(&roots, None).loaded;
+        let mut loaded = reloader.reload(&roots, None).loaded;
+        spot::place_columns(&mut loaded.mods.problems.0);
         let (watch, status) = watch(&roots, None);
         let offers = autosave::find(&hexforge_content::mod_dirs(&roots, &mut Vec::new()));
         Editor {
@@ -208,12 +209,18 @@ impl Editor {
     pub fn reload_changed(&mut self, changed: Option<&[PathBuf]>) {
         let start = Instant::now();
         let hexforge_script::Reloaded {
-            loaded: hexforge_script::Loaded { mods: new, scripts },
+            loaded:
+                hexforge_script::Loaded {
+                    mods: mut new,
+                    scripts,
+                },
             read,
             gone,
             ..
         } = self.reloader.reload(&self.roots, changed);
         let took = start.elapsed();
+        // Placed before comparing, as the content in play's were.
+        spot::place_columns(&mut new.problems.0);
         let what = reload::describe(&read, &gone, changed, &new);
         if reload::adopt(&self.loaded, &new) {
             // Tile refs index the catalog: follow the selected tile by its id.
@@ -234,6 +241,7 @@ impl Editor {
                     refused.push(s.reason.clone());
                 }
             }
+            spot::place_columns(&mut refused);
             self.refused = refused;
             self.status = format!(
                 "reload of {what} refused after {}: the last good content stays (see the problems)",

@@ -173,6 +173,19 @@ pub fn line_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
     .clicked()
 }
 
+/// Gives each problem of a Lua file whose message names no column the column of its token
+/// ([`column()`], the file read from disk), so lists show where it is.
+pub fn place_columns(problems: &mut [Diagnostic]) {
+    for p in problems
+        .iter_mut()
+        .filter(|p| p.column <= 1 && p.file.extension().is_some_and(|e| e == "lua"))
+    {
+        if let Ok(text) = std::fs::read_to_string(&p.file) {
+            p.column = column(p, &text);
+        }
+    }
+}
+
 /// The token a Lua syntax error names (`'=' expected near 'x'` names `x`).
 fn near_token(message: &str) -> Option<&str> {
     let rest = &message[message.rfind("near '")? + "near '".len()..];
