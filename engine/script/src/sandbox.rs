@@ -1,7 +1,11 @@
 //! The sandboxed Lua state: the standard functions a script gets, the ones replaced for safety
 //! and determinism (ordered `pairs`, seeded `math.random`, a `pcall` that cannot swallow the
-//! limits), read-only tables, and the instruction, time and memory limits. The host alone keeps
-//! three functions of Lua's `debug` library, to read and put back upvalues
+//! limits), read-only tables, and the limits: the instruction count (library work included, see
+//! [`crate::strings`]) that stops a hook, the memory cap, and a wall-clock safeguard far above
+//! both that only catches a stuck host. Script calls run through a [`Runner`], whose message
+//! handler reads the call stack where an error is raised, so every failure names the script's
+//! line, with a short traceback and a message shown the same way in every process. The host
+//! alone keeps three functions of Lua's `debug` library, to read and put back upvalues
 //! ([`crate::snapshot`]); no script can reach them.
 
 use crate::stack::{Frame, TRACEBACK_FRAMES, script_frames};
