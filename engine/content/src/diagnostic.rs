@@ -404,7 +404,11 @@ fn plain_words(text: &str, message: &str, offset: usize) -> String {
             .map(|l| format!("the table `{}`", l.split('#').next().unwrap_or(l).trim()))
             .or_else(|| key.map(|k| format!("`{k}`")))
             .unwrap_or_else(|| "the file".to_string());
-        return format!("{holder} needs `{field}`: add `{field} = ...`");
+        return if holder == "the file" {
+            format!("the file needs `{field}`: add `{field} = ...` (or a `[{field}]` table)")
+        } else {
+            format!("{holder} needs `{field}`: add `{field} = ...`")
+        };
     }
     syntax_words(message, &what)
 }
@@ -433,9 +437,11 @@ fn syntax_words(message: &str, what: &str) -> String {
             "a bad escape in this string: write `\\\\` for a backslash, or use a 'literal string'"
                 .into()
         }
-        "string values must be quoted" => format!(
-            "{what} has no value, or its text is not in quotes: write e.g. `name = \"Moloch\"`"
-        ),
+        "string values must be quoted" => {
+            let key = what.trim_matches('`');
+            let key = if key == "this value" { "name" } else { key };
+            format!("{what} has no value, or its text is not in quotes: write e.g. `{key} = \"text\"`")
+        }
         "key with no value" | "missing value for key" | "missing value" => match what {
             "this value" => "a key without a value here: write `key = value`".into(),
             what => format!("{what} has no value: write `key = value`"),

@@ -171,13 +171,15 @@ fn load_mod_files(
                     continue;
                 }
                 if let Some(prev) = armies.iter().find(|x| x.id == a.id) {
-                    problems.push(Diagnostic::whole_file(
-                        &f,
-                        format!(
-                            "army id `{}` is already defined in this mod ({}): rename one",
-                            a.id, prev.name
+                    problems.push(Diagnostic {
+                        message: format!(
+                            "army id `{}` is already defined in this mod ({}, {}): rename one",
+                            a.id,
+                            prev.name,
+                            prev.at.file.display()
                         ),
-                    ));
+                        ..a.at.clone()
+                    });
                 } else {
                     armies.push(a);
                 }

@@ -441,6 +441,15 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                 at.options.push(n);
             }
             "board" => {
+                if !["standard", "extended"].contains(&rest) {
+                    return Err(err(
+                        n,
+                        format!(
+                            "unknown board `{rest}`{}: write `board standard` or `board extended`",
+                            hexforge_core::names::did_you_mean(rest, ["standard", "extended"])
+                        ),
+                    ));
+                }
                 header.board = rest.to_string();
                 at.board = n;
             }
@@ -994,6 +1003,11 @@ mod tests {
             ),
             ("pick x\n", 5, "write `pick N`"),
             ("end\nend\n", 6, "remove the lines after it"),
+            (
+                "board extnded\n",
+                5,
+                "unknown board `extnded` (did you mean `extended`?)",
+            ),
         ] {
             let e = parse(&format!("{head}{body}"), &c).expect_err(body);
             assert_eq!(e.line, line, "{body:?}: {e}");

@@ -326,6 +326,8 @@ pub struct GameStart {
     pub last_turns: Option<Vec<Seat>>,
     /// The seed of the game's generator from here on.
     pub seed: u64,
+    /// The line of the `[game]` table, for a position the engine refuses.
+    pub line: usize,
 }
 
 /// The battle causes `expect.battles` may list.
@@ -537,6 +539,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         i.map(|i| Seat::new(i as u8))
     };
     let game = def.game.as_ref().map(|g| {
+        let line = src.line_col(g.span().start).0;
         let g = g.get_ref();
         let next = player_of(&g.next, "game.next", &mut errs).unwrap_or_default();
         let turn = match &g.turn {
@@ -569,6 +572,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             turn,
             last_turns,
             seed,
+            line,
         }
     });
     let teams: Vec<u8> = players.iter().map(|(t, _)| *t).collect();

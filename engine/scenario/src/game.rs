@@ -52,7 +52,11 @@ pub(crate) fn run_game(
     ) {
         Ok(g) => g,
         Err(e) => {
-            refused(&mut report, s, &e.to_string());
+            refused(
+                &mut report,
+                s,
+                &format!("the game of `[game]` (line {}): {e}", start.line),
+            );
             return report;
         }
     };
