@@ -4,8 +4,9 @@
 //! as documents; saving, undo and redo, autosaves offered back, new armies and abilities, and
 //! the questions asked before anything is dropped.
 
-use crate::disk::{DiskState, Seen};
 use crate::document::{ArmyDoc, FieldKind, typed_value};
+use crate::lua_view::LuaAction;
+pub use crate::lua_view::LuaEdit;
 use crate::{Editor, army_view, autosave, new_army, spot, tile_view};
 use hexforge_core::TileRef;
 use std::path::{Path, PathBuf};
@@ -43,103 +44,6 @@ pub enum Confirm {
     },
     /// The window is closing with unsaved changes.
     Quit,
-}
-
-/// A Lua file open in the designer's text editor.
-#[derive(Clone, Debug)]
-pub struct LuaEdit {
-    /// Where the Lua file is on disk.
-    pub path: PathBuf,
-    /// The text as edited (saved only on request).
-    pub text: String,
-    /// The file's text as loaded or saved, and a different one found on disk while `text` has
-    /// unsaved edits.
-    pub disk: DiskState,
-    /// The syntax error of `text` as it is now (checked on every change, never run).
-    pub problem: Option<hexforge_content::Diagnostic>,
-    /// A line to bring into view with the cursor on it, on the next frame.
-    pub goto: Option<usize>,
-}
-
-impl LuaEdit {
-    /// The Lua file `path`, whose saved text is `text`, open for editing.
-    pub fn open(path: PathBuf, text: String) -> LuaEdit {
-        let problem = lua_problem(&path, &text);
-        LuaEdit {
-            path,
-            disk: DiskState::new(text.clone()),
-            text,
-            problem,
-            goto: None,
-        }
-    }
-
-    /// The same, opened at the line where the ability `hook` is defined (when it is there).
-    pub fn at_ability(mut self, hook: &str) -> LuaEdit {
-        self.goto = crate::lua_view::ability_line(&self.text, hook);
-        self
-    }
-
-    /// Whether the text differs from the file as loaded or saved.
-    pub fn dirty(&self) -> bool {
-        self.text != self.disk.base
-    }
-
-    /// The file on disk now reads `disk`: an unedited buffer takes it, an edited one holds it as
-    /// a conflict.
-    pub fn disk_changed(&mut self, disk: String) {
-        if let Seen::Follow(disk) = self.disk.seen(&self.text, disk) {
-            self.set_text(disk.clone());
-            self.disk.settled(&disk);
-        }
-    }
-
-    fn set_text(&mut self, text: String) {
-        self.problem = lua_problem(&self.path, &text);
-        self.text = text;
-    }
-
-    /// Writes the text (atomically) unless the file changed on disk since it was loaded: then the
-    /// disk text is held as a conflict and nothing is written.
-    pub fn save(&mut self) -> Result<(), String> {
-        if !self.disk.may_write(&self.path, &self.text) {
-            return Err(format!(
-                "{} changed on disk since it was opened: keep your version or take the one on disk",
-                self.path.display()
-            ));
-        }
-        self.write()
-    }
-
-    /// The designer keeps their version over a changed file: it is written.
-    pub fn keep_mine(&mut self) -> Result<(), String> {
-        self.disk.conflict = None;
-        self.write()
-    }
-
-    /// The designer takes the version on disk over their unsaved edits.
-    pub fn take_disk(&mut self) {
-        if let Some(disk) = self.disk.conflict.clone() {
-            self.set_text(disk.clone());
-            self.disk.settled(&disk);
-        }
-    }
-
-    fn write(&mut self) -> Result<(), String> {
-        hexforge_content::write_atomically(&self.path, &self.text)
-            .map_err(|e| format!("cannot save {}: {e}", self.path.display()))?;
-        self.disk.settled(&self.text.clone());
-        Ok(())
-    }
-}
-
-/// The syntax error of the Lua `text` of `path`, placed at its line and column.
-fn lua_problem(path: &Path, text: &str) -> Option<hexforge_content::Diagnostic> {
-    let p = hexforge_script::syntax_problem(path, text)?;
-    Some(hexforge_content::Diagnostic {
-        column: spot::column(&p, text),
-        ..p
-    })
 }
 
 /// The designer's state beside the open documents.
@@ -529,7 +433,7 @@ pub fn ui(editor: &mut Editor, ui: &mut egui::Ui) {
 fn shortcuts(editor: &mut Editor, ui: &mut egui::Ui) {
     use egui::{Key, KeyboardShortcut, Modifiers};
     // The Lua editor keeps its own undo while it has the focus.
-    let in_lua = ui.memory(|m| m.focused()) == Some(egui::Id::unique(LUA_TEXT));
+    let in_lua = ui.memory(|m| m.focused()) == Some(egui::Id::unique(crate::lua_view::TEXT_ID));
     let (save, redo, undo) = ui.input_mut(|i| {
         if in_lua {
             let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
@@ -1419,77 +1323,18 @@ fn save_lua(editor: &mut Editor) {
     }
 }
 
-/// The id of the Lua editor's text.
-const LUA_TEXT: &str = "designer_lua_text";
-
-/// The Lua file open for editing: saved atomically, then reloaded like any saved file.
+/// The Lua file open for editing, below the tile: saved atomically (then reloaded like any
+/// saved file), closed, or a syntax error's spot shown, as the designer asks.
 fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
     let Some(lua) = &mut editor.designer.lua else {
         return;
     };
     ui.separator();
-    let mut close = false;
-    let mut save = false;
-    let mut label = None;
-    // The buttons first, then the file and its state, so no button moves as it changes.
-    ui.horizontal(|ui| {
-        let dirty = lua.dirty();
-        if ui
-            .add_enabled(dirty, egui::Button::new("Save the Lua file"))
-            .on_hover_text("Ctrl+S while editing it")
-            .clicked()
-        {
-            save = true;
-        }
-        // The last button: its text may change without moving another.
-        if ui
-            .button(if dirty {
-                "Close without saving"
-            } else {
-                "Close"
-            })
-            .clicked()
-        {
-            close = true;
-        }
-        let name = format!(
-            "{}{}",
-            lua.path.display(),
-            if dirty { " (unsaved changes)" } else { "" }
-        );
-        label = Some(ui.strong(name).id);
-    });
-    egui::ScrollArea::vertical()
-        .id_salt("lua_editor")
-        .max_height(260.0)
-        .show(ui, |ui| {
-            let label = label.unwrap_or_else(|| ui.scope_id());
-            let edited = crate::lua_view::code_editor(
-                ui,
-                egui::Id::unique(LUA_TEXT),
-                &mut lua.text,
-                &mut lua.goto,
-                label,
-            );
-            if edited {
-                lua.problem = lua_problem(&lua.path, &lua.text);
-            }
-        });
-    // Problems as you type: the syntax; what the script does is checked when it loads.
-    let mut clicked = None;
-    if let Some(p) = &lua.problem
-        && spot::line_link(ui, p)
-    {
-        clicked = Some(spot::Spot::in_text(p, &lua.text));
-    }
-    if clicked.is_some() {
-        editor.spot = clicked;
-    }
-    if save {
-        save_lua(editor);
-    }
-    if close {
-        editor.designer.lua = None;
+    match lua.ui(ui) {
+        Some(LuaAction::Save) => save_lua(editor),
+        Some(LuaAction::Close) => editor.designer.lua = None,
+        Some(LuaAction::Show(spot)) => editor.spot = Some(spot),
+        None => {}
     }
 }
 

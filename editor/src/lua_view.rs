@@ -1,9 +1,179 @@
-//! The Lua editor's text view: line numbers beside the text, Lua coloured as it is typed
-//! (keywords, strings, comments, numbers) by a small highlighter of its own, and a line brought
-//! into view with the cursor on it (the line of an ability's `ability("name", ...)`).
+//! The Lua editor: a Lua file open for editing beside its file on disk (following it, or holding
+//! a conflict), its syntax checked as it is typed, and its view: Save and Close, line numbers
+//! beside the text, Lua coloured as it is typed (keywords, strings, comments, numbers) by a small
+//! highlighter of its own, and a line brought into view with the cursor on it (the line of an
+//! ability's `ability("name", ...)`).
 
+use crate::disk::{DiskState, Seen};
+use crate::spot;
 use egui::text::{CCursor, CCursorRange, LayoutJob, TextFormat};
 use egui::{Color32, FontId};
+use std::path::{Path, PathBuf};
+
+/// The id of the Lua editor's text field (its focus keeps Ctrl+Z for the text).
+pub const TEXT_ID: &str = "designer_lua_text";
+
+/// A Lua file open in the designer's text editor, and its view.
+#[derive(Clone, Debug)]
+pub struct LuaEdit {
+    /// Where the Lua file is on disk.
+    pub path: PathBuf,
+    /// The text as edited (saved only on request).
+    pub text: String,
+    /// The file's text as loaded or saved, and a different one found on disk while `text` has
+    /// unsaved edits.
+    pub disk: DiskState,
+    /// The syntax error of `text` as it is now (checked on every change, never run).
+    pub problem: Option<hexforge_content::Diagnostic>,
+    /// A line to bring into view with the cursor on it, on the next frame.
+    pub goto: Option<usize>,
+}
+
+impl LuaEdit {
+    /// The Lua file `path`, whose saved text is `text`, open for editing.
+    pub fn open(path: PathBuf, text: String) -> LuaEdit {
+        let problem = lua_problem(&path, &text);
+        LuaEdit {
+            path,
+            disk: DiskState::new(text.clone()),
+            text,
+            problem,
+            goto: None,
+        }
+    }
+
+    /// The same, opened at the line where the ability `hook` is defined (when it is there).
+    pub fn at_ability(mut self, hook: &str) -> LuaEdit {
+        self.goto = crate::lua_view::ability_line(&self.text, hook);
+        self
+    }
+
+    /// Whether the text differs from the file as loaded or saved.
+    pub fn dirty(&self) -> bool {
+        self.text != self.disk.base
+    }
+
+    /// The file on disk now reads `disk`: an unedited buffer takes it, an edited one holds it as
+    /// a conflict.
+    pub fn disk_changed(&mut self, disk: String) {
+        if let Seen::Follow(disk) = self.disk.seen(&self.text, disk) {
+            self.set_text(disk.clone());
+            self.disk.settled(&disk);
+        }
+    }
+
+    fn set_text(&mut self, text: String) {
+        self.problem = lua_problem(&self.path, &text);
+        self.text = text;
+    }
+
+    /// Writes the text (atomically) unless the file changed on disk since it was loaded: then the
+    /// disk text is held as a conflict and nothing is written.
+    pub fn save(&mut self) -> Result<(), String> {
+        if !self.disk.may_write(&self.path, &self.text) {
+            return Err(format!(
+                "{} changed on disk since it was opened: keep your version or take the one on disk",
+                self.path.display()
+            ));
+        }
+        self.write()
+    }
+
+    /// The designer keeps their version over a changed file: it is written.
+    pub fn keep_mine(&mut self) -> Result<(), String> {
+        self.disk.conflict = None;
+        self.write()
+    }
+
+    /// The designer takes the version on disk over their unsaved edits.
+    pub fn take_disk(&mut self) {
+        if let Some(disk) = self.disk.conflict.clone() {
+            self.set_text(disk.clone());
+            self.disk.settled(&disk);
+        }
+    }
+
+    fn write(&mut self) -> Result<(), String> {
+        hexforge_content::write_atomically(&self.path, &self.text)
+            .map_err(|e| format!("cannot save {}: {e}", self.path.display()))?;
+        self.disk.settled(&self.text.clone());
+        Ok(())
+    }
+}
+
+/// The syntax error of the Lua `text` of `path`, placed at its line and column.
+fn lua_problem(path: &Path, text: &str) -> Option<hexforge_content::Diagnostic> {
+    let p = hexforge_script::syntax_problem(path, text)?;
+    Some(hexforge_content::Diagnostic {
+        column: spot::column(&p, text),
+        ..p
+    })
+}
+
+/// What the designer asked of the Lua editor in a frame.
+#[derive(Clone, Debug)]
+pub enum LuaAction {
+    /// Save the file.
+    Save,
+    /// Close the file (its unsaved edits dropped).
+    Close,
+    /// Show the spot of the syntax error.
+    Show(spot::Spot),
+}
+
+impl LuaEdit {
+    /// The editor in `ui`: its buttons (always in place), the file's name and state, the text
+    /// with its line numbers and colours, and its syntax error (a click shows its spot).
+    pub fn ui(&mut self, ui: &mut egui::Ui) -> Option<LuaAction> {
+        let mut action = None;
+        let mut label = None;
+        // The buttons first, then the file and its state, so no button moves as it changes.
+        ui.horizontal(|ui| {
+            let dirty = self.dirty();
+            if ui
+                .add_enabled(dirty, egui::Button::new("Save the Lua file"))
+                .on_hover_text("Ctrl+S while editing it")
+                .clicked()
+            {
+                action = Some(LuaAction::Save);
+            }
+            // The last button: its text may change without moving another.
+            if ui
+                .button(if dirty {
+                    "Close without saving"
+                } else {
+                    "Close"
+                })
+                .clicked()
+            {
+                action = Some(LuaAction::Close);
+            }
+            let name = format!(
+                "{}{}",
+                self.path.display(),
+                if dirty { " (unsaved changes)" } else { "" }
+            );
+            label = Some(ui.strong(name).id);
+        });
+        egui::ScrollArea::vertical()
+            .id_salt("lua_editor")
+            .max_height(260.0)
+            .show(ui, |ui| {
+                let label = label.unwrap_or_else(|| ui.scope_id());
+                let id = egui::Id::unique(TEXT_ID);
+                if code_editor(ui, id, &mut self.text, &mut self.goto, label) {
+                    self.problem = lua_problem(&self.path, &self.text);
+                }
+            });
+        // Problems as you type: the syntax; what the script does is checked when it loads.
+        if let Some(p) = &self.problem
+            && spot::line_link(ui, p)
+        {
+            action = Some(LuaAction::Show(spot::Spot::in_text(p, &self.text)));
+        }
+        action
+    }
+}
 
 /// What a piece of Lua text is, for its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
