@@ -281,6 +281,7 @@ fn library_calls_past_their_caps_are_errors_naming_the_line_and_the_cap() {
             "local t = {}\n  table.move(t, 1, 1 << 50, 2)",
             "ran too long",
         ),
+        ("local s = \"\"\n  s:rep(1 << 60)", "ran too long"),
     ] {
         let (c, mut host, problems) = load(&format!(
             "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {call}\nend }})\n"

@@ -893,7 +893,8 @@ pub(crate) fn install(lua: &Lua, charge: Charge, safe_tostring: Function) -> mlu
                     if size > BUILD_MAX as f64 {
                         return soft(build_error("string.rep", size as usize));
                     }
-                    c(lua, size as u64 / BYTES_PER_INSTRUCTION as u64)?;
+                    // Lua loops once per copy, even when the copies are empty.
+                    c(lua, (size + n) as u64 / BYTES_PER_INSTRUCTION as u64)?;
                 }
                 raw.call::<MultiValue>(args.clone()).map_err(Fail::Raw)
             })();
