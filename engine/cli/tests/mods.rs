@@ -125,3 +125,53 @@ fn armies_and_rule_presets_come_from_any_loaded_mod() {
         "{out}"
     );
 }
+
+#[test]
+fn mods_check_names_a_duplicate_key_a_bad_byte_and_a_misspelt_key_with_their_lines() {
+    let user = temp_dir("wording");
+    let (ok, out) = hexforge(&["mods", "new", "raiders"], &user);
+    assert!(ok, "{out}");
+    let dir = user.join("raiders");
+    let manifest = dir.join("mod.toml");
+    let text = std::fs::read_to_string(&manifest).expect("mod.toml");
+    let id_line = text
+        .lines()
+        .position(|l| l.starts_with("id = "))
+        .expect("an id")
+        + 1;
+    let id = text
+        .lines()
+        .nth(id_line - 1)
+        .unwrap_or_default()
+        .to_string();
+    std::fs::write(&manifest, text.replacen(&id, &format!("{id}\n{id}"), 1)).expect("write");
+    let path = dir.to_string_lossy();
+    let (ok, out) = hexforge(&["mods", "check", &path], &user);
+    assert!(
+        !ok && out.contains(&format!(
+            "mod.toml:{}:1: skipped: the key `id` is defined twice in this table (first at line {id_line}); remove one of them",
+            id_line + 1
+        )),
+        "{out}"
+    );
+    let last = text.lines().count() + 1;
+    let mut bytes = text.clone().into_bytes();
+    bytes.extend(b"# \xff\n");
+    std::fs::write(&manifest, bytes).expect("write");
+    let (ok, out) = hexforge(&["mods", "check", &path], &user);
+    assert!(
+        !ok && out.contains(&format!(
+            "mod.toml:{last}:3: skipped: line {last}, byte {}: this mod manifest is not UTF-8 text; save it as UTF-8",
+            text.len() + 2
+        )),
+        "{out}"
+    );
+    std::fs::write(&manifest, text.replacen("version = ", "verson = ", 1)).expect("write");
+    let (ok, out) = hexforge(&["mods", "check", &path], &user);
+    assert!(
+        !ok && out
+            .contains("unknown key `verson` at the top of the file (did you mean `version`?)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&user);
+}
