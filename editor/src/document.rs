@@ -755,6 +755,13 @@ pub(crate) fn set_in(table: &mut Table, path: &[&str], value: Option<Value>) {
     if value.is_none() && !table.contains_key(first) {
         return;
     }
+    // A sub-table written inline (`module = { melee = 1 }`) becomes a table of its own, its
+    // entries kept.
+    if let Some(item) = table.get_mut(first)
+        && let Some(inline) = item.as_inline_table().cloned()
+    {
+        *item = Item::Table(inline.into_table());
+    }
     if !table.get(first).is_some_and(Item::is_table) {
         table.insert(first, Item::Table(Table::new()));
     }
@@ -1079,6 +1086,26 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         d.set(0, &["aura", "ranged"], None, None);
         d.set(0, &["aura", "melee"], None, None);
         assert!(!d.text().contains("[tile.aura]"));
+    }
+
+    #[test]
+    fn a_sub_table_written_inline_keeps_its_entries() {
+        let text = ARMY.replace("[tile.aura]\nmelee = 1\n", "aura = { melee = 1 }\n");
+        let text = text.replace(
+            "edges = [\"melee:1@0,1,2,3,4,5\"]\n\n",
+            "edges = [\"melee:1@0,1,2,3,4,5\"]\n",
+        );
+        let mut d = doc(&text);
+        assert!(d.problems().is_empty(), "{:?} {text}", d.problems());
+        d.set(
+            0,
+            &["aura", "ranged"],
+            typed_value("1", FieldKind::Int),
+            None,
+        );
+        assert_eq!(d.value(0, &["aura", "melee"]), "1", "{}", d.text());
+        assert_eq!(d.value(0, &["aura", "ranged"]), "1", "{}", d.text());
+        assert!(d.problems().is_empty(), "{:?}", d.problems());
     }
 
     #[test]

@@ -155,7 +155,8 @@ pub fn declare_army(mod_dir: &Path, army: &str, remove: bool) -> Result<(), Stri
 /// Sets `scripts = true` in the `[provides]` of the manifest in `mod_dir`, when it has one.
 fn declare_scripts(mod_dir: &Path) -> Result<(), String> {
     edit_manifest(mod_dir, |provides| {
-        provides.insert("scripts", toml_edit::value(true));
+        // In place: a comment about it stays.
+        set_in(provides, &["scripts"], Some(toml_edit::Value::from(true)));
     })
 }
 
@@ -607,6 +608,77 @@ mod tests {
         assert!(manifest.contains(r#"armies = ["borgo"]"#), "{manifest}");
         let gone = hexforge_content::load_mods(std::slice::from_ref(&dir));
         assert!(gone.problems.is_empty(), "{}", gone.problems);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_copy_into_an_existing_mod_brings_the_lua_once_and_never_overwrites_it() {
+        let dir = base_copy("scripts");
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/examples");
+        for f in [
+            "mod.toml",
+            "armies/scrappers.toml",
+            "scripts/scrappers.lua",
+            "rules/quick_skirmish.toml",
+        ] {
+            let to = dir.join("examples").join(f);
+            std::fs::create_dir_all(to.parent().expect("a folder")).expect("create");
+            std::fs::copy(examples.join(f), &to).expect("copy");
+        }
+        let problems = |dir: &Path| {
+            let mut r = hexforge_script::Reloader::new(hexforge_script::Limits::default());
+            let loaded = r
+                .reload(std::slice::from_ref(&dir.to_path_buf()), None)
+                .loaded;
+            assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+            loaded.mods
+        };
+        let loaded = problems(&dir);
+        let form = |id: &str| Form {
+            from: Some("scrappers".into()),
+            id: id.into(),
+            name: id.into(),
+            target: Target::Mod("base".into()),
+            error: None,
+        };
+        let c = create(
+            &loaded,
+            std::slice::from_ref(&dir),
+            None,
+            &form("scrap_two"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let lua = dir.join("base/scripts/scrappers.lua");
+        assert!(lua.is_file());
+        assert!(c.note.is_some_and(|n| n.contains("scripts/scrappers.lua")));
+        let manifest = std::fs::read_to_string(dir.join("base/mod.toml")).expect("read");
+        assert!(manifest.contains("scripts = true"), "{manifest}");
+        let loaded = problems(&dir);
+        assert!(loaded.catalog.army("scrap_two").is_some());
+        // Again: the same file is there already, and left alone.
+        create(
+            &loaded,
+            std::slice::from_ref(&dir),
+            None,
+            &form("scrap_three"),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let loaded = problems(&dir);
+        // A different file in its place is never overwritten: nothing is written.
+        std::fs::write(&lua, "-- the mod's own\n").expect("write");
+        let e = create(
+            &loaded,
+            std::slice::from_ref(&dir),
+            None,
+            &form("scrap_four"),
+        )
+        .expect_err("a different file is there");
+        assert!(e.contains("already exists"), "{e}");
+        assert!(!dir.join("base/armies/scrap_four.toml").exists());
+        assert_eq!(
+            std::fs::read_to_string(&lua).expect("read"),
+            "-- the mod's own\n"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
