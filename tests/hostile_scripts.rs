@@ -282,6 +282,10 @@ fn library_calls_past_their_caps_are_errors_naming_the_line_and_the_cap() {
             "ran too long",
         ),
         ("local s = \"\"\n  s:rep(1 << 60)", "ran too long"),
+        (
+            "local s = \"\"\n  s = string.pack(\"c8000000\", s)",
+            "string.pack would build a string of 8,000,000 bytes or more",
+        ),
     ] {
         let (c, mut host, problems) = load(&format!(
             "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {call}\nend }})\n"

@@ -1008,6 +1008,40 @@ fn counted(
     table.raw_set(name, f)
 }
 
+/// Replaces `string[name]` (whose output size only its run can tell: `pack`, `unpack`) by a
+/// function that counts the strings it returns once it has run, and refuses them past
+/// [`BUILD_MAX`].
+fn counted_after(
+    lua: &Lua,
+    charge: &Charge,
+    string: &Table,
+    name: &'static str,
+) -> mlua::Result<()> {
+    let raw: Function = string.raw_get(name)?;
+    let c = charge.clone();
+    let f = lua.create_function(move |lua, args: Variadic<Value>| {
+        let r = raw
+            .call::<MultiValue>(args)
+            .map_err(Fail::Raw)
+            .and_then(|out| {
+                let size: usize = out
+                    .iter()
+                    .map(|v| match v {
+                        Value::String(s) => s.as_bytes().len(),
+                        _ => 0,
+                    })
+                    .sum();
+                if size > BUILD_MAX {
+                    return soft(build_error(&format!("string.{name}"), size));
+                }
+                c(lua, (size / BYTES_PER_INSTRUCTION) as u64)?;
+                Ok(out)
+            });
+        outcome(lua, r, name)
+    })?;
+    string.raw_set(name, f)
+}
+
 /// Argument `i` as a whole number: `Some(default)` when absent, `None` when it is no number.
 fn whole(args: &[Value], i: usize, default: i64) -> Option<i64> {
     match args.get(i) {
@@ -1105,6 +1139,8 @@ fn install_counted(lua: &Lua, charge: &Charge) -> mlua::Result<()> {
     }
     counted(lua, charge, &string, "sub", cost_sub)?;
     counted(lua, charge, &string, "byte", cost_byte)?;
+    counted_after(lua, charge, &string, "pack")?;
+    counted_after(lua, charge, &string, "unpack")?;
     counted(lua, charge, &utf8, "len", cost_bytes)?;
     counted(lua, charge, &utf8, "offset", cost_bytes)?;
     counted(lua, charge, &utf8, "codepoint", cost_byte)?;
