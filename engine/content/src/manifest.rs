@@ -162,11 +162,11 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
     }
     let version = match Version::parse(def.version.get_ref()) {
         Ok(v) => v,
-        Err(e) => {
+        Err(_) => {
             errors.push(src.error(
                 def.version.span(),
                 format!(
-                    "version `{}` is not a semantic version ({e}): write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"",
+                    "version `{}` is not a semantic version: write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"",
                     def.version.get_ref()
                 ),
             ));
@@ -175,11 +175,11 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
     };
     let mut req = |s: &Spanned<String>, what: &str| match VersionReq::parse(s.get_ref()) {
         Ok(r) => Some(r),
-        Err(e) => {
+        Err(_) => {
             errors.push(src.error(
                 s.span(),
                 format!(
-                    "{what}: `{}` is not a version requirement ({e}): write e.g. \">=1.0, <2\" or \"^1.2\"",
+                    "{what}: `{}` is not a version requirement: write e.g. \">=1.0, <2\" or \"^1.2\"",
                     s.get_ref()
                 ),
             ));

@@ -1202,7 +1202,10 @@ impl StepFields<'_> {
             None => {
                 self.error(
                     self.action.span(),
-                    format!("a `{}` step needs `{key}`", self.action.get_ref()),
+                    format!(
+                        "a `{}` step needs `{key}`: add `{key} = ...` to it",
+                        self.action.get_ref()
+                    ),
                 );
                 None
             }
