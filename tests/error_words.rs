@@ -40,6 +40,9 @@ const LIBRARY_WORDS: &[&str] = &[
     ", expected `",
     "expected one of `",
     "TOML parse error",
+    "while parsing",
+    "unexpected character",
+    "unexpected end of input",
 ];
 
 /// A small seeded generator (xorshift64*), so every run makes the same mutants.

@@ -98,7 +98,18 @@ pub fn replay_to(
     let replay =
         parse(&text, &loaded.catalog).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let h = &replay.header;
-    let differences = hexforge_replay::mod_differences(&loaded.mods, &h.mods);
+    // Each recorded mod that differs, with the line of its `mod` entry.
+    let differences: Vec<String> = h
+        .mods
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| {
+            let line = replay.lines.mods.get(i).copied().unwrap_or(0);
+            hexforge_replay::mod_differences(&loaded.mods, std::slice::from_ref(m))
+                .into_iter()
+                .map(move |d| format!("line {line}: {d}"))
+        })
+        .collect();
     if !differences.is_empty() {
         if !opts.force {
             bail!(

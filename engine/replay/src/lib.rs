@@ -84,6 +84,8 @@ pub struct Lines {
     pub options: Vec<usize>,
     /// Each `seat` line, in seat order.
     pub seats: Vec<usize>,
+    /// Each `mod` line, in order.
+    pub mods: Vec<usize>,
     /// Each step's `action` line, in order.
     pub steps: Vec<usize>,
 }
@@ -464,7 +466,8 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                     (3, Some(h)) => {
                         header
                             .mods
-                            .push((parts[0].to_string(), parts[1].to_string(), h))
+                            .push((parts[0].to_string(), parts[1].to_string(), h));
+                        at.mods.push(n);
                     }
                     _ => {
                         return Err(err(
