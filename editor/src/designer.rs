@@ -737,20 +737,6 @@ pub(crate) fn conflict_modal(editor: &mut Editor, ctx: &egui::Context) {
     editor.reload_if_unwatched();
 }
 
-/// A space of a fixed height (three lines, scrolled when more) for a list of problems, so what
-/// comes after it never moves as problems come and go.
-fn problem_area(ui: &mut egui::Ui, salt: &str, add_contents: impl FnOnce(&mut egui::Ui)) {
-    let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
-    let height = 3.0 * line;
-    ui.allocate_ui(egui::vec2(ui.available_width(), height), |ui| {
-        egui::ScrollArea::vertical()
-            .id_salt(salt)
-            .max_height(height)
-            .auto_shrink([false, false])
-            .show(ui, add_contents);
-    });
-}
-
 /// How a field is shown: its label (red when its line has a problem), the text shown while it
 /// is empty, and its width.
 #[derive(Clone, Copy)]
@@ -906,7 +892,7 @@ fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
             ui.separator();
             abilities(ui, designer, doc, t, &hooks, &mut wanted_source);
             ui.separator();
-            problem_area(ui, "tile_problems", |ui| {
+            spot::problem_area(ui, "tile_problems", |ui| {
                 for p in &problems {
                     if p.line == 0 {
                         ui.colored_label(egui::Color32::LIGHT_RED, &p.message);
@@ -1371,7 +1357,7 @@ fn army_editor(editor: &mut Editor, ui: &mut egui::Ui, d: usize) {
     ui.label(army_view::totals_line(&totals));
     // The army's size (R1.1) is among the problems the engine's check lists below.
     let mut clicked = None;
-    problem_area(ui, "army_problems", |ui| {
+    spot::problem_area(ui, "army_problems", |ui| {
         for p in doc.problems() {
             if spot::line_link(ui, p) {
                 clicked = Some(p.clone());

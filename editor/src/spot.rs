@@ -148,6 +148,20 @@ impl Spot {
     }
 }
 
+/// A space of a fixed height (three lines, scrolled when more) for a list of problems or notes,
+/// so what comes after it never moves as they come and go.
+pub fn problem_area(ui: &mut egui::Ui, salt: &str, add_contents: impl FnOnce(&mut egui::Ui)) {
+    let line = ui.text_style_height(&egui::TextStyle::Body) + ui.spacing().item_spacing.y;
+    let height = 3.0 * line;
+    ui.allocate_ui(egui::vec2(ui.available_width(), height), |ui| {
+        egui::ScrollArea::vertical()
+            .id_salt(salt)
+            .max_height(height)
+            .auto_shrink([false, false])
+            .show(ui, add_contents);
+    });
+}
+
 /// A problem written as `file:line:column: message`, in red; true when clicked (to show its spot).
 pub fn problem_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
     ui.add(

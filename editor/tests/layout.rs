@@ -121,3 +121,23 @@ fn problems_coming_and_going_move_no_control() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_sandbox_controls_stay_put_when_a_placement_is_refused() {
+    use hexforge_core::Hex;
+    let mut harness = window(common::editor());
+    harness.state_mut().tab = hexforge_editor::Tab::Sandbox;
+    harness.run();
+    common::place(&mut harness, "borgo", "p1", "HQ", Hex::new(0, 1));
+    common::place(&mut harness, "moloch", "p2", "HQ", Hex::new(0, -1));
+    common::place(&mut harness, "borgo", "p1", "Brawler", Hex::new(0, 0));
+    let controls = ["nets", "module links", "lines of fire"];
+    let rects = |h: &Harness<'static, Editor>| -> Vec<egui::Rect> {
+        controls.iter().map(|c| h.get_by_label(c).rect()).collect()
+    };
+    let before = rects(&harness);
+    // A second HQ is refused with the engine's reason, shown in the notes' own space.
+    common::place(&mut harness, "moloch", "p2", "HQ", Hex::new(1, 0));
+    harness.get_by_label_contains("already has an HQ");
+    assert_eq!(rects(&harness), before);
+}

@@ -205,15 +205,18 @@ impl Sandbox {
                 self.fight(catalog, scripts);
             }
         });
-        self.note_ui(ui);
-        if let Some(built) = self.built()
-            && !built.marks.is_empty()
-        {
-            ui.label(egui::RichText::new("Tiles the engine does not accept:").strong());
-            for m in &built.marks {
-                ui.colored_label(egui::Color32::from_rgb(255, 110, 110), &m.message);
+        // A space of its own, so the controls below never move as notes come and go.
+        crate::spot::problem_area(ui, "sandbox_notes", |ui| {
+            self.note_ui(ui);
+            if let Some(built) = self.built()
+                && !built.marks.is_empty()
+            {
+                ui.label(egui::RichText::new("Tiles the engine does not accept:").strong());
+                for m in &built.marks {
+                    ui.colored_label(egui::Color32::from_rgb(255, 110, 110), &m.message);
+                }
             }
-        }
+        });
         ui.separator();
         self.selected_ui(ui, catalog);
         ui.separator();
