@@ -492,16 +492,18 @@ pub(crate) fn assemble(
             out.catalog
                 .add_army(&p.army.id, &p.army.name, p.army.size, p.army.tiles.clone())
         {
-            let dir = out
-                .mods
+            // Located at the army's id, which another loaded mod already uses.
+            let first = armies
                 .iter()
-                .find(|m| m.id == p.mod_id)
-                .map(|m| m.dir.clone())
-                .unwrap_or_default();
-            problems.push(Diagnostic::whole_file(
-                &dir,
-                format!("mod `{}`: {e}", p.mod_id),
-            ));
+                .find(|q| q.army.id == p.army.id && q.mod_id != p.mod_id)
+                .map_or(String::new(), |q| format!(" (also by mod `{}`)", q.mod_id));
+            problems.push(Diagnostic {
+                message: format!(
+                    "mod `{}`: {e}{first}: give this army another id, or remove one of the mods",
+                    p.mod_id
+                ),
+                ..p.army.at.clone()
+            });
         }
     }
     // Each mod lists its armies as the patches left them.
