@@ -283,7 +283,10 @@ impl Budget {
 /// Runs script functions so that every failure comes back located: through `xpcall` with a
 /// message handler that reads the call stack where the error was raised.
 pub(crate) struct Runner {
-    run: Function,
+    /// Lua's own `xpcall`, called straight from the host.
+    xpcall: Function,
+    /// The message handler: records the located [`Failure`] in `failure`.
+    handler: Function,
     budget: Rc<Budget>,
     failure: Rc<RefCell<Option<Failure>>>,
 }
@@ -300,8 +303,9 @@ impl Runner {
         *self.failure.borrow_mut() = None;
         let outside = |e: mlua::Error| self.budget.unseen(&error_text(&e, &self.budget.limits));
         let mut args = args.into_lua_multi(lua).map_err(outside)?;
+        args.push_front(Value::Function(self.handler.clone()));
         args.push_front(Value::Function(f.clone()));
-        let mut out = self.run.call::<MultiValue>(args).map_err(outside)?;
+        let mut out = self.xpcall.call::<MultiValue>(args).map_err(outside)?;
         match out.pop_front() {
             Some(Value::Boolean(true)) => R::from_lua_multi(out, lua).map_err(|e| Failure {
                 at: None,
@@ -438,10 +442,10 @@ pub(crate) struct UpvalueAccess {
 /// Trusted setup code, run with the full standard library before any script: builds `base` from
 /// a list of allowed functions and replaces the unsafe or order-dependent ones.
 const SETUP: &str = r#"
-local tripped, random, install, as_message, handler = ...
+local tripped, random, install, as_message = ...
 local getmetatable, setmetatable, rawget, next, type, error, tostring =
   getmetatable, setmetatable, rawget, next, type, error, tostring
-local raw_pcall, xpcall, select, sort = pcall, xpcall, select, table.sort
+local raw_pcall, select, sort = pcall, select, table.sort
 
 -- String methods must not reach string.dump, nor let scripts change the string metatable.
 string.dump = nil
@@ -475,11 +479,6 @@ tostring = safe_tostring
 -- counted), `string.rep`, `string.format` (no `%p`, no address for `%s`), `table.concat`, and
 -- the functions whose work grows with their arguments (`string.sub`, `table.sort`, ...).
 install(safe_tostring)
-
--- Script calls run through `run`: the handler sees every error where it was raised.
-local function run(f, ...)
-  return xpcall(f, handler, ...)
-end
 
 local originals = setmetatable({}, { __mode = "k" })
 
@@ -587,7 +586,7 @@ local base = {
   string = copy(string), table = copy(table), math = m, utf8 = copy(utf8),
   _VERSION = _VERSION,
 }
-return freeze(base), freeze, original, run
+return freeze(base), freeze, original
 "#;
 
 /// Creates a sandboxed state with `limits`; `math.random` draws from `rng`.
@@ -663,11 +662,12 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         *slot.borrow_mut() = Some(f);
         Ok(message)
     })?;
-    let (base, freeze, original, run): (Table, Function, Function, Function) = lua
+    let xpcall: Function = lua.globals().raw_get("xpcall")?;
+    let (base, freeze, original): (Table, Function, Function) = lua
         .load(SETUP)
         .set_name("=sandbox")
         .set_mode(ChunkMode::Text)
-        .call((tripped, random, install, as_message, handler))?;
+        .call((tripped, random, install, as_message))?;
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),
@@ -677,7 +677,8 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     // names the line the last check saw running, at most `STEP` instructions before.
     lua.set_memory_limit(limits.memory)?;
     let runner = Runner {
-        run,
+        xpcall,
+        handler,
         budget: budget.clone(),
         failure,
     };
