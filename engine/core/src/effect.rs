@@ -40,14 +40,10 @@ fn refuse(what: &str) -> HookError {
     }
 }
 
-/// Checks every effect, then carries them out in order. Refused effects change nothing: the
-/// error names the first one.
-pub fn apply_effects<S: EventSink + ?Sized>(
-    field: &mut Battlefield,
-    ctx: Context<'_>,
-    effects: &[Effect],
-    sink: &mut S,
-) -> Result<(), HookError> {
+/// Checks effects against the board as it stands, in order (a move frees its hex for the effects
+/// after it): every tile to wound or heal and every unit to move is there, and every hex to move
+/// onto is free. The error names the first effect that is not.
+pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), HookError> {
     let mut occupied = field.occupied();
     for e in effects {
         match *e {
@@ -81,6 +77,35 @@ pub fn apply_effects<S: EventSink + ?Sized>(
             }
         }
     }
+    Ok(())
+}
+
+/// Drops the effects that what happened since they were asked made moot (checked when asked):
+/// a tile to wound or heal, or a unit to move, that has left the board, and a move onto a hex
+/// that has been taken. The others keep their order.
+pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
+    let mut occupied = field.occupied();
+    effects.retain(|e| match *e {
+        Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => occupied & cell.bit() != 0,
+        Effect::Move { from, to } => {
+            let keep = occupied & from.bit() != 0 && occupied & to.bit() == 0;
+            if keep {
+                occupied = occupied & !from.bit() | to.bit();
+            }
+            keep
+        }
+    });
+}
+
+/// Checks every effect ([`check_effects`]), then carries them out in order. Refused effects
+/// change nothing: the error names the first one.
+pub fn apply_effects<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    effects: &[Effect],
+    sink: &mut S,
+) -> Result<(), HookError> {
+    check_effects(field, effects)?;
     let netted = if ctx.rules.netted_keeps_armor_toughness {
         0
     } else {

@@ -43,11 +43,17 @@ impl HookPoints {
     pub const TURN_STARTED: HookPoints = HookPoints(1 << 7);
     /// At the end of each of its owner's turns: effects.
     pub const TURN_ENDED: HookPoints = HookPoints(1 << 8);
-    /// When the tile is destroyed in a battle, before it leaves: effects, after the battle.
+    /// When the tile is destroyed in a battle, before it leaves: effects, at the end of that phase.
     pub const DESTROYED: HookPoints = HookPoints(1 << 9);
+    /// Each time one of the unit's attacks resolves (landed, absorbed, stopped by armor or an
+    /// ability, or missed): effects, at the end of that phase.
+    pub const ATTACK_RESOLVED: HookPoints = HookPoints(1 << 10);
+    /// Each time an attack on the unit resolves (landed, absorbed, stopped): effects, at the end
+    /// of that phase.
+    pub const ATTACKED: HookPoints = HookPoints(1 << 11);
 
     /// Every point with its name in scripts, in the order the engine documents them.
-    pub const ALL: [(HookPoints, &'static str); 10] = [
+    pub const ALL: [(HookPoints, &'static str); 12] = [
         (HookPoints::BATTLE_STARTED, "battle_started"),
         (HookPoints::PLAN_ATTACKS, "plan_attacks"),
         (HookPoints::PHASE_ENDED, "phase_ended"),
@@ -58,14 +64,26 @@ impl HookPoints {
         (HookPoints::TURN_STARTED, "turn_started"),
         (HookPoints::TURN_ENDED, "turn_ended"),
         (HookPoints::DESTROYED, "destroyed"),
+        (HookPoints::ATTACK_RESOLVED, "attack_resolved"),
+        (HookPoints::ATTACKED, "attacked"),
     ];
 
     /// Every hook point at once, for a test against any of them.
-    pub const ALL_POINTS: HookPoints = HookPoints(0x3ff);
+    pub const ALL_POINTS: HookPoints = HookPoints(0xfff);
     /// The points called during battles.
-    pub const BATTLE: HookPoints = HookPoints(0b10_0011_1111);
+    pub const BATTLE: HookPoints = HookPoints(0b1110_0011_1111);
+    /// The attack events: the points called as each attack resolves.
+    pub const ATTACK_EVENTS: HookPoints = HookPoints(0b1100_0000_0000);
     /// The points called when turns start and end.
     pub const TURNS: HookPoints = HookPoints(0b1_1000_0000);
+
+    /// The name scripts give a single point; `None` for a set of several or none.
+    pub fn name(self) -> Option<&'static str> {
+        HookPoints::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map(|(_, n)| *n)
+    }
 
     /// Whether every point of `other` is in this set.
     pub const fn contains(self, other: HookPoints) -> bool {
@@ -126,6 +144,54 @@ pub struct AttackPlan {
     pub blast: Option<Blast>,
 }
 
+/// How an attack ended, as its attack events report it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Outcome {
+    /// Wounds reached the target (`ResolvedAttack::wounds` of them, after armor and abilities).
+    Landed,
+    /// A Medic took the attack (R4.8): no wound reached the target.
+    Absorbed,
+    /// The target's armor stopped every point of it (R3.11).
+    Armor,
+    /// A `before_wound` ability lessened it to nothing, or turned it onto another tile.
+    Stopped,
+    /// It found nothing to hit: no enemy on its line, or only tiles it may not damage.
+    Missed,
+}
+
+impl Outcome {
+    /// The word scripts read (`a.outcome`) and logs print.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Outcome::Landed => "landed",
+            Outcome::Absorbed => "absorbed",
+            Outcome::Armor => "armor",
+            Outcome::Stopped => "stopped",
+            Outcome::Missed => "missed",
+        }
+    }
+}
+
+/// One attack once it has resolved, as the attacker's `attack_resolved` and the target's
+/// `attacked` hooks see it. A pierce attack resolves once per tile it hits.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ResolvedAttack {
+    /// The attacking tile.
+    pub from: Cell,
+    /// The attacker's edge it left from; `None` for an explosion.
+    pub edge: Option<Edge>,
+    /// How it travelled.
+    pub kind: AttackKind,
+    /// The tile it reached (after any `before_wound` turned it); `None` when it missed.
+    pub target: Option<Cell>,
+    /// Its strength as made, bonuses included.
+    pub strength: u8,
+    /// The wounds it dealt to `target` (0 unless `Landed`).
+    pub wounds: u8,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
 /// A hit on a unit this phase, as a `before_wound` hook sees it and may change it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct IncomingHit {
@@ -184,24 +250,58 @@ pub trait AbilityHooks {
     /// simulations) played with the same hooks in between.
     fn reseed(&mut self, _seed: u64) {}
 
-    /// Once per battle, before the first phase, for each tile with this point.
-    fn battle_started(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+    /// Once per battle, before the first phase, for each tile with this point: `effects` are
+    /// carried out once every such tile has been asked, before the first phase.
+    fn battle_started(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
         Ok(())
     }
 
     /// For each acting unit with this point: change the attacks it makes this phase, or replace
-    /// them with a blast. `decider` answers the decisions the ability puts to the unit's owner.
+    /// them with a blast. `decider` answers the decisions the ability puts to the unit's owner;
+    /// `effects` are carried out at the end of the phase.
     fn plan_attacks(
         &mut self,
         _ctx: &HookContext<'_>,
         _plan: &mut AttackPlan,
         _decider: &mut dyn Decider,
+        _effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         Ok(())
     }
 
-    /// At the end of each phase, for each tile with this point still on the board.
-    fn phase_ended(&mut self, _ctx: &HookContext<'_>) -> Result<(), HookError> {
+    /// At the end of each phase, for each tile with this point still on the board: `effects` are
+    /// carried out with the phase's other effects, once every such tile has been asked.
+    fn phase_ended(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// For each attack of the unit with this point once it has resolved (after Medics and
+    /// `before_wound`, before wounds count): `effects` are carried out at the end of the phase.
+    fn attack_resolved(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _attack: &ResolvedAttack,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// For each attack on the unit with this point once it has resolved (`ctx` is the target):
+    /// `effects` are carried out at the end of the phase.
+    fn attacked(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _attack: &ResolvedAttack,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
         Ok(())
     }
 
@@ -216,17 +316,24 @@ pub trait AbilityHooks {
     }
 
     /// At the start of a battle, for each unit with this point: added to each of its initiative
-    /// values (like a module's modifier, R3.7.5).
-    fn initiative(&mut self, _ctx: &HookContext<'_>) -> Result<i8, HookError> {
+    /// values (like a module's modifier, R3.7.5); `effects` are carried out with those of
+    /// `battle_started`, before the first phase.
+    fn initiative(
+        &mut self,
+        _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<i8, HookError> {
         Ok(0)
     }
 
     /// Each phase, for each unit with this point that is hit, after Medics: `hits` are the hits
-    /// on it, whose wounds the hook may lessen or send to another tile.
+    /// on it, whose wounds the hook may lessen or send to another tile; `effects` are carried
+    /// out at the end of the phase.
     fn before_wound(
         &mut self,
         _ctx: &HookContext<'_>,
         _hits: &mut [IncomingHit],
+        _effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         Ok(())
     }
@@ -251,7 +358,7 @@ pub trait AbilityHooks {
 
     /// When the tile with this point is destroyed in a battle (wounds, an explosion, a Medic
     /// used up), at the end of the phase before it leaves the board; the effects are carried out
-    /// after the battle's last phase.
+    /// at the end of that phase, after the removals.
     fn destroyed(
         &mut self,
         _ctx: &HookContext<'_>,

@@ -908,6 +908,8 @@ where
             target: cell,
             wounds: w,
             absorbed: false,
+            edge: None,
+            strength: w,
         });
     }
     let mut options: Vec<Choice> = Vec::new();

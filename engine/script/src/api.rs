@@ -3,12 +3,13 @@
 //! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
+use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
     AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Tile, TileRef,
 };
-use mlua::{Lua, Table, UserDataMethods, Value};
+use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 
 /// The call a hook runs in: copied in before the call.
@@ -339,17 +340,68 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
-/// An effect a reaction hook asks for, by hexes; turned into an engine effect after the call.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum FxItem {
-    Wound(Hex, u8),
-    Heal(Hex, u8),
-    Move(Hex, Hex),
+/// The effects a hook asks for (`fx`), each checked when asked against the board the hook sees
+/// (a move frees its hex for the effects after it), so a refusal names the script's line.
+#[derive(Default)]
+pub(crate) struct Fx {
+    /// The board of the call; `None` outside a call.
+    pub(crate) field: Option<Battlefield>,
+    /// The hexes taken, after the moves asked so far.
+    pub(crate) occupied: u64,
+    /// What the hook asked for, in order.
+    pub(crate) asked: Vec<Effect>,
 }
 
-/// The effects a reaction hook asks for (`fx`).
+impl Fx {
+    /// Makes `fx` ready for a call on `field`.
+    pub(crate) fn start(&mut self, field: &Battlefield) {
+        self.occupied = field.occupied();
+        self.field = Some(field.clone());
+        self.asked.clear();
+    }
+
+    /// The cell of `(q, r)` on the call's board, which must hold a tile to `what`.
+    fn tile(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
+        let c = self.cell(what, q, r)?;
+        if self.occupied & (1u64 << c.index()) == 0 {
+            return Err(mlua::Error::runtime(format!(
+                "fx:{what}: no tile on ({q}, {r}) to {what}"
+            )));
+        }
+        Ok(c)
+    }
+
+    /// The cell of `(q, r)` on the call's board.
+    fn cell(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
+        let field = self
+            .field
+            .as_ref()
+            .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: called outside a hook")))?;
+        field
+            .shape()
+            .cell(hex_arg(q, r)?)
+            .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: ({q}, {r}) is off the board")))
+    }
+}
+
+/// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`).
 #[derive(Default)]
-pub(crate) struct Fx(pub(crate) Vec<FxItem>);
+pub(crate) struct Attack {
+    /// The attack, with hexes for its cells; `None` outside a call.
+    pub(crate) now: Option<LuaAttack>,
+}
+
+/// [`hexforge_core::hooks::ResolvedAttack`] with its cells as hexes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LuaAttack {
+    pub(crate) from: Hex,
+    pub(crate) edge: Option<u8>,
+    pub(crate) kind: AttackKind,
+    pub(crate) target: Option<Hex>,
+    pub(crate) strength: u8,
+    pub(crate) wounds: u8,
+    pub(crate) outcome: &'static str,
+}
 
 /// A hit on the unit, as `before_wound` sees it (`hits`).
 #[derive(Clone, Copy, Debug)]
@@ -378,23 +430,54 @@ fn count(n: i64) -> mlua::Result<u8> {
         .ok_or_else(|| mlua::Error::runtime(format!("{n} wounds: use 1 to 9")))
 }
 
-/// Registers the methods of `fx` and `hits`.
+/// Registers the methods of `fx`, `hits` and the resolved attack `a`.
 pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
     lua.register_userdata_type::<Fx>(|reg| {
         reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
-            let item = FxItem::Wound(hex_arg(q, r)?, count(n.unwrap_or(1))?);
-            fx.0.push(item);
+            let cell = fx.tile("wound", q, r)?;
+            let wounds = count(n.unwrap_or(1))?;
+            fx.asked.push(Effect::Wound { cell, wounds });
             Ok(())
         });
         reg.add_method_mut("heal", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
-            let item = FxItem::Heal(hex_arg(q, r)?, count(n.unwrap_or(1))?);
-            fx.0.push(item);
+            let cell = fx.tile("heal", q, r)?;
+            let wounds = count(n.unwrap_or(1))?;
+            fx.asked.push(Effect::Heal { cell, wounds });
             Ok(())
         });
         reg.add_method_mut("move", |_, fx, (q, r, q2, r2): (i64, i64, i64, i64)| {
-            let item = FxItem::Move(hex_arg(q, r)?, hex_arg(q2, r2)?);
-            fx.0.push(item);
+            let from = fx.tile("move", q, r)?;
+            let to = fx.cell("move", q2, r2)?;
+            if fx.occupied & (1u64 << to.index()) != 0 {
+                return Err(mlua::Error::runtime(format!(
+                    "fx:move: cannot move onto ({q2}, {r2}): the hex is taken"
+                )));
+            }
+            fx.occupied = fx.occupied & !(1u64 << from.index()) | 1u64 << to.index();
+            fx.asked.push(Effect::Move { from, to });
             Ok(())
+        });
+    })?;
+    lua.register_userdata_type::<Attack>(|reg| {
+        fn now(a: &Attack) -> mlua::Result<&LuaAttack> {
+            a.now
+                .as_ref()
+                .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
+        }
+        reg.add_field_method_get("outcome", |_, a| Ok(now(a)?.outcome));
+        reg.add_field_method_get("kind", |_, a| Ok(kind_name(now(a)?.kind)));
+        reg.add_field_method_get("edge", |_, a| Ok(now(a)?.edge));
+        reg.add_field_method_get("strength", |_, a| Ok(now(a)?.strength));
+        reg.add_field_method_get("wounds", |_, a| Ok(now(a)?.wounds));
+        reg.add_method("from", |_, a, ()| {
+            let h = now(a)?.from;
+            Ok((h.q(), h.r()))
+        });
+        reg.add_method("target", |_, a, ()| {
+            Ok(match now(a)?.target {
+                Some(h) => (Some(h.q()), Some(h.r())),
+                None => (None, None),
+            })
         });
     })?;
     lua.register_userdata_type::<Hits>(|reg| {

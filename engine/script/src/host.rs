@@ -1,7 +1,7 @@
 //! The script host: one sandboxed Lua state per mod with the shared library loaded into it, the
 //! binding of every tile ability to its implementation, and the engine's hook trait.
 
-use crate::api::{self, Call, Fx, FxItem, Hits, LuaHit, Plan};
+use crate::api::{self, Attack, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
 use crate::sandbox::{
@@ -13,10 +13,10 @@ use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
 use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{
-    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit,
+    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit, ResolvedAttack,
 };
 use hexforge_core::tile::InstantEffect;
-use hexforge_core::{Catalog, Hex, Rng, Rules, Tile, TileKind};
+use hexforge_core::{Catalog, Rng, Rules, Tile, TileKind};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -86,6 +86,7 @@ pub(crate) struct ModState {
     plan: AnyUserData,
     fx: AnyUserData,
     hits: AnyUserData,
+    attack: AnyUserData,
 }
 
 impl ModState {
@@ -466,6 +467,10 @@ impl ScriptHost {
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
         let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
+        let attack = sb
+            .lua
+            .create_any_userdata(Attack::default())
+            .map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
             lua: sb.lua,
@@ -481,6 +486,7 @@ impl ScriptHost {
             plan,
             fx,
             hits,
+            attack,
         })
     }
 
@@ -637,7 +643,7 @@ impl ScriptHost {
         &mut self,
         ctx: &HookContext<'_>,
         point: HookPoints,
-        args: Args<'_>,
+        mut args: Args<'_>,
     ) -> Result<(), HookError> {
         let Some(point) = HookPoints::ALL.iter().position(|(p, _)| *p == point) else {
             return Ok(());
@@ -688,8 +694,9 @@ impl ScriptHost {
             call.phase = ctx.phase;
         }
         let shape = ctx.field.shape();
-        let result = match args {
-            Args::Plan(plan, decider) => {
+        st.fx.borrow_mut::<Fx>().map_err(fail)?.start(ctx.field);
+        let result = match &mut args {
+            Args::Plan(plan, decider, _) => {
                 // The question the ability declares is asked first; `ctx:ask` reads the answer.
                 let answer = b.ability.asks.map(|q| {
                     let options = [Choice::Attack, Choice::Explode];
@@ -706,20 +713,19 @@ impl ScriptHost {
                 });
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = answer;
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
-                let result = st
-                    .runner
-                    .call::<()>(lua, &f, (st.ctx.clone(), st.plan.clone()));
+                let result =
+                    st.runner
+                        .call::<()>(lua, &f, (st.ctx.clone(), st.plan.clone(), st.fx.clone()));
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = None;
                 result
             }
-            Args::Ctx => st.runner.call::<()>(lua, &f, st.ctx.clone()),
-            Args::Initiative(out) => st
+            Args::Initiative(out, _) => st
                 .runner
-                .call::<Option<i64>>(lua, &f, st.ctx.clone())
+                .call::<Option<i64>>(lua, &f, (st.ctx.clone(), st.fx.clone()))
                 .and_then(|v| {
                     let v = v.unwrap_or(0);
-                    *out = i8::try_from(v)
+                    **out = i8::try_from(v)
                         .ok()
                         .filter(|v| (-9..=9).contains(v))
                         .ok_or_else(|| Failure {
@@ -729,37 +735,29 @@ impl ScriptHost {
                         })?;
                     Ok(())
                 }),
-            Args::Effects(out) => {
-                st.fx.borrow_mut::<Fx>().map_err(fail)?.0.clear();
-                st.runner
-                    .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone()))
-                    .and_then(|()| {
-                        let items = std::mem::take(&mut st.fx.borrow_mut::<Fx>()?.0);
-                        let cell = |h: Hex| {
-                            shape.cell(h).ok_or_else(|| {
-                                mlua::Error::runtime(format!("fx: {h} is off the board"))
-                            })
-                        };
-                        for item in items {
-                            out.push(match item {
-                                FxItem::Wound(h, n) => Effect::Wound {
-                                    cell: cell(h)?,
-                                    wounds: n,
-                                },
-                                FxItem::Heal(h, n) => Effect::Heal {
-                                    cell: cell(h)?,
-                                    wounds: n,
-                                },
-                                FxItem::Move(a, b) => Effect::Move {
-                                    from: cell(a)?,
-                                    to: cell(b)?,
-                                },
-                            });
-                        }
-                        Ok(())
-                    })
+            Args::Effects(_) => st
+                .runner
+                .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone())),
+            Args::Attack(a, _) => {
+                let a = *a;
+                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = Some(LuaAttack {
+                    from: shape.hex(a.from),
+                    edge: a.edge.map(|e| e.index() as u8),
+                    kind: a.kind,
+                    target: a.target.map(|t| shape.hex(t)),
+                    strength: a.strength,
+                    wounds: a.wounds,
+                    outcome: a.outcome.name(),
+                });
+                let result = st.runner.call::<()>(
+                    lua,
+                    &f,
+                    (st.ctx.clone(), st.attack.clone(), st.fx.clone()),
+                );
+                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = None;
+                result
             }
-            Args::Hits(hits) => {
+            Args::Hits(hits, _) => {
                 {
                     let mut h = st.hits.borrow_mut::<Hits>().map_err(fail)?;
                     h.0.clear();
@@ -772,7 +770,7 @@ impl ScriptHost {
                     }));
                 }
                 st.runner
-                    .call::<()>(lua, &f, (st.ctx.clone(), st.hits.clone()))
+                    .call::<()>(lua, &f, (st.ctx.clone(), st.hits.clone(), st.fx.clone()))
                     .and_then(|()| {
                         let h = st.hits.borrow::<Hits>()?;
                         for (x, l) in hits.iter_mut().zip(&h.0) {
@@ -785,6 +783,14 @@ impl ScriptHost {
                     })
             }
         };
+        {
+            let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
+            if result.is_ok() {
+                args.effects().append(&mut fx.asked);
+            }
+            fx.asked.clear();
+            fx.field = None;
+        }
         if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
             call.field = None;
         }
@@ -958,13 +964,26 @@ fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Re
     Ok(())
 }
 
-/// What a hook is called with besides `ctx`.
+/// What a hook is called with besides `ctx`: its own object, and the list its `fx` fills.
 enum Args<'a> {
-    Ctx,
-    Plan(&'a mut AttackPlan, &'a mut dyn Decider),
+    Plan(&'a mut AttackPlan, &'a mut dyn Decider, &'a mut Vec<Effect>),
     Effects(&'a mut Vec<Effect>),
-    Hits(&'a mut [IncomingHit]),
-    Initiative(&'a mut i8),
+    Attack(&'a ResolvedAttack, &'a mut Vec<Effect>),
+    Hits(&'a mut [IncomingHit], &'a mut Vec<Effect>),
+    Initiative(&'a mut i8, &'a mut Vec<Effect>),
+}
+
+impl<'a> Args<'a> {
+    /// The list the call's effects go to (every hook has one).
+    fn effects(&mut self) -> &mut Vec<Effect> {
+        match self {
+            Args::Plan(_, _, e)
+            | Args::Effects(e)
+            | Args::Attack(_, e)
+            | Args::Hits(_, e)
+            | Args::Initiative(_, e) => e,
+        }
+    }
 }
 
 impl AbilityHooks for ScriptHost {
@@ -978,8 +997,12 @@ impl AbilityHooks for ScriptHost {
         }
     }
 
-    fn battle_started(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::BATTLE_STARTED, Args::Ctx)
+    fn battle_started(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::BATTLE_STARTED, Args::Effects(effects))
     }
 
     fn plan_attacks(
@@ -987,12 +1010,43 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         plan: &mut AttackPlan,
         decider: &mut dyn Decider,
+        effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::PLAN_ATTACKS, Args::Plan(plan, decider))
+        self.call(
+            ctx,
+            HookPoints::PLAN_ATTACKS,
+            Args::Plan(plan, decider, effects),
+        )
     }
 
-    fn phase_ended(&mut self, ctx: &HookContext<'_>) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::PHASE_ENDED, Args::Ctx)
+    fn phase_ended(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::PHASE_ENDED, Args::Effects(effects))
+    }
+
+    fn attack_resolved(
+        &mut self,
+        ctx: &HookContext<'_>,
+        attack: &ResolvedAttack,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(
+            ctx,
+            HookPoints::ATTACK_RESOLVED,
+            Args::Attack(attack, effects),
+        )
+    }
+
+    fn attacked(
+        &mut self,
+        ctx: &HookContext<'_>,
+        attack: &ResolvedAttack,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.call(ctx, HookPoints::ATTACKED, Args::Attack(attack, effects))
     }
 
     fn battle_ended(
@@ -1003,9 +1057,17 @@ impl AbilityHooks for ScriptHost {
         self.call(ctx, HookPoints::BATTLE_ENDED, Args::Effects(effects))
     }
 
-    fn initiative(&mut self, ctx: &HookContext<'_>) -> Result<i8, HookError> {
+    fn initiative(
+        &mut self,
+        ctx: &HookContext<'_>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<i8, HookError> {
         let mut delta = 0;
-        self.call(ctx, HookPoints::INITIATIVE, Args::Initiative(&mut delta))?;
+        self.call(
+            ctx,
+            HookPoints::INITIATIVE,
+            Args::Initiative(&mut delta, effects),
+        )?;
         Ok(delta)
     }
 
@@ -1013,8 +1075,9 @@ impl AbilityHooks for ScriptHost {
         &mut self,
         ctx: &HookContext<'_>,
         hits: &mut [IncomingHit],
+        effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::BEFORE_WOUND, Args::Hits(hits))
+        self.call(ctx, HookPoints::BEFORE_WOUND, Args::Hits(hits, effects))
     }
 
     fn placed(

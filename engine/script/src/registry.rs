@@ -18,7 +18,7 @@ pub(crate) struct Ability {
     pub(crate) gives: Option<Function>,
     pub(crate) instant: Option<Function>,
     /// The dynamic points, in the order of [`HookPoints::ALL`].
-    pub(crate) hooks: [Option<Function>; 10],
+    pub(crate) hooks: [Option<Function>; HookPoints::ALL.len()],
     pub(crate) points: HookPoints,
     /// The question `plan_attacks` may put to the unit's owner (`asks = "explode"`): the engine
     /// asks it before the call, and `ctx:ask` reads the answer.

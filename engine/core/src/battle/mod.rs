@@ -13,11 +13,12 @@ pub(crate) use view::{Layout, View, can_be_hijacked, link_reach};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
-use crate::effect::Effect;
+use crate::effect::{self, Effect};
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::{Edge, Hex};
 use crate::hooks::{
-    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, PlannedAttack,
+    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, Outcome,
+    PlannedAttack, ResolvedAttack,
 };
 use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
@@ -53,6 +54,60 @@ pub(crate) struct Hit {
     pub(crate) target: Cell,
     pub(crate) wounds: u8,
     pub(crate) absorbed: bool,
+    /// The attacker's edge it left from; `None` for an explosion or an instant.
+    pub(crate) edge: Option<Edge>,
+    /// The attack's strength as made (before armor).
+    pub(crate) strength: u8,
+}
+
+/// An attack of this phase for its attack events: a hit still open to Medics and `before_wound`
+/// (an index into the phase's hits), or one already settled (stopped by armor, missed).
+#[derive(Clone, Copy, Debug)]
+enum Resolution {
+    Open(usize),
+    Settled(ResolvedAttack),
+}
+
+/// The cells of the tiles with each battle hook point, found once per battle (no tile joins a
+/// battle) and carried along when an effect moves a tile.
+#[derive(Clone, Copy, Debug, Default)]
+struct Marks {
+    /// `battle_started`.
+    started: u64,
+    /// `phase_ended`.
+    ended: u64,
+    /// `battle_ended`.
+    finished: u64,
+    /// `before_wound`: the units that see the hits on them.
+    guarded: u64,
+    /// `destroyed`.
+    mortal: u64,
+    /// `attack_resolved`.
+    striking: u64,
+    /// `attacked`.
+    struck: u64,
+}
+
+impl Marks {
+    /// The tiles with an attack-event point.
+    fn watching(&self) -> u64 {
+        self.striking | self.struck
+    }
+
+    /// Applies `carry` (a tile moved) to every set.
+    fn follow(&mut self, carry: impl Fn(&mut u64)) {
+        for m in [
+            &mut self.started,
+            &mut self.ended,
+            &mut self.finished,
+            &mut self.guarded,
+            &mut self.mortal,
+            &mut self.striking,
+            &mut self.struck,
+        ] {
+            carry(m);
+        }
+    }
 }
 
 const MAX_NORMAL_SLOTS: usize = 4;
@@ -82,9 +137,9 @@ where
         used: [0; MAX_CELLS],
         converted: 0,
         initiative: [0; MAX_CELLS],
-        guarded: 0,
-        mortal: 0,
-        pending: Vec::new(),
+        marks: Marks::default(),
+        effects: Vec::new(),
+        resolutions: Vec::new(),
         hits: Vec::with_capacity(64),
         plan: AttackPlan {
             attacks: Vec::with_capacity(12),
@@ -125,12 +180,14 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     converted: u64,
     /// Per cell, what initiative hooks add to the unit's values this battle.
     initiative: [i8; MAX_CELLS],
-    /// Units whose `before_wound` hooks see the hits on them.
-    guarded: u64,
-    /// Tiles with `destroyed` hooks.
-    mortal: u64,
-    /// Effects asked for by `destroyed` hooks, carried out after the last phase.
-    pending: Vec<Effect>,
+    /// Which tiles have which hook points (they follow a tile an effect moves).
+    marks: Marks,
+    /// Effects asked for since the last time effects were carried out: at the start of the
+    /// battle, then at the end of each phase.
+    effects: Vec<Effect>,
+    /// This phase's attacks for their attack events, in the order they were made (only while a
+    /// tile with an attack-event point is on the board).
+    resolutions: Vec<Resolution>,
     hits: Vec<Hit>,
     plan: AttackPlan,
     options: Vec<Choice>,
@@ -146,7 +203,7 @@ where
     /// `scripted`: the cells of tiles with hook points (tiles never join a battle, so they are
     /// known once).
     fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
-        let layout = Layout::new(field, self.cat, self.rules);
+        let mut layout = Layout::new(field, self.cat, self.rules);
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
         // The scripted tiles whose abilities define `p`.
@@ -159,52 +216,64 @@ where
                 })
                 .fold(0u64, |m, c| m | 1 << c)
         };
-        let (started, ended, battle_ended, initiative, guarded, mortal) = (
-            on(HookPoints::BATTLE_STARTED),
-            on(HookPoints::PHASE_ENDED),
-            on(HookPoints::BATTLE_ENDED),
-            on(HookPoints::INITIATIVE),
-            on(HookPoints::BEFORE_WOUND),
-            on(HookPoints::DESTROYED),
-        );
-        self.guarded = guarded;
-        self.mortal = mortal;
-        for c in bits(initiative) {
+        self.marks = Marks {
+            started: on(HookPoints::BATTLE_STARTED),
+            ended: on(HookPoints::PHASE_ENDED),
+            finished: on(HookPoints::BATTLE_ENDED),
+            guarded: on(HookPoints::BEFORE_WOUND),
+            mortal: on(HookPoints::DESTROYED),
+            striking: on(HookPoints::ATTACK_RESOLVED),
+            struck: on(HookPoints::ATTACKED),
+        };
+        for c in bits(on(HookPoints::INITIATIVE)) {
             let mut delta = 0i8;
-            self.call_hooks(field, c, 0, HookPoints::INITIATIVE, |h, ctx| {
-                delta = delta.saturating_add(h.initiative(ctx)?);
+            self.call_hooks(field, c, 0, HookPoints::INITIATIVE, |h, ctx, fx| {
+                delta = delta.saturating_add(h.initiative(ctx, fx)?);
                 Ok(())
             })?;
             self.initiative[c] = delta;
         }
-        let first = field
-            .tiles()
-            .filter_map(|(c, p)| {
-                slot_values(self.cat.get(p.tile), &view, c, self.initiative[c.index()]).highest()
-            })
-            .max()
-            .unwrap_or(0);
+        let mut first = self.first_phase(field, &view);
+        for c in bits(self.marks.started) {
+            self.call_hooks(field, c, first, HookPoints::BATTLE_STARTED, |h, ctx, fx| {
+                h.battle_started(ctx, fx)
+            })?;
+        }
+        // The start's effects happen before the first phase, so the first phase and the nets
+        // it opens with are those of the board they leave.
+        if !self.effects.is_empty() {
+            let (_, moved) = self.carry_out(field)?;
+            if moved {
+                layout = Layout::new(field, self.cat, self.rules);
+            }
+            view.compute(field, self.cat, self.rules, &layout);
+            first = self.first_phase(field, &view);
+        }
         self.sink.push(Event::BattleStarted { first_phase: first });
         for c in bits(view.netted) {
             self.sink.push(Event::Netted {
                 cell: field.shape().cell_from_index(c),
             });
         }
-        for c in bits(started) {
-            self.call_hooks(field, c, first, HookPoints::BATTLE_STARTED, |h, ctx| {
-                h.battle_started(ctx)
-            })?;
-        }
         self.report.phases = first + 1;
         for phase in (0..=first).rev() {
-            let removed = self.phase(field, &view, phase)?;
-            for c in bits(ended & field.occupied()) {
-                self.call_hooks(field, c, phase, HookPoints::PHASE_ENDED, |h, ctx| {
-                    h.phase_ended(ctx)
+            let mut changed = self.phase(field, &view, phase)?;
+            for c in bits(self.marks.ended & field.occupied()) {
+                self.call_hooks(field, c, phase, HookPoints::PHASE_ENDED, |h, ctx, fx| {
+                    h.phase_ended(ctx, fx)
                 })?;
             }
+            let mut moved = false;
+            if !self.effects.is_empty() {
+                let (gone, m) = self.carry_out(field)?;
+                changed |= gone;
+                moved = m;
+            }
             self.sink.push(Event::PhaseEnded { phase });
-            if layout.matters(removed) {
+            if moved {
+                layout = Layout::new(field, self.cat, self.rules);
+            }
+            if moved || layout.matters(changed) {
                 let before = view.netted;
                 if phase > 0 {
                     view.compute(field, self.cat, self.rules, &layout);
@@ -224,28 +293,80 @@ where
                 }
             }
         }
-        // What `destroyed` hooks asked for, less what the rest of the battle made moot (a tile
-        // to wound that has left the board, a hex to move to that is taken).
-        let mut effects = std::mem::take(&mut self.pending);
-        effects.retain(|e| match *e {
-            Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => field.at(cell).is_some(),
-            Effect::Move { from, to } => field.at(from).is_some() && field.at(to).is_none(),
-        });
-        for c in bits(battle_ended & field.occupied()) {
-            self.call_hooks(field, c, 0, HookPoints::BATTLE_ENDED, |h, ctx| {
-                h.battle_ended(ctx, &mut effects)
+        for c in bits(self.marks.finished & field.occupied()) {
+            self.call_hooks(field, c, 0, HookPoints::BATTLE_ENDED, |h, ctx, fx| {
+                h.battle_ended(ctx, fx)
             })?;
         }
-        if !effects.is_empty() {
-            let ctx = Context {
-                catalog: self.cat,
-                rules: self.rules,
-            };
-            crate::effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
+        if !self.effects.is_empty() {
+            self.carry_out(field)?;
         }
         self.remove_eliminated(field);
         self.sink.push(Event::BattleEnded);
         Ok(())
+    }
+
+    /// The highest phase any unit acts in, with the modifiers of `view` and the initiative hooks.
+    fn first_phase(&self, field: &Battlefield, view: &View) -> u8 {
+        field
+            .tiles()
+            .filter_map(|(c, p)| {
+                slot_values(self.cat.get(p.tile), view, c, self.initiative[c.index()]).highest()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Carries out the effects asked since the last time, in the order they were asked, less
+    /// those that what happened since made moot ([`effect::drop_moot`]). The tiles' battle
+    /// state (used slots, hook points) follows the units that move. Returns the cells whose tiles
+    /// left the board and whether a unit moved.
+    fn carry_out(&mut self, field: &mut Battlefield) -> Result<(u64, bool), HookError> {
+        let mut effects = std::mem::take(&mut self.effects);
+        effect::drop_moot(field, &mut effects);
+        let before = field.occupied();
+        let count = before.count_ones();
+        let mut hp = [0i32; MAX_PLAYERS];
+        for p in field.players() {
+            hp[p.index()] = field.hq_hp(p);
+        }
+        let ctx = Context {
+            catalog: self.cat,
+            rules: self.rules,
+        };
+        effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
+        let mut moved = false;
+        for e in &effects {
+            if let Effect::Move { from, to } = *e
+                && field.at(to).is_some()
+            {
+                moved = true;
+                self.follow(from, to);
+            }
+        }
+        for p in field.players() {
+            let lost = hp[p.index()] - field.hq_hp(p);
+            self.report.hq_damage[p.index()] += lost.max(0) as u16;
+        }
+        self.report.removed += count - field.occupied().count_ones();
+        effects.clear();
+        self.effects = effects;
+        Ok((before & !field.occupied(), moved))
+    }
+
+    /// A unit moved from `from` to `to` during the battle: what the battle keeps per tile
+    /// follows it.
+    fn follow(&mut self, from: Cell, to: Cell) {
+        let (f, t) = (from.index(), to.index());
+        self.used[t] = std::mem::take(&mut self.used[f]);
+        self.initiative[t] = std::mem::take(&mut self.initiative[f]);
+        let carry = |m: &mut u64| {
+            if *m & from.bit() != 0 {
+                *m = *m & !from.bit() | to.bit();
+            }
+        };
+        carry(&mut self.converted);
+        self.marks.follow(carry);
     }
 
     /// The cells of tiles whose abilities define any of the hook points `p`.
@@ -259,19 +380,23 @@ where
         m
     }
 
-    /// Calls `f` for each ability of the tile on cell index `c` that defines `point`.
+    /// Calls `f` for each ability of the tile on cell index `c` that defines `point`, with the
+    /// list the effects they ask for join; those are checked against the board as it stands.
     fn call_hooks(
         &mut self,
         field: &Battlefield,
         c: usize,
         phase: u8,
         point: HookPoints,
-        mut f: impl FnMut(&mut H, &HookContext<'_>) -> Result<(), HookError>,
+        mut f: impl FnMut(&mut H, &HookContext<'_>, &mut Vec<Effect>) -> Result<(), HookError>,
     ) -> Result<(), HookError> {
         let cell = field.shape().cell_from_index(c);
         let Some(def) = field.def(self.cat, cell) else {
             return Ok(());
         };
+        let mut effects = std::mem::take(&mut self.effects);
+        let asked = effects.len();
+        let mut result = Ok(());
         for ability in def.abilities.iter().filter(|a| a.points.contains(point)) {
             let ctx = HookContext {
                 field,
@@ -282,9 +407,23 @@ where
                 ability,
                 phase,
             };
-            f(self.hooks, &ctx)?;
+            result = f(self.hooks, &ctx, &mut effects);
+            if result.is_err() {
+                break;
+            }
         }
-        Ok(())
+        if result.is_ok() && effects.len() > asked {
+            result = effect::check_effects(field, &effects[asked..]).map_err(|e| HookError {
+                message: format!(
+                    "{}, {}: {}",
+                    point.name().unwrap_or("hook"),
+                    def.full_id(),
+                    e.message
+                ),
+            });
+        }
+        self.effects = effects;
+        result
     }
 
     /// One initiative phase. Returns the cells whose tiles left the board.
@@ -292,6 +431,7 @@ where
         self.sink.push(Event::PhaseStarted { phase });
         let acting = self.acting_units(field, view, phase);
         self.hits.clear();
+        self.resolutions.clear();
         let mut doomed = 0u64;
         for c in bits(acting) {
             let cell = field.shape().cell_from_index(c);
@@ -325,8 +465,11 @@ where
             )
         };
         doomed |= used_medics;
-        if self.guarded & field.occupied() != 0 {
+        if self.marks.guarded & field.occupied() != 0 {
             self.guard(field, phase)?;
+        }
+        if !self.resolutions.is_empty() {
+            self.attack_events(field, phase)?;
         }
         let mut total = [0u16; MAX_CELLS];
         for h in self.hits.iter().filter(|h| !h.absorbed) {
@@ -355,14 +498,10 @@ where
                 doomed |= 1 << t;
             }
         }
-        if doomed & self.mortal != 0 {
-            let mut pending = std::mem::take(&mut self.pending);
-            for c in bits(doomed & self.mortal & field.occupied()) {
-                self.call_hooks(field, c, phase, HookPoints::DESTROYED, |h, ctx| {
-                    h.destroyed(ctx, &mut pending)
-                })?;
-            }
-            self.pending = pending;
+        for c in bits(doomed & self.marks.mortal & field.occupied()) {
+            self.call_hooks(field, c, phase, HookPoints::DESTROYED, |h, ctx, fx| {
+                h.destroyed(ctx, fx)
+            })?;
         }
         let removed = remove_tiles(field, doomed, &mut *self.sink);
         self.report.removed += removed.count_ones();
@@ -375,7 +514,7 @@ where
     fn guard(&mut self, field: &Battlefield, phase: u8) -> Result<(), HookError> {
         let mut incoming: Vec<IncomingHit> = Vec::new();
         let mut index: Vec<usize> = Vec::new();
-        for c in bits(self.guarded & field.occupied()) {
+        for c in bits(self.marks.guarded & field.occupied()) {
             let cell = field.shape().cell_from_index(c);
             incoming.clear();
             index.clear();
@@ -393,8 +532,8 @@ where
             if incoming.is_empty() {
                 continue;
             }
-            self.call_hooks(field, c, phase, HookPoints::BEFORE_WOUND, |h, ctx| {
-                h.before_wound(ctx, &mut incoming)
+            self.call_hooks(field, c, phase, HookPoints::BEFORE_WOUND, |h, ctx, fx| {
+                h.before_wound(ctx, &mut incoming, fx)
             })?;
             for (k, &i) in index.iter().enumerate() {
                 let now = incoming[k];
@@ -597,6 +736,8 @@ where
             .contains(HookPoints::PLAN_ATTACKS)
         {
             let mut plan = std::mem::take(&mut self.plan);
+            let mut effects = std::mem::take(&mut self.effects);
+            let asked = effects.len();
             let mut result = Ok(());
             for ability in def
                 .abilities
@@ -612,20 +753,30 @@ where
                     ability,
                     phase,
                 };
-                result = self
-                    .hooks
-                    .plan_attacks(&ctx, &mut plan, &mut Ask(&mut *self.decider));
+                result = self.hooks.plan_attacks(
+                    &ctx,
+                    &mut plan,
+                    &mut Ask(&mut *self.decider),
+                    &mut effects,
+                );
                 if result.is_err() {
                     break;
                 }
             }
+            if result.is_ok() && effects.len() > asked {
+                result = effect::check_effects(field, &effects[asked..]).map_err(|e| HookError {
+                    message: format!("plan_attacks, {}: {}", def.full_id(), e.message),
+                });
+            }
             self.plan = plan;
+            self.effects = effects;
             result?;
             if let Some(blast) = self.plan.blast {
                 self.explode(field, cell, blast);
                 return Ok(true);
             }
         }
+        let watching = self.marks.watching() != 0;
         for i in 0..self.plan.attacks.len() {
             let a = self.plan.attacks[i];
             if a.strength > 0 {
@@ -633,7 +784,19 @@ where
                     Some(h) => Some(self.chosen_target(field, cell, &p, def, a, h)?),
                     None => None,
                 };
+                let made = self.resolutions.len();
                 self.aim(field, view, cell, &p, def, a, target);
+                if watching && self.resolutions.len() == made {
+                    self.resolutions.push(Resolution::Settled(ResolvedAttack {
+                        from: cell,
+                        edge: Some(a.edge),
+                        kind: a.kind,
+                        target: None,
+                        strength: a.strength,
+                        wounds: 0,
+                        outcome: Outcome::Missed,
+                    }));
+                }
             }
         }
         Ok(false)
@@ -735,6 +898,8 @@ where
         }
     }
 
+    /// One attack reaching `target`: reported, and kept for the Medics and wounds of the phase if
+    /// armor leaves it any wound (and for the attack events while a tile watches them).
     fn hit(
         &mut self,
         from: Cell,
@@ -758,15 +923,98 @@ where
             armored,
             wounds,
         });
+        let watching = self.marks.watching() != 0;
         if wounds > 0 {
+            if watching {
+                self.resolutions.push(Resolution::Open(self.hits.len()));
+            }
             self.hits.push(Hit {
                 from: Some(from),
                 kind: Some(kind),
                 target,
                 wounds,
                 absorbed: false,
+                edge,
+                strength,
             });
+        } else if watching {
+            self.resolutions.push(Resolution::Settled(ResolvedAttack {
+                from,
+                edge,
+                kind,
+                target: Some(target),
+                strength,
+                wounds: 0,
+                outcome: if armored {
+                    Outcome::Armor
+                } else {
+                    Outcome::Stopped
+                },
+            }));
         }
+    }
+
+    /// The attack events of the phase, in the order the attacks were made: the attacker's
+    /// `attack_resolved`, then the target's `attacked`, once Medics and `before_wound` have
+    /// settled every hit and before the wounds count.
+    fn attack_events(&mut self, field: &Battlefield, phase: u8) -> Result<(), HookError> {
+        let resolutions = std::mem::take(&mut self.resolutions);
+        let mut result = Ok(());
+        for r in &resolutions {
+            let a = match *r {
+                Resolution::Settled(a) => a,
+                Resolution::Open(i) => {
+                    let h = self.hits[i];
+                    let (Some(from), Some(kind)) = (h.from, h.kind) else {
+                        continue;
+                    };
+                    let (outcome, wounds) = if h.absorbed {
+                        (Outcome::Absorbed, 0)
+                    } else if h.wounds == 0 {
+                        (Outcome::Stopped, 0)
+                    } else {
+                        (Outcome::Landed, h.wounds)
+                    };
+                    ResolvedAttack {
+                        from,
+                        edge: h.edge,
+                        kind,
+                        target: Some(h.target),
+                        strength: h.strength,
+                        wounds,
+                        outcome,
+                    }
+                }
+            };
+            if self.marks.striking & a.from.bit() != 0 {
+                result = self.call_hooks(
+                    field,
+                    a.from.index(),
+                    phase,
+                    HookPoints::ATTACK_RESOLVED,
+                    |h, ctx, fx| h.attack_resolved(ctx, &a, fx),
+                );
+                if result.is_err() {
+                    break;
+                }
+            }
+            if let Some(t) = a.target
+                && self.marks.struck & t.bit() != 0
+            {
+                result = self.call_hooks(
+                    field,
+                    t.index(),
+                    phase,
+                    HookPoints::ATTACKED,
+                    |h, ctx, fx| h.attacked(ctx, &a, fx),
+                );
+                if result.is_err() {
+                    break;
+                }
+            }
+        }
+        self.resolutions = resolutions;
+        result
     }
 
     /// R4.7.1: HQ trackers go down at the end of the phase; a destroyed HQ leaves the board now in a

@@ -335,7 +335,11 @@ struct Doubler {
 }
 
 impl crate::hooks::AbilityHooks for Doubler {
-    fn battle_started(&mut self, _ctx: &crate::hooks::HookContext<'_>) -> Result<(), HookError> {
+    fn battle_started(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        _fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
         self.started += 1;
         Ok(())
     }
@@ -345,6 +349,7 @@ impl crate::hooks::AbilityHooks for Doubler {
         ctx: &crate::hooks::HookContext<'_>,
         plan: &mut AttackPlan,
         _decider: &mut dyn Decider,
+        _fx: &mut Vec<crate::effect::Effect>,
     ) -> Result<(), HookError> {
         assert_eq!(ctx.ability.hook, "double");
         self.planned += 1;
@@ -354,7 +359,11 @@ impl crate::hooks::AbilityHooks for Doubler {
         Ok(())
     }
 
-    fn phase_ended(&mut self, ctx: &crate::hooks::HookContext<'_>) -> Result<(), HookError> {
+    fn phase_ended(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        _fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
         self.ended += 1;
         if self.fail_in_phase == Some(ctx.phase) {
             return Err(HookError {

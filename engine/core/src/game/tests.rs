@@ -571,6 +571,7 @@ impl crate::hooks::AbilityHooks for FailingHooks {
         _ctx: &crate::hooks::HookContext<'_>,
         _plan: &mut crate::hooks::AttackPlan,
         _decider: &mut dyn Decider,
+        _fx: &mut Vec<crate::effect::Effect>,
     ) -> Result<(), crate::hooks::HookError> {
         Err(crate::hooks::HookError {
             message: "boom".into(),

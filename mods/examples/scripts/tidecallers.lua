@@ -1,0 +1,130 @@
+-- The Tidecallers' abilities: each uses `fx` at a moment of a battle, or the attack events
+-- (`attack_resolved`, `attacked`), of docs/LUA_API.md. Every effect happens at the moment the
+-- engine documents for its hook: the start's before phase one, a phase's at the end of that phase.
+
+-- The first tile on the line leaving (q, r) in direction d: its hex, or nil.
+local function first_on_line(ctx, q, r, d)
+  local cq, cr = hex.neighbour(q, r, d)
+  while ctx:on_board(cq, cr) do
+    if ctx:tile_at(cq, cr) then
+      return cq, cr
+    end
+    cq, cr = hex.neighbour(cq, cr, d)
+  end
+  return nil
+end
+
+-- leech: each time one of its attacks lands, it loses that many wounds (up to `max`, default 2).
+ability("leech", {
+  attack_resolved = function(ctx, a, fx)
+    local q, r = ctx:hex()
+    if a.outcome == "landed" and ctx:tile_at(q, r).wounds > 0 then
+      fx:heal(q, r, math.min(a.wounds, ctx:param("max", 2)))
+    end
+  end,
+})
+
+-- thorns: a melee attack that wounds it costs the attacker a wound too, at the end of the phase.
+ability("thorns", {
+  attacked = function(ctx, a, fx)
+    if a.outcome == "landed" and a.kind == "melee" then
+      fx:wound(a:from())
+    end
+  end,
+})
+
+-- shatter: when the target's armor stops its shot, the target takes a wound anyway (not an
+-- attack: a Medic does not stop it).
+ability("shatter", {
+  attack_resolved = function(ctx, a, fx)
+    if a.outcome == "armor" then
+      fx:wound(a:target())
+    end
+  end,
+})
+
+-- backwash: when its attack finds nothing to hit, the unit turns the tide on itself and an
+-- adjacent wounded friend loses a wound.
+ability("backwash", {
+  attack_resolved = function(ctx, a, fx)
+    if a.outcome ~= "missed" then
+      return
+    end
+    local q, r = ctx:hex()
+    for d = 0, 5 do
+      local nq, nr = hex.neighbour(q, r, d)
+      local t = ctx:tile_at(nq, nr)
+      if t and t.wounds > 0 and not ctx:is_enemy(nq, nr) then
+        fx:heal(nq, nr, 1)
+        return
+      end
+    end
+  end,
+})
+
+-- grudge: when a Medic takes an attack meant for it, the attacker takes a wound.
+ability("grudge", {
+  attacked = function(ctx, a, fx)
+    if a.outcome == "absorbed" then
+      fx:wound(a:from())
+    end
+  end,
+})
+
+-- ambush: at the start of a battle, before the first phase, the first tile on its front line
+-- takes `wounds` (default 1) if it is an enemy unit (never an HQ).
+ability("ambush", {
+  battle_started = function(ctx, fx)
+    local q, r = ctx:hex()
+    local tq, tr = first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
+    if tq and not ctx:tile_at(tq, tr).hq and ctx:is_enemy(tq, tr) then
+      fx:wound(tq, tr, ctx:param("wounds", 1))
+    end
+  end,
+})
+
+-- undertow: at the end of every phase, the first tile on its front line, if it is an enemy unit
+-- (not an HQ) two or more hexes away, is pulled one hex closer. The battle goes on with the
+-- tile where it now stands.
+ability("undertow", {
+  phase_ended = function(ctx, fx)
+    local q, r = ctx:hex()
+    local d = hex.edge_direction(0, ctx:facing())
+    local tq, tr = first_on_line(ctx, q, r, d)
+    if tq and hex.distance(q, r, tq, tr) >= 2 and not ctx:tile_at(tq, tr).hq
+        and ctx:is_enemy(tq, tr) then
+      fx:move(tq, tr, hex.neighbour(tq, tr, (d + 3) % 6))
+    end
+  end,
+})
+
+-- recoil: each phase it fires, the unit takes a wound itself, at the end of that phase.
+ability("recoil", {
+  plan_attacks = function(ctx, plan, fx)
+    if plan:count() > 0 then fx:wound(ctx:hex()) end
+  end,
+})
+
+-- riptide: +1 initiative in every battle, paid for with a wound before the first phase.
+ability("riptide", {
+  initiative = function(ctx, fx)
+    fx:wound(ctx:hex())
+    return 1
+  end,
+})
+
+-- lifeline: whenever hits reach it, an adjacent wounded friend loses a wound at the end of the
+-- phase (the hits are not changed).
+ability("lifeline", {
+  before_wound = function(ctx, hits, fx)
+    local q, r = ctx:hex()
+    for d = 0, 5 do
+      local nq, nr = hex.neighbour(q, r, d)
+      local t = ctx:tile_at(nq, nr)
+      if t and t.wounds > 0 and not ctx:is_enemy(nq, nr) then
+        fx:heal(nq, nr, 1)
+        return
+      end
+    end
+  end,
+})
