@@ -486,3 +486,103 @@ fn ability_hooks_change_the_attacks_of_tiles_that_list_them() {
     assert_eq!(report.phases, 3);
     assert_eq!(hooks.ended, 2);
 }
+
+/// Hooks that ask for a wound on the enemy HQ at the end of each phase and note every attack
+/// event, for the order of a phase's moments.
+#[derive(Default)]
+struct Timer {
+    events: Vec<(u8, crate::hooks::Outcome)>,
+    hq: Option<Cell>,
+}
+
+impl crate::hooks::AbilityHooks for Timer {
+    fn phase_ended(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        if let Some(cell) = self.hq {
+            fx.push(crate::effect::Effect::Wound { cell, wounds: 1 });
+        }
+        assert!(ctx.field.at(ctx.cell).is_some());
+        Ok(())
+    }
+
+    fn attack_resolved(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        attack: &crate::hooks::ResolvedAttack,
+        _fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        assert_eq!(
+            attack.from, ctx.cell,
+            "the attacker's hook runs for the attacker"
+        );
+        self.events.push((ctx.phase, attack.outcome));
+        Ok(())
+    }
+}
+
+#[test]
+fn effects_asked_in_a_phase_happen_at_its_end_before_the_next_phase() {
+    let c = scripted_catalog();
+    let f0 = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 0, 0, 0, 0),
+            ("t/hq", 1, 0, -1, 0),
+            ("t/hq", 0, 0, 2, 0),
+        ],
+    );
+    let enemy_hq = f0.shape().cell(Hex::new(0, -1)).expect("on the board");
+    let mut f = f0.clone();
+    let rules = Rules::default();
+    let mut hooks = Timer {
+        hq: Some(enemy_hq),
+        ..Timer::default()
+    };
+    let mut events: Vec<Event> = Vec::new();
+    resolve(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut hooks,
+        &mut DefaultPolicy,
+        &mut events,
+    )
+    .expect("the battle resolves");
+    // The brute acts in phase 2: its melee 1 through edge 0 lands on the HQ; its melee through
+    // edge 1 and its ranged 1 through edge 4 find nothing (R3.8, R3.9). All resolve in phase 2,
+    // in edge order.
+    assert_eq!(
+        hooks.events,
+        vec![
+            (2, crate::hooks::Outcome::Landed),
+            (2, crate::hooks::Outcome::Missed),
+            (2, crate::hooks::Outcome::Missed)
+        ]
+    );
+    // Each phase's effect (a wound on the enemy HQ) comes after that phase's attacks and
+    // before its PhaseEnded event.
+    let ends: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::PhaseEnded { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(ends.len(), 3, "phases 2, 1 and 0: {events:?}");
+    for &end in &ends[..2] {
+        assert!(
+            matches!(events[end - 1], Event::HqDamaged { amount: 1, .. }),
+            "the phase's effect comes right before its end: {:?}",
+            &events[..=end]
+        );
+    }
+    // In phase 0 the enemy HQ destroys the brute: no `phase_ended` for it, so no effect.
+    assert!(matches!(events[ends[2] - 1], Event::Removed { .. }));
+    // 1 from the brute's blow (R4.7.1), 2 from the effects of phases 2 and 1.
+    assert_eq!(f.hq_hp(Seat::new(1)), 17);
+}

@@ -1,0 +1,91 @@
+//! Effects an ability asks for that the engine must refuse (docs/LUA_API.md, `fx`): a hex off the
+//! board, an empty hex to heal, a move onto a tile. Each is refused where it is asked, with the
+//! mod, the file and line of the `fx` call, the hook and the tile, and the battle leaves the board
+//! as it was. The abilities are in `tests/fixtures/bad_effects`.
+
+use hexforge_core::battle::{Context, resolve};
+use hexforge_core::{
+    Battlefield, BoardShape, Catalog, DefaultPolicy, Dir, Hex, PlayerSetup, Rules, Seat, Setup,
+    TileSetup,
+};
+use hexforge_script::{Limits, ScriptHost};
+use std::path::PathBuf;
+
+fn fixture() -> (Catalog, ScriptHost) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bad_effects");
+    let loaded = hexforge_script::load(&[dir], Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    (loaded.mods.catalog, loaded.scripts)
+}
+
+/// `unit` at the centre facing north, the enemy HQ just north of it, its own HQ to the south.
+fn board(c: &Catalog, unit: &str) -> Battlefield {
+    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
+        tile: c.find(id).expect("tile"),
+        owner: Seat::new(owner),
+        hex: Hex::new(q, r),
+        facing: Dir::N,
+        wounds: 0,
+    };
+    Battlefield::new(
+        Setup {
+            shape: BoardShape::standard(),
+            players: vec![
+                PlayerSetup { team: 0, hq_hp: 20 },
+                PlayerSetup { team: 1, hq_hp: 20 },
+            ],
+            tiles: vec![
+                at(unit, 0, 0, 0),
+                at("bad/hq", 1, 0, -1),
+                at("bad/hq", 0, 0, 2),
+            ],
+        },
+        c,
+    )
+    .expect("legal board")
+}
+
+/// Fights a battle with `unit` on the board and returns the refusal, checking the board is as
+/// it was.
+fn refusal(unit: &str) -> String {
+    let (catalog, mut scripts) = fixture();
+    let before = board(&catalog, unit);
+    let mut field = before.clone();
+    let rules = Rules::default();
+    let ctx = Context {
+        catalog: &catalog,
+        rules: &rules,
+    };
+    let err = resolve(&mut field, ctx, &mut scripts, &mut DefaultPolicy, &mut ())
+        .expect_err("the effect is refused");
+    assert_eq!(field, before, "a refused battle leaves the board as it was");
+    err.message
+}
+
+#[test]
+fn an_effect_off_the_board_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/off_board");
+    assert!(m.contains("bad, scripts/bad.lua:6"), "{m}");
+    assert!(m.contains("attack_resolved"), "{m}");
+    assert!(m.contains("bad/off_board"), "{m}");
+    assert!(m.contains("(9, 9) is off the board"), "{m}");
+}
+
+#[test]
+fn healing_an_empty_hex_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/empty_heal");
+    assert!(m.contains("bad, scripts/bad.lua:13"), "{m}");
+    assert!(m.contains("battle_started"), "{m}");
+    assert!(m.contains("no tile on (1, 0) to heal"), "{m}");
+}
+
+#[test]
+fn a_move_onto_a_tile_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/onto_taken");
+    assert!(m.contains("bad, scripts/bad.lua:21"), "{m}");
+    assert!(m.contains("phase_ended"), "{m}");
+    assert!(
+        m.contains("cannot move onto (0, -1): the hex is taken"),
+        "{m}"
+    );
+}
