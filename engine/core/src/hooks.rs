@@ -222,6 +222,9 @@ pub struct HookContext<'a> {
     pub ability: &'a AbilityRef,
     /// The initiative phase being played; 0 outside battles.
     pub phase: u8,
+    /// What initiative hooks add to each unit's values in the battle being fought, by cell
+    /// index; empty outside battles.
+    pub initiative_changes: &'a [i8],
 }
 
 /// A hook failed: the message names the mod, the file and line, the hook and the tile. The

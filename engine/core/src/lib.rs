@@ -19,7 +19,7 @@ pub mod rules;
 pub mod shape;
 pub mod tile;
 
-pub use battle::{BattleReport, Context};
+pub use battle::{BattleReport, Context, Standing};
 pub use battlefield::{
     Battlefield, MAX_PLAYERS, Placed, PlayerSetup, Seat, Setup, SetupError, TileSetup,
 };

@@ -24,6 +24,9 @@ pub(crate) struct Call {
     /// The answer of the unit's owner to the question the ability declares (`asks`), asked
     /// before a `plan_attacks` call.
     pub(crate) answer: Option<(&'static str, bool)>,
+    /// What initiative hooks add to each unit's values in the battle of the call, by cell index
+    /// (empty outside battles).
+    pub(crate) initiative_changes: Vec<i8>,
 }
 
 /// The attacks being planned: an [`AttackPlan`] moved in for the call.
@@ -124,6 +127,48 @@ fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> m
     t.raw_set("facing", p.facing.index())?;
     t.raw_set("wounds", p.wounds)?;
     t.raw_set("hq", def.is_hq())?;
+    t.raw_set("army", def.army.as_str())?;
+    Ok(t)
+}
+
+/// What a script reads of a tile's definition (`ctx:printed`): its values as printed.
+fn printed_table(lua: &Lua, def: &Tile) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", def.full_id())?;
+    t.raw_set("army", def.army.as_str())?;
+    t.raw_set("name", def.name.as_str())?;
+    t.raw_set("kind", def.kind.name())?;
+    t.raw_set("toughness", def.toughness)?;
+    t.raw_set("hit_points", def.hit_points())?;
+    t.raw_set("mobile", def.mobile)?;
+    t.raw_set("hq", def.is_hq())?;
+    let initiative = lua.create_table()?;
+    for (i, v) in def.initiative.values().iter().enumerate() {
+        initiative.raw_set(i + 1, *v)?;
+    }
+    t.raw_set("initiative", initiative)?;
+    let abilities = lua.create_table()?;
+    for (i, a) in def.abilities.iter().enumerate() {
+        abilities.raw_set(i + 1, a.hook.as_str())?;
+    }
+    t.raw_set("abilities", abilities)?;
+    Ok(t)
+}
+
+/// What a script reads of a unit's current values (`ctx:standing`).
+fn standing_table(lua: &Lua, s: &hexforge_core::Standing) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let initiative = lua.create_table()?;
+    for (i, v) in s.initiative[..usize::from(s.slots)].iter().enumerate() {
+        initiative.raw_set(i + 1, *v)?;
+    }
+    t.raw_set("initiative", initiative)?;
+    t.raw_set("melee_bonus", s.melee_bonus)?;
+    t.raw_set("ranged_bonus", s.ranged_bonus)?;
+    t.raw_set("netted", s.netted)?;
+    t.raw_set("hit_points", s.hit_points)?;
+    t.raw_set("medics", s.medics)?;
+    t.raw_set("mobile", s.mobile)?;
     Ok(t)
 }
 
@@ -216,6 +261,32 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 list.raw_set(i, t)?;
             }
             Ok(Value::Table(list))
+        });
+        reg.add_method("printed", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            match f.shape().cell(Hex::new(q, r)).and_then(|c| f.at(c)) {
+                Some(p) => Ok(Value::Table(printed_table(lua, call.catalog.get(p.tile))?)),
+                None => Ok(Value::Nil),
+            }
+        });
+        reg.add_method("standing", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let Some(c) = f.shape().cell(Hex::new(q, r)) else {
+                return Ok(Value::Nil);
+            };
+            let ctx = hexforge_core::battle::Context {
+                catalog: &call.catalog,
+                rules: &call.rules,
+            };
+            let hooked = call
+                .initiative_changes
+                .get(c.index())
+                .copied()
+                .unwrap_or(0);
+            match hexforge_core::battle::standing(f, ctx, c, hooked) {
+                Some(s) => Ok(Value::Table(standing_table(lua, &s)?)),
+                None => Ok(Value::Nil),
+            }
         });
         reg.add_method("on_board", |_, call, (q, r): (i32, i32)| {
             let f = field(call)?;

@@ -462,6 +462,7 @@ impl ScriptHost {
             ability: 0,
             phase: 0,
             answer: None,
+            initiative_changes: Vec::new(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
@@ -692,6 +693,9 @@ impl ScriptHost {
             call.tile = ctx.field.at(ctx.cell).map(|p| p.tile);
             call.ability = b.index;
             call.phase = ctx.phase;
+            call.initiative_changes.clear();
+            call.initiative_changes
+                .extend_from_slice(ctx.initiative_changes);
         }
         let shape = ctx.field.shape();
         st.fx.borrow_mut::<Fx>().map_err(fail)?.start(ctx.field);

@@ -113,17 +113,41 @@ ability("riptide", {
   end,
 })
 
--- lifeline: whenever hits reach it, an adjacent wounded friend loses a wound at the end of the
--- phase (the hits are not changed).
+-- lifeline: whenever hits reach it, an adjacent wounded friendly soldier (as printed: not a
+-- module) loses a wound at the end of the phase (the hits are not changed).
 ability("lifeline", {
   before_wound = function(ctx, hits, fx)
     local q, r = ctx:hex()
     for d = 0, 5 do
       local nq, nr = hex.neighbour(q, r, d)
       local t = ctx:tile_at(nq, nr)
-      if t and t.wounds > 0 and not ctx:is_enemy(nq, nr) then
+      if t and t.wounds > 0 and not ctx:is_enemy(nq, nr)
+          and ctx:printed(nq, nr).kind == "soldier" then
         fx:heal(nq, nr, 1)
         return
+      end
+    end
+  end,
+})
+
+-- The highest of a unit's current initiative values (ctx:standing), 0 if it has none.
+local function fastest(ctx, q, r)
+  local top = 0
+  for _, v in ipairs(ctx:standing(q, r).initiative) do
+    top = math.max(top, v)
+  end
+  return top
+end
+
+-- outpace: when the unit is faster now than the first enemy on its front line (their highest
+-- current initiative values, modules and auras included), its attacks gain +1.
+ability("outpace", {
+  plan_attacks = function(ctx, plan, fx)
+    local q, r = ctx:hex()
+    local tq, tr = first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
+    if tq and ctx:is_enemy(tq, tr) and fastest(ctx, q, r) > fastest(ctx, tq, tr) then
+      for i = 1, plan:count() do
+        plan:set_strength(i, plan:strength(i) + 1)
       end
     end
   end,

@@ -111,7 +111,8 @@ impl Marks {
 }
 
 const MAX_NORMAL_SLOTS: usize = 4;
-const MAX_SLOTS: usize = 8;
+/// The most initiative values a unit can have in a battle: 4 printed, 4 extra (R4.5.2).
+pub const MAX_SLOTS: usize = 8;
 
 /// Resolves a whole battle on `field`, sending every event to `sink`. If an ability hook fails,
 /// the battle is abandoned: `field` is left as it was before the battle and the error returned
@@ -161,6 +162,66 @@ where
             Err(e)
         }
     }
+}
+
+/// A unit's values right now, with every modifier the board gives it: nets (R6.1.9), modules and
+/// HQ auras (R3.14, R3.5.2) and an initiative hook's change for this battle. What scripts read
+/// with `ctx:standing(q, r)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// Its current initiative values, the first `slots` of them: each printed value with its
+    /// modifiers (floored at 0, R3.7.4), then its extra slots one phase apart below the lowest
+    /// printed one (R4.5.2; those below 0 are lost).
+    pub initiative: [u8; MAX_SLOTS],
+    /// How many values of `initiative` the unit has.
+    pub slots: u8,
+    /// What connected modules and auras add to each of its melee attacks.
+    pub melee_bonus: i8,
+    /// What connected modules and auras add to each of its ranged attacks.
+    pub ranged_bonus: i8,
+    /// Whether a net holds it now.
+    pub netted: bool,
+    /// The wounds that destroy it now: 1 while netted unless netted tiles keep their toughness
+    /// (R3.11.4), else 1 + its toughness.
+    pub hit_points: u8,
+    /// How many friendly Medics connected to it would absorb an attack on it (R4.8).
+    pub medics: u8,
+    /// Whether it may move with Mobility now: printed or given by a connected module, and not
+    /// netted (R3.13, R7.4.4).
+    pub mobile: bool,
+}
+
+/// The [`Standing`] of the tile on `cell`, or `None` on an empty hex. `hooked`: what initiative
+/// hooks add to its values in the battle being fought (0 outside battles). Works the board's
+/// links and nets out afresh: meant for reads, not for the engine's own loops.
+pub fn standing(field: &Battlefield, ctx: Context<'_>, cell: Cell, hooked: i8) -> Option<Standing> {
+    let p = field.at(cell)?;
+    let def = ctx.catalog.get(p.tile);
+    let layout = Layout::new(field, ctx.catalog, ctx.rules);
+    let mut view = View::empty();
+    view.compute(field, ctx.catalog, ctx.rules, &layout);
+    let slots = slot_values(def, &view, cell, hooked);
+    let mut initiative = [0; MAX_SLOTS];
+    let mut n = 0;
+    for s in bits(u64::from(slots.present)) {
+        initiative[n] = slots.values[s];
+        n += 1;
+    }
+    let netted = view.is_netted(cell);
+    Some(Standing {
+        initiative,
+        slots: n as u8,
+        melee_bonus: view.melee[cell.index()],
+        ranged_bonus: view.ranged[cell.index()],
+        netted,
+        hit_points: if netted && !ctx.rules.netted_keeps_armor_toughness {
+            1
+        } else {
+            def.hit_points()
+        },
+        medics: view.medics[cell.index()].count_ones() as u8,
+        mobile: !netted && (def.mobile || view.mobility & cell.bit() != 0),
+    })
 }
 
 /// The netted tiles of a battlefield right now (R6.1.9).
@@ -406,6 +467,7 @@ where
                 def,
                 ability,
                 phase,
+                initiative_changes: &self.initiative,
             };
             result = f(self.hooks, &ctx, &mut effects);
             if result.is_err() {
@@ -752,6 +814,7 @@ where
                     def,
                     ability,
                     phase,
+                    initiative_changes: &self.initiative,
                 };
                 result = self.hooks.plan_attacks(
                     &ctx,

@@ -211,6 +211,7 @@ impl Game {
                     def,
                     ability,
                     phase: 0,
+                    initiative_changes: &[],
                 };
                 let called = if point == HookPoints::PLACED {
                     hooks.placed(&ctx, &mut effects)
