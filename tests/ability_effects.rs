@@ -89,3 +89,14 @@ fn a_move_onto_a_tile_is_refused_at_the_line_that_asks_it() {
         "{m}"
     );
 }
+
+#[test]
+fn a_marker_with_a_negative_duration_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/bad_duration");
+    assert!(m.contains("bad, scripts/bad.lua:28"), "{m}");
+    assert!(m.contains("battle_started"), "{m}");
+    assert!(
+        m.contains("a marker lasts \"turn\", \"battle\", \"permanent\" or 1 to 99 turns; got -1"),
+        "{m}"
+    );
+}

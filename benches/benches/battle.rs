@@ -10,13 +10,22 @@
 //!   the vector starts empty, so its growth is part of the measured time;
 //! - `clone`: cloning the battlefield alone, the cost a caller adds per battle.
 //!
+//! `attack_events`: a full board of units whose `attack_resolved` and `attacked` hooks read the
+//! attack's outcome and return (`benches/fixtures/listeners`), resolved with the scripts
+//! (`hooked`) and without (`plain`): the difference divided by the calls per battle (printed once)
+//! is what one attack-event call costs.
+//!
 //! The battles run on a fresh clone of the position for every iteration: `iter_batched_ref` with
 //! `BatchSize::SmallInput` makes the clones (and the empty vectors) before the timed routine and
 //! drops them after it, so the battle benches time `resolve` alone.
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hexforge_benches::{base_content, borgo_vs_hegemony_battle, full_board_battle};
+use hexforge_benches::{
+    attack_event_battle, base_content, borgo_vs_hegemony_battle, full_board_battle,
+};
 use hexforge_core::battle::resolve;
+use hexforge_core::effect::Effect;
+use hexforge_core::hooks::{AbilityHooks, HookContext, HookError, ResolvedAttack};
 use hexforge_core::{Battlefield, Catalog, Context, DefaultPolicy, Event, NoAbilities, Rules};
 use std::hint::black_box;
 
@@ -61,9 +70,78 @@ fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Batt
     group.finish();
 }
 
+/// Counts the attack-event calls a battle makes, and makes none itself.
+#[derive(Default)]
+struct CountCalls(u32);
+
+impl AbilityHooks for CountCalls {
+    fn attack_resolved(
+        &mut self,
+        _: &HookContext<'_>,
+        _: &ResolvedAttack,
+        _: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.0 += 1;
+        Ok(())
+    }
+
+    fn attacked(
+        &mut self,
+        _: &HookContext<'_>,
+        _: &ResolvedAttack,
+        _: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        self.0 += 1;
+        Ok(())
+    }
+}
+
+fn attack_events(c: &mut Criterion) {
+    let (catalog, rules, field, mut scripts) = attack_event_battle();
+    let ctx = Context {
+        catalog: &catalog,
+        rules: &rules,
+    };
+    let mut count = CountCalls::default();
+    resolve(
+        &mut field.clone(),
+        ctx,
+        &mut count,
+        &mut DefaultPolicy,
+        &mut (),
+    )
+    .expect("the attack-event battle resolves");
+    eprintln!("attack_events: {} attack-event calls per battle", count.0);
+    let mut group = c.benchmark_group("attack_events");
+    group.bench_function("hooked", |b| {
+        b.iter_batched_ref(
+            || field.clone(),
+            |f| black_box(resolve(f, ctx, &mut scripts, &mut DefaultPolicy, &mut ())),
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("plain", |b| {
+        b.iter_batched_ref(
+            || field.clone(),
+            |f| {
+                black_box(resolve(
+                    f,
+                    ctx,
+                    &mut NoAbilities,
+                    &mut DefaultPolicy,
+                    &mut (),
+                ))
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
 fn battles(c: &mut Criterion) {
     bench_position(c, "moloch_vs_outpost", full_board_battle());
     bench_position(c, "borgo_vs_hegemony", borgo_vs_hegemony_battle());
+    attack_events(c);
 }
 
 criterion_group!(benches, battles);

@@ -175,6 +175,70 @@ pub fn borgo_vs_hegemony_battle() -> (Catalog, Rules, Battlefield) {
     build(&BORGO_VS_HEGEMONY)
 }
 
+/// The folder of the attack-event bench's mod (`benches/fixtures/listeners`): 35 fighters whose
+/// `attack_resolved` and `attacked` hooks read the attack's outcome and return.
+pub fn listeners_mod_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/listeners")
+}
+
+/// A full 19-hex board of the `listeners` army against itself: two HQs and 17 fighters in
+/// alternating ownership, every unit with both attack-event hooks, so a battle makes a few dozen
+/// attack-event calls. The script host comes with it.
+///
+/// # Panics
+/// If the fixture mod does not load or the board is not a legal battlefield.
+pub fn attack_event_battle() -> (Catalog, Rules, Battlefield, ScriptHost) {
+    let loaded = hexforge_script::load(&[listeners_mod_dir()], Limits::default());
+    let catalog = loaded.mods.catalog;
+    assert!(
+        loaded.mods.problems.is_empty(),
+        "listeners mod: {}",
+        loaded.mods.problems
+    );
+    let rules = Rules::default();
+    let shape = BoardShape::standard();
+    let hq = catalog.find("listeners/hq").expect("the listeners HQ");
+    let fighter = catalog
+        .find("listeners/fighter")
+        .expect("the listeners fighter");
+    let hqs = [Hex::new(0, -2), Hex::new(0, 2)];
+    let tiles = shape
+        .hexes()
+        .iter()
+        .enumerate()
+        .map(|(i, &hex)| {
+            let owner = match hqs.iter().position(|h| *h == hex) {
+                Some(p) => p as u8,
+                None => (i % 2) as u8,
+            };
+            TileSetup {
+                tile: if hqs.contains(&hex) { hq } else { fighter },
+                owner: Seat::new(owner),
+                hex,
+                facing: Dir::new((i % 6) as u8),
+                wounds: 0,
+            }
+        })
+        .collect();
+    let setup = Setup {
+        shape,
+        players: vec![
+            PlayerSetup {
+                team: 0,
+                hq_hp: i32::from(rules.hq_hp),
+            },
+            PlayerSetup {
+                team: 1,
+                hq_hp: i32::from(rules.hq_hp),
+            },
+        ],
+        tiles,
+    };
+    let field =
+        Battlefield::new(setup, &catalog).unwrap_or_else(|e| panic!("attack-event board: {e}"));
+    (catalog, rules, field, loaded.scripts)
+}
+
 /// The four base armies, in the order [`PAIRINGS`] uses.
 pub const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
 

@@ -6,7 +6,9 @@
 
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
+use crate::marker::{Mark, MarkOn, MarkerName};
 use crate::rules::{Rules, TeamException};
+pub use crate::seat::Seat;
 use crate::shape::{BoardShape, Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Tile, TileKind, TileRef};
 use std::fmt;
@@ -14,28 +16,6 @@ use std::sync::Arc;
 
 /// The most players a battlefield holds (R8).
 pub const MAX_PLAYERS: usize = 4;
-
-/// A player seat, in turn order from 0.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
-pub struct Seat(u8);
-
-impl Seat {
-    /// The seat at position `i` in turn order (0 for the first player).
-    pub const fn new(i: u8) -> Self {
-        Seat(i)
-    }
-
-    /// The seat's position, for tables indexed by player.
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for Seat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "player {}", self.0 + 1)
-    }
-}
 
 /// A tile standing on the board: which one, whose, which way it faces and its wounds.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -193,6 +173,8 @@ pub struct Battlefield {
     occupied: u64,
     sides: [Side; MAX_PLAYERS],
     players: u8,
+    /// The markers in play, sorted by what they are on, then name (one per name and place).
+    marks: Vec<Mark>,
 }
 
 impl Battlefield {
@@ -217,6 +199,7 @@ impl Battlefield {
             occupied: 0,
             sides,
             players: n as u8,
+            marks: Vec::new(),
         };
         for t in setup.tiles {
             field.place_checked(t, catalog)?;
@@ -304,6 +287,23 @@ impl Battlefield {
                     p.facing = facing;
                     self.cells[to.index()] = Some(p);
                     self.occupied |= to.bit();
+                    if !self.marks.is_empty() && from != to {
+                        for m in &mut self.marks {
+                            if m.on == MarkOn::Tile(from) {
+                                m.on = MarkOn::Tile(to);
+                            }
+                        }
+                        self.marks.sort_by_key(|m| (m.on, m.name));
+                    }
+                }
+            }
+            Event::Marked { mark } => match self.find_mark(mark.on, mark.name) {
+                Ok(i) => self.marks[i] = mark,
+                Err(i) => self.marks.insert(i, mark),
+            },
+            Event::Unmarked { on, name } => {
+                if let Ok(i) = self.find_mark(on, name) {
+                    self.marks.remove(i);
                 }
             }
             Event::Wounded { cell, total, .. } | Event::Healed { cell, total, .. } => {
@@ -314,12 +314,44 @@ impl Battlefield {
             Event::Removed { cell, .. } => {
                 self.cells[cell.index()] = None;
                 self.occupied &= !cell.bit();
+                // A tile's markers leave the board with it.
+                self.marks.retain(|m| m.on != MarkOn::Tile(cell));
             }
             Event::HqDamaged { player, hp, .. } => {
                 self.sides[player.index()].hq_hp = hp;
             }
             _ => {}
         }
+    }
+
+    /// Where a marker of `name` on `on` is in the sorted list, or where it would go.
+    fn find_mark(&self, on: MarkOn, name: MarkerName) -> Result<usize, usize> {
+        self.marks
+            .binary_search_by_key(&(on, name), |m| (m.on, m.name))
+    }
+
+    /// Every marker in play: tiles' (by cell), then hexes', then players', each by name.
+    pub fn marks(&self) -> &[Mark] {
+        &self.marks
+    }
+
+    /// The marker `name` on `on`, if there is one.
+    pub fn mark(&self, on: MarkOn, name: MarkerName) -> Option<&Mark> {
+        self.find_mark(on, name).ok().map(|i| &self.marks[i])
+    }
+
+    /// The cells whose tiles carry a marker named `name` (for the markers the engine reads).
+    pub fn tiles_marked(&self, name: MarkerName) -> u64 {
+        if self.marks.is_empty() {
+            return 0;
+        }
+        self.marks
+            .iter()
+            .filter(|m| m.name == name)
+            .fold(0, |mask, m| match m.on {
+                MarkOn::Tile(c) => mask | c.bit(),
+                _ => mask,
+            })
     }
 
     /// The board's hexes, neighbours and cell numbering, fixed for the battlefield's life.
@@ -396,6 +428,43 @@ impl Battlefield {
     /// Every cell in reading order into `h`: empty, or the tile's catalog index, owner, facing
     /// and wounds (the board of [`Self::state_hash`] and of a game's state hash).
     pub(crate) fn hash_cells(&self, h: &mut crate::fnv::Fnv1a) {
+        self.hash_board_cells(h);
+        // Markers only when there are any, so the hashes of games without them never change.
+        if !self.marks.is_empty() {
+            h.u8(0x4d);
+            h.len(self.marks.len());
+            for m in &self.marks {
+                match m.on {
+                    MarkOn::Tile(c) => {
+                        h.u8(0);
+                        h.u8(c.index() as u8);
+                    }
+                    MarkOn::Hex(c) => {
+                        h.u8(1);
+                        h.u8(c.index() as u8);
+                    }
+                    MarkOn::Player(p) => {
+                        h.u8(2);
+                        h.u8(p.index() as u8);
+                    }
+                }
+                h.str(m.name.as_str());
+                match m.lasts {
+                    crate::marker::Lasts::Turn => h.u8(0),
+                    crate::marker::Lasts::Battle => h.u8(1),
+                    crate::marker::Lasts::Turns(n) => {
+                        h.u8(2);
+                        h.u8(n);
+                    }
+                    crate::marker::Lasts::Permanent => h.u8(3),
+                }
+                h.i32(i32::from(m.value));
+            }
+        }
+    }
+
+    /// The cells of [`Self::hash_cells`], without the markers.
+    fn hash_board_cells(&self, h: &mut crate::fnv::Fnv1a) {
         for c in self.shape.cells() {
             match self.at(c) {
                 None => h.u8(0),

@@ -5,6 +5,7 @@ use crate::battle::{self, Context};
 use crate::battlefield::Battlefield;
 use crate::event::{Event, EventSink};
 use crate::hooks::HookError;
+use crate::marker::{Mark, MarkOn, MarkerName};
 use crate::shape::Cell;
 
 /// A change asked for by a hook (docs/LUA_API.md).
@@ -31,6 +32,15 @@ pub enum Effect {
         from: Cell,
         /// The empty cell it moves to.
         to: Cell,
+    },
+    /// Puts `mark` on its tile, hex or player, or replaces the marker of that name there.
+    Mark(Mark),
+    /// Takes the marker `name` off `on` (nothing happens if it is not there).
+    Unmark {
+        /// What it is on.
+        on: MarkOn,
+        /// Its name.
+        name: MarkerName,
     },
 }
 
@@ -75,9 +85,27 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 }
                 occupied = occupied & !from.bit() | to.bit();
             }
+            Effect::Mark(Mark { on, .. }) | Effect::Unmark { on, .. } => {
+                check_mark_on(field, occupied, on)?;
+            }
         }
     }
     Ok(())
+}
+
+/// A marker's place must exist: a tile on the cell, a player of the game.
+fn check_mark_on(field: &Battlefield, occupied: u64, on: MarkOn) -> Result<(), HookError> {
+    match on {
+        MarkOn::Tile(cell) if occupied & cell.bit() == 0 => Err(refuse(&format!(
+            "no tile on {} to mark",
+            field.shape().hex(cell)
+        ))),
+        MarkOn::Player(p) if p.index() >= field.player_count() => Err(refuse(&format!(
+            "there is no {p} in this game of {} players",
+            field.player_count()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Drops the effects that what happened since they were asked made moot (checked when asked):
@@ -94,6 +122,10 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             }
             keep
         }
+        Effect::Mark(Mark { on, .. }) | Effect::Unmark { on, .. } => match on {
+            MarkOn::Tile(cell) => occupied & cell.bit() != 0,
+            MarkOn::Hex(_) | MarkOn::Player(_) => true,
+        },
     });
 }
 
@@ -146,9 +178,59 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     );
                 }
             }
+            Effect::Mark(mark) => {
+                let there = match mark.on {
+                    MarkOn::Tile(cell) => field.at(cell).is_some(),
+                    MarkOn::Hex(_) | MarkOn::Player(_) => true,
+                };
+                if there && field.mark(mark.on, mark.name) != Some(&mark) {
+                    emit(field, sink, Event::Marked { mark });
+                }
+            }
+            Effect::Unmark { on, name } => {
+                if field.mark(on, name).is_some() {
+                    emit(field, sink, Event::Unmarked { on, name });
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// Takes off every marker whose time runs out at this moment (`ends`: which durations end now,
+/// e.g. `Lasts::Battle` at the end of a battle), and counts down those that last a number of
+/// turns when `turn_ended`. Emits the changes as events.
+pub fn expire_marks<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ends: crate::marker::Lasts,
+    turn_ended: bool,
+    sink: &mut S,
+) {
+    use crate::marker::Lasts;
+    if field.marks().is_empty() {
+        return;
+    }
+    let marks: Vec<Mark> = field.marks().to_vec();
+    for m in marks {
+        let event = match m.lasts {
+            l if l == ends => Event::Unmarked {
+                on: m.on,
+                name: m.name,
+            },
+            Lasts::Turns(n) if turn_ended && n <= 1 => Event::Unmarked {
+                on: m.on,
+                name: m.name,
+            },
+            Lasts::Turns(n) if turn_ended => Event::Marked {
+                mark: Mark {
+                    lasts: Lasts::Turns(n - 1),
+                    ..m
+                },
+            },
+            _ => continue,
+        };
+        emit(field, sink, event);
+    }
 }
 
 fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) {
@@ -322,6 +404,110 @@ mod tests {
         )
         .expect_err("no tile");
         assert!(err.message.contains("no tile"), "{err}");
+        assert_eq!(f, before);
+    }
+
+    #[test]
+    fn markers_follow_their_tile_come_off_with_it_and_run_out_on_time() {
+        use crate::marker::{Lasts, Mark, MarkOn, MarkerName};
+        let (c, mut f) = board();
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let (unit, east) = (cell(&f, 0, 0), cell(&f, 1, 0));
+        let name = |s: &str| MarkerName::new(s).expect("a marker name");
+        let mark = |on, n: &str, lasts| Mark {
+            on,
+            name: name(n),
+            lasts,
+            value: 0,
+        };
+        apply_effects(
+            &mut f,
+            ctx,
+            &[
+                Effect::Mark(mark(MarkOn::Tile(unit), "soaked", Lasts::Turns(2))),
+                Effect::Mark(mark(MarkOn::Tile(unit), "dazed", Lasts::Turn)),
+                Effect::Mark(mark(MarkOn::Hex(unit), "flooded", Lasts::Battle)),
+                Effect::Mark(mark(
+                    MarkOn::Player(Seat::new(1)),
+                    "cursed",
+                    Lasts::Permanent,
+                )),
+                Effect::Move {
+                    from: unit,
+                    to: east,
+                },
+            ],
+            &mut (),
+        )
+        .expect("legal effects");
+        // The tile's markers moved with it; the hex's stayed.
+        assert!(f.mark(MarkOn::Tile(east), name("soaked")).is_some());
+        assert!(f.mark(MarkOn::Tile(unit), name("soaked")).is_none());
+        assert!(f.mark(MarkOn::Hex(unit), name("flooded")).is_some());
+        let mut events = Vec::new();
+        expire_marks(&mut f, Lasts::Turn, true, &mut events);
+        // The turn's marker went; the two-turn one counts down.
+        assert!(f.mark(MarkOn::Tile(east), name("dazed")).is_none());
+        assert_eq!(
+            f.mark(MarkOn::Tile(east), name("soaked")).map(|m| m.lasts),
+            Some(Lasts::Turns(1))
+        );
+        assert_eq!(events.len(), 2, "{events:?}");
+        expire_marks(&mut f, Lasts::Battle, false, &mut ());
+        assert!(f.mark(MarkOn::Hex(unit), name("flooded")).is_none());
+        expire_marks(&mut f, Lasts::Turn, true, &mut ());
+        assert!(f.mark(MarkOn::Tile(east), name("soaked")).is_none());
+        assert_eq!(f.marks().len(), 1, "the permanent player marker stays");
+        // A tile leaving the board takes its markers along.
+        apply_effects(
+            &mut f,
+            ctx,
+            &[Effect::Mark(mark(
+                MarkOn::Tile(east),
+                "doomed",
+                Lasts::Permanent,
+            ))],
+            &mut (),
+        )
+        .expect("legal");
+        apply_effects(
+            &mut f,
+            ctx,
+            &[Effect::Wound {
+                cell: east,
+                wounds: 5,
+            }],
+            &mut (),
+        )
+        .expect("legal");
+        assert!(f.at(east).is_none());
+        assert_eq!(f.marks().len(), 1);
+    }
+
+    #[test]
+    fn a_marker_on_an_empty_hex_tile_or_a_missing_player_is_refused() {
+        use crate::marker::{Lasts, Mark, MarkOn, MarkerName};
+        let (c, mut f) = board();
+        let before = f.clone();
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let name = MarkerName::new("soaked").expect("name");
+        for on in [MarkOn::Tile(cell(&f, 1, 1)), MarkOn::Player(Seat::new(3))] {
+            let effect = Effect::Mark(Mark {
+                on,
+                name,
+                lasts: Lasts::Turn,
+                value: 0,
+            });
+            assert!(apply_effects(&mut f, ctx, &[effect], &mut ()).is_err());
+        }
         assert_eq!(f, before);
     }
 }

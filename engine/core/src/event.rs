@@ -186,6 +186,18 @@ pub enum Event {
         /// The initiative value of the phase that ended.
         phase: u8,
     },
+    /// A marker was put on a tile, a hex or a player, or changed (its duration, its value).
+    Marked {
+        /// The marker as it now is.
+        mark: crate::marker::Mark,
+    },
+    /// A marker came off: taken off by an ability, or its time ran out.
+    Unmarked {
+        /// What it was on.
+        on: crate::marker::MarkOn,
+        /// Its name.
+        name: crate::marker::MarkerName,
+    },
     /// The battle is over; the board is as it will stay until the next turn.
     BattleEnded,
 

@@ -12,10 +12,12 @@ pub mod fnv;
 pub mod game;
 pub mod hex;
 pub mod hooks;
+pub mod marker;
 pub mod names;
 pub mod play;
 pub mod rng;
 pub mod rules;
+pub mod seat;
 pub mod shape;
 pub mod tile;
 

@@ -9,6 +9,7 @@ use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider};
 use crate::event::{Event, EventSink};
 use crate::hex::{Dir, Hex};
+use crate::marker::MarkerName;
 use crate::rules::{AllyModuleScope, InstantsOnAllies, MoveTarget};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use std::fmt;
@@ -119,6 +120,10 @@ pub enum Refusal {
     NoMobility(Hex),
     /// The unit is netted and may not move (R6.1.3).
     NettedCannotMove,
+    /// The unit carries the `cannot_move` marker.
+    MarkedCannotMove,
+    /// The unit to push carries the `cannot_be_pushed` marker.
+    MarkedCannotBePushed,
     /// The move leaves the unit on its hex with its facing: nothing to play.
     NoChange,
     /// The destination hex holds a tile.
@@ -204,6 +209,12 @@ impl fmt::Display for Refusal {
                 "the unit on {h} has no Mobility and no connected Transport (R3.13, R7.4.4)"
             ),
             Refusal::NettedCannotMove => f.write_str("a netted unit cannot move (R6.1.3)"),
+            Refusal::MarkedCannotMove => {
+                f.write_str("the unit carries the marker `cannot_move`: it cannot move")
+            }
+            Refusal::MarkedCannotBePushed => {
+                f.write_str("the unit carries the marker `cannot_be_pushed`: it cannot be pushed")
+            }
             Refusal::NoChange => f.write_str("the unit neither moves nor turns"),
             Refusal::Occupied(h) => write!(f, "{h} is not empty"),
             Refusal::OutOfRange { to, range } => write!(
@@ -575,6 +586,16 @@ impl<'f> PlayChecker<'f> {
         self.views.mobility
     }
 
+    /// The units that may not move: netted (R6.1.3), or carrying the `cannot_move` marker.
+    pub fn pinned(&self) -> u64 {
+        self.views.netted | self.field.tiles_marked(MarkerName::CANNOT_MOVE)
+    }
+
+    /// The units that may not be pushed: netted (R5.3.6), or carrying `cannot_be_pushed`.
+    pub fn unpushable(&self) -> u64 {
+        self.views.netted | self.field.tiles_marked(MarkerName::CANNOT_BE_PUSHED)
+    }
+
     /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
     /// whether it may move at all: [`PlayChecker::check`] says that.
     pub fn move_destinations(&self, unit: Cell) -> u64 {
@@ -673,6 +694,9 @@ fn check(
             if views.netted & from.bit() != 0 {
                 return Err(no(Refusal::NettedCannotMove));
             }
+            if field.tiles_marked(MarkerName::CANNOT_MOVE) & from.bit() != 0 {
+                return Err(no(Refusal::MarkedCannotMove));
+            }
             let facing_now = facing.unwrap_or(p.facing);
             let dest = field
                 .shape()
@@ -725,6 +749,9 @@ fn check(
             }
             if views.netted & tc.bit() != 0 {
                 return Err(no(Refusal::PushNetted));
+            }
+            if field.tiles_marked(MarkerName::CANNOT_BE_PUSHED) & tc.bit() != 0 {
+                return Err(no(Refusal::MarkedCannotBePushed));
             }
             if views.netted & pc.bit() != 0 {
                 if !ctx.rules.netted_can_push {

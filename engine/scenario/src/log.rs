@@ -105,6 +105,15 @@ impl Names {
         }
     }
 
+    /// What a marker is on, in words: a tile by its name, a hex, a player.
+    pub fn mark_place(&self, on: hexforge_core::marker::MarkOn) -> String {
+        match on {
+            hexforge_core::marker::MarkOn::Tile(c) => self.name(c),
+            hexforge_core::marker::MarkOn::Hex(c) => format!("the hex {}", self.hexes[c.index()]),
+            hexforge_core::marker::MarkOn::Player(p) => self.player(p),
+        }
+    }
+
     /// The name of the tile on `c`, with the hex it stands on.
     pub fn name(&self, c: Cell) -> String {
         match &self.names[c.index()] {
@@ -207,6 +216,20 @@ impl Names {
                 self.name(cell),
                 if total == 1 { "" } else { "s" }
             ),
+            Event::Marked { mark } => format!(
+                "  {} is marked `{}`{} {}",
+                self.mark_place(mark.on),
+                mark.name,
+                if mark.value != 0 {
+                    format!(" ({})", mark.value)
+                } else {
+                    String::new()
+                },
+                mark.lasts.describe()
+            ),
+            Event::Unmarked { on, name } => {
+                format!("  `{name}` comes off {}", self.mark_place(on))
+            }
             Event::Deflected {
                 cell,
                 to: Some(to),

@@ -5,9 +5,10 @@
 
 use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
+use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Tile, TileRef,
+    AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Seat, Tile, TileRef,
 };
 use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
@@ -128,6 +129,37 @@ fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> m
     t.raw_set("wounds", p.wounds)?;
     t.raw_set("hq", def.is_hq())?;
     t.raw_set("army", def.army.as_str())?;
+    Ok(t)
+}
+
+/// The seat of player `p` (counted from 1), if the game has one.
+fn player_seat(f: &Battlefield, p: i64) -> Option<Seat> {
+    usize::try_from(p)
+        .ok()
+        .filter(|p| (1..=f.player_count()).contains(p))
+        .map(|p| Seat::new((p - 1) as u8))
+}
+
+/// A marker's value and how long it lasts, or `nil, nil` when `on` has no marker `name`.
+fn read_mark(lua: &Lua, f: &Battlefield, on: MarkOn, name: &str) -> mlua::Result<(Value, Value)> {
+    let name = MarkerName::new(name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+    match f.mark(on, name) {
+        Some(m) => Ok((
+            Value::Integer(i64::from(m.value)),
+            lasts_value(lua, m.lasts)?,
+        )),
+        None => Ok((Value::Nil, Value::Nil)),
+    }
+}
+
+/// The names of the markers on `on`, sorted (an empty list for none, or no such place).
+fn mark_names(lua: &Lua, f: &Battlefield, on: Option<MarkOn>) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    if let Some(on) = on {
+        for (i, m) in f.marks().iter().filter(|m| m.on == on).enumerate() {
+            t.raw_set(i + 1, m.name.as_str())?;
+        }
+    }
     Ok(t)
 }
 
@@ -261,6 +293,41 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 list.raw_set(i, t)?;
             }
             Ok(Value::Table(list))
+        });
+        reg.add_method("marker", |lua, call, (q, r, name): (i32, i32, String)| {
+            let f = field(call)?;
+            let Some(c) = f.shape().cell(Hex::new(q, r)) else {
+                return Ok((Value::Nil, Value::Nil));
+            };
+            read_mark(lua, f, MarkOn::Tile(c), &name)
+        });
+        reg.add_method("markers", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Tile);
+            mark_names(lua, f, on)
+        });
+        reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
+            let f = field(call)?;
+            let Some(c) = f.shape().cell(Hex::new(q, r)) else {
+                return Ok((Value::Nil, Value::Nil));
+            };
+            read_mark(lua, f, MarkOn::Hex(c), &name)
+        });
+        reg.add_method("hex_markers", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Hex);
+            mark_names(lua, f, on)
+        });
+        reg.add_method("player_marker", |lua, call, (p, name): (i64, String)| {
+            let f = field(call)?;
+            match player_seat(f, p) {
+                Some(s) => read_mark(lua, f, MarkOn::Player(s), &name),
+                None => Ok((Value::Nil, Value::Nil)),
+            }
+        });
+        reg.add_method("player_markers", |lua, call, p: i64| {
+            let f = field(call)?;
+            mark_names(lua, f, player_seat(f, p).map(MarkOn::Player))
         });
         reg.add_method("printed", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -442,6 +509,39 @@ impl Fx {
         Ok(c)
     }
 
+    /// The seat of player `p` (counted from 1) of the call's game.
+    fn player(&self, what: &str, p: i64) -> mlua::Result<Seat> {
+        let n = self.field.as_ref().map_or(0, |f| f.player_count());
+        usize::try_from(p)
+            .ok()
+            .filter(|p| (1..=n).contains(p))
+            .map(|p| Seat::new((p - 1) as u8))
+            .ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "fx:{what}: no player {p}: players are 1 to {n} in this game"
+                ))
+            })
+    }
+
+    /// Asks for a marker `name` on `on`, lasting `lasts` with `value`, all checked.
+    fn push_mark(
+        &mut self,
+        what: &str,
+        on: MarkOn,
+        name: &str,
+        lasts: Option<Value>,
+        value: Option<i64>,
+    ) -> mlua::Result<()> {
+        let mark = Mark {
+            on,
+            name: marker_name(what, name)?,
+            lasts: lasts_arg(what, lasts)?,
+            value: mark_value(what, value)?,
+        };
+        self.asked.push(Effect::Mark(mark));
+        Ok(())
+    }
+
     /// The cell of `(q, r)` on the call's board.
     fn cell(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
         let field = self
@@ -494,6 +594,59 @@ fn hex_arg(q: i64, r: i64) -> mlua::Result<Hex> {
     Ok(Hex::new(q, r))
 }
 
+/// A marker name from a script, checked.
+fn marker_name(what: &str, name: &str) -> mlua::Result<MarkerName> {
+    MarkerName::new(name).map_err(|e| mlua::Error::runtime(format!("fx:{what}: {e}")))
+}
+
+/// How long a marker lasts, from a script: `"turn"`, `"battle"`, `"permanent"` or 1 to 99 turns.
+fn lasts_arg(what: &str, v: Option<Value>) -> mlua::Result<Lasts> {
+    let bad = |got: String| {
+        mlua::Error::runtime(format!(
+            "fx:{what}: a marker lasts \"turn\", \"battle\", \"permanent\" or 1 to 99 turns; got {got}"
+        ))
+    };
+    match v {
+        None | Some(Value::Nil) => Ok(Lasts::Permanent),
+        Some(Value::String(s)) => match s.to_str()?.as_ref() {
+            "turn" => Ok(Lasts::Turn),
+            "battle" => Ok(Lasts::Battle),
+            "permanent" => Ok(Lasts::Permanent),
+            other => Err(bad(format!("\"{other}\""))),
+        },
+        Some(Value::Integer(n)) => u8::try_from(n)
+            .ok()
+            .filter(|n| (1..=99).contains(n))
+            .map(Lasts::Turns)
+            .ok_or_else(|| bad(n.to_string())),
+        Some(other) => Err(bad(format!("a {}", other.type_name()))),
+    }
+}
+
+/// A marker's number from a script: -999 to 999, 0 when none is given.
+fn mark_value(what: &str, v: Option<i64>) -> mlua::Result<i16> {
+    let v = v.unwrap_or(0);
+    i16::try_from(v)
+        .ok()
+        .filter(|v| (-999..=999).contains(v))
+        .ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "fx:{what}: a marker's value is -999 to 999; got {v}"
+            ))
+        })
+}
+
+/// What scripts read of how long a marker lasts: `"turn"`, `"battle"`, `"permanent"` or the
+/// number of turns left.
+fn lasts_value(lua: &Lua, l: Lasts) -> mlua::Result<Value> {
+    Ok(match l {
+        Lasts::Turn => Value::String(lua.create_string("turn")?),
+        Lasts::Battle => Value::String(lua.create_string("battle")?),
+        Lasts::Permanent => Value::String(lua.create_string("permanent")?),
+        Lasts::Turns(n) => Value::Integer(i64::from(n)),
+    })
+}
+
 fn count(n: i64) -> mlua::Result<u8> {
     u8::try_from(n)
         .ok()
@@ -526,6 +679,45 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             }
             fx.occupied = fx.occupied & !(1u64 << from.index()) | 1u64 << to.index();
             fx.asked.push(Effect::Move { from, to });
+            Ok(())
+        });
+        reg.add_method_mut(
+            "mark",
+            |_, fx, (q, r, name, lasts, value): (i64, i64, String, Option<Value>, Option<i64>)| {
+                let on = MarkOn::Tile(fx.tile("mark", q, r)?);
+                fx.push_mark("mark", on, &name, lasts, value)
+            },
+        );
+        reg.add_method_mut("unmark", |_, fx, (q, r, name): (i64, i64, String)| {
+            let on = MarkOn::Tile(fx.tile("unmark", q, r)?);
+            let name = marker_name("unmark", &name)?;
+            fx.asked.push(Effect::Unmark { on, name });
+            Ok(())
+        });
+        reg.add_method_mut(
+            "mark_hex",
+            |_, fx, (q, r, name, lasts, value): (i64, i64, String, Option<Value>, Option<i64>)| {
+                let on = MarkOn::Hex(fx.cell("mark_hex", q, r)?);
+                fx.push_mark("mark_hex", on, &name, lasts, value)
+            },
+        );
+        reg.add_method_mut("unmark_hex", |_, fx, (q, r, name): (i64, i64, String)| {
+            let on = MarkOn::Hex(fx.cell("unmark_hex", q, r)?);
+            let name = marker_name("unmark_hex", &name)?;
+            fx.asked.push(Effect::Unmark { on, name });
+            Ok(())
+        });
+        reg.add_method_mut(
+            "mark_player",
+            |_, fx, (p, name, lasts, value): (i64, String, Option<Value>, Option<i64>)| {
+                let on = MarkOn::Player(fx.player("mark_player", p)?);
+                fx.push_mark("mark_player", on, &name, lasts, value)
+            },
+        );
+        reg.add_method_mut("unmark_player", |_, fx, (p, name): (i64, String)| {
+            let on = MarkOn::Player(fx.player("unmark_player", p)?);
+            let name = marker_name("unmark_player", &name)?;
+            fx.asked.push(Effect::Unmark { on, name });
             Ok(())
         });
     })?;

@@ -746,7 +746,7 @@ impl ScriptHost {
                 let a = *a;
                 st.attack.borrow_mut::<Attack>().map_err(fail)?.now = Some(LuaAttack {
                     from: shape.hex(a.from),
-                    edge: a.edge.map(|e| e.index() as u8),
+                    edge: a.edge.map(|e| e.index()),
                     kind: a.kind,
                     target: a.target.map(|t| shape.hex(t)),
                     strength: a.strength,

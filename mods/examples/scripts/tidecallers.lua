@@ -152,3 +152,61 @@ ability("outpace", {
     end
   end,
 })
+
+-- entangle: an enemy its shot lands on cannot move for 2 turns (the engine's `cannot_move`
+-- marker: no Mobility, no Move instant).
+ability("entangle", {
+  attack_resolved = function(ctx, a, fx)
+    if a.outcome == "landed" then
+      local tq, tr = a:target()
+      fx:mark(tq, tr, "cannot_move", 2)
+    end
+  end,
+})
+
+-- brace: as a battle starts, the unit digs in and cannot be pushed for 2 turns (the engine's
+-- `cannot_be_pushed` marker).
+ability("brace", {
+  battle_started = function(ctx, fx)
+    local q, r = ctx:hex()
+    fx:mark(q, r, "cannot_be_pushed", 2)
+  end,
+})
+
+-- slippery: nets do not hold it during a battle (the engine's `ignores_nets` marker, from the
+-- start of the battle to its end).
+ability("slippery", {
+  battle_started = function(ctx, fx)
+    local q, r = ctx:hex()
+    fx:mark(q, r, "ignores_nets", "battle")
+  end,
+})
+
+-- salt: each time its shot lands, the target is soaked one step more (a marker of the mod's own,
+-- `soaked`, whose value counts the steps, up to 9).
+ability("salt", {
+  attack_resolved = function(ctx, a, fx)
+    if a.outcome == "landed" then
+      local tq, tr = a:target()
+      local now = ctx:marker(tq, tr, "soaked") or 0
+      fx:mark(tq, tr, "soaked", "permanent", math.min(now + 1, 9))
+    end
+  end,
+})
+
+-- storm_call: each of its attacks gains the `soaked` value of the first enemy on its line.
+ability("storm_call", {
+  plan_attacks = function(ctx, plan, fx)
+    local q, r = ctx:hex()
+    for i = 1, plan:count() do
+      local d = hex.edge_direction(plan:edge(i), ctx:facing())
+      local tq, tr = first_on_line(ctx, q, r, d)
+      if tq and ctx:is_enemy(tq, tr) then
+        local soaked = ctx:marker(tq, tr, "soaked")
+        if soaked then
+          plan:set_strength(i, math.min(9, plan:strength(i) + soaked))
+        end
+      end
+    end
+  end,
+})

@@ -20,6 +20,7 @@ use crate::hooks::{
     AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, Outcome,
     PlannedAttack, ResolvedAttack,
 };
+use crate::marker::{Lasts, Mark, MarkerName};
 use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Tile};
@@ -363,6 +364,7 @@ where
             self.carry_out(field)?;
         }
         self.remove_eliminated(field);
+        effect::expire_marks(field, Lasts::Battle, false, &mut *self.sink);
         self.sink.push(Event::BattleEnded);
         Ok(())
     }
@@ -381,7 +383,8 @@ where
     /// Carries out the effects asked since the last time, in the order they were asked, less
     /// those that what happened since made moot ([`effect::drop_moot`]). The tiles' battle
     /// state (used slots, hook points) follows the units that move. Returns the cells whose tiles
-    /// left the board and whether a unit moved.
+    /// left the board and whether the layout must be worked out again (a unit moved, or a marker
+    /// that changes nets came or went).
     fn carry_out(&mut self, field: &mut Battlefield) -> Result<(u64, bool), HookError> {
         let mut effects = std::mem::take(&mut self.effects);
         effect::drop_moot(field, &mut effects);
@@ -398,11 +401,18 @@ where
         effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
         let mut moved = false;
         for e in &effects {
-            if let Effect::Move { from, to } = *e
-                && field.at(to).is_some()
-            {
-                moved = true;
-                self.follow(from, to);
+            match *e {
+                Effect::Move { from, to } if field.at(to).is_some() => {
+                    moved = true;
+                    self.follow(from, to);
+                }
+                // Who ignores nets changes the nets: worked out again like a move.
+                Effect::Mark(Mark { name, .. }) | Effect::Unmark { name, .. }
+                    if name == MarkerName::IGNORES_NETS =>
+                {
+                    moved = true;
+                }
+                _ => {}
             }
         }
         for p in field.players() {

@@ -75,7 +75,8 @@ pub(crate) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Ce
             mask |= n.bit();
         }
     }
-    mask
+    // A unit with the `ignores_nets` marker is never netted.
+    mask & !field.tiles_marked(crate::marker::MarkerName::IGNORES_NETS)
 }
 
 /// Who is netted, given each netter's reach (indexed by cell), the netters and the occupied cells.

@@ -275,7 +275,7 @@ impl Movers {
     /// moved with Mobility this turn (`used`, R3.13). These are all the tests of a Mobility check
     /// that turns a unit in place.
     fn units(self, player: Seat, checker: &PlayChecker<'_>, used: u64) -> u64 {
-        self.own(player) & (self.mobile | checker.carried()) & !checker.netted() & !used
+        self.own(player) & (self.mobile | checker.carried()) & !checker.pinned() & !used
     }
 }
 
@@ -716,7 +716,7 @@ impl Game {
             InstantEffect::Move => {
                 // `unit_moves` lists only reachable empty hexes of units the instant may move:
                 // every move it finds is legal, so none is checked again.
-                let units = field.occupied() & !checker.netted();
+                let units = field.occupied() & !checker.pinned();
                 self.unit_moves(checker, true, units, |unit, facing, to| {
                     out.push_moves(Some(tile), unit, facing, to);
                 });
@@ -728,6 +728,7 @@ impl Game {
                 // `netted_can_push` allows it, and never pushing a unit that nets it.
                 let player = self.state.turn.player();
                 let netted = checker.netted();
+                let unpushable = checker.unpushable();
                 for (pc, p) in field.tiles() {
                     let pusher_netted = netted & pc.bit() != 0;
                     if p.owner != player || (pusher_netted && !self.rules.netted_can_push) {
@@ -736,7 +737,7 @@ impl Game {
                     let pusher = self.catalog.get(p.tile);
                     for d in Dir::ALL {
                         if let Some(tc) = shape.neighbour(pc, d)
-                            && netted & tc.bit() == 0
+                            && unpushable & tc.bit() == 0
                             && field.at(tc).is_some_and(|t| {
                                 field.nets(
                                     player,

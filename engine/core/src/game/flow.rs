@@ -10,6 +10,7 @@ use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::{AbilityHooks, HookContext, HookPoints};
+use crate::marker::Lasts;
 use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
@@ -457,6 +458,17 @@ impl Game {
         sink.push(event);
     }
 
+    /// The end of `player`'s turn: the event, then the markers whose time runs out with it
+    /// (those put for the turn go, those put for a number of turns count one down).
+    fn turn_over<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
+        self.emit(Event::TurnEnded { player }, sink);
+        if !self.field.marks().is_empty() {
+            crate::effect::expire_marks(&mut self.field, Lasts::Turn, true, sink);
+            // The nets and moves the kept views hold may depend on the markers that went.
+            self.views = OnceLock::new();
+        }
+    }
+
     /// Resolves a checked core play (an instant's effect or a Mobility move) with the kept views it
     /// was checked against.
     fn resolve<D, S>(&mut self, play: &crate::play::Play, decider: &mut D, sink: &mut S)
@@ -534,7 +546,7 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let player = self.state.turn.player();
-        self.emit(Event::TurnEnded { player }, sink);
+        self.turn_over(player, sink);
         self.after_turn(hooks, decider, sink);
     }
 
@@ -618,7 +630,7 @@ impl Game {
         let extended = self.field.shape().main_area() != self.field.shape().all();
         if extended && self.rules.extended_board_trigger == ExtendedTrigger::FinalBattle {
             let player = self.state.turn.player();
-            self.emit(Event::TurnEnded { player }, sink);
+            self.turn_over(player, sink);
             self.final_battle(BattleCause::Final, hooks, decider, sink);
         } else {
             self.battle_ends_turn(BattleCause::BoardFull, hooks, decider, sink);
@@ -641,14 +653,14 @@ impl Game {
         let player = self.state.turn.player();
         let at_start = self.rules.battle_turn_end == BattleTurnEnd::AtStart;
         if at_start {
-            self.emit(Event::TurnEnded { player }, sink);
+            self.turn_over(player, sink);
         }
         self.battles_while_full(cause, hooks, decider, sink);
         if self.result().is_some() {
             return;
         }
         if !at_start {
-            self.emit(Event::TurnEnded { player }, sink);
+            self.turn_over(player, sink);
         }
         self.after_turn(hooks, decider, sink);
     }
