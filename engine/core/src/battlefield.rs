@@ -359,6 +359,11 @@ impl Battlefield {
         &self.shape
     }
 
+    /// The board's shape as shared by every copy of this battlefield (cheap to keep).
+    pub fn shared_shape(&self) -> &Arc<BoardShape> {
+        &self.shape
+    }
+
     /// How many players take part (2 to [`MAX_PLAYERS`]).
     pub fn player_count(&self) -> usize {
         self.players as usize

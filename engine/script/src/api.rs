@@ -8,7 +8,8 @@ use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    AttackKind, Battlefield, Catalog, Cell, Edge, Hex, Placed, Rules, Seat, Tile, TileRef,
+    AttackKind, Battlefield, BoardShape, Catalog, Cell, Edge, Hex, Placed, Rules, Seat, Tile,
+    TileRef,
 };
 use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
@@ -482,8 +483,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
 /// (a move frees its hex for the effects after it), so a refusal names the script's line.
 #[derive(Default)]
 pub(crate) struct Fx {
-    /// The board of the call; `None` outside a call.
-    pub(crate) field: Option<Battlefield>,
+    /// The board's shape during a call; `None` outside a call.
+    pub(crate) shape: Option<Arc<BoardShape>>,
+    /// How many players the call's game has.
+    pub(crate) players: usize,
     /// The hexes taken, after the moves asked so far.
     pub(crate) occupied: u64,
     /// What the hook asked for, in order.
@@ -494,7 +497,14 @@ impl Fx {
     /// Makes `fx` ready for a call on `field`.
     pub(crate) fn start(&mut self, field: &Battlefield) {
         self.occupied = field.occupied();
-        self.field = Some(field.clone());
+        self.players = field.player_count();
+        if !self
+            .shape
+            .as_ref()
+            .is_some_and(|s| Arc::ptr_eq(s, field.shared_shape()))
+        {
+            self.shape = Some(field.shared_shape().clone());
+        }
         self.asked.clear();
     }
 
@@ -511,7 +521,7 @@ impl Fx {
 
     /// The seat of player `p` (counted from 1) of the call's game.
     fn player(&self, what: &str, p: i64) -> mlua::Result<Seat> {
-        let n = self.field.as_ref().map_or(0, |f| f.player_count());
+        let n = self.players;
         usize::try_from(p)
             .ok()
             .filter(|p| (1..=n).contains(p))
@@ -544,12 +554,11 @@ impl Fx {
 
     /// The cell of `(q, r)` on the call's board.
     fn cell(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
-        let field = self
-            .field
+        let shape = self
+            .shape
             .as_ref()
             .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: called outside a hook")))?;
-        field
-            .shape()
+        shape
             .cell(hex_arg(q, r)?)
             .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: ({q}, {r}) is off the board")))
     }

@@ -793,7 +793,6 @@ impl ScriptHost {
                 args.effects().append(&mut fx.asked);
             }
             fx.asked.clear();
-            fx.field = None;
         }
         if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
             call.field = None;
