@@ -703,3 +703,47 @@ pub(crate) fn child_env(lua: &Lua, parent: &Table) -> mlua::Result<Table> {
     env.set_metatable(Some(meta))?;
     Ok(env)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_cut_at_a_character_boundary_with_the_rest_counted() {
+        assert_eq!(cut("short"), "short");
+        let long = "é".repeat(400); // 800 bytes
+        let shown = cut(&long);
+        assert!(shown.ends_with("\u{2026} (300 more bytes)"), "{shown}");
+        assert_eq!(shown.matches('é').count(), 250);
+        let bytes = vec![b'x'; 10_000];
+        assert!(cut_bytes(&bytes).ends_with("x\u{2026} (9,500 more bytes)"));
+    }
+
+    #[test]
+    fn addresses_never_reach_a_message() {
+        assert_eq!(
+            hide_addresses("scripts/x.lua:3: table: 0x55d0c1a2b3c0"),
+            "scripts/x.lua:3: a table"
+        );
+        assert_eq!(
+            hide_addresses("bad value (function: 0x7f00aa) and Plan: 0x1"),
+            "bad value (a function) and a Plan"
+        );
+        assert_eq!(hide_addresses("no hex: 0xz"), "no hex: 0xz");
+    }
+
+    #[test]
+    fn a_position_is_read_off_a_message_and_a_cut_file_name_made_whole() {
+        assert_eq!(
+            split_position("scripts/x.lua:12: boom: twice"),
+            Some(("scripts/x.lua:12".to_string(), "boom: twice"))
+        );
+        assert_eq!(split_position("no position: here"), None);
+        let chunks = RefCell::new(vec!["scripts/a/very/long/folder/x.lua".to_string()]);
+        assert_eq!(
+            full_name(".../long/folder/x.lua:7", &chunks),
+            "scripts/a/very/long/folder/x.lua:7"
+        );
+        assert_eq!(full_name("scripts/y.lua:1", &chunks), "scripts/y.lua:1");
+    }
+}
