@@ -335,7 +335,8 @@ pub fn play_matches<H: AbilityHooks>(
                 Some(make) => {
                     let game_seed = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len()).0;
                     let recorder = make(k, &lineup.armies, game_seed, lineup.seed)?;
-                    play_recorded(&mut game, &mut players, scripts, recorder)?
+                    play_recorded(&mut game, &mut players, scripts, recorder)
+                        .map_err(|e| anyhow::anyhow!("game {k} (seed {}): {e:#}", lineup.seed))?
                 }
                 None => hexforge_core::game::play_out(&mut game, &mut players, scripts, &mut ())
                     .map_err(refused)?,

@@ -51,6 +51,22 @@ fn a_script_error_that_stops_a_match_is_shown_in_the_modders_words() {
     assert!(!ok, "{out}");
     assert!(out.contains(expected), "{out}");
     assert!(!out.contains("listed as legal"), "{out}");
+    // Recorded, each failing game is named too.
+    let folder = dir.join("recorded").to_string_lossy().to_string();
+    let (ok, out) = hexforge(&[
+        "matches",
+        "--mods",
+        &mods,
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--replays",
+        &folder,
+    ]);
+    assert!(!ok, "{out}");
+    assert!(out.contains("error: game 1 (seed "), "{out}");
+    assert!(out.contains(expected), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
