@@ -618,7 +618,9 @@ mod tests {
         for f in [
             "mod.toml",
             "armies/scrappers.toml",
+            "armies/tidecallers.toml",
             "scripts/scrappers.lua",
+            "scripts/tidecallers.lua",
             "rules/quick_skirmish.toml",
         ] {
             let to = dir.join("examples").join(f);
