@@ -1,8 +1,10 @@
 //! The board drawn from a `Battlefield`: the hexes of its shape fitted into a rectangle, every
 //! tile in its owner's colour with its facing, wounds and the HQ's hit points, the mapping from a
 //! pointer back to a hex, and the overlays the sandbox and the replay viewer draw on top (attack
-//! arrows from an edge to a target, lines between hexes, highlighted hexes).
+//! arrows from an edge to a target, lines between hexes, highlighted hexes), and the markers on
+//! tiles, hexes and players as small badges a pointer can read.
 
+use hexforge_core::marker::{Mark, MarkOn};
 use hexforge_core::{
     AttackKind, Battlefield, BoardShape, Catalog, Cell, Dir, Edge, EdgeIcons, Hex, Placed, Seat,
 };
@@ -189,6 +191,186 @@ fn paint_tile(
             egui::Color32::WHITE,
         );
     }
+}
+
+/// The colour of a marker the engine gives a meaning to (`cannot_move`...).
+pub const ENGINE_MARKER: egui::Color32 = egui::Color32::from_rgb(110, 200, 255);
+/// The colour of a mod's own marker.
+pub const MOD_MARKER: egui::Color32 = egui::Color32::from_rgb(240, 190, 90);
+
+/// A marker as its badge writes it: the name, and its value when it is not 0, e.g. `soaked 2`
+/// (an engine marker's badge is also drawn in its own colour with a diamond).
+pub fn marker_text(m: &Mark) -> String {
+    if m.value == 0 {
+        m.name.to_string()
+    } else {
+        format!("{} {}", m.name, m.value)
+    }
+}
+
+/// A marker in full, for tooltips and lists: what it is on is the caller's; its name, value,
+/// how long it lasts and whether the engine reads it.
+pub fn marker_details(m: &Mark) -> String {
+    let value = if m.value == 0 {
+        String::new()
+    } else {
+        format!(" (value {})", m.value)
+    };
+    let engine = if m.name.is_engine() {
+        " (the engine's)"
+    } else {
+        ""
+    };
+    format!("{}{value}{engine}, {}", m.name, m.lasts.describe())
+}
+
+/// The colour of marker `m`'s badge.
+pub fn marker_colour(m: &Mark) -> egui::Color32 {
+    if m.name.is_engine() {
+        ENGINE_MARKER
+    } else {
+        MOD_MARKER
+    }
+}
+
+/// The markers of `on` in `field`.
+pub fn marks_on(field: &Battlefield, on: MarkOn) -> impl Iterator<Item = &Mark> {
+    field.marks().iter().filter(move |m| m.on == on)
+}
+
+/// Marker badges in a row (a panel's list: a selected tile, a player beside the HQ HP), each
+/// telling its details when hovered.
+pub fn marker_chips<'a>(ui: &mut egui::Ui, marks: impl IntoIterator<Item = &'a Mark>) {
+    for m in marks {
+        let colour = marker_colour(m);
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(marker_text(m))
+                    .small()
+                    .color(colour)
+                    .background_color(egui::Color32::from_black_alpha(160)),
+            )
+            .selectable(false),
+        )
+        .on_hover_text(marker_details(m));
+    }
+}
+
+/// One badge of a marker on the board, its middle at `at`; returns its height.
+fn put_badge(ui: &mut egui::Ui, at: egui::Pos2, m: &Mark, size: f32, prefix: &str) -> f32 {
+    let colour = marker_colour(m);
+    let galley = ui.painter().layout_no_wrap(
+        format!("{prefix}{}", marker_text(m)),
+        egui::FontId::proportional(size),
+        colour,
+    );
+    let engine = m.name.is_engine();
+    // An engine marker has room for a diamond before its name.
+    let icon = if engine { size * 0.9 } else { 0.0 };
+    let rect = egui::Rect::from_center_size(at, galley.size() + egui::vec2(6.0 + icon, 2.0));
+    let stroke = if prefix.is_empty() {
+        egui::Stroke::NONE
+    } else {
+        // A hex's marker: framed, for it stays whatever stands there.
+        egui::Stroke::new(1.0, colour)
+    };
+    ui.painter().rect(
+        rect,
+        3.0,
+        egui::Color32::from_black_alpha(215),
+        stroke,
+        egui::StrokeKind::Inside,
+    );
+    if engine {
+        let c = egui::pos2(rect.left() + 3.0 + icon * 0.4, rect.center().y);
+        let d = icon * 0.35;
+        painter_diamond(ui.painter(), c, d, colour);
+    }
+    let text = egui::Rect::from_min_max(rect.min + egui::vec2(3.0 + icon, 1.0), rect.max);
+    ui.put(text, egui::Label::new(galley).selectable(false))
+        .on_hover_text(marker_details(m));
+    rect.height()
+}
+
+/// A filled diamond of half-width `d` at `c` (the sign of an engine marker).
+fn painter_diamond(painter: &egui::Painter, c: egui::Pos2, d: f32, colour: egui::Color32) {
+    painter.add(egui::Shape::convex_polygon(
+        vec![
+            c + egui::vec2(0.0, -d),
+            c + egui::vec2(d, 0.0),
+            c + egui::vec2(0.0, d),
+            c + egui::vec2(-d, 0.0),
+        ],
+        colour,
+        egui::Stroke::NONE,
+    ));
+}
+
+/// The markers of `field` as badges on the board laid out by `layout`: each tile's under its
+/// middle, each hex's (framed, `hex: name`) after them, and each player's above the HP of
+/// their HQ. Badges are labels: a pointer over one tells how long the marker lasts.
+pub fn paint_markers(ui: &mut egui::Ui, layout: &Layout, field: &Battlefield, catalog: &Catalog) {
+    if field.marks().is_empty() {
+        return;
+    }
+    let size = (layout.radius * 0.17).clamp(8.0, 13.0);
+    let shape = field.shape();
+    for c in shape.cells() {
+        let on_tile = MarkOn::Tile(c);
+        let on_hex = MarkOn::Hex(c);
+        let centre = layout.centre(shape.hex(c));
+        let mut y = centre.y + layout.radius * 0.42;
+        for m in field.marks().iter().filter(|m| m.on == on_tile) {
+            y += put_badge(ui, egui::pos2(centre.x, y), m, size, "");
+        }
+        for m in field.marks().iter().filter(|m| m.on == on_hex) {
+            y += put_badge(ui, egui::pos2(centre.x, y), m, size, "hex: ");
+        }
+    }
+    for p in field.players() {
+        let Some(c) = field.hq_cell(p, catalog) else {
+            continue;
+        };
+        let centre = layout.centre(shape.hex(c));
+        let mut y = centre.y - layout.radius * 0.52;
+        for m in marks_on(field, MarkOn::Player(p)) {
+            y -= put_badge(ui, egui::pos2(centre.x, y), m, size, "");
+        }
+    }
+}
+
+/// A tooltip at the pointer listing the markers of the tile (and hex) under it, with how long
+/// each lasts and its value, when the pointer is over `response` on a marked hex.
+pub fn marker_tooltip(response: &egui::Response, layout: &Layout, field: &Battlefield) {
+    let Some(hex) = response
+        .hover_pos()
+        .and_then(|p| layout.hex_on(field.shape(), p))
+    else {
+        return;
+    };
+    let Some(c) = field.shape().cell(hex) else {
+        return;
+    };
+    let lines: Vec<(String, egui::Color32)> = field
+        .marks()
+        .iter()
+        .filter_map(|m| match m.on {
+            MarkOn::Tile(t) if t == c => Some((format!("Marker: {}", marker_details(m)), m)),
+            MarkOn::Hex(h) if h == c => {
+                Some((format!("Marker on the hex: {}", marker_details(m)), m))
+            }
+            _ => None,
+        })
+        .map(|(text, m)| (text, marker_colour(m)))
+        .collect();
+    if lines.is_empty() {
+        return;
+    }
+    response.clone().on_hover_ui_at_pointer(|ui| {
+        for (text, colour) in lines {
+            ui.colored_label(colour, text);
+        }
+    });
 }
 
 /// Outlines hex `h` with `stroke` (a selection, a wound, a removal, a missing tile).

@@ -218,11 +218,15 @@ fn side_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) {
             .get(p.index())
             .cloned()
             .unwrap_or_else(|| p.to_string());
-        ui.label(
-            egui::RichText::new(format!("{name}: HQ {}", shown.board.hq_hp(p)))
-                .color(crate::board_view::seat_colour(p))
-                .strong(),
-        );
+        ui.horizontal_wrapped(|ui| {
+            ui.label(
+                egui::RichText::new(format!("{name}: HQ {}", shown.board.hq_hp(p)))
+                    .color(crate::board_view::seat_colour(p))
+                    .strong(),
+            );
+            let on = hexforge_core::marker::MarkOn::Player(p);
+            crate::board_view::marker_chips(ui, crate::board_view::marks_on(&shown.board, on));
+        });
         ui.label(format!(
             "  hand {}, draw pile {}, discards {}",
             piles.hand(p).len(),
@@ -369,11 +373,15 @@ fn timeline_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) -> O
         "The game after this step; inside a battle, the game before it, so the sandbox fights \
              the battle again.",
     );
-    let (rect, _) = ui.allocate_exact_size(ui.available_size(), egui::Sense::hover());
+    let (rect, board) = ui.allocate_exact_size(ui.available_size(), egui::Sense::hover());
+    board.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "replay board"));
     crate::board_view::paint_field(ui.painter(), rect, &shown.board, shown.after.catalog());
     if let Some(k) = at.phase {
         paint_phase(ui.painter(), rect, shown, k);
     }
+    let layout = crate::board_view::Layout::fit(rect, shown.board.shape());
+    crate::board_view::paint_markers(ui, &layout, &shown.board, shown.after.catalog());
+    crate::board_view::marker_tooltip(&board, &layout, &shown.board);
     if open.clicked() {
         to_sandbox = v.game_for_sandbox(scripts).ok();
     }

@@ -4,6 +4,7 @@
 
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
+use hexforge_core::marker::{MarkOn, MarkerName};
 use hexforge_core::{
     AbilityHooks, AttackKind, Battlefield, Cell, DefaultPolicy, Edge, Event, Seat,
 };
@@ -46,6 +47,8 @@ pub struct Step {
     pub removed: Vec<Cell>,
     /// HQ damage: the player, the damage and the HP left.
     pub hq: Vec<(Seat, u16, i32)>,
+    /// Markers put (`true`) or taken off (`false`) in the step.
+    pub marked: Vec<(MarkOn, MarkerName, bool)>,
 }
 
 impl Step {
@@ -59,6 +62,7 @@ impl Step {
             absorbed: Vec::new(),
             removed: Vec::new(),
             hq: Vec::new(),
+            marked: Vec::new(),
         }
     }
 }
@@ -133,6 +137,8 @@ pub fn run(
             Event::Absorbed { target, .. } => step.absorbed.push(target),
             Event::Removed { cell, .. } => step.removed.push(cell),
             Event::HqDamaged { player, amount, hp } => step.hq.push((player, amount, hp)),
+            Event::Marked { mark } => step.marked.push((mark.on, mark.name, true)),
+            Event::Unmarked { on, name } => step.marked.push((on, name, false)),
             _ => {}
         }
     }

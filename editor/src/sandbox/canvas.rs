@@ -23,6 +23,8 @@ impl Sandbox {
             self.layout = Some(layout);
             board_view::paint_laid_out(&painter, &layout, &step.field, catalog);
             paint_step(&painter, &layout, step, catalog);
+            board_view::paint_markers(ui, &layout, &step.field, catalog);
+            board_view::marker_tooltip(&resp, &layout, &step.field);
             return;
         }
         let Some(edits) = &self.edits else {
@@ -37,6 +39,8 @@ impl Sandbox {
             Some(field) => {
                 board_view::paint_laid_out(&painter, &layout, field, catalog);
                 self.paint_overlays(&painter, &layout, field, catalog, &board, scripts);
+                board_view::paint_markers(ui, &layout, field, catalog);
+                board_view::marker_tooltip(&resp, &layout, field);
             }
             None => board_view::paint_hexes(&painter, &layout, &shape),
         }
@@ -247,7 +251,8 @@ impl Sandbox {
     }
 }
 
-/// A battle step's overlays: attacks, wounds, absorbed wounds, removals and HQ damage.
+/// A battle step's overlays: attacks, wounds, absorbed wounds, removals, HQ damage and the
+/// markers put (`+ name`) or taken off (`- name`).
 pub(super) fn paint_step(
     painter: &egui::Painter,
     layout: &Layout,
@@ -294,6 +299,36 @@ pub(super) fn paint_step(
         painter.line_segment([corners[0], corners[3]], cross);
         painter.line_segment([corners[1], corners[4]], cross);
         board_view::label(painter, layout.centre(h), "removed", size * 1.2, c);
+    }
+    let mut told: Vec<(Hex, f32)> = Vec::new();
+    for (on, name, put) in &step.marked {
+        let hex = match *on {
+            hexforge_core::marker::MarkOn::Tile(c) | hexforge_core::marker::MarkOn::Hex(c) => {
+                Some(field.shape().hex(c))
+            }
+            hexforge_core::marker::MarkOn::Player(p) => {
+                field.hq_cell(p, catalog).map(|c| field.shape().hex(c))
+            }
+        };
+        let Some(h) = hex else {
+            continue;
+        };
+        // Several markers on one hex stack upwards from its top.
+        let k = told.iter().filter(|(t, _)| *t == h).count() as f32;
+        told.push((h, k));
+        let colour = if *put {
+            egui::Color32::from_rgb(120, 255, 140)
+        } else {
+            egui::Color32::from_rgb(255, 150, 150)
+        };
+        let sign = if *put { "+" } else { "-" };
+        board_view::label(
+            painter,
+            layout.centre(h) - egui::vec2(0.0, layout.radius * (0.75 + 0.28 * k)),
+            &format!("{sign} {name}"),
+            size,
+            colour,
+        );
     }
     for a in &step.attacks {
         let text = format!("{}", a.wounds);

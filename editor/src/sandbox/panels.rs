@@ -55,6 +55,10 @@ impl Sandbox {
                 let named = ui.label("HQ HP");
                 ui.add(egui::DragValue::new(&mut hp).range(0..=99))
                     .labelled_by(named.id);
+                if let Some(field) = self.built().and_then(|b| b.field.as_ref()) {
+                    let on = hexforge_core::marker::MarkOn::Player(seat);
+                    board_view::marker_chips(ui, board_view::marks_on(field, on));
+                }
                 let mut team = p.team;
                 let named = ui.label("team");
                 ui.add(egui::DragValue::new(&mut team).range(0..=3))
@@ -307,6 +311,26 @@ impl Sandbox {
                 self.selected = None;
             }
         });
+        let field = self.built().and_then(|b| b.field.as_ref());
+        if let Some((field, cell)) = field.and_then(|f| Some((f, f.shape().cell(hex)?))) {
+            let on_tile = board_view::marks_on(field, hexforge_core::marker::MarkOn::Tile(cell));
+            let on_hex = board_view::marks_on(field, hexforge_core::marker::MarkOn::Hex(cell));
+            let lines: Vec<_> = on_tile
+                .map(|m| ("", m))
+                .chain(on_hex.map(|m| ("on the hex: ", m)))
+                .collect();
+            if lines.is_empty() {
+                ui.label("Markers: none");
+            } else {
+                ui.label("Markers:");
+                for (place, m) in lines {
+                    ui.colored_label(
+                        board_view::marker_colour(m),
+                        format!("  {place}{}", board_view::marker_details(m)),
+                    );
+                }
+            }
+        }
     }
 
     /// The right side during a battle: stepping, the result and the log.
@@ -435,6 +459,22 @@ pub(super) fn legend_ui(ui: &mut egui::Ui) {
             "removed at the phase's end",
         ),
         (egui::Color32::from_rgb(255, 220, 90), "HQ damage"),
+        (
+            egui::Color32::from_rgb(120, 255, 140),
+            "+ marker put in the phase",
+        ),
+        (
+            egui::Color32::from_rgb(255, 150, 150),
+            "- marker taken off in the phase",
+        ),
+        (
+            board_view::MOD_MARKER,
+            "a mod's marker (hover for how long)",
+        ),
+        (
+            board_view::ENGINE_MARKER,
+            "a marker the engine reads (with a diamond); `hex:` a hex's",
+        ),
     ];
     for (colour, text) in rows {
         ui.horizontal(|ui| {
