@@ -2,8 +2,9 @@
 //! their full ids (so a reload re-resolves them), the edits with undo and redo, and the checked
 //! `Battlefield` the engine builds from it, with the tiles it refused marked and explained.
 
+use hexforge_core::marker::{Lasts, MarkOn, MarkerName};
 use hexforge_core::{
-    Battlefield, BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
+    Battlefield, BoardShape, Catalog, Dir, Event, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
 };
 
 /// Which board the sandbox shows (R1.2, R1.3).
@@ -68,6 +69,31 @@ pub struct Piece {
     pub wounds: u8,
 }
 
+/// What a sandbox marker is on, by hex and seat index (not by the engine's cell, which depends on
+/// the board's kind).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkPlace {
+    /// The tile on this hex: the marker moves with it and leaves with it.
+    Tile(Hex),
+    /// The hex itself.
+    Hex(Hex),
+    /// The player of this seat index.
+    Player(usize),
+}
+
+/// A marker kept on the sandbox board (one a battle put, or a replay's step had).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marker {
+    /// What it is on.
+    pub on: MarkPlace,
+    /// Its name.
+    pub name: MarkerName,
+    /// How long it lasts.
+    pub lasts: Lasts,
+    /// The number it carries.
+    pub value: i16,
+}
+
 /// Everything the designer set up on the sandbox.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
@@ -77,6 +103,8 @@ pub struct Board {
     pub players: Vec<Player>,
     /// The tiles placed.
     pub pieces: Vec<Piece>,
+    /// The markers on its tiles, hexes and players, in the engine's order.
+    pub marks: Vec<Marker>,
     /// The rules the battles are fought with.
     pub rules: Rules,
 }
@@ -107,6 +135,7 @@ impl Board {
             kind: BoardKind::Standard,
             players,
             pieces: Vec::new(),
+            marks: Vec::new(),
             rules,
         }
     }
@@ -136,10 +165,25 @@ impl Board {
                 wounds: t.wounds,
             })
             .collect();
+        let marks = field
+            .marks()
+            .iter()
+            .map(|m| Marker {
+                on: match m.on {
+                    MarkOn::Tile(c) => MarkPlace::Tile(field.shape().hex(c)),
+                    MarkOn::Hex(c) => MarkPlace::Hex(field.shape().hex(c)),
+                    MarkOn::Player(p) => MarkPlace::Player(p.index()),
+                },
+                name: m.name,
+                lasts: m.lasts,
+                value: m.value,
+            })
+            .collect();
         Board {
             kind: BoardKind::of(field.shape()),
             players,
             pieces,
+            marks,
             rules: rules.clone(),
         }
     }
@@ -216,6 +260,31 @@ impl Board {
                         missing: false,
                     });
                 }
+            }
+        }
+        // The markers kept go on by the engine's own event; one whose tile, hex or player is not
+        // on the field is left off.
+        for m in &self.marks {
+            let on = match m.on {
+                MarkPlace::Tile(h) => field
+                    .shape()
+                    .cell(h)
+                    .filter(|c| field.at(*c).is_some())
+                    .map(MarkOn::Tile),
+                MarkPlace::Hex(h) => field.shape().cell(h).map(MarkOn::Hex),
+                MarkPlace::Player(i) => {
+                    (i < self.players.len()).then(|| MarkOn::Player(Seat::new(i as u8)))
+                }
+            };
+            if let Some(on) = on {
+                field.apply(&Event::Marked {
+                    mark: hexforge_core::marker::Mark {
+                        on,
+                        name: m.name,
+                        lasts: m.lasts,
+                        value: m.value,
+                    },
+                });
             }
         }
         Built {
@@ -428,6 +497,8 @@ impl Board {
             return Err(format!("there is no player {}", owner + 1));
         }
         self.pieces.retain(|p| p.hex != hex);
+        // The tile replaced takes its markers with it.
+        self.marks.retain(|m| m.on != MarkPlace::Tile(hex));
         self.pieces.push(Piece {
             id: id.to_string(),
             owner,
@@ -447,6 +518,12 @@ impl Board {
             return Err(format!("{to} is taken: remove its tile first"));
         }
         piece_mut(self, from)?.hex = to;
+        // A tile's markers go with it.
+        for m in &mut self.marks {
+            if m.on == MarkPlace::Tile(from) {
+                m.on = MarkPlace::Tile(to);
+            }
+        }
         Ok(())
     }
 
@@ -463,6 +540,7 @@ impl Board {
             .piece_at(hex)
             .ok_or_else(|| format!("no tile on {hex}"))?;
         self.pieces.remove(i);
+        self.marks.retain(|m| m.on != MarkPlace::Tile(hex));
         Ok(())
     }
 
@@ -505,6 +583,12 @@ impl Board {
         self.players.pop();
         let n = self.players.len();
         self.pieces.retain(|p| p.owner < n);
+        let pieces = &self.pieces;
+        self.marks.retain(|m| match m.on {
+            MarkPlace::Tile(h) => pieces.iter().any(|p| p.hex == h),
+            MarkPlace::Hex(_) => true,
+            MarkPlace::Player(i) => i < n,
+        });
         Ok(())
     }
 }
@@ -693,6 +777,54 @@ mod tests {
         e.edit(&without, |b| b.remove(Hex::new(0, 0)))
             .expect("removed");
         assert!(e.built().complete().is_ok());
+    }
+
+    #[test]
+    fn markers_are_built_onto_the_field_and_follow_hand_edits() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        let (h, to) = (Hex::new(0, 0), Hex::new(1, -1));
+        let name = |s| MarkerName::new(s).expect("a marker name");
+        let marker = |on, n| Marker {
+            on,
+            name: name(n),
+            lasts: Lasts::Permanent,
+            value: 2,
+        };
+        e.edit(&cat, |b| {
+            b.place("x/brute", 1, h, Dir::N)?;
+            b.marks = vec![
+                marker(MarkPlace::Tile(h), "soaked"),
+                marker(MarkPlace::Hex(h), "tide"),
+                marker(MarkPlace::Player(1), "storm"),
+            ];
+            Ok(())
+        })
+        .expect("placed");
+        let on = |e: &Edits, at: Hex| {
+            let f = e.built().complete().expect("legal");
+            let c = f.shape().cell(at).expect("on the board");
+            (
+                f.mark(MarkOn::Tile(c), name("soaked")).map(|m| m.value),
+                f.mark(MarkOn::Hex(c), name("tide")).is_some(),
+                f.mark(MarkOn::Player(Seat::new(1)), name("storm"))
+                    .is_some(),
+            )
+        };
+        assert_eq!(on(&e, h), (Some(2), true, true));
+        // Moved, the tile takes its marker; the hex keeps its own.
+        e.edit(&cat, |b| b.move_piece(h, to)).expect("moved");
+        assert_eq!(on(&e, to), (Some(2), false, true));
+        assert_eq!(on(&e, h), (None, true, true));
+        // The board read back from the field has the same markers.
+        let field = e.built().complete().expect("legal").clone();
+        let again = Board::from_field(&field, &cat, &e.board().armies(), &e.board().rules);
+        assert_eq!(again.marks.len(), 3);
+        assert_eq!(again.build(&cat).field.map(|f| f.marks().len()), Some(3));
+        // Removed, it leaves with them.
+        e.edit(&cat, |b| b.remove(to)).expect("removed");
+        assert_eq!(on(&e, to), (None, false, true));
+        assert_eq!(e.board().marks.len(), 2);
     }
 
     #[test]
