@@ -150,8 +150,13 @@ fn read_ability(lua: &Lua, name: &str, def: &Table) -> mlua::Result<Ability> {
                 ability.hooks[i] = Some(f);
             }
             None => {
+                let names = HookPoints::ALL.iter().map(|(_, n)| *n);
                 return Err(mlua::Error::runtime(format!(
-                    "ability `{name}`: unknown hook point `{key}` (points: {}, or `doc` for a description)",
+                    "ability `{name}`: unknown hook point `{key}`{} (points: {}, or `doc` for a description)",
+                    hexforge_core::names::did_you_mean(
+                        &key,
+                        names.chain(["gives", "instant", "doc"])
+                    ),
                     known()
                 )));
             }
