@@ -11,7 +11,7 @@ use hexforge_core::{
     AttackKind, Battlefield, BoardShape, Catalog, Cell, Edge, Hex, Placed, Rules, Seat, Tile,
     TileRef,
 };
-use mlua::{Lua, Table, UserDataMethods, Value};
+use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
 use std::sync::Arc;
 
 /// The call a hook runs in: copied in before the call.
@@ -564,104 +564,11 @@ impl Fx {
     }
 }
 
-/// The resolved attack `a` that `attack_resolved` and `attacked` read: one plain Lua table per mod
-/// state whose fields are set before each call, from strings made once, so reading `a.outcome`
-/// costs a table lookup and a call allocates nothing.
-pub(crate) struct AttackTable {
-    /// The table passed to the hooks.
-    pub(crate) table: Table,
-    /// `outcome`, `kind`, `edge`, `strength`, `wounds`, then the hidden `_fq`, `_fr`, `_tq`, `_tr`.
-    keys: [mlua::String; 9],
-    /// The `from` and `target` methods, put back before each call.
-    methods: [(mlua::String, mlua::Function); 2],
-    /// The outcomes' names, in the order of [`outcome_index`].
-    outcomes: [mlua::String; 5],
-    /// The attack kinds' names, in the order of [`kind_index`].
-    kinds: [mlua::String; 4],
-}
-
-const ATTACK_KEYS: [&str; 9] = [
-    "outcome", "kind", "edge", "strength", "wounds", "_fq", "_fr", "_tq", "_tr",
-];
-const OUTCOMES: [&str; 5] = ["landed", "absorbed", "armor", "stopped", "missed"];
-const KINDS: [&str; 4] = ["melee", "ranged", "pierce", "explosion"];
-
-/// Lua strings of `names`, made once.
-fn strings<const N: usize>(lua: &Lua, names: [&str; N]) -> mlua::Result<[mlua::String; N]> {
-    let made = names
-        .iter()
-        .map(|n| lua.create_string(n))
-        .collect::<mlua::Result<Vec<_>>>()?;
-    made.try_into()
-        .map_err(|_| mlua::Error::runtime("a list of strings changed its length"))
-}
-
-fn outcome_index(name: &str) -> usize {
-    OUTCOMES.iter().position(|o| *o == name).unwrap_or(0)
-}
-
-fn kind_index(k: AttackKind) -> usize {
-    match k {
-        AttackKind::Melee => 0,
-        AttackKind::Ranged => 1,
-        AttackKind::Pierce => 2,
-        AttackKind::Explosion => 3,
-    }
-}
-
-impl AttackTable {
-    /// The table, with its `from` and `target` methods, and the strings it is filled from.
-    pub(crate) fn new(lua: &Lua) -> mlua::Result<AttackTable> {
-        let table = lua.create_table()?;
-        let pair = |q: &'static str, r: &'static str| {
-            lua.create_function(move |_, a: Table| {
-                Ok((a.raw_get::<Value>(q)?, a.raw_get::<Value>(r)?))
-            })
-        };
-        // Read only for scripts: no new key can be added (so nothing can be kept in it from one
-        // call to the next), and every key it has is set again before each call.
-        let lock = lua.create_table()?;
-        lock.raw_set(
-            "__newindex",
-            lua.create_function(|_, (_, key): (Value, Value)| -> mlua::Result<()> {
-                Err(mlua::Error::runtime(format!(
-                    "the attack `a` is read only (setting `{}`)",
-                    key.to_string().unwrap_or_default()
-                )))
-            })?,
-        )?;
-        lock.raw_set("__metatable", "the attack `a` is read only")?;
-        table.set_metatable(Some(lock))?;
-        Ok(AttackTable {
-            table,
-            methods: [
-                (lua.create_string("from")?, pair("_fq", "_fr")?),
-                (lua.create_string("target")?, pair("_tq", "_tr")?),
-            ],
-            keys: strings(lua, ATTACK_KEYS)?,
-            outcomes: strings(lua, OUTCOMES)?,
-            kinds: strings(lua, KINDS)?,
-        })
-    }
-
-    /// Fills the table with `a`.
-    pub(crate) fn set(&self, a: &LuaAttack) -> mlua::Result<()> {
-        let t = &self.table;
-        let k = &self.keys;
-        for (name, f) in &self.methods {
-            t.raw_set(name, f)?;
-        }
-        t.raw_set(&k[0], &self.outcomes[outcome_index(a.outcome)])?;
-        t.raw_set(&k[1], &self.kinds[kind_index(a.kind)])?;
-        t.raw_set(&k[2], a.edge)?;
-        t.raw_set(&k[3], a.strength)?;
-        t.raw_set(&k[4], a.wounds)?;
-        t.raw_set(&k[5], a.from.q())?;
-        t.raw_set(&k[6], a.from.r())?;
-        t.raw_set(&k[7], a.target.map(|h| h.q()))?;
-        t.raw_set(&k[8], a.target.map(|h| h.r()))?;
-        Ok(())
-    }
+/// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`).
+#[derive(Default)]
+pub(crate) struct Attack {
+    /// The attack, with hexes for its cells; `None` outside a call.
+    pub(crate) now: Option<LuaAttack>,
 }
 
 /// [`hexforge_core::hooks::ResolvedAttack`] with its cells as hexes.
@@ -756,7 +663,7 @@ fn count(n: i64) -> mlua::Result<u8> {
         .ok_or_else(|| mlua::Error::runtime(format!("{n} wounds: use 1 to 9")))
 }
 
-/// Registers the methods of `fx` and `hits`.
+/// Registers the methods of `fx`, `hits` and the resolved attack `a`.
 pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
     lua.register_userdata_type::<Fx>(|reg| {
         reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
@@ -823,7 +730,28 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         });
     })?;
-
+    lua.register_userdata_type::<Attack>(|reg| {
+        fn now(a: &Attack) -> mlua::Result<&LuaAttack> {
+            a.now
+                .as_ref()
+                .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
+        }
+        reg.add_field_method_get("outcome", |_, a| Ok(now(a)?.outcome));
+        reg.add_field_method_get("kind", |_, a| Ok(kind_name(now(a)?.kind)));
+        reg.add_field_method_get("edge", |_, a| Ok(now(a)?.edge));
+        reg.add_field_method_get("strength", |_, a| Ok(now(a)?.strength));
+        reg.add_field_method_get("wounds", |_, a| Ok(now(a)?.wounds));
+        reg.add_method("from", |_, a, ()| {
+            let h = now(a)?.from;
+            Ok((h.q(), h.r()))
+        });
+        reg.add_method("target", |_, a, ()| {
+            Ok(match now(a)?.target {
+                Some(h) => (Some(h.q()), Some(h.r())),
+                None => (None, None),
+            })
+        });
+    })?;
     lua.register_userdata_type::<Hits>(|reg| {
         fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {
             i.checked_sub(1).and_then(|i| h.0.get(i)).ok_or_else(|| {

@@ -1,7 +1,7 @@
 //! The script host: one sandboxed Lua state per mod with the shared library loaded into it, the
 //! binding of every tile ability to its implementation, and the engine's hook trait.
 
-use crate::api::{self, AttackTable, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
+use crate::api::{self, Attack, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
 use crate::sandbox::{
@@ -86,7 +86,7 @@ pub(crate) struct ModState {
     plan: AnyUserData,
     fx: AnyUserData,
     hits: AnyUserData,
-    attack: AttackTable,
+    attack: AnyUserData,
 }
 
 impl ModState {
@@ -468,7 +468,10 @@ impl ScriptHost {
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
         let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
-        let attack = AttackTable::new(&sb.lua).map_err(whole)?;
+        let attack = sb
+            .lua
+            .create_any_userdata(Attack::default())
+            .map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
             lua: sb.lua,
@@ -741,22 +744,22 @@ impl ScriptHost {
                 .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone())),
             Args::Attack(a, _) => {
                 let a = *a;
-                st.attack
-                    .set(&LuaAttack {
-                        from: shape.hex(a.from),
-                        edge: a.edge.map(|e| e.index()),
-                        kind: a.kind,
-                        target: a.target.map(|t| shape.hex(t)),
-                        strength: a.strength,
-                        wounds: a.wounds,
-                        outcome: a.outcome.name(),
-                    })
-                    .map_err(fail)?;
-                st.runner.call::<()>(
+                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = Some(LuaAttack {
+                    from: shape.hex(a.from),
+                    edge: a.edge.map(|e| e.index()),
+                    kind: a.kind,
+                    target: a.target.map(|t| shape.hex(t)),
+                    strength: a.strength,
+                    wounds: a.wounds,
+                    outcome: a.outcome.name(),
+                });
+                let result = st.runner.call::<()>(
                     lua,
                     &f,
-                    (st.ctx.clone(), st.attack.table.clone(), st.fx.clone()),
-                )
+                    (st.ctx.clone(), st.attack.clone(), st.fx.clone()),
+                );
+                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = None;
+                result
             }
             Args::Hits(hits, _) => {
                 {
