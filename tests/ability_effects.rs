@@ -105,5 +105,5 @@ fn a_marker_with_a_negative_duration_is_refused_at_the_line_that_asks_it() {
 fn the_attack_a_hook_reads_cannot_carry_state_to_the_next_call() {
     let m = refusal("bad/keeper");
     assert!(m.contains("bad, scripts/bad.lua:34"), "{m}");
-    assert!(m.contains("the attack `a` is read only (setting `kept`)"), "{m}");
+    assert!(m.contains("the attack `a` has no field `kept`"), "{m}");
 }

@@ -565,11 +565,36 @@ impl Fx {
 }
 
 /// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`).
-#[derive(Default)]
 pub(crate) struct Attack {
     /// The attack, with hexes for its cells; `None` outside a call.
     pub(crate) now: Option<LuaAttack>,
+    /// The outcomes' names (in the order of [`Outcome`]'s variants) then the kinds' (in the
+    /// order of [`kind_name`]), made once so that reading `a.outcome` makes no string.
+    names: Vec<mlua::String>,
 }
+
+impl Attack {
+    /// An attack object for the Lua state `lua`, empty until a call fills it.
+    pub(crate) fn new(lua: &Lua) -> mlua::Result<Attack> {
+        let names = OUTCOMES
+            .iter()
+            .chain(&KINDS)
+            .map(|n| lua.create_string(n))
+            .collect::<mlua::Result<Vec<_>>>()?;
+        Ok(Attack { now: None, names })
+    }
+
+    /// The Lua string of a name of [`OUTCOMES`] or [`KINDS`].
+    fn name(&self, table: &[&str], offset: usize, name: &str) -> Option<mlua::String> {
+        let i = table.iter().position(|n| *n == name)?;
+        self.names.get(offset + i).cloned()
+    }
+}
+
+/// What scripts read in `a.outcome`.
+const OUTCOMES: [&str; 5] = ["landed", "absorbed", "armor", "stopped", "missed"];
+/// What scripts read in `a.kind`.
+const KINDS: [&str; 4] = ["melee", "ranged", "pierce", "explosion"];
 
 /// [`hexforge_core::hooks::ResolvedAttack`] with its cells as hexes.
 #[derive(Clone, Copy, Debug)]
@@ -736,8 +761,14 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
                 .as_ref()
                 .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
         }
-        reg.add_field_method_get("outcome", |_, a| Ok(now(a)?.outcome));
-        reg.add_field_method_get("kind", |_, a| Ok(kind_name(now(a)?.kind)));
+        reg.add_field_method_get("outcome", |_, a| {
+            let o = now(a)?.outcome;
+            Ok(a.name(&OUTCOMES, 0, o))
+        });
+        reg.add_field_method_get("kind", |_, a| {
+            let k = kind_name(now(a)?.kind);
+            Ok(a.name(&KINDS, OUTCOMES.len(), k))
+        });
         reg.add_field_method_get("edge", |_, a| Ok(now(a)?.edge));
         reg.add_field_method_get("strength", |_, a| Ok(now(a)?.strength));
         reg.add_field_method_get("wounds", |_, a| Ok(now(a)?.wounds));
@@ -751,6 +782,21 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
                 None => (None, None),
             })
         });
+        reg.add_meta_method(mlua::MetaMethod::Index, |_, _, key: Value| -> mlua::Result<()> {
+            Err(mlua::Error::runtime(format!(
+                "the attack `a` has no field `{}`: read a.outcome, a.kind, a.edge, a.strength, a.wounds, a:from() or a:target()",
+                key.to_string().unwrap_or_default()
+            )))
+        });
+        reg.add_meta_method(
+            mlua::MetaMethod::NewIndex,
+            |_, _, (key, _): (Value, Value)| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(format!(
+                    "the attack `a` is read only (setting `{}`)",
+                    key.to_string().unwrap_or_default()
+                )))
+            },
+        );
     })?;
     lua.register_userdata_type::<Hits>(|reg| {
         fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {

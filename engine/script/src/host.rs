@@ -468,9 +468,8 @@ impl ScriptHost {
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
         let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
-        let attack = sb
-            .lua
-            .create_any_userdata(Attack::default())
+        let attack = Attack::new(&sb.lua)
+            .and_then(|a| sb.lua.create_any_userdata(a))
             .map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
