@@ -265,6 +265,7 @@ impl Battlefield {
     }
 
     /// Applies an engine event. Events that report without changing state are ignored.
+    #[inline]
     pub fn apply(&mut self, event: &Event) {
         match *event {
             Event::Placed {
@@ -288,24 +289,11 @@ impl Battlefield {
                     self.cells[to.index()] = Some(p);
                     self.occupied |= to.bit();
                     if !self.marks.is_empty() && from != to {
-                        for m in &mut self.marks {
-                            if m.on == MarkOn::Tile(from) {
-                                m.on = MarkOn::Tile(to);
-                            }
-                        }
-                        self.marks.sort_by_key(|m| (m.on, m.name));
+                        self.move_marks(from, to);
                     }
                 }
             }
-            Event::Marked { mark } => match self.find_mark(mark.on, mark.name) {
-                Ok(i) => self.marks[i] = mark,
-                Err(i) => self.marks.insert(i, mark),
-            },
-            Event::Unmarked { on, name } => {
-                if let Ok(i) = self.find_mark(on, name) {
-                    self.marks.remove(i);
-                }
-            }
+            Event::Marked { .. } | Event::Unmarked { .. } => self.apply_mark(event),
             Event::Wounded { cell, total, .. } | Event::Healed { cell, total, .. } => {
                 if let Some(p) = self.cells[cell.index()].as_mut() {
                     p.wounds = total;
@@ -315,10 +303,40 @@ impl Battlefield {
                 self.cells[cell.index()] = None;
                 self.occupied &= !cell.bit();
                 // A tile's markers leave the board with it.
-                self.marks.retain(|m| m.on != MarkOn::Tile(cell));
+                if !self.marks.is_empty() {
+                    self.marks.retain(|m| m.on != MarkOn::Tile(cell));
+                }
             }
             Event::HqDamaged { player, hp, .. } => {
                 self.sides[player.index()].hq_hp = hp;
+            }
+            _ => {}
+        }
+    }
+
+    /// The markers of the tile on `from` follow it to `to`.
+    #[cold]
+    fn move_marks(&mut self, from: Cell, to: Cell) {
+        for m in &mut self.marks {
+            if m.on == MarkOn::Tile(from) {
+                m.on = MarkOn::Tile(to);
+            }
+        }
+        self.marks.sort_by_key(|m| (m.on, m.name));
+    }
+
+    /// A marker put, changed or taken off (kept out of [`Self::apply`]'s hot path).
+    #[cold]
+    fn apply_mark(&mut self, event: &Event) {
+        match *event {
+            Event::Marked { mark } => match self.find_mark(mark.on, mark.name) {
+                Ok(i) => self.marks[i] = mark,
+                Err(i) => self.marks.insert(i, mark),
+            },
+            Event::Unmarked { on, name } => {
+                if let Ok(i) = self.find_mark(on, name) {
+                    self.marks.remove(i);
+                }
             }
             _ => {}
         }
@@ -453,7 +471,7 @@ impl Battlefield {
                         h.u8(p.index() as u8);
                     }
                 }
-                h.str(m.name.as_str());
+                h.str(m.name.write(&mut [0; crate::marker::MAX_NAME]));
                 match m.lasts {
                     crate::marker::Lasts::Turn => h.u8(0),
                     crate::marker::Lasts::Battle => h.u8(1),

@@ -1,8 +1,8 @@
 //! Engine events: what happened during a battle, in order. The CLI, the editor and replays read
 //! them; [`crate::Battlefield::apply`] is the only place they change state.
 
-use crate::seat::Seat;
 use crate::hex::{Dir, Edge};
+use crate::seat::Seat;
 use crate::shape::Cell;
 use crate::tile::TileRef;
 

@@ -1,22 +1,20 @@
 //! Markers: named statuses that abilities put on tiles, hexes and players, with how long each
 //! lasts and a number it may carry. Three names mean something to the engine
-//! ([`MarkerName::IGNORES_NETS`], [`MarkerName::CANNOT_MOVE`], [`MarkerName::CANNOT_BE_PUSHED`]);
+//! ([`MarkerName::IGNORES_NETS`], [`MarkerName::CANNOT_MOVE`], [`MarkerName::UNPUSHABLE`]);
 //! every other name is a mod's own, which scripts read and the engine keeps, hashes and shows.
 
 use crate::seat::Seat;
 use crate::shape::Cell;
 use std::fmt;
 
-/// The longest marker name, in bytes.
-pub const MAX_NAME: usize = 23;
+/// The longest marker name, in characters.
+pub const MAX_NAME: usize = 12;
 
 /// A marker's name: 1 to [`MAX_NAME`] lowercase ASCII letters, digits and `_`, starting with a
-/// letter. Kept inline, so markers and the events that carry them stay `Copy`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct MarkerName {
-    len: u8,
-    bytes: [u8; MAX_NAME],
-}
+/// letter. Packed into 8 bytes (a base-38 number whose order is the names' alphabetical order),
+/// so markers and the events that carry them stay small and `Copy`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MarkerName([u8; 8]);
 
 /// Why a text is not a marker name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,33 +32,51 @@ impl fmt::Display for BadMarkerName {
 
 impl std::error::Error for BadMarkerName {}
 
+/// The code of a name's character (0 ends the name), in ASCII order: digits, `_`, letters.
+const fn code(c: u8) -> u64 {
+    match c {
+        b'0'..=b'9' => (c - b'0') as u64 + 1,
+        b'_' => 11,
+        b'a'..=b'z' => (c - b'a') as u64 + 12,
+        _ => 0,
+    }
+}
+
+/// The character of a code.
+const fn letter(code: u64) -> u8 {
+    match code {
+        1..=10 => b'0' + (code - 1) as u8,
+        11 => b'_',
+        _ => b'a' + (code - 12) as u8,
+    }
+}
+
 impl MarkerName {
     /// The unit is never netted while it carries this marker (R6.1 does not apply to it).
     pub const IGNORES_NETS: MarkerName = MarkerName::known("ignores_nets");
     /// The unit may not move: no Mobility, no Move instant (R3.13, R5.2).
     pub const CANNOT_MOVE: MarkerName = MarkerName::known("cannot_move");
     /// The unit may not be pushed (R5.3).
-    pub const CANNOT_BE_PUSHED: MarkerName = MarkerName::known("cannot_be_pushed");
+    pub const UNPUSHABLE: MarkerName = MarkerName::known("unpushable");
 
     /// The names the engine gives a meaning to.
     pub const ENGINE: [MarkerName; 3] = [
         MarkerName::IGNORES_NETS,
         MarkerName::CANNOT_MOVE,
-        MarkerName::CANNOT_BE_PUSHED,
+        MarkerName::UNPUSHABLE,
     ];
 
+    /// Packs a name already known to be good.
     const fn known(s: &str) -> MarkerName {
         let b = s.as_bytes();
-        let mut bytes = [0u8; MAX_NAME];
+        let mut v: u64 = 0;
         let mut i = 0;
-        while i < b.len() {
-            bytes[i] = b[i];
+        while i < MAX_NAME {
+            let c = if i < b.len() { code(b[i]) } else { 0 };
+            v = v * 38 + c;
             i += 1;
         }
-        MarkerName {
-            len: b.len() as u8,
-            bytes,
-        }
+        MarkerName(v.to_le_bytes())
     }
 
     /// Checks a name (the rules of [`MarkerName`]).
@@ -77,10 +93,29 @@ impl MarkerName {
         Ok(MarkerName::known(s))
     }
 
-    /// The name as text.
-    pub fn as_str(&self) -> &str {
-        // Only ASCII ever goes in (checked by `new`, or a constant).
-        std::str::from_utf8(&self.bytes[..self.len as usize]).unwrap_or("")
+    /// The packed number: its order is the names' alphabetical order.
+    fn value(self) -> u64 {
+        u64::from_le_bytes(self.0)
+    }
+
+    /// The name's characters into `buf`, as text.
+    pub fn write<'b>(&self, buf: &'b mut [u8; MAX_NAME]) -> &'b str {
+        let mut v = self.value();
+        let mut codes = [0u64; MAX_NAME];
+        for slot in codes.iter_mut().rev() {
+            *slot = v % 38;
+            v /= 38;
+        }
+        let mut n = 0;
+        for c in codes {
+            if c == 0 {
+                break;
+            }
+            buf[n] = letter(c);
+            n += 1;
+        }
+        // Only the ASCII of `letter` goes in.
+        std::str::from_utf8(&buf[..n]).unwrap_or("")
     }
 
     /// Whether the engine gives this name a meaning of its own.
@@ -89,15 +124,28 @@ impl MarkerName {
     }
 }
 
+impl PartialOrd for MarkerName {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for MarkerName {
+    /// Alphabetical order of the names.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.value().cmp(&other.value())
+    }
+}
+
 impl fmt::Debug for MarkerName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "MarkerName({})", self.as_str())
+        write!(f, "MarkerName({self})")
     }
 }
 
 impl fmt::Display for MarkerName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        f.write_str(self.write(&mut [0; MAX_NAME]))
     }
 }
 
@@ -156,23 +204,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn marker_names_are_checked_and_kept_inline() {
+    fn marker_names_are_checked_packed_and_ordered() {
         let n = MarkerName::new("soaked_2").expect("a good name");
-        assert_eq!(n.as_str(), "soaked_2");
+        assert_eq!(n.to_string(), "soaked_2");
         assert!(!n.is_engine());
-        assert!(
-            MarkerName::new("cannot_move")
-                .expect("engine name")
-                .is_engine()
-        );
-        for bad in [
-            "",
-            "Soaked",
-            "2wet",
-            "with space",
-            "a_name_far_too_long_for_a_marker",
-        ] {
+        let engine = MarkerName::new("cannot_move").expect("engine name");
+        assert!(engine.is_engine());
+        assert_eq!(MarkerName::IGNORES_NETS.to_string(), "ignores_nets");
+        for bad in ["", "Soaked", "2wet", "with space", "thirteen_char"] {
             assert!(MarkerName::new(bad).is_err(), "{bad}");
         }
+        // The packed order is the alphabetical order.
+        let mut names: Vec<MarkerName> = ["b", "a_", "a", "a9", "ab", "z", "a0"]
+            .iter()
+            .map(|s| MarkerName::new(s).expect("a name"))
+            .collect();
+        names.sort();
+        let sorted: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        assert_eq!(sorted, ["a", "a0", "a9", "a_", "ab", "b", "z"]);
     }
 }

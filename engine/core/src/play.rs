@@ -122,8 +122,8 @@ pub enum Refusal {
     NettedCannotMove,
     /// The unit carries the `cannot_move` marker.
     MarkedCannotMove,
-    /// The unit to push carries the `cannot_be_pushed` marker.
-    MarkedCannotBePushed,
+    /// The unit to push carries the `unpushable` marker.
+    MarkedUnpushable,
     /// The move leaves the unit on its hex with its facing: nothing to play.
     NoChange,
     /// The destination hex holds a tile.
@@ -212,8 +212,8 @@ impl fmt::Display for Refusal {
             Refusal::MarkedCannotMove => {
                 f.write_str("the unit carries the marker `cannot_move`: it cannot move")
             }
-            Refusal::MarkedCannotBePushed => {
-                f.write_str("the unit carries the marker `cannot_be_pushed`: it cannot be pushed")
+            Refusal::MarkedUnpushable => {
+                f.write_str("the unit carries the marker `unpushable`: it cannot be pushed")
             }
             Refusal::NoChange => f.write_str("the unit neither moves nor turns"),
             Refusal::Occupied(h) => write!(f, "{h} is not empty"),
@@ -591,9 +591,9 @@ impl<'f> PlayChecker<'f> {
         self.views.netted | self.field.tiles_marked(MarkerName::CANNOT_MOVE)
     }
 
-    /// The units that may not be pushed: netted (R5.3.6), or carrying `cannot_be_pushed`.
+    /// The units that may not be pushed: netted (R5.3.6), or carrying `unpushable`.
     pub fn unpushable(&self) -> u64 {
-        self.views.netted | self.field.tiles_marked(MarkerName::CANNOT_BE_PUSHED)
+        self.views.netted | self.field.tiles_marked(MarkerName::UNPUSHABLE)
     }
 
     /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
@@ -750,8 +750,8 @@ fn check(
             if views.netted & tc.bit() != 0 {
                 return Err(no(Refusal::PushNetted));
             }
-            if field.tiles_marked(MarkerName::CANNOT_BE_PUSHED) & tc.bit() != 0 {
-                return Err(no(Refusal::MarkedCannotBePushed));
+            if field.tiles_marked(MarkerName::UNPUSHABLE) & tc.bit() != 0 {
+                return Err(no(Refusal::MarkedUnpushable));
             }
             if views.netted & pc.bit() != 0 {
                 if !ctx.rules.netted_can_push {

@@ -158,7 +158,10 @@ fn mark_names(lua: &Lua, f: &Battlefield, on: Option<MarkOn>) -> mlua::Result<Ta
     let t = lua.create_table()?;
     if let Some(on) = on {
         for (i, m) in f.marks().iter().filter(|m| m.on == on).enumerate() {
-            t.raw_set(i + 1, m.name.as_str())?;
+            t.raw_set(
+                i + 1,
+                m.name.write(&mut [0; hexforge_core::marker::MAX_NAME]),
+            )?;
         }
     }
     Ok(t)

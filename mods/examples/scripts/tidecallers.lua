@@ -165,11 +165,11 @@ ability("entangle", {
 })
 
 -- brace: as a battle starts, the unit digs in and cannot be pushed for 2 turns (the engine's
--- `cannot_be_pushed` marker).
+-- `unpushable` marker).
 ability("brace", {
   battle_started = function(ctx, fx)
     local q, r = ctx:hex()
-    fx:mark(q, r, "cannot_be_pushed", 2)
+    fx:mark(q, r, "unpushable", 2)
   end,
 })
 
