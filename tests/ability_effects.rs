@@ -3,11 +3,10 @@
 //! mod, the file and line of the `fx` call, the hook and the tile, and the battle leaves the board
 //! as it was. The abilities are in `tests/fixtures/bad_effects`.
 
+mod common;
+
 use hexforge_core::battle::{Context, resolve};
-use hexforge_core::{
-    Battlefield, BoardShape, Catalog, DefaultPolicy, Dir, Hex, PlayerSetup, Rules, Seat, Setup,
-    TileSetup,
-};
+use hexforge_core::{Battlefield, Catalog, DefaultPolicy, Rules};
 use hexforge_script::{Limits, ScriptHost};
 use std::path::PathBuf;
 
@@ -20,29 +19,7 @@ fn fixture() -> (Catalog, ScriptHost) {
 
 /// `unit` at the centre facing north, the enemy HQ just north of it, its own HQ to the south.
 fn board(c: &Catalog, unit: &str) -> Battlefield {
-    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
-        tile: c.find(id).expect("tile"),
-        owner: Seat::new(owner),
-        hex: Hex::new(q, r),
-        facing: Dir::N,
-        wounds: 0,
-    };
-    Battlefield::new(
-        Setup {
-            shape: BoardShape::standard(),
-            players: vec![
-                PlayerSetup { team: 0, hq_hp: 20 },
-                PlayerSetup { team: 1, hq_hp: 20 },
-            ],
-            tiles: vec![
-                at(unit, 0, 0, 0),
-                at("bad/hq", 1, 0, -1),
-                at("bad/hq", 0, 0, 2),
-            ],
-        },
-        c,
-    )
-    .expect("legal board")
+    common::unit_between_hqs(c, unit, "bad/hq")
 }
 
 /// Fights a battle with `unit` on the board and returns the refusal, checking the board is as

@@ -2,6 +2,8 @@
 //! writes to globals and the library, and errors, each contained and reported with the mod, file,
 //! line, hook and tile; a battle whose hook fails leaves the board as it was.
 
+mod common;
+
 use hexforge_core::battle::{Context, resolve};
 use hexforge_core::{
     Battlefield, BoardShape, Catalog, DefaultPolicy, Dir, Hex, PlayerSetup, Rules, Seat, Setup,
@@ -53,29 +55,7 @@ fn load_with(script: &str, hook: &str, limits: Limits) -> (Catalog, ScriptHost, 
 
 /// The gunner at the centre facing the enemy HQ to its north; its own HQ to the south.
 fn board(c: &Catalog) -> Battlefield {
-    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
-        tile: c.find(id).expect("tile"),
-        owner: Seat::new(owner),
-        hex: Hex::new(q, r),
-        facing: Dir::N,
-        wounds: 0,
-    };
-    Battlefield::new(
-        Setup {
-            shape: BoardShape::standard(),
-            players: vec![
-                PlayerSetup { team: 0, hq_hp: 20 },
-                PlayerSetup { team: 1, hq_hp: 20 },
-            ],
-            tiles: vec![
-                at("probe/gunner", 0, 0, 0),
-                at("probe/hq", 1, 0, -1),
-                at("probe/hq", 0, 0, 2),
-            ],
-        },
-        c,
-    )
-    .expect("legal board")
+    common::unit_between_hqs(c, "probe/gunner", "probe/hq")
 }
 
 /// Fights the probe board; the error message if a hook failed (the board must then be unchanged).

@@ -19,7 +19,8 @@
 //! `BatchSize::SmallInput` makes the clones (and the empty vectors) before the timed routine and
 //! drops them after it, so the battle benches time `resolve` alone.
 
-use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use hexforge_benches::{
     attack_event_battle, base_content, borgo_vs_hegemony_battle, full_board_battle,
 };
@@ -29,6 +30,23 @@ use hexforge_core::hooks::{AbilityHooks, HookContext, HookError, ResolvedAttack}
 use hexforge_core::{Battlefield, Catalog, Context, DefaultPolicy, Event, NoAbilities, Rules};
 use std::hint::black_box;
 
+/// One battle bench: `resolve` on a fresh clone of `field` with `hooks`, events dropped.
+fn bench_battle<H: AbilityHooks>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    field: &Battlefield,
+    ctx: Context<'_>,
+    hooks: &mut H,
+) {
+    group.bench_function(name, |b| {
+        b.iter_batched_ref(
+            || field.clone(),
+            |f| black_box(resolve(f, ctx, hooks, &mut DefaultPolicy, &mut ())),
+            BatchSize::SmallInput,
+        );
+    });
+}
+
 fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Battlefield)) {
     let (catalog, rules, field) = position;
     let ctx = Context {
@@ -37,28 +55,14 @@ fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Batt
     };
     let mut scripts = base_content().1;
     let mut group = c.benchmark_group(name);
-    group.bench_function("no_log", |b| {
-        b.iter_batched_ref(
-            || field.clone(),
-            |f| black_box(resolve(f, ctx, &mut scripts, &mut DefaultPolicy, &mut ())),
-            BatchSize::SmallInput,
-        );
-    });
-    group.bench_function("no_log_hooks_removed", |b| {
-        b.iter_batched_ref(
-            || field.clone(),
-            |f| {
-                black_box(resolve(
-                    f,
-                    ctx,
-                    &mut NoAbilities,
-                    &mut DefaultPolicy,
-                    &mut (),
-                ))
-            },
-            BatchSize::SmallInput,
-        );
-    });
+    bench_battle(&mut group, "no_log", &field, ctx, &mut scripts);
+    bench_battle(
+        &mut group,
+        "no_log_hooks_removed",
+        &field,
+        ctx,
+        &mut NoAbilities,
+    );
     group.bench_function("event_log", |b| {
         b.iter_batched_ref(
             || (field.clone(), Vec::<Event>::new()),
@@ -113,28 +117,8 @@ fn attack_events(c: &mut Criterion) {
     .expect("the attack-event battle resolves");
     eprintln!("attack_events: {} attack-event calls per battle", count.0);
     let mut group = c.benchmark_group("attack_events");
-    group.bench_function("hooked", |b| {
-        b.iter_batched_ref(
-            || field.clone(),
-            |f| black_box(resolve(f, ctx, &mut scripts, &mut DefaultPolicy, &mut ())),
-            BatchSize::SmallInput,
-        );
-    });
-    group.bench_function("plain", |b| {
-        b.iter_batched_ref(
-            || field.clone(),
-            |f| {
-                black_box(resolve(
-                    f,
-                    ctx,
-                    &mut NoAbilities,
-                    &mut DefaultPolicy,
-                    &mut (),
-                ))
-            },
-            BatchSize::SmallInput,
-        );
-    });
+    bench_battle(&mut group, "hooked", &field, ctx, &mut scripts);
+    bench_battle(&mut group, "plain", &field, ctx, &mut NoAbilities);
     group.finish();
 }
 

@@ -137,23 +137,26 @@ fn build(layout: &[Spot]) -> (Catalog, Rules, Battlefield) {
             wounds: 0,
         })
         .collect();
+    let field = duel(&catalog, &rules, tiles);
+    (catalog, rules, field)
+}
+
+/// A standard 19-hex board of two players on two teams with the rules' HQ HP, holding `tiles`.
+///
+/// # Panics
+/// If the tiles do not make a legal battlefield.
+fn duel(catalog: &Catalog, rules: &Rules, tiles: Vec<TileSetup>) -> Battlefield {
     let setup = Setup {
         shape: BoardShape::standard(),
-        players: vec![
-            PlayerSetup {
-                team: 0,
+        players: (0..2)
+            .map(|team| PlayerSetup {
+                team,
                 hq_hp: i32::from(rules.hq_hp),
-            },
-            PlayerSetup {
-                team: 1,
-                hq_hp: i32::from(rules.hq_hp),
-            },
-        ],
+            })
+            .collect(),
         tiles,
     };
-    let field =
-        Battlefield::new(setup, &catalog).unwrap_or_else(|e| panic!("benchmark board: {e}"));
-    (catalog, rules, field)
+    Battlefield::new(setup, catalog).unwrap_or_else(|e| panic!("benchmark board: {e}"))
 }
 
 /// The main benchmark position: a full 19-hex standard board, Moloch against Outpost, with both
@@ -220,22 +223,7 @@ pub fn attack_event_battle() -> (Catalog, Rules, Battlefield, ScriptHost) {
             }
         })
         .collect();
-    let setup = Setup {
-        shape,
-        players: vec![
-            PlayerSetup {
-                team: 0,
-                hq_hp: i32::from(rules.hq_hp),
-            },
-            PlayerSetup {
-                team: 1,
-                hq_hp: i32::from(rules.hq_hp),
-            },
-        ],
-        tiles,
-    };
-    let field =
-        Battlefield::new(setup, &catalog).unwrap_or_else(|e| panic!("attack-event board: {e}"));
+    let field = duel(&catalog, &rules, tiles);
     (catalog, rules, field, loaded.scripts)
 }
 
