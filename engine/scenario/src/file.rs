@@ -3,6 +3,7 @@
 use hexforge_content::diagnostic::parse_toml;
 use hexforge_content::value::param;
 use hexforge_content::{Diagnostic, Diagnostics, SourceText};
+use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::names::did_you_mean;
 use hexforge_core::rules::Preset;
 use hexforge_core::{
@@ -34,6 +35,9 @@ pub struct ScenarioDef {
     /// The `[[tile]]` tables: the board at the start.
     #[serde(default)]
     pub tile: Vec<Spanned<TileDef>>,
+    /// The `[[hex_marker]]` tables: markers on hexes at the start.
+    #[serde(default)]
+    pub hex_marker: Vec<Spanned<HexMarkerDef>>,
     /// The `[[step]]` tables, played in order.
     #[serde(default)]
     pub step: Vec<Spanned<StepDef>>,
@@ -78,6 +82,46 @@ pub struct PlayerDef {
     pub hand: Option<Spanned<Vec<Spanned<String>>>>,
     /// Game mode: the discard pile, as `army/tile` ids.
     pub discard: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Markers on the player at the start.
+    #[serde(default)]
+    pub markers: Vec<Spanned<MarkerDef>>,
+}
+
+/// A raw marker at the start, on a `[[tile]]` or `[[player]]`:
+/// `{ name = "soaked", lasts = "permanent", value = 1 }`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MarkerDef {
+    /// The marker's name.
+    pub name: Spanned<String>,
+    /// `turn`, `battle`, `permanent` or a number of turns from 1 to 99; `permanent` when omitted.
+    pub lasts: Option<Spanned<toml::Value>>,
+    /// The number it carries, -999 to 999; 0 when omitted.
+    pub value: Option<Spanned<i64>>,
+}
+
+/// A raw `[[hex_marker]]` table: a marker on a hex at the start.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct HexMarkerDef {
+    /// The hex, as axial `[q, r]`.
+    pub at: Spanned<Vec<Spanned<i64>>>,
+    /// The marker's name.
+    pub name: Spanned<String>,
+    /// `turn`, `battle`, `permanent` or a number of turns from 1 to 99; `permanent` when omitted.
+    pub lasts: Option<Spanned<toml::Value>>,
+    /// The number it carries, -999 to 999; 0 when omitted.
+    pub value: Option<Spanned<i64>>,
+}
+
+/// One table of `expect.hex_markers`: exactly the markers on a hex afterwards.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct HexMarkersDef {
+    /// The hex, as axial `[q, r]`.
+    pub at: Spanned<Vec<Spanned<i64>>>,
+    /// Marker names, or `{ name, value }` tables to check a value too.
+    pub markers: Vec<Spanned<toml::Value>>,
 }
 
 /// A raw `[[tile]]` table: one tile on the starting board.
@@ -98,6 +142,9 @@ pub struct TileDef {
     /// Wound markers already on it; 0 when omitted.
     #[serde(default)]
     pub wounds: Option<Spanned<i64>>,
+    /// Markers on the tile at the start.
+    #[serde(default)]
+    pub markers: Vec<Spanned<MarkerDef>>,
 }
 
 /// A step keeps its fields as located TOML values: `do` names the step, and each kind of step reads
@@ -150,6 +197,15 @@ pub struct ExpectDef {
     pub battles: Option<Spanned<Vec<Spanned<String>>>>,
     /// Game mode: whether some player has drawn their last tile.
     pub last_tile_drawn: Option<Spanned<bool>>,
+    /// Exactly the markers on tiles afterwards, by label: names, or `{ name, value }` tables.
+    #[serde(default)]
+    pub markers: BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>,
+    /// Exactly the markers on hexes afterwards, one `{ at = [q, r], markers = [...] }` per hex.
+    #[serde(default)]
+    pub hex_markers: Vec<Spanned<HexMarkersDef>>,
+    /// Exactly the markers on players afterwards, by player id.
+    #[serde(default)]
+    pub player_markers: BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>,
 }
 
 /// One `[[step]]` after validation: what a player does, with its line for reports.
@@ -309,7 +365,16 @@ pub struct Expect {
     pub battles: Option<Vec<String>>,
     /// Game mode: whether some player has drawn their last tile.
     pub last_tile_drawn: Option<bool>,
+    /// Exactly the markers on tiles afterwards, by label.
+    pub markers: Vec<(String, Vec<ExpectedMarker>)>,
+    /// Exactly the markers on hexes afterwards.
+    pub hex_markers: Vec<(Hex, Vec<ExpectedMarker>)>,
+    /// Exactly the markers on players afterwards: the player, its id and the markers.
+    pub player_markers: Vec<(Seat, String, Vec<ExpectedMarker>)>,
 }
+
+/// A marker an expectation names, with the value it must carry when the file gives one.
+pub type ExpectedMarker = (MarkerName, Option<i16>);
 
 /// A game in progress (`[game]`): the piles of each player and whose turn begins.
 #[derive(Clone, Debug, PartialEq)]
@@ -344,6 +409,8 @@ pub struct Scenario {
     pub rules: Rules,
     /// The starting board and players, checked when the scenario runs.
     pub setup: Setup,
+    /// The markers in play at the start, put on the board once it is built.
+    pub marks: Vec<Mark>,
     /// Each player's id, in seat order.
     pub player_ids: Vec<String>,
     /// The army id of each player, in seat order.
@@ -471,6 +538,13 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             }
         };
         players.push((team, p.hq.as_ref().map(|h| *h.get_ref() as i32)));
+    }
+    let mut marks: Vec<Mark> = Vec::new();
+    for (i, p) in def.player.iter().enumerate() {
+        for m in &p.get_ref().markers {
+            let on = MarkOn::Player(Seat::new(i as u8));
+            marks.extend(start_mark(src, on, m.get_ref(), &mut errs));
+        }
     }
     let game_mode = def.game.is_some();
     let mut piles: Vec<[Vec<TileRef>; 3]> = Vec::new();
@@ -665,6 +739,11 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 format!("hex [{q}, {r}] is not on the {} board", shape.name()),
             );
         }
+        if let Some(c) = shape.cell(hex) {
+            for m in &t.markers {
+                marks.extend(start_mark(src, MarkOn::Tile(c), m.get_ref(), &mut errs));
+            }
+        }
         labelled.push(Labelled {
             label,
             hex,
@@ -680,6 +759,41 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
                 wounds,
             });
         }
+    }
+
+    for h in &def.hex_marker {
+        let h = h.get_ref();
+        let hex = match ints(&h.at, 2, "at", "[q, r]") {
+            Ok(v) => Hex::new(v[0], v[1]),
+            Err(d) => {
+                errs.push(src.error(d.0, d.1));
+                continue;
+            }
+        };
+        let Some(c) = shape.cell(hex) else {
+            err!(
+                h.at.span(),
+                format!(
+                    "hex [{}, {}] is not on the {} board",
+                    hex.q(),
+                    hex.r(),
+                    shape.name()
+                ),
+            );
+            continue;
+        };
+        let def = MarkerDef {
+            name: h.name.clone(),
+            lasts: h.lasts.clone(),
+            value: h.value.clone(),
+        };
+        marks.extend(start_mark(src, MarkOn::Hex(c), &def, &mut errs));
+    }
+    if game_mode && let Some(m) = first_marker_span(&def) {
+        err!(
+            m,
+            "markers at the start of a game in progress (`[game]`) are not read yet: remove them, or drop `[game]` to run the board alone".to_string(),
+        );
     }
 
     let mut steps = Vec::new();
@@ -1033,6 +1147,55 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
             game_only(l.span(), "last_tile_drawn", &mut errs);
             expect.last_tile_drawn = Some(*l.get_ref());
         }
+        for (l, list) in &e.markers {
+            if !label_known(l) {
+                err!(
+                    list.span(),
+                    format!(
+                        "expect.markers names `{l}`, which is no tile's label{}: use the `label` of a tile",
+                        did_you_mean(l, labelled.iter().map(|x| x.label.as_str()))
+                    ),
+                );
+            }
+            let names = expected_markers(src, list.get_ref(), &mut errs);
+            expect.markers.push((l.clone(), names));
+        }
+        for h in &e.hex_markers {
+            let h = h.get_ref();
+            let names = expected_markers(src, &h.markers, &mut errs);
+            match ints(&h.at, 2, "expect.hex_markers.at", "[q, r]") {
+                Ok(v) => {
+                    let hex = Hex::new(v[0], v[1]);
+                    if shape.cell(hex).is_none() {
+                        err!(
+                            h.at.span(),
+                            format!(
+                                "hex [{}, {}] is not on the {} board",
+                                hex.q(),
+                                hex.r(),
+                                shape.name()
+                            ),
+                        );
+                    }
+                    expect.hex_markers.push((hex, names));
+                }
+                Err(d) => errs.push(src.error(d.0, d.1)),
+            }
+        }
+        for (pid, list) in &e.player_markers {
+            let names = expected_markers(src, list.get_ref(), &mut errs);
+            match seat(pid) {
+                Some(p) => expect.player_markers.push((p, pid.clone(), names)),
+                None => err!(
+                    list.span(),
+                    format!(
+                        "expect.player_markers names `{pid}`, who is not a player{}: use one of {}",
+                        did_you_mean(pid, player_ids.iter().map(String::as_str)),
+                        player_ids.join(", ")
+                    )
+                ),
+            }
+        }
     }
 
     let setup = Setup {
@@ -1056,6 +1219,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         cites: def.rules,
         rules,
         setup,
+        marks,
         player_ids,
         armies: def
             .player
@@ -1300,6 +1464,133 @@ impl StepFields<'_> {
     }
 }
 
+/// The words `lasts` takes besides a number of turns.
+const LASTS: [&str; 3] = ["turn", "battle", "permanent"];
+
+/// A marker's name, or a located error in the words of [`hexforge_core::marker::BadMarkerName`].
+fn marker_name(
+    src: &SourceText,
+    name: &Spanned<String>,
+    errs: &mut Vec<Diagnostic>,
+) -> Option<MarkerName> {
+    MarkerName::new(name.get_ref())
+        .map_err(|e| errs.push(src.error(name.span(), e.to_string())))
+        .ok()
+}
+
+/// A marker at the start, on `on`, from its raw table; `None` after a located error.
+fn start_mark(
+    src: &SourceText,
+    on: MarkOn,
+    m: &MarkerDef,
+    errs: &mut Vec<Diagnostic>,
+) -> Option<Mark> {
+    let name = marker_name(src, &m.name, errs);
+    let lasts = match &m.lasts {
+        None => Some(Lasts::Permanent),
+        Some(l) => match l.get_ref() {
+            toml::Value::String(w) if w == "turn" => Some(Lasts::Turn),
+            toml::Value::String(w) if w == "battle" => Some(Lasts::Battle),
+            toml::Value::String(w) if w == "permanent" => Some(Lasts::Permanent),
+            toml::Value::Integer(n) if (1..=99).contains(n) => Some(Lasts::Turns(*n as u8)),
+            other => {
+                let near = other
+                    .as_str()
+                    .map_or(String::new(), |w| did_you_mean(w, LASTS.iter().copied()));
+                errs.push(src.error(
+                    l.span(),
+                    format!(
+                        "`lasts = {other}`{near} is not how long a marker lasts: use \"turn\", \"battle\", \"permanent\" or a number of turns from 1 to 99"
+                    ),
+                ));
+                None
+            }
+        },
+    };
+    let value = marker_value(src, m.value.as_ref(), errs);
+    Some(Mark {
+        on,
+        name: name?,
+        lasts: lasts?,
+        value: value?,
+    })
+}
+
+/// A marker's value, -999 to 999 (0 when omitted), or a located error.
+fn marker_value(
+    src: &SourceText,
+    v: Option<&Spanned<i64>>,
+    errs: &mut Vec<Diagnostic>,
+) -> Option<i16> {
+    let Some(v) = v else { return Some(0) };
+    match i16::try_from(*v.get_ref()) {
+        Ok(n) if (-999..=999).contains(&n) => Some(n),
+        _ => {
+            errs.push(src.error(
+                v.span(),
+                format!(
+                    "marker value {} is out of range: use a whole number from -999 to 999",
+                    v.get_ref()
+                ),
+            ));
+            None
+        }
+    }
+}
+
+/// The markers an expectation lists: names, or `{ name = "...", value = n }` tables.
+fn expected_markers(
+    src: &SourceText,
+    list: &[Spanned<toml::Value>],
+    errs: &mut Vec<Diagnostic>,
+) -> Vec<ExpectedMarker> {
+    let mut out = Vec::new();
+    for item in list {
+        let (name, value) = match item.get_ref() {
+            toml::Value::String(n) => (Spanned::new(item.span(), n.clone()), None),
+            toml::Value::Table(t)
+                if t.keys().all(|k| k == "name" || k == "value")
+                    && t.get("name").is_some_and(toml::Value::is_str)
+                    && t.get("value").is_none_or(toml::Value::is_integer) =>
+            {
+                let name = t.get("name").and_then(|n| n.as_str()).unwrap_or_default();
+                let value = t.get("value").and_then(|v| v.as_integer());
+                (
+                    Spanned::new(item.span(), name.to_string()),
+                    value.map(|v| Spanned::new(item.span(), v)),
+                )
+            }
+            _ => {
+                errs.push(src.error(
+                    item.span(),
+                    "a marker here is its name in quotes, or `{ name = \"soaked\", value = 2 }` to check its value too".to_string(),
+                ));
+                continue;
+            }
+        };
+        let n = marker_name(src, &name, errs);
+        let v = match &value {
+            Some(v) => marker_value(src, Some(v), errs).map(Some),
+            None => Some(None),
+        };
+        if let (Some(n), Some(v)) = (n, v) {
+            out.push((n, v));
+        }
+    }
+    out
+}
+
+/// Where the file gives its first marker at the start, if it gives any.
+fn first_marker_span(def: &ScenarioDef) -> Option<std::ops::Range<usize>> {
+    let players = def.player.iter().flat_map(|p| p.get_ref().markers.first());
+    let tiles = def.tile.iter().flat_map(|t| t.get_ref().markers.first());
+    players
+        .chain(tiles)
+        .map(|m| m.span())
+        .chain(def.hex_marker.iter().map(|h| h.span()))
+        .min_by_key(|s| s.start)
+}
+
 /// `army/tile`, optionally qualified by a mod id (`base:moloch/netter`).
 fn resolve_tile(catalog: &Catalog, name: &str) -> Option<hexforge_core::TileRef> {
     let bare = name.split_once(':').map_or(name, |(_, rest)| rest);
@@ -1530,6 +1821,104 @@ colour = "red"
         assert_eq!(
             errs.to_string(),
             "s.toml:14:6: `at` must be two whole numbers [q, r]; found 3 values"
+        );
+    }
+
+    #[test]
+    fn markers_at_the_start_and_in_expectations_are_read() {
+        let text = format!(
+            "{PLAYERS}markers = [{{ name = \"tide\", value = 3 }}]\n\n[[tile]]\nlabel = \"h\"\nowner = \"a\"\ntile = \"x/hq\"\nat = [0, 0]\nmarkers = [{{ name = \"soaked\", lasts = 2, value = -4 }}, {{ name = \"unpushable\", lasts = \"battle\" }}]\n\n[[hex_marker]]\nat = [1, 0]\nname = \"flooded\"\nlasts = \"turn\"\n\n[expect]\nmarkers = {{ h = [\"soaked\", {{ name = \"unpushable\", value = 0 }}] }}\nhex_markers = [{{ at = [1, 0], markers = [] }}]\nplayer_markers = {{ b = [\"tide\"] }}\n"
+        );
+        let s = parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect("valid");
+        let shape = BoardShape::standard();
+        let cell = |q, r| shape.cell(Hex::new(q, r)).expect("on the board");
+        let name = |n| MarkerName::new(n).expect("a name");
+        let mut marks = s.marks.clone();
+        marks.sort_by_key(|m| (m.on, m.name));
+        assert_eq!(
+            marks,
+            [
+                Mark {
+                    on: MarkOn::Tile(cell(0, 0)),
+                    name: name("soaked"),
+                    lasts: Lasts::Turns(2),
+                    value: -4
+                },
+                Mark {
+                    on: MarkOn::Tile(cell(0, 0)),
+                    name: name("unpushable"),
+                    lasts: Lasts::Battle,
+                    value: 0
+                },
+                Mark {
+                    on: MarkOn::Hex(cell(1, 0)),
+                    name: name("flooded"),
+                    lasts: Lasts::Turn,
+                    value: 0
+                },
+                Mark {
+                    on: MarkOn::Player(Seat::new(1)),
+                    name: name("tide"),
+                    lasts: Lasts::Permanent,
+                    value: 3
+                },
+            ]
+        );
+        assert_eq!(
+            s.expect.markers,
+            [(
+                "h".to_string(),
+                vec![(name("soaked"), None), (name("unpushable"), Some(0))]
+            )]
+        );
+        assert_eq!(s.expect.hex_markers, [(Hex::new(1, 0), vec![])]);
+        assert_eq!(
+            s.expect.player_markers,
+            [(Seat::new(1), "b".to_string(), vec![(name("tide"), None)])]
+        );
+    }
+
+    #[test]
+    fn bad_markers_are_located_in_the_projects_words() {
+        let text = format!(
+            "{PLAYERS}\n[[tile]]\nlabel = \"h\"\nowner = \"a\"\ntile = \"x/hq\"\nat = [0, 0]\nmarkers = [{{ name = \"Soaked\" }}, {{ name = \"wet\", lasts = \"battel\" }}, {{ name = \"wet\", lasts = 100 }}, {{ name = \"wet\", value = 1000 }}]\n\n[expect]\nmarkers = {{ g = [\"wet\"] }}\nplayer_markers = {{ c = [] }}\n"
+        );
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("invalid");
+        let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
+        let expected = [
+            "s.toml:16:21: `Soaked` is not a marker name: use 1 to 12 lowercase letters",
+            "s.toml:16:57: `lasts = \"battel\"` (did you mean `battle`?) is not how long a marker lasts",
+            "s.toml:16:93: `lasts = 100` is not how long a marker lasts",
+            "s.toml:16:124: marker value 1000 is out of range: use a whole number from -999 to 999",
+            "s.toml:19:17: expect.markers names `g`, which is no tile's label: use the `label` of a tile",
+            "s.toml:20:24: expect.player_markers names `c`, who is not a player: use one of a, b",
+        ];
+        assert_eq!(shown.len(), expected.len(), "{shown:#?}");
+        for e in expected {
+            assert!(
+                shown.iter().any(|s| s.starts_with(e)),
+                "missing {e} in {shown:#?}"
+            );
+        }
+        // An unknown key of a marker suggests the closest.
+        let text = format!("{PLAYERS}\n[[hex_marker]]\nat = [0, 0]\nname = \"wet\"\nlast = 2\n");
+        let errs =
+            parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("unknown key");
+        assert!(
+            errs.to_string().contains("(did you mean `lasts`?)"),
+            "{errs}"
+        );
+    }
+
+    #[test]
+    fn markers_at_the_start_of_a_game_are_refused_for_now() {
+        let text = format!("{PLAYERS}markers = [{{ name = \"tide\" }}]\n\n[game]\nnext = \"a\"\n");
+        let errs = parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("game");
+        assert!(
+            errs.to_string()
+                .starts_with("s.toml:10:12: markers at the start of a game in progress"),
+            "{errs}"
         );
     }
 

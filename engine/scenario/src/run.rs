@@ -1,10 +1,11 @@
 //! Running a scenario: build the battlefield, play its steps with the scenario's choices, then
 //! compare the result with its expectations.
 
-use crate::file::{ChoiceSpec, PlayStep, Scenario, Step};
+use crate::file::{ChoiceSpec, ExpectedMarker, PlayStep, Scenario, Step};
 use crate::log::Names;
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
+use hexforge_core::marker::MarkOn;
 use hexforge_core::{
     AbilityHooks, Battlefield, Catalog, Cell, Choice, Decider, Decision, Event, Hex, MAX_CELLS,
     Play, Seat, TileRef, Turn, resolve_play,
@@ -62,7 +63,12 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog, hooks: &mut dyn AbilityHook
     }
     let mut report = Report::default();
     let field = match Battlefield::new(s.setup.clone(), catalog) {
-        Ok(f) => f,
+        Ok(mut f) => {
+            for mark in &s.marks {
+                f.apply(&Event::Marked { mark: *mark });
+            }
+            f
+        }
         Err(e) => {
             refused(&mut report, s, &e.to_string());
             return report;
@@ -452,6 +458,84 @@ pub(crate) fn check(
             )),
             None => fail.push(format!("position of {label}: it left the board")),
         }
+    }
+    for (label, expected) in &s.expect.markers {
+        match on_board(label) {
+            Some(c) => compare_marks(
+                fail,
+                &format!("markers on {label}"),
+                expected,
+                field,
+                MarkOn::Tile(c),
+            ),
+            None if expected.is_empty() => {}
+            None => fail.push(format!(
+                "markers on {label}: expected [{}], but it left the board",
+                expected
+                    .iter()
+                    .map(|m| shown(m.0, m.1))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+        }
+    }
+    for (hex, expected) in &s.expect.hex_markers {
+        if let Some(c) = field.shape().cell(*hex) {
+            let what = format!("markers on hex [{}, {}]", hex.q(), hex.r());
+            compare_marks(fail, &what, expected, field, MarkOn::Hex(c));
+        }
+    }
+    for (p, id, expected) in &s.expect.player_markers {
+        compare_marks(
+            fail,
+            &format!("markers on {id}"),
+            expected,
+            field,
+            MarkOn::Player(*p),
+        );
+    }
+}
+
+/// A marker as a failure shows it: its name, and its value when there is one to show.
+fn shown(name: hexforge_core::marker::MarkerName, value: Option<i16>) -> String {
+    match value {
+        Some(v) => format!("{name} = {v}"),
+        None => name.to_string(),
+    }
+}
+
+/// Fails unless the markers on `on` are exactly the `expected` names, with the values given.
+fn compare_marks(
+    fail: &mut Vec<String>,
+    what: &str,
+    expected: &[ExpectedMarker],
+    field: &Battlefield,
+    on: MarkOn,
+) {
+    let found: Vec<_> = field.marks().iter().filter(|m| m.on == on).collect();
+    let mut names: Vec<_> = expected.iter().map(|m| m.0).collect();
+    names.sort_unstable();
+    // The field keeps each place's markers sorted by name.
+    let same = names.iter().copied().eq(found.iter().map(|m| m.name))
+        && expected
+            .iter()
+            .all(|(n, v)| v.is_none_or(|v| found.iter().any(|m| m.name == *n && m.value == v)));
+    if !same {
+        let mut e: Vec<&ExpectedMarker> = expected.iter().collect();
+        e.sort_unstable_by_key(|m| m.0);
+        let wants_value = |n| expected.iter().any(|m| m.0 == n && m.1.is_some());
+        fail.push(format!(
+            "{what}: expected [{}], found [{}]",
+            e.iter()
+                .map(|m| shown(m.0, m.1))
+                .collect::<Vec<_>>()
+                .join(", "),
+            found
+                .iter()
+                .map(|m| shown(m.name, wants_value(m.name).then_some(m.value)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
 }
 

@@ -4,6 +4,7 @@
 
 use hexforge_core::battle::{self, Context};
 use hexforge_core::hooks::HookError;
+use hexforge_core::marker::{Lasts, MarkOn};
 use hexforge_core::rules::Rules;
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{AbilityHooks, Battlefield, DefaultPolicy, Seat};
@@ -88,6 +89,7 @@ fn write_setup(
         if teams {
             line(s, &format!("team = \"t{}\"", field.team(p) + 1));
         }
+        markers(s, field, MarkOn::Player(p));
     }
     let cat = ctx.catalog;
     for (c, label) in labels(field, ctx) {
@@ -102,6 +104,53 @@ fn write_setup(
         if t.wounds > 0 {
             line(s, &format!("wounds = {}", t.wounds));
         }
+        markers(s, field, MarkOn::Tile(c));
+    }
+    for m in field.marks() {
+        if let MarkOn::Hex(c) = m.on {
+            let h = field.shape().hex(c);
+            line(s, "\n[[hex_marker]]");
+            line(s, &format!("at = [{}, {}]", h.q(), h.r()));
+            line(s, &format!("name = \"{}\"", m.name));
+            line(s, &format!("lasts = {}", lasts(m.lasts)));
+            if m.value != 0 {
+                line(s, &format!("value = {}", m.value));
+            }
+        }
+    }
+}
+
+/// The `markers = [...]` line of a tile or player, when it carries any.
+fn markers(s: &mut String, field: &Battlefield, on: MarkOn) {
+    let list: Vec<String> = field
+        .marks()
+        .iter()
+        .filter(|m| m.on == on)
+        .map(|m| {
+            let value = if m.value != 0 {
+                format!(", value = {}", m.value)
+            } else {
+                String::new()
+            };
+            format!(
+                "{{ name = \"{}\", lasts = {}{value} }}",
+                m.name,
+                lasts(m.lasts)
+            )
+        })
+        .collect();
+    if !list.is_empty() {
+        line(s, &format!("markers = [{}]", list.join(", ")));
+    }
+}
+
+/// How long a marker lasts, as a scenario file writes it.
+fn lasts(l: Lasts) -> String {
+    match l {
+        Lasts::Turn => "\"turn\"".into(),
+        Lasts::Battle => "\"battle\"".into(),
+        Lasts::Turns(n) => n.to_string(),
+        Lasts::Permanent => "\"permanent\"".into(),
     }
 }
 
@@ -218,6 +267,57 @@ wounds = 0
         assert_eq!(back.armies, ["x", "x"]);
         let report = run_scenario(&back, &cat, &mut NoAbilities);
         assert!(report.passed(), "{:?}\n{written}", report.failures);
+    }
+
+    #[test]
+    fn markers_of_a_written_board_read_back() {
+        let cat = catalog();
+        let text = r#"name = "marked"
+[[player]]
+id = "a"
+army = "x"
+markers = [{ name = "tide", value = 3 }]
+[[player]]
+id = "b"
+army = "x"
+[[tile]]
+owner = "a"
+tile = "x/hq"
+at = [0, 1]
+markers = [{ name = "soaked", lasts = 2, value = -4 }, { name = "unpushable", lasts = "battle" }]
+[[tile]]
+owner = "b"
+tile = "x/hq"
+at = [0, -1]
+[[hex_marker]]
+at = [1, 0]
+name = "flooded"
+lasts = "turn"
+value = 1
+"#;
+        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
+        let mut field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
+        for mark in &s.marks {
+            field.apply(&hexforge_core::Event::Marked { mark: *mark });
+        }
+        assert_eq!(field.marks().len(), 4);
+        let ctx = Context {
+            catalog: &cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(&field, ctx, &["x", "x"], &mut NoAbilities, "m", "standard")
+            .expect("the battle resolves");
+        assert!(
+            written.contains("markers = [{ name = \"soaked\", lasts = 2, value = -4 }, { name = \"unpushable\", lasts = \"battle\" }]"),
+            "{written}"
+        );
+        let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
+            .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
+        let mut again = Battlefield::new(back.setup.clone(), &cat).expect("legal board");
+        for mark in &back.marks {
+            again.apply(&hexforge_core::Event::Marked { mark: *mark });
+        }
+        assert_eq!(again.marks(), field.marks(), "{written}");
     }
 
     #[test]
