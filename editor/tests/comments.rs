@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{base_copy, click_at, type_into, window};
+use common::{base_copy, click_at, open_tile, type_into, window};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -81,12 +81,7 @@ fn every_kind_of_edit_keeps_every_comment() {
         editor.loaded.problems
     );
     let mut harness = window(editor);
-    harness.state_mut().search = "moloch/".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
-    harness.get_by_label("Gauss Cannon x1").click();
-    harness.run();
+    open_tile(&mut harness, "moloch/", "Gauss Cannon x1");
 
     // Fields: typed, emptied (the key goes, its comments stay), a checkbox.
     type_into(&mut harness, "name", "Gauss Lance");

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{base_copy, click_at, settle, type_into, wait_for_reload, window};
+use common::{base_copy, click_at, designing, settle, type_into, wait_for_reload, window};
 use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
@@ -18,21 +18,6 @@ const GAUSS_EDGES: &str = r#"edges = ["ranged:1@0"]        # the reference's gau
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
-}
-
-/// The editor on a copy of the base mod, with the tile `label` of the tiles matching `search`
-/// open in the designer.
-fn designing(dir: &Path, search: &str, label: &str) -> Harness<'static, Editor> {
-    let mut editor = Editor::load(vec![dir.to_path_buf()]);
-    editor.user_mods = None;
-    let mut harness = window(editor);
-    harness.state_mut().search = search.into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
-    harness.get_by_label(label).click();
-    harness.run();
-    harness
 }
 
 /// Clicks the front edge (the top side) of the big drawing.

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{base_copy, type_into, wait_for_reload, window};
+use common::{base_copy, designing, type_into, wait_for_reload};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -18,20 +18,6 @@ fn read(path: &Path) -> String {
 
 fn write(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("write {}: {e}", path.display()));
-}
-
-/// The editor on `dir` with the Gauss Cannon open in the designer.
-fn designing(dir: &Path) -> Harness<'static, Editor> {
-    let mut editor = Editor::load(vec![dir.to_path_buf()]);
-    editor.user_mods = None;
-    let mut harness = window(editor);
-    harness.state_mut().search = "moloch/gauss".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
-    harness.get_by_label("Gauss Cannon x1").click();
-    harness.run();
-    harness
 }
 
 /// One keystroke typed at the end of the Lua editor's text.
@@ -75,7 +61,7 @@ fn asks_nothing(harness: &Harness<'static, Editor>) {
 #[test]
 fn the_lua_buffer_follows_outside_changes_and_asks_when_both_sides_changed() {
     let dir = base_copy("disk-lua");
-    let mut harness = designing(&dir);
+    let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     type_into(&mut harness, "new ability", "overcharge");
     harness.get_by_label("New ability").click();
     harness.run();
@@ -137,7 +123,7 @@ fn an_army_file_follows_outside_changes_and_asks_when_both_sides_changed() {
     let dir = base_copy("disk-army");
     let moloch = dir.join("base/armies/moloch.toml");
     let text = read(&moloch);
-    let mut harness = designing(&dir);
+    let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
 
     // Unedited: an outside save is taken silently.
     let outside = text.replace(r#"name = "Moloch""#, r#"name = "Moloch Prime""#);

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{base_copy, type_into, wait_for_reload, window};
+use common::{base_copy, designing, type_into, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Editor;
@@ -26,23 +26,10 @@ fn rects(harness: &Harness<'static, Editor>) -> Vec<egui::Rect> {
         .collect()
 }
 
-fn designing(dir: &Path) -> Harness<'static, Editor> {
-    let mut editor = Editor::load(vec![dir.to_path_buf()]);
-    editor.user_mods = None;
-    let mut harness = window(editor);
-    harness.state_mut().search = "moloch/gauss".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
-    harness.get_by_label("Gauss Cannon x1").click();
-    harness.run();
-    harness
-}
-
 #[test]
 fn the_toolbar_buttons_never_move() {
     let dir = base_copy("layout");
-    let mut harness = designing(&dir);
+    let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     let before = rects(&harness);
 
     // Unsaved changes: the file's state shows after the buttons.
@@ -83,7 +70,7 @@ fn the_toolbar_buttons_never_move() {
 #[test]
 fn problems_coming_and_going_move_no_control() {
     let dir = base_copy("layout-problems");
-    let mut harness = designing(&dir);
+    let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     // The tile designer, its ability's source shown: a bad count and a bad parameter bring
     // problems; the controls after them stay.
     harness.get_by_label("line_shot").click();

@@ -4,19 +4,11 @@
 
 mod common;
 
-use common::{base_copy, settle, type_into, wait_for_reload, window};
+use common::{base_copy, on_folder, open_tile, settle, type_into, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::{Editor, Tab};
 use std::path::Path;
-
-fn editing(dir: &Path) -> Harness<'static, Editor> {
-    let mut editor = Editor::load(vec![dir.to_path_buf()]);
-    editor.user_mods = None;
-    let mut harness = window(editor);
-    harness.run();
-    harness
-}
 
 /// The caret line under a spot's marked line, for lines numbered with two digits.
 fn caret(column: usize) -> String {
@@ -28,7 +20,7 @@ fn a_problem_clicked_on_the_sandbox_tab_opens_its_spot_at_its_line_and_column() 
     let dir = base_copy("spot-sandbox");
     let moloch = dir.join("base/armies/moloch.toml");
     let text = std::fs::read_to_string(&moloch).expect("read moloch.toml");
-    let mut harness = editing(&dir);
+    let mut harness = on_folder(&dir);
     std::fs::write(
         &moloch,
         text.replace(r#"name = "Gauss Cannon""#, "name = 12"),
@@ -71,13 +63,8 @@ fn a_problem_clicked_on_the_sandbox_tab_opens_its_spot_at_its_line_and_column() 
 #[test]
 fn a_lua_syntax_error_opens_at_the_column_of_its_token() {
     let dir = base_copy("spot-lua");
-    let mut harness = editing(&dir);
-    harness.state_mut().search = "moloch/gauss".into();
-    harness.run();
-    harness.get_by_label("base").click();
-    harness.run();
-    harness.get_by_label("Gauss Cannon x1").click();
-    harness.run();
+    let mut harness = on_folder(&dir);
+    open_tile(&mut harness, "moloch/gauss", "Gauss Cannon x1");
     type_into(&mut harness, "new ability", "overcharge");
     harness.get_by_label("New ability").click();
     harness.run();
@@ -116,7 +103,7 @@ fn a_problem_of_a_scenario_file_opens_its_spot_from_the_sandbox() {
     let dir = base_copy("spot-scenario");
     let file = dir.join("broken.toml");
     std::fs::write(&file, "[board]\nshape = \"standard\"\nplayers = [\n").expect("write");
-    let mut harness = editing(&dir);
+    let mut harness = on_folder(&dir);
     harness.get_by_label("Sandbox").click();
     harness.run();
     harness.state_mut().sandbox.path = file.display().to_string();

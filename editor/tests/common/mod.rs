@@ -23,6 +23,33 @@ pub fn window(editor: Editor) -> Harness<'static, Editor> {
         .build_ui_state(|ui, editor: &mut Editor| editor.ui(ui), editor)
 }
 
+/// The editor on the mod folders in `dir` alone (no user mods folder), drawn once.
+pub fn on_folder(dir: &Path) -> Harness<'static, Editor> {
+    let mut editor = Editor::load(vec![dir.to_path_buf()]);
+    editor.user_mods = None;
+    let mut harness = window(editor);
+    harness.run();
+    harness
+}
+
+/// The editor on the mods in `dir`, with the tile `label` of the base tiles matching `search`
+/// open in the designer.
+pub fn designing(dir: &Path, search: &str, label: &str) -> Harness<'static, Editor> {
+    let mut harness = on_folder(dir);
+    open_tile(&mut harness, search, label);
+    harness
+}
+
+/// Opens the base tile `label` among those matching `search` in the designer.
+pub fn open_tile(harness: &mut Harness<'static, Editor>, search: &str, label: &str) {
+    harness.state_mut().search = search.into();
+    harness.run();
+    harness.get_by_label("base").click();
+    harness.run();
+    harness.get_by_label(label).click();
+    harness.run();
+}
+
 /// A copy of the base mod in a fresh folder of its own, for tests that change files on disk.
 pub fn base_copy(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("hexforge-editor-{test}-{}", std::process::id()));
