@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::{base_copy, on_folder, open_tile, settle, type_into, wait_for_reload, window};
-use egui_kittest::Harness;
+use common::{base_copy, on_folder, open_tile, settle, type_into, wait_for_reload};
 use egui_kittest::kittest::Queryable;
-use hexforge_editor::{Editor, Tab};
+use hexforge_editor::Tab;
 use std::path::Path;
 
 /// The caret line under a spot's marked line, for lines numbered with two digits.
