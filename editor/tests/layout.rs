@@ -8,7 +8,6 @@ use common::{base_copy, designing, type_into, wait_for_reload, window};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Editor;
-use std::path::Path;
 
 const BUTTONS: [&str; 6] = [
     "Save",

@@ -7,7 +7,6 @@ mod common;
 use common::{base_copy, on_folder, open_tile, settle, type_into, wait_for_reload};
 use egui_kittest::kittest::Queryable;
 use hexforge_editor::Tab;
-use std::path::Path;
 
 /// The caret line under a spot's marked line, for lines numbered with two digits.
 fn caret(column: usize) -> String {
