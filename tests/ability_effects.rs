@@ -1,7 +1,7 @@
 //! Effects an ability asks for that the engine must refuse (docs/LUA_API.md, `fx`): a hex off the
-//! board, an empty hex to heal, a move onto a tile. Each is refused where it is asked, with the
-//! mod, the file and line of the `fx` call, the hook and the tile, and the battle leaves the board
-//! as it was. The abilities are in `tests/fixtures/bad_effects`.
+//! board, an empty hex to heal, a move onto a tile, an attack on a target off its line. Each is
+//! refused where it is asked, with the mod, the file and line of the `fx` call, the hook and the
+//! tile, and the battle leaves the board as it was. The abilities are in `tests/fixtures/bad_effects`.
 
 mod common;
 
@@ -83,4 +83,16 @@ fn the_attack_a_hook_reads_cannot_carry_state_to_the_next_call() {
     let m = refusal("bad/keeper");
     assert!(m.contains("bad, scripts/bad.lua:34"), "{m}");
     assert!(m.contains("the attack `a` has no field `kept`"), "{m}");
+}
+
+#[test]
+fn a_scripted_attack_on_a_target_off_its_line_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/off_line");
+    assert!(m.contains("bad, scripts/bad.lua:41"), "{m}");
+    assert!(m.contains("battle_started"), "{m}");
+    assert!(m.contains("bad/off_line"), "{m}");
+    assert!(
+        m.contains("fx:attack: the target [1, -2] is not on a straight line from [0, 0]"),
+        "{m}"
+    );
 }

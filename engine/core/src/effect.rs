@@ -3,10 +3,11 @@
 
 use crate::battle::{self, Context};
 use crate::battlefield::Battlefield;
-use crate::event::{Event, EventSink};
+use crate::event::{AttackKind, Event, EventSink};
+use crate::hex::Dir;
 use crate::hooks::HookError;
 use crate::marker::{Mark, MarkOn, MarkerName};
-use crate::shape::Cell;
+use crate::shape::{BoardShape, Cell};
 
 /// A change asked for by a hook (docs/LUA_API.md).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -42,6 +43,83 @@ pub enum Effect {
         /// Its name.
         name: MarkerName,
     },
+    /// An attack made by the tile on its `from` cell: it goes through armor, Medics and
+    /// `before_wound` like a printed one (docs/LUA_API.md, `fx:attack`).
+    Attack(ScriptedAttack),
+}
+
+/// The most strength a scripted attack may have.
+pub const MAX_ATTACK_STRENGTH: u8 = 9;
+/// The largest radius of a scripted area attack.
+pub const MAX_ATTACK_RADIUS: u8 = 3;
+
+/// An attack a hook asks for (`fx:attack`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ScriptedAttack {
+    /// The tile that attacks: its owner decides who is an enemy.
+    pub from: Cell,
+    /// Melee, ranged, pierce, or `Explosion` for an area attack.
+    pub kind: AttackKind,
+    /// 1 to [`MAX_ATTACK_STRENGTH`].
+    pub strength: u8,
+    /// The direction the attack travels in from `from` (unused by an area attack).
+    pub dir: Dir,
+    /// Melee, ranged, pierce: the one tile hit (on the line of `dir`); area: the centre
+    /// (`None`: `from`).
+    pub target: Option<Cell>,
+    /// An area attack's radius, 1 to [`MAX_ATTACK_RADIUS`] (0 for the other kinds).
+    pub radius: u8,
+}
+
+/// The direction of the straight line on the board from `from` to `to`, if `to` is on one (for
+/// melee it must be adjacent).
+pub fn line_to(shape: &BoardShape, from: Cell, to: Cell, melee: bool) -> Option<Dir> {
+    Dir::ALL.into_iter().find(|&d| {
+        let mut cur = from;
+        while let Some(n) = shape.neighbour(cur, d) {
+            if n == to {
+                return true;
+            }
+            if melee {
+                return false;
+            }
+            cur = n;
+        }
+        false
+    })
+}
+
+/// Whether a scripted attack is well formed on `shape`: its strength and radius in range, its
+/// target on its line. The error says what is wrong.
+pub fn check_attack(shape: &BoardShape, a: &ScriptedAttack) -> Result<(), String> {
+    if !(1..=MAX_ATTACK_STRENGTH).contains(&a.strength) {
+        return Err(format!(
+            "strength {}: use 1 to {MAX_ATTACK_STRENGTH}",
+            a.strength
+        ));
+    }
+    if a.kind == AttackKind::Explosion {
+        if !(1..=MAX_ATTACK_RADIUS).contains(&a.radius) {
+            return Err(format!("radius {}: use 1 to {MAX_ATTACK_RADIUS}", a.radius));
+        }
+        return Ok(());
+    }
+    if let Some(t) = a.target {
+        let melee = a.kind == AttackKind::Melee;
+        if line_to(shape, a.from, t, melee) != Some(a.dir) {
+            return Err(format!(
+                "the target {} is not {} {}",
+                shape.hex(t),
+                if melee {
+                    "next to"
+                } else {
+                    "on a straight line from"
+                },
+                shape.hex(a.from)
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn refuse(what: &str) -> HookError {
@@ -88,6 +166,15 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
             Effect::Mark(Mark { on, .. }) | Effect::Unmark { on, .. } => {
                 check_mark_on(field, occupied, on)?;
             }
+            Effect::Attack(a) => {
+                if occupied & a.from.bit() == 0 {
+                    return Err(refuse(&format!(
+                        "no tile on {} to attack from",
+                        field.shape().hex(a.from)
+                    )));
+                }
+                check_attack(field.shape(), &a).map_err(|e| refuse(&format!("attack: {e}")))?;
+            }
         }
     }
     Ok(())
@@ -110,7 +197,7 @@ fn check_mark_on(field: &Battlefield, occupied: u64, on: MarkOn) -> Result<(), H
 
 /// Drops the effects that what happened since they were asked made moot (checked when asked):
 /// a tile to wound or heal, or a unit to move, that has left the board, and a move onto a hex
-/// that has been taken. The others keep their order.
+/// that has been taken, an attack whose tile has left. The others keep their order.
 pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
     let mut occupied = field.occupied();
     effects.retain(|e| match *e {
@@ -126,11 +213,13 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             MarkOn::Tile(cell) => occupied & cell.bit() != 0,
             MarkOn::Hex(_) | MarkOn::Player(_) => true,
         },
+        Effect::Attack(a) => occupied & a.from.bit() != 0,
     });
 }
 
 /// Checks every effect ([`check_effects`]), then carries them out in order. Refused effects
-/// change nothing: the error names the first one.
+/// change nothing: the error names the first one. Attacks are not carried out here: they need
+/// the hooks and Medics of a volley (`battle::resolve_effects`), which resolves them first.
 pub fn apply_effects<S: EventSink + ?Sized>(
     field: &mut Battlefield,
     ctx: Context<'_>,
@@ -192,6 +281,7 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     emit(field, sink, Event::Unmarked { on, name });
                 }
             }
+            Effect::Attack(_) => {}
         }
     }
     Ok(())

@@ -3,12 +3,12 @@
 //! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
-use hexforge_core::effect::Effect;
+use hexforge_core::effect::{Effect, ScriptedAttack};
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::tile::ParamValue;
 use hexforge_core::{
-    AttackKind, Battlefield, BoardShape, Catalog, Cell, Edge, Hex, Placed, Rules, Seat, Tile,
+    AttackKind, Battlefield, BoardShape, Catalog, Cell, Dir, Edge, Hex, Placed, Rules, Seat, Tile,
     TileRef,
 };
 use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
@@ -494,11 +494,14 @@ pub(crate) struct Fx {
     pub(crate) occupied: u64,
     /// What the hook asked for, in order.
     pub(crate) asked: Vec<Effect>,
+    /// The cell of the tile whose hook is called.
+    pub(crate) own: Option<Cell>,
 }
 
 impl Fx {
     /// Makes `fx` ready for a call on `field`.
-    pub(crate) fn start(&mut self, field: &Battlefield) {
+    pub(crate) fn start(&mut self, field: &Battlefield, own: Cell) {
+        self.own = Some(own);
         self.occupied = field.occupied();
         self.players = field.player_count();
         if !self
@@ -553,6 +556,123 @@ impl Fx {
         };
         self.asked.push(Effect::Mark(mark));
         Ok(())
+    }
+
+    /// The attack `fx:attack{...}` asks for, every field checked.
+    fn attack(&self, t: &Table) -> mlua::Result<ScriptedAttack> {
+        let bad = |m: String| mlua::Error::runtime(format!("fx:attack: {m}"));
+        for pair in t.pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let known = matches!(&k, Value::String(s)
+                if ["kind", "strength", "from", "dir", "target", "radius"]
+                    .contains(&s.to_str()?.as_ref()));
+            if !known {
+                return Err(bad(format!(
+                    "no field `{}`: use kind, strength, from, dir, target and radius",
+                    k.to_string().unwrap_or_default()
+                )));
+            }
+        }
+        let kind: Option<String> = t.get("kind")?;
+        let kind = match kind.as_deref() {
+            Some("melee") => AttackKind::Melee,
+            Some("ranged") => AttackKind::Ranged,
+            Some("pierce") => AttackKind::Pierce,
+            Some("area") => AttackKind::Explosion,
+            Some(other) => {
+                return Err(bad(format!(
+                    "unknown kind \"{other}\": use \"melee\", \"ranged\", \"pierce\" or \"area\""
+                )));
+            }
+            None => {
+                return Err(bad(
+                    "kind is missing: use \"melee\", \"ranged\", \"pierce\" or \"area\"".into(),
+                ));
+            }
+        };
+        let strength: Option<i64> = t.get("strength")?;
+        let strength = strength.ok_or_else(|| bad("strength is missing: use 1 to 9".into()))?;
+        let strength = u8::try_from(strength)
+            .ok()
+            .filter(|n| (1..=hexforge_core::effect::MAX_ATTACK_STRENGTH).contains(n))
+            .ok_or_else(|| bad(format!("strength {strength}: use 1 to 9")))?;
+        let hex = |field: &str| -> mlua::Result<Option<Cell>> {
+            let v: Option<Table> = t.get(field)?;
+            let Some(v) = v else { return Ok(None) };
+            let (q, r): (Option<i64>, Option<i64>) = (v.get(1)?, v.get(2)?);
+            let (Some(q), Some(r)) = (q, r) else {
+                return Err(bad(format!("{field} is a hex {{q, r}}")));
+            };
+            self.cell("attack", q, r).map(Some)
+        };
+        let from = match hex("from")? {
+            Some(c) => c,
+            None => self
+                .own
+                .ok_or_else(|| bad("called outside a hook".into()))?,
+        };
+        let shape = self
+            .shape
+            .as_ref()
+            .ok_or_else(|| bad("called outside a hook".into()))?;
+        if self.occupied & (1u64 << from.index()) == 0 {
+            return Err(bad(format!(
+                "no tile on {} to attack from",
+                shape.hex(from)
+            )));
+        }
+        let target = hex("target")?;
+        let dir: Option<i64> = t.get("dir")?;
+        let radius: Option<i64> = t.get("radius")?;
+        let mut a = ScriptedAttack {
+            from,
+            kind,
+            strength,
+            dir: Dir::N,
+            target,
+            radius: 0,
+        };
+        if kind == AttackKind::Explosion {
+            if dir.is_some() {
+                return Err(bad(
+                    "an area attack has no dir: give its centre as target".into()
+                ));
+            }
+            let r = radius.unwrap_or(1);
+            a.radius = u8::try_from(r)
+                .ok()
+                .filter(|n| (1..=hexforge_core::effect::MAX_ATTACK_RADIUS).contains(n))
+                .ok_or_else(|| bad(format!("radius {r}: use 1 to 3")))?;
+            return Ok(a);
+        }
+        if radius.is_some() {
+            return Err(bad("only an area attack has a radius".into()));
+        }
+        match (dir, target) {
+            (Some(_), Some(_)) => Err(bad("give dir or target, not both".into())),
+            (None, None) => Err(bad("give dir (0 to 5) or target {q, r}".into())),
+            (Some(d), None) => {
+                a.dir = Dir::from_index(d).ok_or_else(|| bad(format!("dir {d}: use 0 to 5")))?;
+                Ok(a)
+            }
+            (None, Some(to)) => {
+                let melee = kind == AttackKind::Melee;
+                a.dir =
+                    hexforge_core::effect::line_to(shape, from, to, melee).ok_or_else(|| {
+                        bad(format!(
+                            "the target {} is not {} {}",
+                            shape.hex(to),
+                            if melee {
+                                "next to"
+                            } else {
+                                "on a straight line from"
+                            },
+                            shape.hex(from)
+                        ))
+                    })?;
+                Ok(a)
+            }
+        }
     }
 
     /// The cell of `(q, r)` on the call's board.
@@ -698,6 +818,11 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             let cell = fx.tile("wound", q, r)?;
             let wounds = count(n.unwrap_or(1))?;
             fx.asked.push(Effect::Wound { cell, wounds });
+            Ok(())
+        });
+        reg.add_method_mut("attack", |_, fx, t: Table| {
+            let a = fx.attack(&t)?;
+            fx.asked.push(Effect::Attack(a));
             Ok(())
         });
         reg.add_method_mut("heal", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {

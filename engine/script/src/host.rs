@@ -697,7 +697,10 @@ impl ScriptHost {
                 .extend_from_slice(ctx.initiative_changes);
         }
         let shape = ctx.field.shape();
-        st.fx.borrow_mut::<Fx>().map_err(fail)?.start(ctx.field);
+        st.fx
+            .borrow_mut::<Fx>()
+            .map_err(fail)?
+            .start(ctx.field, ctx.cell);
         let result = match &mut args {
             Args::Plan(plan, decider, _) => {
                 // The question the ability declares is asked first; `ctx:ask` reads the answer.

@@ -210,3 +210,24 @@ ability("storm_call", {
     end
   end,
 })
+
+-- volley: at the start of a battle, before the first phase, the unit looses a ranged attack of
+-- `strength` (default 1) along its front line: a real attack, so armor facing it and Medics
+-- stop it like a printed shot.
+ability("volley", {
+  battle_started = function(ctx, fx)
+    fx:attack{
+      kind = "ranged",
+      strength = ctx:param("strength", 1),
+      dir = hex.edge_direction(0, ctx:facing()),
+    }
+  end,
+})
+
+-- quake: at the end of a battle the ground shakes: an area attack of 1 on every unit next to it,
+-- friends and foes alike (not HQs), through armor; a connected Medic may absorb it.
+ability("quake", {
+  battle_ended = function(ctx, fx)
+    fx:attack{ kind = "area", strength = 1, radius = 1 }
+  end,
+})

@@ -13,7 +13,7 @@ pub(crate) use view::{Layout, View, can_be_hijacked, link_reach};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
-use crate::effect::{self, Effect};
+use crate::effect::{self, Effect, ScriptedAttack};
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::{Edge, Hex};
 use crate::hooks::{
@@ -112,6 +112,17 @@ impl Marks {
 }
 
 const MAX_NORMAL_SLOTS: usize = 4;
+/// The most volleys of scripted attacks one moment may resolve: attacks asked by a volley's own
+/// hooks make the next one (docs/DECISIONS.md).
+pub const MAX_VOLLEYS: u32 = 4;
+
+fn too_many_volleys() -> HookError {
+    HookError {
+        message: format!(
+            "attack: attacks asked by the hooks of scripted attacks went more than {MAX_VOLLEYS} volleys deep in one moment"
+        ),
+    }
+}
 /// The most initiative values a unit can have in a battle: 4 printed, 4 extra (R4.5.2).
 pub const MAX_SLOTS: usize = 8;
 
@@ -130,26 +141,7 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    let mut r = Resolver {
-        cat: ctx.catalog,
-        rules: ctx.rules,
-        hooks,
-        decider,
-        sink,
-        used: [0; MAX_CELLS],
-        converted: 0,
-        initiative: [0; MAX_CELLS],
-        marks: Marks::default(),
-        effects: Vec::new(),
-        resolutions: Vec::new(),
-        hits: Vec::with_capacity(64),
-        plan: AttackPlan {
-            attacks: Vec::with_capacity(12),
-            blast: None,
-        },
-        options: Vec::new(),
-        report: BattleReport::default(),
-    };
+    let mut r = Resolver::new(ctx, hooks, decider, sink);
     let scripted = r.scripted(field, HookPoints::ALL_POINTS);
     if scripted == 0 {
         r.run(field, 0)?;
@@ -158,6 +150,42 @@ where
     let before = field.clone();
     match r.run(field, scripted) {
         Ok(()) => Ok(r.report),
+        Err(e) => {
+            *field = before;
+            Err(e)
+        }
+    }
+}
+
+/// Carries out effects asked outside a battle (`placed`, `turn_started`, `turn_ended`): their
+/// attacks at once, as a volley with Medics, `before_wound`, attack events and removals (as in a
+/// battle's moment, [`MAX_VOLLEYS`] deep at most), then the other effects in order. Without an
+/// attack this is [`effect::apply_effects`]. If a hook fails, `field` is left as it was and the
+/// error returned.
+pub fn resolve_effects<H, D, S>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    hooks: &mut H,
+    decider: &mut D,
+    sink: &mut S,
+    effects: &[Effect],
+) -> Result<(), HookError>
+where
+    H: AbilityHooks + ?Sized,
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    if !effects.iter().any(|e| matches!(e, Effect::Attack(_))) {
+        return effect::apply_effects(field, ctx, effects, sink);
+    }
+    effect::check_effects(field, effects)?;
+    let mut r = Resolver::new(ctx, hooks, decider, sink);
+    let scripted = r.scripted(field, HookPoints::ALL_POINTS);
+    r.marks = r.marks_of(field, scripted);
+    r.effects.extend_from_slice(effects);
+    let before = field.clone();
+    match r.carry_out(field, 0) {
+        Ok(_) => Ok(()),
         Err(e) => {
             *field = before;
             Err(e)
@@ -256,29 +284,50 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     report: BattleReport,
 }
 
-impl<H, D, S> Resolver<'_, H, D, S>
+impl<'a, H, D, S> Resolver<'a, H, D, S>
 where
     H: AbilityHooks + ?Sized,
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
-    /// `scripted`: the cells of tiles with hook points (tiles never join a battle, so they are
-    /// known once).
-    fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
-        let mut layout = Layout::new(field, self.cat, self.rules);
-        let mut view = View::empty();
-        view.compute(field, self.cat, self.rules, &layout);
-        // The scripted tiles whose abilities define `p`.
-        let on = |p: HookPoints| {
-            bits(scripted)
-                .filter(|&c| {
-                    field
-                        .at(field.shape().cell_from_index(c))
-                        .is_some_and(|t| self.cat.traits(t.tile).hooks.intersects(p))
-                })
-                .fold(0u64, |m, c| m | 1 << c)
-        };
-        self.marks = Marks {
+    fn new(ctx: Context<'a>, hooks: &'a mut H, decider: &'a mut D, sink: &'a mut S) -> Self {
+        Resolver {
+            cat: ctx.catalog,
+            rules: ctx.rules,
+            hooks,
+            decider,
+            sink,
+            used: [0; MAX_CELLS],
+            converted: 0,
+            initiative: [0; MAX_CELLS],
+            marks: Marks::default(),
+            effects: Vec::new(),
+            resolutions: Vec::new(),
+            hits: Vec::with_capacity(64),
+            plan: AttackPlan {
+                attacks: Vec::with_capacity(12),
+                blast: None,
+            },
+            options: Vec::new(),
+            report: BattleReport::default(),
+        }
+    }
+
+    /// The tiles on `scripted` whose abilities define `p`.
+    fn marks_of_point(&self, field: &Battlefield, scripted: u64, p: HookPoints) -> u64 {
+        bits(scripted)
+            .filter(|&c| {
+                field
+                    .at(field.shape().cell_from_index(c))
+                    .is_some_and(|t| self.cat.traits(t.tile).hooks.intersects(p))
+            })
+            .fold(0u64, |m, c| m | 1 << c)
+    }
+
+    /// Which of the tiles on `scripted` have which battle hook point.
+    fn marks_of(&self, field: &Battlefield, scripted: u64) -> Marks {
+        let on = |p: HookPoints| self.marks_of_point(field, scripted, p);
+        Marks {
             started: on(HookPoints::BATTLE_STARTED),
             ended: on(HookPoints::PHASE_ENDED),
             finished: on(HookPoints::BATTLE_ENDED),
@@ -286,8 +335,18 @@ where
             mortal: on(HookPoints::DESTROYED),
             striking: on(HookPoints::ATTACK_RESOLVED),
             struck: on(HookPoints::ATTACKED),
-        };
-        for c in bits(on(HookPoints::INITIATIVE)) {
+        }
+    }
+
+    /// `scripted`: the cells of tiles with hook points (tiles never join a battle, so they are
+    /// known once).
+    fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
+        let mut layout = Layout::new(field, self.cat, self.rules);
+        let mut view = View::empty();
+        view.compute(field, self.cat, self.rules, &layout);
+        self.marks = self.marks_of(field, scripted);
+        let initiative = self.marks_of_point(field, scripted, HookPoints::INITIATIVE);
+        for c in bits(initiative) {
             let mut delta = 0i8;
             self.call_hooks(field, c, 0, HookPoints::INITIATIVE, |h, ctx, fx| {
                 delta = delta.saturating_add(h.initiative(ctx, fx)?);
@@ -304,7 +363,7 @@ where
         // The start's effects happen before the first phase, so the first phase and the nets
         // it opens with are those of the board they leave.
         if !self.effects.is_empty() {
-            let (_, moved) = self.carry_out(field)?;
+            let (_, moved) = self.carry_out(field, first)?;
             if moved {
                 layout = Layout::new(field, self.cat, self.rules);
             }
@@ -327,7 +386,7 @@ where
             }
             let mut moved = false;
             if !self.effects.is_empty() {
-                let (gone, m) = self.carry_out(field)?;
+                let (gone, m) = self.carry_out(field, phase)?;
                 changed |= gone;
                 moved = m;
             }
@@ -361,7 +420,7 @@ where
             })?;
         }
         if !self.effects.is_empty() {
-            self.carry_out(field)?;
+            self.carry_out(field, 0)?;
         }
         self.remove_eliminated(field);
         effect::expire_marks(field, Lasts::Battle, false, &mut *self.sink);
@@ -381,48 +440,132 @@ where
     }
 
     /// Carries out the effects asked since the last time, in the order they were asked, less
-    /// those that what happened since made moot ([`effect::drop_moot`]). The tiles' battle
-    /// state (used slots, hook points) follows the units that move. Returns the cells whose tiles
-    /// left the board and whether the layout must be worked out again (a unit moved, or a marker
-    /// that changes nets came or went).
-    fn carry_out(&mut self, field: &mut Battlefield) -> Result<(u64, bool), HookError> {
-        let mut effects = std::mem::take(&mut self.effects);
-        effect::drop_moot(field, &mut effects);
+    /// those that what happened since made moot ([`effect::drop_moot`]). The attacks among them
+    /// go first, as one volley ([`Self::volley`]); what the volley's own hooks ask for is carried
+    /// out after the other effects, as a round of its own (its attacks a volley of their own, at
+    /// most [`MAX_VOLLEYS`] in one moment). The tiles' battle state (used slots, hook points)
+    /// follows the units that move. Returns the cells whose tiles left the board and whether the
+    /// layout must be worked out again (a unit moved, or a marker that changes nets came or went).
+    fn carry_out(&mut self, field: &mut Battlefield, phase: u8) -> Result<(u64, bool), HookError> {
         let before = field.occupied();
-        let count = before.count_ones();
-        let mut hp = [0i32; MAX_PLAYERS];
-        for p in field.players() {
-            hp[p.index()] = field.hq_hp(p);
-        }
-        let ctx = Context {
-            catalog: self.cat,
-            rules: self.rules,
-        };
-        effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
         let mut moved = false;
-        for e in &effects {
-            match *e {
-                Effect::Move { from, to } if field.at(to).is_some() => {
-                    moved = true;
-                    self.follow(from, to);
+        let mut volleys = 0;
+        while !self.effects.is_empty() {
+            let mut effects = std::mem::take(&mut self.effects);
+            effect::drop_moot(field, &mut effects);
+            if effects.iter().any(|e| matches!(e, Effect::Attack(_))) {
+                volleys += 1;
+                if volleys > MAX_VOLLEYS {
+                    return Err(too_many_volleys());
                 }
-                // Who ignores nets changes the nets: worked out again like a move.
-                Effect::Mark(Mark { name, .. }) | Effect::Unmark { name, .. }
-                    if name == MarkerName::IGNORES_NETS =>
-                {
-                    moved = true;
+                let attacks: Vec<ScriptedAttack> = effects
+                    .iter()
+                    .filter_map(|e| match *e {
+                        Effect::Attack(a) => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                effects.retain(|e| !matches!(e, Effect::Attack(_)));
+                // The volley's hooks ask into `self.effects`: the next round.
+                let asked = std::mem::take(&mut self.effects);
+                let gone = self.volley(field, phase, &attacks);
+                let next = std::mem::replace(&mut self.effects, asked);
+                gone?;
+                effect::drop_moot(field, &mut effects);
+                self.effects.extend(next);
+            }
+            let count = field.occupied().count_ones();
+            let mut hp = [0i32; MAX_PLAYERS];
+            for p in field.players() {
+                hp[p.index()] = field.hq_hp(p);
+            }
+            let ctx = Context {
+                catalog: self.cat,
+                rules: self.rules,
+            };
+            effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
+            for e in &effects {
+                match *e {
+                    Effect::Move { from, to } if field.at(to).is_some() => {
+                        moved = true;
+                        self.follow(from, to);
+                    }
+                    // Who ignores nets changes the nets: worked out again like a move.
+                    Effect::Mark(Mark { name, .. }) | Effect::Unmark { name, .. }
+                        if name == MarkerName::IGNORES_NETS =>
+                    {
+                        moved = true;
+                    }
+                    _ => {}
                 }
-                _ => {}
+            }
+            for p in field.players() {
+                let lost = hp[p.index()] - field.hq_hp(p);
+                self.report.hq_damage[p.index()] += lost.max(0) as u16;
+            }
+            self.report.removed += count - field.occupied().count_ones();
+        }
+        Ok((before & !field.occupied(), moved))
+    }
+
+    /// Resolves scripted attacks together, as the attacks of a phase are (simultaneous among
+    /// themselves): hits, Medics, `before_wound`, attack events, wounds, `destroyed`, removals and
+    /// HQ damage. Returns the cells whose tiles left the board.
+    fn volley(
+        &mut self,
+        field: &mut Battlefield,
+        phase: u8,
+        attacks: &[ScriptedAttack],
+    ) -> Result<u64, HookError> {
+        let layout = Layout::new(field, self.cat, self.rules);
+        let mut view = View::empty();
+        view.compute(field, self.cat, self.rules, &layout);
+        self.hits.clear();
+        self.resolutions.clear();
+        let watching = self.marks.watching() != 0;
+        for a in attacks {
+            let Some(p) = field.at(a.from).copied() else {
+                continue;
+            };
+            let def = self.cat.get(p.tile);
+            let made = self.resolutions.len();
+            if a.kind == AttackKind::Explosion {
+                self.area(field, *a);
+            } else {
+                self.aim_along(
+                    field, &view, a.from, p.owner, def, a.kind, a.strength, None, a.dir, a.target,
+                );
+            }
+            if watching && self.resolutions.len() == made {
+                self.resolutions.push(Resolution::Settled(ResolvedAttack {
+                    from: a.from,
+                    edge: None,
+                    kind: a.kind,
+                    target: None,
+                    strength: a.strength,
+                    wounds: 0,
+                    outcome: Outcome::Missed,
+                }));
             }
         }
-        for p in field.players() {
-            let lost = hp[p.index()] - field.hq_hp(p);
-            self.report.hq_damage[p.index()] += lost.max(0) as u16;
+        self.settle(field, &view, phase, 0)
+    }
+
+    /// A scripted area attack: unboosted wounds through armor on every unit (not HQs) within its
+    /// radius of its centre, friends and foes, but not the attacker.
+    fn area(&mut self, field: &Battlefield, a: ScriptedAttack) {
+        let shape = field.shape();
+        let centre = shape.hex(a.target.unwrap_or(a.from));
+        for h in centre.area(u32::from(a.radius)) {
+            let Some(n) = shape.cell(h).filter(|n| *n != a.from) else {
+                continue;
+            };
+            let Some(t) = field.at(n) else { continue };
+            if self.cat.get(t.tile).is_hq() {
+                continue;
+            }
+            self.hit(a.from, None, AttackKind::Explosion, n, a.strength, false);
         }
-        self.report.removed += count - field.occupied().count_ones();
-        effects.clear();
-        self.effects = effects;
-        Ok((before & !field.occupied(), moved))
     }
 
     /// A unit moved from `from` to `to` during the battle: what the battle keeps per tile
@@ -516,6 +659,19 @@ where
                 doomed |= 1 << c;
             }
         }
+        self.settle(field, view, phase, doomed)
+    }
+
+    /// The end of a phase's or a volley's attacks (`self.hits`): Medics, `before_wound`, attack
+    /// events, wounds, `destroyed`, removals (with `doomed`, the tiles already certain to leave)
+    /// and HQ damage. Returns the cells whose tiles left the board.
+    fn settle(
+        &mut self,
+        field: &mut Battlefield,
+        view: &View,
+        phase: u8,
+        mut doomed: u64,
+    ) -> Result<u64, HookError> {
         let mut incoming = [0u16; MAX_CELLS];
         for h in &self.hits {
             incoming[h.target.index()] += h.wounds as u16;
@@ -921,17 +1077,46 @@ where
         chosen: Option<Cell>,
     ) {
         let dir = a.edge.direction(p.facing);
+        self.aim_along(
+            field,
+            view,
+            cell,
+            p.owner,
+            def,
+            a.kind,
+            a.strength,
+            Some(a.edge),
+            dir,
+            chosen,
+        );
+    }
+
+    /// Finds the targets of an attack of `kind` leaving `cell` (a tile of `owner`, `def`) in
+    /// `dir`, through `edge` (`None` for a scripted attack); with `chosen`, only that cell is hit.
+    #[allow(clippy::too_many_arguments)]
+    fn aim_along(
+        &mut self,
+        field: &Battlefield,
+        view: &View,
+        cell: Cell,
+        owner: Seat,
+        def: &Tile,
+        kind: AttackKind,
+        strength: u8,
+        edge: Option<Edge>,
+        dir: crate::hex::Dir,
+        chosen: Option<Cell>,
+    ) {
         let hq_vs_hq = |t: &Tile| def.is_hq() && t.is_hq() && !self.rules.hq_can_damage_hq;
-        match a.kind {
+        match kind {
             AttackKind::Melee => {
                 let Some(n) = field.shape().neighbour(cell, dir) else {
                     return;
                 };
                 let Some(t) = field.at(n) else { return };
-                if field.attacks(p.owner, def, t.owner, self.rules)
-                    && !hq_vs_hq(self.cat.get(t.tile))
+                if field.attacks(owner, def, t.owner, self.rules) && !hq_vs_hq(self.cat.get(t.tile))
                 {
-                    self.hit(cell, Some(a.edge), a.kind, n, a.strength, false);
+                    self.hit(cell, edge, kind, n, strength, false);
                 }
             }
             AttackKind::Ranged | AttackKind::Pierce => {
@@ -947,7 +1132,7 @@ where
                         }
                         continue;
                     };
-                    if !field.attacks(p.owner, def, t.owner, self.rules) {
+                    if !field.attacks(owner, def, t.owner, self.rules) {
                         if chosen.is_some() {
                             return;
                         }
@@ -958,11 +1143,11 @@ where
                         let armor_edge = Edge::facing_toward(t.facing, dir.opposite());
                         let armored = tdef.edge(armor_edge).armor
                             && (self.rules.netted_keeps_armor_toughness || !view.is_netted(n));
-                        self.hit(cell, Some(a.edge), a.kind, n, a.strength, armored);
-                    } else if a.kind == AttackKind::Pierce && chosen.is_none() {
+                        self.hit(cell, edge, kind, n, strength, armored);
+                    } else if kind == AttackKind::Pierce && chosen.is_none() {
                         continue;
                     }
-                    if a.kind == AttackKind::Ranged || chosen.is_some() {
+                    if kind == AttackKind::Ranged || chosen.is_some() {
                         return;
                     }
                 }

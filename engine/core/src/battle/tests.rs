@@ -586,3 +586,383 @@ fn effects_asked_in_a_phase_happen_at_its_end_before_the_next_phase() {
     // 1 from the brute's blow (R4.7.1), 2 from the effects of phases 2 and 1.
     assert_eq!(f.hq_hp(Seat::new(1)), 17);
 }
+
+/// Hooks that ask for scripted attacks: `at_start` at `battle_started`, `at_end` at the end of
+/// the given phase, each by the tile on its `from` cell; tiles on `guards` lessen every hit on
+/// them by 1 in `before_wound` (or fail there with `fail_guard`); `echo` re-asks a resolved
+/// scripted attack that many times from `attack_resolved`.
+#[derive(Default)]
+struct Gunnery {
+    at_start: Vec<crate::effect::ScriptedAttack>,
+    at_end: Vec<(u8, crate::effect::ScriptedAttack)>,
+    guards: u64,
+    fail_guard: bool,
+    echo: u32,
+}
+
+impl crate::hooks::AbilityHooks for Gunnery {
+    fn battle_started(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        for a in self.at_start.iter().filter(|a| a.from == ctx.cell) {
+            fx.push(crate::effect::Effect::Attack(*a));
+        }
+        Ok(())
+    }
+
+    fn phase_ended(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        for (_, a) in self
+            .at_end
+            .iter()
+            .filter(|(p, a)| *p == ctx.phase && a.from == ctx.cell)
+        {
+            fx.push(crate::effect::Effect::Attack(*a));
+        }
+        Ok(())
+    }
+
+    fn before_wound(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        hits: &mut [IncomingHit],
+        _fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        if self.guards & ctx.cell.bit() == 0 {
+            return Ok(());
+        }
+        if self.fail_guard {
+            return Err(HookError {
+                message: "guard failed".into(),
+            });
+        }
+        for h in hits.iter_mut() {
+            h.wounds = h.wounds.saturating_sub(1);
+        }
+        Ok(())
+    }
+
+    fn attack_resolved(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        attack: &ResolvedAttack,
+        fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        if attack.edge.is_none() && self.echo > 0 {
+            self.echo -= 1;
+            fx.push(crate::effect::Effect::Attack(
+                crate::effect::ScriptedAttack {
+                    from: attack.from,
+                    kind: attack.kind,
+                    strength: attack.strength,
+                    dir: Dir::NE,
+                    target: None,
+                    radius: 0,
+                },
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn shot(
+    f: &Battlefield,
+    q: i32,
+    r: i32,
+    kind: AttackKind,
+    strength: u8,
+    dir: Dir,
+) -> crate::effect::ScriptedAttack {
+    crate::effect::ScriptedAttack {
+        from: f.shape().cell(Hex::new(q, r)).expect("on the board"),
+        kind,
+        strength,
+        dir,
+        target: None,
+        radius: if kind == AttackKind::Explosion { 1 } else { 0 },
+    }
+}
+
+fn fight(f: &mut Battlefield, c: &Catalog, hooks: &mut Gunnery) -> Result<Vec<Event>, HookError> {
+    let rules = Rules::default();
+    let mut events = Vec::new();
+    resolve(
+        f,
+        Context {
+            catalog: c,
+            rules: &rules,
+        },
+        hooks,
+        &mut DefaultPolicy,
+        &mut events,
+    )?;
+    Ok(events)
+}
+
+#[test]
+fn armor_stops_a_scripted_ranged_1_asked_at_the_start_of_a_battle() {
+    let c = scripted_catalog();
+    // The scripted brute at [0,0] shoots north at the battle's start; the enemy gunner at
+    // [0,-2] faces south, its armored edge 0 toward the shot (R3.10).
+    let mut f = field(
+        &c,
+        2,
+        &[("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 0, -2, 3)],
+    );
+    let gunner = f.shape().cell(Hex::new(0, -2)).expect("gunner");
+    let brute = f.shape().cell(Hex::ORIGIN).expect("brute");
+    let mut hooks = Gunnery {
+        at_start: vec![shot(&f, 0, 0, AttackKind::Ranged, 1, Dir::N)],
+        ..Gunnery::default()
+    };
+    let events = fight(&mut f, &c, &mut hooks).expect("the battle resolves");
+    let started = events
+        .iter()
+        .position(|e| matches!(e, Event::BattleStarted { .. }))
+        .expect("started");
+    assert_eq!(
+        events[0],
+        Event::Attack {
+            from: brute,
+            edge: None,
+            kind: AttackKind::Ranged,
+            target: gunner,
+            strength: 1,
+            armored: true,
+            wounds: 0,
+        },
+        "{events:?}"
+    );
+    assert!(
+        !events[..started]
+            .iter()
+            .any(|e| matches!(e, Event::Wounded { .. })),
+        "armor takes the only wound: {events:?}"
+    );
+    // The same shot from the side (the gunner turned east) wounds it.
+    let mut f = field(
+        &c,
+        2,
+        &[("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 0, -2, 2)],
+    );
+    let events = fight(&mut f, &c, &mut hooks).expect("the battle resolves");
+    assert!(
+        matches!(events[1], Event::Wounded { cell, added: 1, .. } if cell == gunner),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_medic_absorbs_a_scripted_attack() {
+    let c = scripted_catalog();
+    // The enemy scripted brute at [0,-2] shoots south at the battle's start: the first enemy on
+    // the line is the brute at [0,0], whose Medic at [0,1] links north to it (R4.8).
+    let mut f = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 1, 0, -2, 0),
+            ("brute", 0, 0, 0, 1),
+            ("medic", 0, 0, 1, 0),
+        ],
+    );
+    let brute = f.shape().cell(Hex::ORIGIN).expect("brute");
+    let medic = f.shape().cell(Hex::new(0, 1)).expect("medic");
+    let mut hooks = Gunnery {
+        at_start: vec![shot(&f, 0, -2, AttackKind::Ranged, 2, Dir::S)],
+        ..Gunnery::default()
+    };
+    let events = fight(&mut f, &c, &mut hooks).expect("the battle resolves");
+    let started = events
+        .iter()
+        .position(|e| matches!(e, Event::BattleStarted { .. }))
+        .expect("started");
+    let before = &events[..started];
+    assert!(
+        before.iter().any(|e| matches!(
+            *e,
+            Event::Absorbed { medic: m, target, wounds: 2, .. } if m == medic && target == brute
+        )),
+        "{events:?}"
+    );
+    assert!(
+        before
+            .iter()
+            .any(|e| matches!(*e, Event::Removed { cell, .. } if cell == medic)),
+        "the Medic leaves before the first phase: {events:?}"
+    );
+    assert!(!before.iter().any(|e| matches!(e, Event::Wounded { .. })));
+}
+
+#[test]
+fn before_wound_lessens_a_scripted_attack_asked_at_a_phase_end_and_the_target_leaves() {
+    let c = scripted_catalog();
+    // Two scripted brutes, neither reaching the other with its printed attacks; at the end of
+    // phase 2 the one at [0,0] shoots a ranged 2 north-east at the one at [2,-2], which lessens
+    // every hit on it by 1 and still dies of the 1 left.
+    let before = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 0, 0, 0, 0),
+            ("s/scripted_brute", 1, 2, -2, 3),
+        ],
+    );
+    let target = before.shape().cell(Hex::new(2, -2)).expect("target");
+    let mut hooks = Gunnery {
+        at_end: vec![(2, shot(&before, 0, 0, AttackKind::Ranged, 2, Dir::NE))],
+        guards: target.bit(),
+        ..Gunnery::default()
+    };
+    let mut f = before.clone();
+    let events = fight(&mut f, &c, &mut hooks).expect("the battle resolves");
+    let end = events
+        .iter()
+        .position(|e| matches!(e, Event::PhaseEnded { phase: 2 }))
+        .expect("phase 2 ends");
+    let tail: Vec<Event> = events[..end].iter().rev().take(4).rev().copied().collect();
+    assert!(
+        matches!(
+            tail[0],
+            Event::Attack {
+                strength: 2,
+                wounds: 2,
+                edge: None,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+    assert_eq!(
+        tail[1],
+        Event::Deflected {
+            cell: target,
+            to: None,
+            wounds: 1
+        }
+    );
+    assert!(matches!(
+        tail[2],
+        Event::Wounded { cell, added: 1, destroyed: true, .. } if cell == target
+    ));
+    assert!(matches!(tail[3], Event::Removed { cell, .. } if cell == target));
+    assert!(f.at(target).is_none());
+
+    // A failing `before_wound` in the volley abandons the battle: the board is as it was.
+    let mut f = before.clone();
+    hooks.fail_guard = true;
+    let err = fight(&mut f, &c, &mut hooks).expect_err("the guard fails");
+    assert!(err.message.contains("guard failed"), "{err}");
+    assert_eq!(f, before);
+}
+
+#[test]
+fn attacks_asked_by_a_volleys_hooks_make_the_next_volley_at_most_four_deep() {
+    let c = scripted_catalog();
+    // A ranged 1 on a unit that lessens it to nothing: its `attack_resolved` asks it again.
+    let before = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 0, 0, 0, 0),
+            ("s/scripted_brute", 1, 2, -2, 3),
+        ],
+    );
+    let target = before.shape().cell(Hex::new(2, -2)).expect("target");
+    let volleys = |events: &[Event]| {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Attack { edge: None, .. }))
+            .count()
+    };
+    let hooks = |echo| Gunnery {
+        at_start: vec![shot(&before, 0, 0, AttackKind::Ranged, 1, Dir::NE)],
+        guards: target.bit(),
+        echo,
+        ..Gunnery::default()
+    };
+    let mut f = before.clone();
+    let events = fight(&mut f, &c, &mut hooks(3)).expect("four volleys are allowed");
+    assert_eq!(volleys(&events), 4);
+    let mut f = before.clone();
+    let err = fight(&mut f, &c, &mut hooks(4)).expect_err("a fifth volley is refused");
+    assert!(err.message.contains("more than 4 volleys"), "{err}");
+    assert_eq!(f, before);
+}
+
+#[test]
+fn an_area_attack_hits_friends_and_foes_but_not_hqs_nor_its_own_tile() {
+    let c = scripted_catalog();
+    let mut f = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 0, 0, 0, 3),
+            ("brute", 0, 1, 0, 3),
+            ("brute", 1, -1, 0, 3),
+            ("hq", 1, 0, -1, 3),
+        ],
+    );
+    let mut hooks = Gunnery {
+        at_start: vec![shot(&f, 0, 0, AttackKind::Explosion, 1, Dir::N)],
+        ..Gunnery::default()
+    };
+    let events = fight(&mut f, &c, &mut hooks).expect("the battle resolves");
+    let hit: Vec<Hex> = events
+        .iter()
+        .take_while(|e| !matches!(e, Event::BattleStarted { .. }))
+        .filter_map(|e| match *e {
+            Event::Attack {
+                target,
+                kind: AttackKind::Explosion,
+                ..
+            } => Some(f.shape().hex(target)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(hit.len(), 2, "{events:?}");
+    assert!(hit.contains(&Hex::new(1, 0)) && hit.contains(&Hex::new(-1, 0)));
+}
+
+#[test]
+fn an_attack_asked_outside_a_battle_goes_through_medics_at_once() {
+    let c = scripted_catalog();
+    let mut f = field(
+        &c,
+        2,
+        &[
+            ("s/scripted_brute", 1, 0, -2, 0),
+            ("brute", 0, 0, 0, 1),
+            ("medic", 0, 0, 1, 0),
+        ],
+    );
+    let medic = f.shape().cell(Hex::new(0, 1)).expect("medic");
+    let rules = Rules::default();
+    let mut events = Vec::new();
+    let a = shot(&f, 0, -2, AttackKind::Ranged, 2, Dir::S);
+    resolve_effects(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut Gunnery::default(),
+        &mut DefaultPolicy,
+        &mut events,
+        &[crate::effect::Effect::Attack(a)],
+    )
+    .expect("resolves");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(*e, Event::Absorbed { medic: m, .. } if m == medic)),
+        "{events:?}"
+    );
+    assert!(f.at(medic).is_none());
+    assert!(f.at_hex(Hex::ORIGIN).is_some_and(|p| p.wounds == 0));
+}

@@ -187,9 +187,16 @@ impl Game {
     /// Calls the hooks of `point` (`placed`, `turn_started` or `turn_ended`) for the tiles on
     /// `cells` in reading order, then carries out the effects they ask for; a failure is left in
     /// `hook_failure`.
-    fn tile_hooks<H, S>(&mut self, point: HookPoints, cells: u64, hooks: &mut H, sink: &mut S)
-    where
+    fn tile_hooks<H, D, S>(
+        &mut self,
+        point: HookPoints,
+        cells: u64,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
         H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
         S: EventSink + ?Sized,
     {
         let mut effects = Vec::new();
@@ -230,13 +237,23 @@ impl Game {
         if effects.is_empty() {
             return;
         }
+        if effects
+            .iter()
+            .any(|e| matches!(e, crate::effect::Effect::Attack(_)))
+        {
+            // The hooks of a volley of scripted attacks draw from a reseed point of their own.
+            let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
+            hooks.reseed(seed);
+        }
         let (ctx, mut out) = piled(
             (&self.catalog, &self.rules),
             &mut self.piles,
             self.movers.get_mut(),
             &mut *sink,
         );
-        if let Err(e) = crate::effect::apply_effects(&mut self.field, ctx, &effects, &mut out) {
+        if let Err(e) =
+            crate::battle::resolve_effects(&mut self.field, ctx, hooks, decider, &mut out, &effects)
+        {
             self.hook_failure.get_or_insert(e);
             return;
         }
@@ -256,19 +273,21 @@ impl Game {
 
     /// The hooks of `point` (`turn_started` or `turn_ended`) of `player`'s tiles, as
     /// [`Self::tile_hooks`] calls them.
-    pub(super) fn turn_hooks<H, S>(
+    pub(super) fn turn_hooks<H, D, S>(
         &mut self,
         player: Seat,
         point: HookPoints,
         hooks: &mut H,
+        decider: &mut D,
         sink: &mut S,
     ) where
         H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
         S: EventSink + ?Sized,
     {
         let cells = self.hooked_tiles(player, point);
         if cells != 0 {
-            self.tile_hooks(point, cells, hooks, sink);
+            self.tile_hooks(point, cells, hooks, decider, sink);
         }
     }
 
@@ -308,7 +327,7 @@ impl Game {
             if self.hook_failure.is_some() || self.result().is_some() {
                 return;
             }
-            self.turn_hooks(seat, point, hooks, sink);
+            self.turn_hooks(seat, point, hooks, decider, sink);
         }
     }
 
@@ -345,7 +364,7 @@ impl Game {
                 );
                 self.views = self.views_after_placing(cell);
                 if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
-                    self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, sink);
+                    self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, decider, sink);
                     if self.hook_failure.is_some() || self.result().is_some() {
                         return;
                     }

@@ -424,6 +424,7 @@ impl Game {
             position.next,
             crate::hooks::HookPoints::TURN_STARTED,
             hooks,
+            &mut crate::decision::DefaultPolicy,
             sink,
         );
         match game.hook_failure.take() {
