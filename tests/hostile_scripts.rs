@@ -518,6 +518,7 @@ fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
             turn_number: 5,
             last_turns: None,
             seed: 1,
+            marks: Vec::new(),
         },
         std::sync::Arc::new(c.clone()),
         std::sync::Arc::new(Rules::default()),

@@ -789,13 +789,6 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         };
         marks.extend(start_mark(src, MarkOn::Hex(c), &def, &mut errs));
     }
-    if game_mode && let Some(m) = first_marker_span(&def) {
-        err!(
-            m,
-            "markers at the start of a game in progress (`[game]`) are not read yet: remove them, or drop `[game]` to run the board alone".to_string(),
-        );
-    }
-
     let mut steps = Vec::new();
     for st in &def.step {
         let action: Spanned<String> = match st.get_ref().get("do") {
@@ -1580,17 +1573,6 @@ fn expected_markers(
     out
 }
 
-/// Where the file gives its first marker at the start, if it gives any.
-fn first_marker_span(def: &ScenarioDef) -> Option<std::ops::Range<usize>> {
-    let players = def.player.iter().flat_map(|p| p.get_ref().markers.first());
-    let tiles = def.tile.iter().flat_map(|t| t.get_ref().markers.first());
-    players
-        .chain(tiles)
-        .map(|m| m.span())
-        .chain(def.hex_marker.iter().map(|h| h.span()))
-        .min_by_key(|s| s.start)
-}
-
 /// `army/tile`, optionally qualified by a mod id (`base:moloch/netter`).
 fn resolve_tile(catalog: &Catalog, name: &str) -> Option<hexforge_core::TileRef> {
     let bare = name.split_once(':').map_or(name, |(_, rest)| rest);
@@ -1912,14 +1894,12 @@ colour = "red"
     }
 
     #[test]
-    fn markers_at_the_start_of_a_game_are_refused_for_now() {
+    fn markers_at_the_start_of_a_game_are_read_into_its_position() {
         let text = format!("{PLAYERS}markers = [{{ name = \"tide\" }}]\n\n[game]\nnext = \"a\"\n");
-        let errs = parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect_err("game");
-        assert!(
-            errs.to_string()
-                .starts_with("s.toml:10:12: markers at the start of a game in progress"),
-            "{errs}"
-        );
+        let s = parse_scenario(&SourceText::new("s.toml", text), &catalog()).expect("valid");
+        assert!(s.game.is_some());
+        assert_eq!(s.marks.len(), 1);
+        assert_eq!(s.marks[0].name.to_string(), "tide");
     }
 
     #[test]

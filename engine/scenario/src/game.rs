@@ -41,6 +41,7 @@ pub(crate) fn run_game(
         turn_number: start.turn,
         last_turns: start.last_turns.clone(),
         seed: start.seed,
+        marks: s.marks.clone(),
     };
     let mut events = Vec::new();
     let game = match Game::from_position(

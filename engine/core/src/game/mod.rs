@@ -80,6 +80,8 @@ pub struct Position {
     pub last_turns: Option<Vec<Seat>>,
     /// Seeds the game's generator and its hooks' seeds from this position on.
     pub seed: u64,
+    /// The markers in play on the board's tiles and hexes and on the players.
+    pub marks: Vec<crate::marker::Mark>,
 }
 
 /// One player's tiles off the board.
@@ -346,8 +348,26 @@ impl Game {
         let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
         let mode = Mode::of(&teams)?;
         supported(&rules, mode, teams.len())?;
-        let field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
+        let mut field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
         let n = field.player_count();
+        for mark in position.marks {
+            let there = match mark.on {
+                crate::marker::MarkOn::Tile(c) => field.at(c).is_some(),
+                crate::marker::MarkOn::Hex(_) => true,
+                crate::marker::MarkOn::Player(p) => p.index() < n,
+            };
+            if !there {
+                return Err(GameError::Position(format!(
+                    "the marker `{}` is on {}, which the position does not have",
+                    mark.name,
+                    match mark.on {
+                        crate::marker::MarkOn::Player(p) => p.to_string(),
+                        _ => "an empty hex".to_string(),
+                    }
+                )));
+            }
+            field.apply(&Event::Marked { mark });
+        }
         if position.piles.len() != n {
             return Err(GameError::Position(format!(
                 "{} players but {} sets of piles",
