@@ -1,7 +1,7 @@
 //! Random whole games of the base armies, with the state's invariants checked after every action:
 //! no two tiles on a hex and none off the board, at most 3 tiles in a hand, every tile of every
 //! army in exactly one of its owner's draw pile, hand, discard pile or the board, HQ HP never
-//! rising, and every game ending (RULES.md section 2, R4.11, R4.13, section 8).
+//! rising, and every game ending (rules section 2, R4.11, R4.13, section 8).
 
 use hexforge_bots::RandomBot;
 use hexforge_content::ModInfo;

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-/// The ids of the base tiles whose abilities are scripts (BASE_ARMIES.md ids).
+/// The ids of the base tiles whose abilities are scripts (ids of mods/base/armies).
 const ABILITY_TILES: [&str; 10] = [
     "gauss_cannon",
     "clown",
@@ -21,7 +21,7 @@ const ABILITY_TILES: [&str; 10] = [
 const ALLOWED: [(&str, &str); 6] = [
     // Appendix B: the cosmetic option `moloch_aoe_tile_name` takes the instant's printed names.
     ("engine/core/src/rules.rs", r#"AirStrike = "air_strike""#),
-    // SCENARIO_FORMAT.md names three step kinds after the instants they play.
+    // The scenario format names three step kinds after the instants they play.
     (
         "engine/scenario/src/file.rs",
         r#""sniper" | "grenade" | "air_strike""#,

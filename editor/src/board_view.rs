@@ -25,7 +25,7 @@ pub fn seat_colour(seat: Seat) -> egui::Color32 {
 const SQRT3: f32 = 1.732_050_8;
 
 /// Where the hexes of a board lie on screen: flat-topped hexes of circumradius `radius`, the
-/// board centre `[0, 0]` at `origin`, north up (SCENARIO_FORMAT.md's directions).
+/// board centre `[0, 0]` at `origin`, north up (the directions of `hexforge_core::hex`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Layout {
     /// Where the board's centre hex is drawn.

@@ -228,7 +228,7 @@ fn the_army_view_shows_the_deck_and_opens_a_tile() {
     let mut harness = browsing(editor(), "moloch/");
     harness.get_by_label("Moloch").click();
     harness.run();
-    // BASE_ARMIES.md: Moloch's 35 tiles are its HQ, 17 soldiers, 6 modules and 11 instants.
+    // mods/base/armies/moloch.toml: Moloch's 35 tiles are its HQ, 17 soldiers, 6 modules and 11 instants.
     harness.get_by_label("35 tiles: 1 hq, 17 soldier, 6 module, 11 instant");
     harness.get_by_label("deck: Gauss Cannon x1").click();
     harness.run();

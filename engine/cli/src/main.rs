@@ -91,7 +91,7 @@ enum Command {
         /// With --to-scenario: the number of actions to play before writing the board.
         #[arg(long, value_name = "STEP", requires = "to_scenario")]
         at: Option<usize>,
-        /// Write the board after --at STEP actions as a scenario file (SCENARIO_FORMAT.md).
+        /// Write the board after --at STEP actions as a scenario file (docs/SCENARIO_GAMES.md).
         #[arg(long, value_name = "OUT.toml", requires = "at")]
         to_scenario: Option<PathBuf>,
     },
@@ -146,7 +146,7 @@ struct TableArgs {
     /// The rules preset: classic, v3 or v2025.
     #[arg(long, default_value = "v3")]
     rules: String,
-    /// A rule option of RULES.md Appendix B as KEY=VALUE (repeatable).
+    /// A rule option as KEY=VALUE (repeatable).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
     /// Play on the extended 37-hex board.

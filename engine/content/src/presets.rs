@@ -18,7 +18,7 @@ use toml::Spanned;
 pub struct PresetFileDef {
     /// The `[preset]` table: id, names and base edition.
     pub preset: PresetHeaderDef,
-    /// The `[options]` table: option keys of RULES.md Appendix B and their values, with positions.
+    /// The `[options]` table: rule option keys (`hexforge_core::Rules::KEYS`) and their values, with positions.
     #[serde(default)]
     pub options: BTreeMap<String, Spanned<toml::Value>>,
 }

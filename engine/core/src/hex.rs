@@ -1,4 +1,4 @@
-//! Hex geometry: axial coordinates, the six directions and edge numbering of SCENARIO_FORMAT.md.
+//! Hex geometry: axial coordinates, the six directions and edge numbering every file format uses.
 //!
 //! Hexes are flat-topped; coordinates are axial `[q, r]` with the board centre at `[0, 0]`.
 //! Directions are numbered clockwise from north. A tile placed with facing `f` has its edge `i`

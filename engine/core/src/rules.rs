@@ -1,4 +1,4 @@
-//! Rule options: every key of RULES.md Appendix B as one typed struct, with the edition presets.
+//! Rule options: every option key of the editions as one typed struct, with the edition presets.
 //!
 //! A match or scenario starts from a preset (`classic`, `v3`, `v2025`) and overrides keys by name.
 //! Keys that only change how things look (`hq_tracker`, `initiative_markers`, the Moloch instant's
@@ -385,7 +385,7 @@ impl fmt::Display for OptionError {
         match self {
             OptionError::UnknownKey { key } => write!(
                 f,
-                "unknown rule option `{key}`{}: use a key of RULES.md Appendix B, e.g. `net_cycle_rule`",
+                "unknown rule option `{key}`{}: use a known rule option key, e.g. `net_cycle_rule`",
                 crate::names::did_you_mean(key, Rules::KEYS.iter().copied())
             ),
             OptionError::BadValue {
@@ -412,7 +412,7 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 impl Rules {
-    /// The rules of an edition, with the defaults of RULES.md "Ambiguities" where an edition is silent.
+    /// The rules of an edition, with the defaults of docs/DECISIONS.md where an edition is silent.
     pub fn preset(p: Preset) -> Self {
         let v3 = Rules {
             preset: Preset::V3,

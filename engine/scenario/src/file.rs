@@ -26,7 +26,7 @@ pub struct ScenarioDef {
     pub preset: Option<Spanned<String>>,
     /// `standard` (the default) or `extended`.
     pub board: Option<Spanned<String>>,
-    /// Rule options set on top of the preset, by their RULES.md Appendix B keys.
+    /// Rule options set on top of the preset, by their keys (`hexforge_core::Rules::KEYS`).
     #[serde(default)]
     pub options: BTreeMap<String, Spanned<toml::Value>>,
     /// The `[[player]]` tables, in seat order: 2 to 4.

@@ -1,4 +1,4 @@
-//! Scenario files: a board, steps and the outcome the rules demand (SCENARIO_FORMAT.md). Parsed
+//! Scenario files: a board, steps and the outcome the rules demand (docs/SCENARIO_GAMES.md). Parsed
 //! and validated with located errors, run against the engine, and reported.
 
 #![warn(missing_docs)]

@@ -1,4 +1,4 @@
-//! Writing a board as a scenario file (SCENARIO_FORMAT.md): the players with their HQ HP, every
+//! Writing a board as a scenario file (docs/SCENARIO_GAMES.md): the players with their HQ HP, every
 //! tile with its facing and wounds, the rules that differ from the preset, and as expectations
 //! what one battle on this board gives now, so the file pins that battle down.
 

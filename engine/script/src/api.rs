@@ -226,7 +226,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             match call.rules.get(&key) {
                 Some(v) => to_lua(lua, &v),
                 None => Err(mlua::Error::runtime(format!(
-                    "unknown rule option `{key}`{}: use a key of RULES.md Appendix B",
+                    "unknown rule option `{key}`{}: use a known rule option key, e.g. `net_cycle_rule`",
                     hexforge_core::names::did_you_mean(
                         &key,
                         hexforge_core::Rules::KEYS.iter().copied()

@@ -46,7 +46,7 @@ impl Mode {
                 "a game needs 2 to 4 players, not {n}"
             ))),
             _ => Err(GameError::Teams(
-                "these teams make no mode of RULES.md section 8: give 2 players, 3 or 4 players on their own, 1 against a team of 2, or 2 teams of 2".into(),
+                "these teams make no game mode (R8): give 2 players, 3 or 4 players on their own, 1 against a team of 2, or 2 teams of 2".into(),
             )),
         }
     }
