@@ -691,33 +691,46 @@ impl Fx {
 pub(crate) struct Attack {
     /// The attack, with hexes for its cells; `None` outside a call.
     pub(crate) now: Option<LuaAttack>,
-    /// The outcomes' names (in the order of [`Outcome`]'s variants) then the kinds' (in the
-    /// order of [`kind_name`]), made once so that reading `a.outcome` makes no string.
-    names: Vec<mlua::String>,
+    /// The outcomes' and the attack kinds' names (`Outcome::name`, `kind_name`) with their Lua
+    /// strings, made once so that reading `a.outcome` makes no string.
+    names: Vec<(&'static str, mlua::String)>,
 }
 
 impl Attack {
     /// An attack object for the Lua state `lua`, empty until a call fills it.
     pub(crate) fn new(lua: &Lua) -> mlua::Result<Attack> {
-        let names = OUTCOMES
-            .iter()
-            .chain(&KINDS)
-            .map(|n| lua.create_string(n))
+        use hexforge_core::hooks::Outcome;
+        let outcomes = [
+            Outcome::Landed,
+            Outcome::Absorbed,
+            Outcome::Armor,
+            Outcome::Stopped,
+            Outcome::Missed,
+        ]
+        .map(Outcome::name);
+        let kinds = [
+            AttackKind::Melee,
+            AttackKind::Ranged,
+            AttackKind::Pierce,
+            AttackKind::Explosion,
+        ]
+        .map(kind_name);
+        let names = outcomes
+            .into_iter()
+            .chain(kinds)
+            .map(|n| Ok((n, lua.create_string(n)?)))
             .collect::<mlua::Result<Vec<_>>>()?;
         Ok(Attack { now: None, names })
     }
 
-    /// The Lua string of a name of [`OUTCOMES`] or [`KINDS`].
-    fn name(&self, table: &[&str], offset: usize, name: &str) -> Option<mlua::String> {
-        let i = table.iter().position(|n| *n == name)?;
-        self.names.get(offset + i).cloned()
+    /// The Lua string made for `name`.
+    fn name(&self, name: &str) -> Option<mlua::String> {
+        self.names
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, s)| s.clone())
     }
 }
-
-/// What scripts read in `a.outcome`.
-const OUTCOMES: [&str; 5] = ["landed", "absorbed", "armor", "stopped", "missed"];
-/// What scripts read in `a.kind`.
-const KINDS: [&str; 4] = ["melee", "ranged", "pierce", "explosion"];
 
 /// [`hexforge_core::hooks::ResolvedAttack`] with its cells as hexes.
 #[derive(Clone, Copy, Debug)]
@@ -891,11 +904,11 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
         }
         reg.add_field_method_get("outcome", |_, a| {
             let o = now(a)?.outcome;
-            Ok(a.name(&OUTCOMES, 0, o))
+            Ok(a.name(o))
         });
         reg.add_field_method_get("kind", |_, a| {
             let k = kind_name(now(a)?.kind);
-            Ok(a.name(&KINDS, OUTCOMES.len(), k))
+            Ok(a.name(k))
         });
         reg.add_field_method_get("edge", |_, a| Ok(now(a)?.edge));
         reg.add_field_method_get("strength", |_, a| Ok(now(a)?.strength));
