@@ -3,7 +3,7 @@
 //! script, so that loading them exercises every step a player's mods folder goes through.
 //!
 //! Mod `i` (`fan_00`, `fan_01`, ...) holds:
-//! - `mod.toml`: a semantic version (`1.x.y`), `hexforge = "^0.1"`, `[provides]`, and for most
+//! - `mod.toml`: a semantic version (`1.x.y`), `hexforge = "^0.2"`, `[provides]`, and for most
 //!   mods required, optional or incompatible dependencies on earlier mods (or on mods that are
 //!   not installed), so the resolver orders a real dependency graph;
 //! - `armies/army_NN.toml`: 35 tiles in 16 to 19 definitions: an HQ with an aura, soldiers with
@@ -134,7 +134,7 @@ name = "Fan Army {i}"
 version = "1.{minor}.{patch}"
 description = "Army {i}: soldiers, modules, instants and three Lua abilities."
 authors = ["Bench Author {author}"]
-hexforge = "^0.1"
+hexforge = "^0.2"
 "#,
         minor = i % 5,
         patch = i % 3,

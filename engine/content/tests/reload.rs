@@ -177,7 +177,7 @@ fn edit(rng: &mut Rng, dir: &Path, originals: &[(PathBuf, String)], n: usize) ->
                 write(
                     &new.join("mod.toml"),
                     &format!(
-                        "id = \"fan{n}\"\nname = \"Fan {n}\"\nversion = \"1.0.{n}\"\nhexforge = \"^0.1\"\n\n[dependencies]\nbase = \"^1\"\n"
+                        "id = \"fan{n}\"\nname = \"Fan {n}\"\nversion = \"1.0.{n}\"\nhexforge = \"^0.2\"\n\n[dependencies]\nbase = \"^1\"\n"
                     ),
                 );
                 let field = [
