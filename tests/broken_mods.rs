@@ -1,7 +1,7 @@
 //! The broken-mod corpus (`tests/broken_mods/`): one folder per mistake a modder can make, each
-//! loaded alone through the script host. Every case must report exactly the problems of its
-//! `expected.txt` (paths relative to the case folder, in the order reported), and the good mods
-//! of the case, listed in `loads.txt`, must still load.
+//! loaded alone through the script host. Every case must report exactly the problems and then
+//! the warnings (`warning: ...`) of its `expected.txt` (paths relative to the case folder, in the
+//! order reported), and the good mods of the case, listed in `loads.txt`, must still load.
 //!
 //! `HEXFORGE_BLESS=1 cargo test -p hexforge-acceptance --test broken_mods` rewrites every
 //! `expected.txt` from what the load reports; review the diff by hand before committing it.
@@ -91,6 +91,13 @@ fn every_broken_mod_reports_its_exact_error() {
             .problems
             .iter()
             .map(|d| render(d, &case))
+            .chain(
+                loaded
+                    .mods
+                    .warnings
+                    .iter()
+                    .map(|d| format!("warning: {}", render(d, &case))),
+            )
             .collect();
         let golden = case.join("expected.txt");
         if bless {
@@ -102,7 +109,7 @@ fn every_broken_mod_reports_its_exact_error() {
         if found.is_empty() {
             let _ = writeln!(
                 failures,
-                "{name}: the load reports no problem, but every case is broken on purpose"
+                "{name}: the load reports no problem and no warning, but every case is broken on purpose"
             );
             continue;
         }
@@ -146,4 +153,60 @@ fn the_good_mods_of_each_broken_case_still_load() {
         }
     }
     assert!(failures.is_empty(), "\n{failures}");
+}
+
+#[test]
+fn a_mod_written_for_hexforge_0_1_loads_and_is_told_what_changed_that_it_relies_on() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("broken_mods/written_for_hexforge_0_1");
+    let loaded = load(std::slice::from_ref(&case), Limits::default());
+    assert!(
+        loaded.mods.problems.is_empty(),
+        "a warning, not a refusal: {}",
+        loaded.mods.problems
+    );
+    let ids: Vec<&str> = loaded.mods.mods.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["drifter", "relic"]);
+    let warning = |id: &str| -> String {
+        let found: Vec<String> = loaded
+            .mods
+            .warnings
+            .iter()
+            .filter(|d| d.message.starts_with(&format!("mod `{id}` ")))
+            .map(|d| render(d, &case))
+            .collect();
+        assert_eq!(found.len(), 1, "one warning for {id}: {found:?}");
+        found[0].clone()
+    };
+    // The relic's `destroyed` hook: the timing of its effects changed; located at the hexforge
+    // line, naming the hook's line and what to write once it is checked.
+    let relic = warning("relic");
+    for words in [
+        "relic/mod.toml:6:12: mod `relic` declares `hexforge = \"^0.1\"`, written for Hexforge 0.1, and this is 0.2.0: it loads",
+        "the effects its `destroyed` hook asks for (scripts/relic.lua:6) now happen at the end of the phase the unit is destroyed in",
+        "not after the battle's last phase",
+        "no longer after 50 ms",
+        "then write `hexforge = \"^0.2\"`",
+    ] {
+        assert!(relic.contains(words), "`{words}` is missing from: {relic}");
+    }
+    assert!(
+        !relic.contains("marker name"),
+        "the relic names no marker: {relic}"
+    );
+    // The drifter's own marker took a name the engine now reads, and it already uses 0.2's API.
+    let drifter = warning("drifter");
+    for words in [
+        "`unpushable` (scripts/drifter.lua:6) is now a marker name the engine gives a meaning to",
+        "it already uses what 0.2 added (the attack_resolved hook at scripts/drifter.lua:3; fx:mark at scripts/drifter.lua:6)",
+        "then write `hexforge = \"^0.2\"`",
+    ] {
+        assert!(
+            drifter.contains(words),
+            "`{words}` is missing from: {drifter}"
+        );
+    }
+    assert!(
+        !drifter.contains("`destroyed` hook asks"),
+        "the drifter defines no destroyed hook: {drifter}"
+    );
 }

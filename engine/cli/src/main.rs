@@ -260,23 +260,7 @@ fn run() -> Result<ExitCode> {
             ModsCommand::List => modcmd::list(&mut out, &loaded),
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
             ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
-            ModsCommand::Check { path: None } => {
-                for p in loaded.problems.iter() {
-                    writeln!(out, "{p}")?;
-                }
-                writeln!(
-                    out,
-                    "{} mod(s) loaded, {} skipped, {} problem(s)",
-                    loaded.mods.len(),
-                    loaded.skipped.len(),
-                    loaded.problems.len()
-                )?;
-                Ok(if loaded.problems.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::FAILURE
-                })
-            }
+            ModsCommand::Check { path: None } => modcmd::check_all(&mut out, &loaded),
             ModsCommand::New { .. } => Ok(ExitCode::SUCCESS),
         },
         Command::Match {
@@ -460,8 +444,9 @@ fn user_mods() -> Option<PathBuf> {
     hexforge_content::user_mods_dir(|k| std::env::var_os(k))
 }
 
+/// Every problem and warning of the loaded mods, on standard error: the command goes on.
 fn report_problems(loaded: &LoadedMods) {
-    for p in loaded.problems.iter() {
+    for p in loaded.problems.iter().chain(&loaded.warnings) {
         eprintln!("warning: {p}");
     }
 }
@@ -601,6 +586,9 @@ fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     }
     for p in loaded.problems.iter() {
         writeln!(out, "problem: {p}")?;
+    }
+    for w in &loaded.warnings {
+        writeln!(out, "warning: {w}")?;
     }
     Ok(if loaded.problems.is_empty() {
         ExitCode::SUCCESS

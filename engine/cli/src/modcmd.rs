@@ -2,12 +2,13 @@
 //! mod made from a template that passes the check and plays.
 
 use anyhow::{Context as _, Result, bail};
-use hexforge_content::LoadedMods;
+use hexforge_content::{Diagnostic, LoadedMods};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// `hexforge mods list`: every mod found, loaded ones in load order, then the skipped ones.
+/// `hexforge mods list`: every mod found, loaded ones in load order (each with its warnings),
+/// then the skipped ones.
 pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     writeln!(out, "{:<16} {:<9} {:<8} armies", "mod", "version", "state")?;
     for m in &loaded.mods {
@@ -20,6 +21,9 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
             "loaded",
             armies.join(", ")
         )?;
+        for w in warnings_of(loaded, &m.dir) {
+            writeln!(out, "    warning: {w}")?;
+        }
     }
     for s in &loaded.skipped {
         let version = s
@@ -87,8 +91,41 @@ pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
+/// The warnings of the loaded mod in `dir` (a mod written for an earlier Hexforge, with what
+/// changed since).
+fn warnings_of<'a>(loaded: &'a LoadedMods, dir: &'a Path) -> impl Iterator<Item = &'a Diagnostic> {
+    loaded
+        .warnings
+        .iter()
+        .filter(move |w| w.file.starts_with(dir))
+}
+
+/// `hexforge mods check` without a path: every problem and warning of every mod, and the count.
+pub fn check_all(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
+    for p in loaded.problems.iter() {
+        writeln!(out, "{p}")?;
+    }
+    for w in &loaded.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    writeln!(
+        out,
+        "{} mod(s) loaded, {} skipped, {} problem(s), {} warning(s)",
+        loaded.mods.len(),
+        loaded.skipped.len(),
+        loaded.problems.len(),
+        loaded.warnings.len()
+    )?;
+    Ok(if loaded.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
 /// `hexforge mods check [PATH]`: every problem of the mod in `dir` (its manifest, armies,
-/// dependencies and scripts), loaded together with the other mods it may depend on.
+/// dependencies and scripts), loaded together with the other mods it may depend on, then its
+/// warnings; warnings alone do not fail the check.
 pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<ExitCode> {
     let dir = dir
         .canonicalize()
@@ -99,6 +136,12 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
         .iter()
         .filter(|d| inside(&d.file))
         .map(|d| d.to_string())
+        .collect();
+    let warnings: Vec<String> = loaded
+        .warnings
+        .iter()
+        .filter(|d| inside(&d.file))
+        .map(|d| format!("warning: {d}"))
         .collect();
     let Some(m) = loaded.mods.iter().find(|m| inside(&m.dir)) else {
         if problems.is_empty() {
@@ -113,7 +156,7 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
         writeln!(out, "{} problem(s): the mod does not load", problems.len())?;
         return Ok(ExitCode::FAILURE);
     };
-    for p in &problems {
+    for p in problems.iter().chain(&warnings) {
         writeln!(out, "{p}")?;
     }
     let tiles: usize = m.armies.iter().map(|a| a.tiles.len()).sum();
@@ -126,11 +169,15 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
     if problems.is_empty() {
         writeln!(
             out,
-            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound",
+            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound{}",
             m.id,
             m.manifest.version,
             m.armies.len(),
-            if m.armies.len() == 1 { "y" } else { "ies" }
+            if m.armies.len() == 1 { "y" } else { "ies" },
+            match warnings.len() {
+                0 => String::new(),
+                n => format!("; {n} warning(s) above"),
+            }
         )?;
         Ok(ExitCode::SUCCESS)
     } else {

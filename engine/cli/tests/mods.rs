@@ -175,3 +175,43 @@ fn mods_check_names_a_duplicate_key_a_bad_byte_and_a_misspelt_key_with_their_lin
     );
     let _ = std::fs::remove_dir_all(&user);
 }
+
+#[test]
+fn mods_commands_show_the_warning_of_a_mod_written_for_hexforge_0_1_and_still_load_it() {
+    let user = temp_dir("written-for-0-1");
+    let relic = "tests/broken_mods/written_for_hexforge_0_1/relic";
+    let (ok, out) = hexforge(&["mods", "check", relic], &user);
+    assert!(ok, "a warning does not fail the check: {out}");
+    assert!(
+        out.contains("warning: ")
+            && out.contains("relic/mod.toml:6:12: mod `relic` declares `hexforge = \"^0.1\"`"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the effects its `destroyed` hook asks for (scripts/relic.lua:6)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "ok: mod relic 1.0.0: 1 army, 2 tile kinds, 1 abilities bound; 1 warning(s) above"
+        ),
+        "{out}"
+    );
+    let case = "tests/broken_mods/written_for_hexforge_0_1";
+    let (ok, out) = hexforge(&["--mods", case, "mods", "list"], &user);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("relic            1.0.0     loaded   relic"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    warning: ") && out.contains("then write `hexforge = \"^0.2\"`"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["--mods", case, "mods", "check"], &user);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("2 mod(s) loaded, 0 skipped, 0 problem(s), 2 warning(s)"),
+        "{out}"
+    );
+}

@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+pub mod api_changes;
 pub mod army;
 pub mod cache;
 pub mod diagnostic;

@@ -2,6 +2,7 @@
 //! resolved (versions, dependencies, load order) and loaded into one engine catalog. One broken
 //! mod never stops the others from loading; what was skipped, and why, is reported.
 
+use crate::api_changes::written_for_earlier;
 use crate::army::{ArmyFile, load_army_open};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::DepKind;
@@ -304,6 +305,9 @@ pub struct LoadedMods {
     pub skipped: Vec<Skipped>,
     /// Every problem: of the skipped mods, and of the catalog.
     pub problems: Diagnostics,
+    /// What loaded mods should be told without being refused, in load order: a mod written for
+    /// an earlier Hexforge, with what changed since ([`crate::api_changes`]).
+    pub warnings: Vec<Diagnostic>,
     /// Who defined and changed each tile, and the patches that conflict.
     pub history: History,
 }
@@ -452,6 +456,19 @@ pub(crate) fn assemble(
     let mut patched_by: Vec<(String, Diagnostic)> = Vec::new();
     for i in resolution.order {
         let Some(m) = loaded[i].take() else { continue };
+        if let Some((_, release)) = resolution.earlier.iter().find(|(j, _)| *j == i) {
+            out.warnings.push(written_for_earlier(
+                &m.id,
+                &m.manifest.hexforge,
+                release,
+                &engine,
+                m.manifest.hexforge_at.as_ref().unwrap_or(&m.manifest.at),
+                &m.dir,
+                m.scripts
+                    .iter()
+                    .map(|s| (s.path.as_path(), s.text.as_str())),
+            ));
+        }
         record_armies(&mut out.history, &m.id, &m.armies);
         armies.extend(m.armies.iter().map(|a| PatchedArmy {
             mod_id: m.id.clone(),

@@ -15,6 +15,9 @@ pub struct Resolution {
     pub order: Vec<usize>,
     /// Indices of the mods that do not, with why (located at the manifest line that says so).
     pub skipped: Vec<(usize, Diagnostic)>,
+    /// Indices of the mods written for an earlier release that load on this engine with a
+    /// warning, with that release ([`crate::api_changes::earlier_release`]), in index order.
+    pub earlier: Vec<(usize, Version)>,
 }
 
 /// Resolves the mods `mods` (ids unique) for the engine version `engine`; `broken` are mods
@@ -34,8 +37,11 @@ pub fn resolve(
         message,
         ..d.clone()
     };
+    let mut earlier = Vec::new();
     for (i, m) in mods.iter().enumerate() {
-        if !m.hexforge.matches(engine) {
+        if let Some(release) = crate::api_changes::earlier_release(&m.hexforge, engine) {
+            earlier.push((i, release));
+        } else if !m.hexforge.matches(engine) {
             skipped.insert(
                 i,
                 at(
@@ -182,9 +188,11 @@ pub fn resolve(
         cycles.push((i, at(first_dep.map_or(&mods[i].at, |d| &d.at), message)));
     }
     skipped.extend(cycles);
+    earlier.retain(|(i, _)| !skipped.contains_key(i));
     Resolution {
         order,
         skipped: skipped.into_iter().collect(),
+        earlier,
     }
 }
 
@@ -262,5 +270,26 @@ mod tests {
             .find(|(i, _)| ms[*i].id == "too_new")
             .expect("skipped");
         assert_eq!((d.line, d.column), (5, 8));
+    }
+
+    #[test]
+    fn a_mod_written_for_an_earlier_release_loads_and_one_no_release_meets_is_skipped() {
+        let ms = mods(&[
+            &manifest("old", "1.0.0", "hexforge = \"^0.1\"\n"),
+            &manifest("ancient", "1.0.0", "hexforge = \"<0.1\"\n"),
+            &manifest("on_old", "1.0.0", "[dependencies]\nold = \"1\"\n"),
+        ]);
+        let r = resolve(&ms, &Version::new(0, 2, 0), Vec::new());
+        assert_eq!(ids(&ms, &r), ["old", "on_old"]);
+        assert_eq!(r.earlier, [(0, Version::new(0, 1, 0))]);
+        let (i, d) = &r.skipped[0];
+        assert_eq!(ms[*i].id, "ancient");
+        assert!(
+            d.message.contains(
+                "needs Hexforge <0.1, and this is 0.2.0: use a version of the mod made for this one"
+            ),
+            "{}",
+            d.message
+        );
     }
 }
