@@ -621,6 +621,7 @@ mod tests {
             "armies/tidecallers.toml",
             "scripts/scrappers.lua",
             "scripts/tidecallers.lua",
+            "scripts/tide_instants.lua",
             "rules/quick_skirmish.toml",
         ] {
             let to = dir.join("examples").join(f);

@@ -53,6 +53,8 @@ pub fn tile_value(def: &Tile) -> i32 {
             InstantEffect::Wound { wounds } => 3 + 2 * i32::from(wounds),
             InstantEffect::DestroyNearHq => 8,
             InstantEffect::Area { wounds, radius } => 3 + 3 * i32::from(wounds) * i32::from(radius),
+            // What a script does is known only by playing it: worth a middling instant.
+            InstantEffect::Scripted => 5,
         },
         (TileKind::Instant, None) => 4,
         _ => 3 * i32::from(def.hit_points()) + tile_worth(def),

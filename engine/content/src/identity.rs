@@ -56,6 +56,7 @@ fn tile(h: &mut Fnv1a, t: &Tile) {
             h.u8(wounds);
             h.u8(radius);
         }
+        Some(InstantEffect::Scripted) => h.u8(7),
     }
     h.len(t.abilities.len());
     for a in &t.abilities {

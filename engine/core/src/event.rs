@@ -240,6 +240,9 @@ pub enum Event {
         player: Seat,
         /// The instant played.
         tile: TileRef,
+        /// The hex a scripted instant is played on (docs/LUA_API.md, "Scripted instants");
+        /// `None` for the other instants, whose effects name their targets.
+        at: Option<Cell>,
     },
     /// The player's turn is over; the next player's turn (or a battle) follows.
     TurnEnded {

@@ -51,9 +51,16 @@ impl HookPoints {
     /// Each time an attack on the unit resolves (landed, absorbed, stopped): effects, at the end
     /// of that phase.
     pub const ATTACKED: HookPoints = HookPoints(1 << 11);
+    /// A scripted instant in its player's hand: the hexes it may be played on (`targets`),
+    /// asked after every action of a game (docs/LUA_API.md, "Scripted instants").
+    pub const TARGETS: HookPoints = HookPoints(1 << 13);
+    /// A scripted instant played on one of its targets (`play`): effects, at once.
+    pub const PLAY: HookPoints = HookPoints(1 << 14);
+    /// The points of a scripted instant, never on the board.
+    pub const INSTANT: HookPoints = HookPoints(1 << 13 | 1 << 14);
 
     /// Every point with its name in scripts, in the order the engine documents them.
-    pub const ALL: [(HookPoints, &'static str); 12] = [
+    pub const ALL: [(HookPoints, &'static str); 14] = [
         (HookPoints::BATTLE_STARTED, "battle_started"),
         (HookPoints::PLAN_ATTACKS, "plan_attacks"),
         (HookPoints::PHASE_ENDED, "phase_ended"),
@@ -66,10 +73,12 @@ impl HookPoints {
         (HookPoints::DESTROYED, "destroyed"),
         (HookPoints::ATTACK_RESOLVED, "attack_resolved"),
         (HookPoints::ATTACKED, "attacked"),
+        (HookPoints::TARGETS, "targets"),
+        (HookPoints::PLAY, "play"),
     ];
 
     /// Every hook point at once, for a test against any of them.
-    pub const ALL_POINTS: HookPoints = HookPoints(0xfff);
+    pub const ALL_POINTS: HookPoints = HookPoints(0xfff | 0b110_0000_0000_0000);
     /// The points called during battles.
     pub const BATTLE: HookPoints = HookPoints(0b1110_0011_1111);
     /// The attack events: the points called as each attack resolves.
@@ -227,6 +236,60 @@ pub struct HookContext<'a> {
     pub initiative_changes: &'a [i8],
 }
 
+/// What the hooks of a scripted instant see: the instant is in its player's hand, never on the
+/// board, so it has no cell; its owner is the player who holds (and plays) it.
+#[derive(Clone, Copy, Debug)]
+pub struct InstantContext<'a> {
+    /// The board as it stands; read only.
+    pub field: &'a Battlefield,
+    /// The definitions of every tile of the game.
+    pub catalog: &'a Catalog,
+    /// The rule options of the game.
+    pub rules: &'a Rules,
+    /// The player who holds the instant and would play it.
+    pub player: crate::battlefield::Seat,
+    /// The instant.
+    pub tile: crate::tile::TileRef,
+    /// Its definition.
+    pub def: &'a Tile,
+    /// The ability being called, with its parameters and binding.
+    pub ability: &'a AbilityRef,
+}
+
+/// The targets a scripted instant's `targets` hook lists: hexes of the board as a cell mask, and
+/// whether it may be played with no target at all.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct InstantTargets {
+    /// It may be played with no target (`"none"` in the list).
+    pub none: bool,
+    /// The cells it may be played on, one bit per cell index.
+    pub cells: u64,
+}
+
+impl InstantTargets {
+    /// Whether nothing is listed: the instant cannot be played now.
+    pub const fn is_empty(&self) -> bool {
+        !self.none && self.cells == 0
+    }
+
+    /// Whether `cell` is listed.
+    pub const fn has(&self, cell: Cell) -> bool {
+        self.cells & 1u64 << cell.index() != 0
+    }
+
+    /// The hexes listed, in reading order of `shape`.
+    pub fn hexes<'s>(&self, shape: &'s crate::shape::BoardShape) -> impl Iterator<Item = Hex> + 's {
+        let cells = self.cells;
+        shape
+            .hexes()
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(move |(i, _)| *i < 64 && cells & 1u64 << i != 0)
+            .map(|(_, h)| h)
+    }
+}
+
 /// A hook failed: the message names the mod, the file and line, the hook and the tile. The
 /// engine refuses what the hook was part of and leaves the state as it was.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -365,6 +428,28 @@ pub trait AbilityHooks {
     fn destroyed(
         &mut self,
         _ctx: &HookContext<'_>,
+        _effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// A scripted instant held by `ctx.player`: adds the hexes it may be played on (and whether
+    /// it may be played with no target) to `targets`. Called after every action of a game, for
+    /// the instants in the current player's hand; no effects.
+    fn instant_targets(
+        &mut self,
+        _ctx: &InstantContext<'_>,
+        _targets: &mut InstantTargets,
+    ) -> Result<(), HookError> {
+        Ok(())
+    }
+
+    /// A scripted instant played by `ctx.player` on `target` (a cell of the board, or none):
+    /// `effects` are carried out at once.
+    fn instant_played(
+        &mut self,
+        _ctx: &InstantContext<'_>,
+        _target: Option<Cell>,
         _effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         Ok(())

@@ -12,6 +12,7 @@ pub mod fnv;
 pub mod game;
 pub mod hex;
 pub mod hooks;
+pub mod instant;
 pub mod marker;
 pub mod names;
 pub mod play;

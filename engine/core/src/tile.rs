@@ -139,6 +139,9 @@ pub enum InstantEffect {
         /// How far from the chosen hex the area reaches: 1 is the hex and its six neighbours.
         radius: u8,
     },
+    /// Played by its abilities' scripts: their `targets` hooks list where it may be played,
+    /// their `play` hooks say what it does (docs/LUA_API.md, "Scripted instants").
+    Scripted,
 }
 
 /// A scripted ability bound to a tile: a hook name and its parameters; once a hook

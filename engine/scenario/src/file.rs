@@ -312,6 +312,14 @@ pub enum PlayStep {
     },
     /// A Battle instant.
     Battle,
+    /// A scripted instant (docs/LUA_API.md, "Scripted instants"), played on the hex of the tile
+    /// labelled `target`, on the hex `at`, or with no target when neither is given.
+    Scripted {
+        /// The label of the tile whose hex it is played on.
+        target: Option<String>,
+        /// The hex it is played on.
+        at: Option<Hex>,
+    },
 }
 
 /// A labelled tile: on the starting board, or put there by a `place` step.
@@ -1303,6 +1311,27 @@ fn instant_step(f: &mut StepFields<'_>, catalog: &Catalog, known: &[String]) -> 
         InstantEffect::Area { wounds, radius } => {
             f.only(&["do", "by", "tile", "at"]);
             f.hex("at").map(|at| PlayStep::Area { at, wounds, radius })
+        }
+        InstantEffect::Scripted => {
+            f.only(&["do", "by", "tile", "target", "at"]);
+            let target = match f.fields.contains_key("target") {
+                true => Some(f.label("target", known)?),
+                false => None,
+            };
+            let at = match f.fields.contains_key("at") {
+                true => Some(f.hex("at")?),
+                false => None,
+            };
+            if target.is_some() && at.is_some() {
+                f.error(
+                    f.action.span(),
+                    format!(
+                        "`{name}` is played on one hex: give `target` (a label) or `at` ([q, r]), not both"
+                    ),
+                );
+                return None;
+            }
+            Some(PlayStep::Scripted { target, at })
         }
     }
 }

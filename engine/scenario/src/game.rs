@@ -5,8 +5,8 @@
 use crate::file::{GameStart, PlayStep, Scenario, Step};
 use crate::log::Names;
 use crate::run::{
-    Report, ScenarioDecider, Tracked, check, compare_sets, labels, play_of, refused, tracked,
-    unused_choices, winners,
+    Report, ScenarioDecider, Tracked, check, compare_sets, labels, play_of, refused,
+    scripted_target, tracked, unused_choices, winners,
 };
 use hexforge_core::game::{Piles, Position};
 use hexforge_core::tile::InstantEffect;
@@ -154,6 +154,17 @@ impl GameRunner<'_> {
             Step::Discard { tile, .. } => Action::Discard { tile: *tile },
             Step::Redraw { .. } => Action::Redraw,
             Step::EndTurn { .. } => Action::EndTurn,
+            Step::Play {
+                play: play @ PlayStep::Scripted { .. },
+                tile,
+                ..
+            } => {
+                let target = scripted_target(play, |l| self.hex_of(l)).map_err(fail)?;
+                Action::Instant {
+                    tile: tile.ok_or_else(|| fail("no such instant".into()))?,
+                    target: target.map_or(Target::None, Target::Hex),
+                }
+            }
             Step::Play { play, tile, .. } => {
                 let core = play_of(play, |l| self.hex_of(l)).map_err(fail)?;
                 if let (PlayStep::Push { .. }, Some(Play::Push { pusher, target, to })) =

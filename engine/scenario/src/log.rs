@@ -272,9 +272,15 @@ impl Names {
             Event::Discarded { player, tile } => {
                 format!("  {} discards {}", self.player(player), self.tile(tile))
             }
-            Event::InstantPlayed { player, tile } => {
-                format!("  {} plays {}", self.player(player), self.tile(tile))
-            }
+            Event::InstantPlayed { player, tile, at } => match at {
+                Some(c) => format!(
+                    "  {} plays {} on {}",
+                    self.player(player),
+                    self.tile(tile),
+                    self.hexes[c.index()]
+                ),
+                None => format!("  {} plays {}", self.player(player), self.tile(tile)),
+            },
             Event::TurnEnded { .. } => return None,
             Event::BattleCalled { cause } => match cause {
                 BattleCause::Instant { player } => {

@@ -229,6 +229,19 @@ impl<'a> Runner<'a> {
             }
             Step::Play {
                 by,
+                play: play @ PlayStep::Scripted { .. },
+                name,
+                line,
+                tile,
+            } => {
+                let fail = |msg: String| format!("{name} (line {line}): {msg}");
+                let target = scripted_target(play, |label| self.hex_of(label)).map_err(fail)?;
+                let tile = tile.ok_or_else(|| fail("no such instant".into()))?;
+                self.play_scripted(*by, tile, target).map_err(fail)?;
+                false
+            }
+            Step::Play {
+                by,
                 play,
                 name,
                 line,
@@ -264,6 +277,59 @@ impl<'a> Runner<'a> {
             .filter(|c| self.field.at(*c).map(|p| (p.tile, p.owner)) == t.tile)
             .map(|c| self.field.shape().hex(c))
             .ok_or_else(|| format!("`{label}` is not on the board any more"))
+    }
+
+    /// Plays a scripted instant of `by` on `target` (a hex its `targets` hooks list, or none),
+    /// its effects at once, as a game does (docs/LUA_API.md, "Scripted instants"); an error is
+    /// the reason it is refused, and the board is then as it was.
+    fn play_scripted(
+        &mut self,
+        by: Seat,
+        tile: hexforge_core::TileRef,
+        target: Option<Hex>,
+    ) -> Result<(), String> {
+        let listed =
+            hexforge_core::instant::targets(&self.field, self.ctx, by, tile, &mut *self.hooks)
+                .map_err(|e| e.to_string())?;
+        let cell = match target {
+            None if listed.none => None,
+            Some(h) => match self.field.shape().cell(h) {
+                Some(c) if listed.has(c) => Some(c),
+                _ => return Err(format!("{h} is not a hex its script lists")),
+            },
+            None => return Err("it needs a target: give `target` or `at`".into()),
+        };
+        let effects =
+            hexforge_core::instant::asked(&self.field, self.ctx, by, tile, cell, &mut *self.hooks)
+                .map_err(|e| e.to_string())?;
+        let by_cell = labels(&self.tracked);
+        let mut decider = ScenarioDecider {
+            choices: &self.s.choices,
+            used: &mut self.used,
+            labels: &by_cell,
+            defaults: &mut self.defaults,
+            push_to: None,
+        };
+        let mut events: Vec<Event> = Vec::new();
+        hexforge_core::battle::resolve_effects(
+            &mut self.field,
+            self.ctx,
+            &mut *self.hooks,
+            &mut decider,
+            &mut events,
+            &effects,
+        )
+        .map_err(|e| e.to_string())?;
+        for e in &events {
+            if let Event::Moved { from, to, .. } = *e
+                && let Some(t) = self.tracked.iter_mut().find(|t| t.cell == Some(from))
+            {
+                t.cell = Some(to);
+            }
+            self.log.extend(self.names.describe(e));
+            self.names.follow(e);
+        }
+        Ok(())
     }
 
     /// Resolves a play; an error is the reason it is refused.
@@ -344,7 +410,8 @@ pub(crate) fn play_of(
     at: impl Fn(&str) -> Result<Hex, String>,
 ) -> Result<Option<Play>, String> {
     Ok(Some(match step {
-        PlayStep::Battle => return Ok(None),
+        // A Battle instant; a scripted instant is played by its hooks (`scripted_target`).
+        PlayStep::Battle | PlayStep::Scripted { .. } => return Ok(None),
         PlayStep::Move {
             unit,
             to,
@@ -378,6 +445,21 @@ pub(crate) fn play_of(
             radius: *radius,
         },
     }))
+}
+
+/// The hex a scripted instant's step plays it on: its `target` label's hex, its `at`, or none.
+pub(crate) fn scripted_target(
+    step: &PlayStep,
+    at: impl Fn(&str) -> Result<Hex, String>,
+) -> Result<Option<Hex>, String> {
+    match step {
+        PlayStep::Scripted {
+            target: Some(label),
+            ..
+        } => at(label).map(Some),
+        PlayStep::Scripted { at: hex, .. } => Ok(*hex),
+        _ => Ok(None),
+    }
 }
 
 pub(crate) fn refused(report: &mut Report, s: &Scenario, message: &str) {

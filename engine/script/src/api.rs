@@ -21,6 +21,8 @@ pub(crate) struct Call {
     pub(crate) field: Option<Battlefield>,
     pub(crate) cell: Option<Cell>,
     pub(crate) tile: Option<TileRef>,
+    /// The player who holds a scripted instant whose hook runs (the instant is on no cell).
+    pub(crate) player: Option<Seat>,
     pub(crate) ability: usize,
     pub(crate) phase: u8,
     /// The answer of the unit's owner to the question the ability declares (`asks`), asked
@@ -107,6 +109,14 @@ fn own(call: &Call) -> mlua::Result<(&Battlefield, Cell, Placed)> {
         .copied()
         .ok_or_else(|| mlua::Error::runtime("the tile has left the board"))?;
     Ok((f, cell, p))
+}
+
+/// The player the hook runs for: the owner of its tile, or the player who holds its instant.
+fn owner(call: &Call) -> mlua::Result<Seat> {
+    match call.player {
+        Some(p) => Ok(p),
+        None => Ok(own(call)?.2.owner),
+    }
 }
 
 fn def(call: &Call) -> mlua::Result<&Tile> {
@@ -241,7 +251,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let h = f.shape().hex(cell);
             Ok((h.q(), h.r()))
         });
-        reg.add_method("owner", |_, call, ()| Ok(own(call)?.2.owner.index() + 1));
+        reg.add_method("owner", |_, call, ()| Ok(owner(call)?.index() + 1));
         reg.add_method("facing", |_, call, ()| Ok(own(call)?.2.facing.index()));
         reg.add_method("tile_at", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -262,11 +272,11 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(list)
         });
         reg.add_method("is_enemy", |_, call, (q, r): (i32, i32)| {
-            let (f, _, me) = own(call)?;
+            let (f, me) = (field(call)?, owner(call)?);
             Ok(f.shape()
                 .cell(Hex::new(q, r))
                 .and_then(|c| f.at(c))
-                .is_some_and(|p| !f.friends(me.owner, p.owner)))
+                .is_some_and(|p| !f.friends(me, p.owner)))
         });
         reg.add_method("netted", |_, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -499,9 +509,10 @@ pub(crate) struct Fx {
 }
 
 impl Fx {
-    /// Makes `fx` ready for a call on `field`.
-    pub(crate) fn start(&mut self, field: &Battlefield, own: Cell) {
-        self.own = Some(own);
+    /// Makes `fx` ready for a call on `field` (`own`: the hook's tile; none for an instant's
+    /// hook).
+    pub(crate) fn start(&mut self, field: &Battlefield, own: Option<Cell>) {
+        self.own = own;
         self.occupied = field.occupied();
         self.players = field.player_count();
         if !self
@@ -607,9 +618,9 @@ impl Fx {
         };
         let from = match hex("from")? {
             Some(c) => c,
-            None => self
-                .own
-                .ok_or_else(|| bad("called outside a hook".into()))?,
+            None => self.own.ok_or_else(|| {
+                bad("this hook's tile is on no hex (an instant): give `from`".into())
+            })?,
         };
         let shape = self
             .shape

@@ -13,10 +13,12 @@ use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
 use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{
-    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit, ResolvedAttack,
+    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit, InstantContext,
+    InstantTargets, ResolvedAttack,
 };
+use hexforge_core::tile::AbilityRef;
 use hexforge_core::tile::InstantEffect;
-use hexforge_core::{Catalog, Rng, Rules, Tile, TileKind};
+use hexforge_core::{Battlefield, Catalog, Hex, Rng, Rules, Seat, Tile, TileKind, TileRef};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -459,6 +461,7 @@ impl ScriptHost {
             field: None,
             cell: None,
             tile: None,
+            player: None,
             ability: 0,
             phase: 0,
             answer: None,
@@ -566,6 +569,13 @@ impl ScriptHost {
                     continue;
                 }
                 if !merged && let Some(instant) = &ability.instant {
+                    if tile.instant == Some(InstantEffect::Scripted) {
+                        problems.push(located(format!(
+                            "tile `{}`, ability `{name}`: an instant plays a built-in effect (`instant`) or its scripts (`play`), not both",
+                            tile.full_id()
+                        )));
+                        continue;
+                    }
                     match apply_instant(st, instant, tile, i) {
                         Ok(effect) => tile.instant = Some(effect),
                         Err(message) => {
@@ -575,6 +585,28 @@ impl ScriptHost {
                             )));
                             continue;
                         }
+                    }
+                }
+                if ability.points.intersects(HookPoints::INSTANT) {
+                    let problem = if tile.kind != TileKind::Instant {
+                        Some(format!(
+                            "only instant tiles have `targets` and `play`; this tile is a {}",
+                            tile.kind
+                        ))
+                    } else if tile.instant.is_some_and(|e| e != InstantEffect::Scripted) {
+                        Some("an instant plays a built-in effect (`instant`) or its scripts (`play`), not both".to_string())
+                    } else {
+                        None
+                    };
+                    if let Some(message) = problem {
+                        problems.push(located(format!(
+                            "tile `{}`, ability `{name}`: {message}",
+                            tile.full_id()
+                        )));
+                        continue;
+                    }
+                    if ability.points.contains(HookPoints::PLAY) {
+                        tile.instant = Some(InstantEffect::Scripted);
                     }
                 }
                 let a = &mut tile.abilities[i];
@@ -597,7 +629,7 @@ impl ScriptHost {
             {
                 let at = sites.first().map(|s| s.at.clone());
                 let message = format!(
-                    "instant `{}` plays nothing: bind an ability whose `instant` function returns an effect, e.g. hook = \"snipe\"",
+                    "instant `{}` plays nothing: bind an ability whose `instant` function returns an effect, e.g. hook = \"snipe\", or one with a `play` function (docs/LUA_API.md, \"Scripted instants\")",
                     tile.full_id()
                 );
                 problems.push(match at {
@@ -620,7 +652,7 @@ impl ScriptHost {
         self.states.iter().map(|s| s.id.as_str())
     }
 
-    fn binding(&self, ctx: &HookContext<'_>) -> Result<&Binding, HookError> {
+    fn binding(&self, ctx: &Site<'_>) -> Result<&Binding, HookError> {
         self.bindings
             .get(ctx.ability.binding as usize)
             .filter(|b| {
@@ -641,7 +673,7 @@ impl ScriptHost {
     /// Calls the function of `point` for the ability in `ctx`, with `plan` moved in and out.
     fn call(
         &mut self,
-        ctx: &HookContext<'_>,
+        ctx: &Site<'_>,
         point: HookPoints,
         mut args: Args<'_>,
     ) -> Result<(), HookError> {
@@ -688,8 +720,9 @@ impl ScriptHost {
                 call.rules = self.rules.clone();
             }
             call.field = Some(ctx.field.clone());
-            call.cell = Some(ctx.cell);
-            call.tile = ctx.field.at(ctx.cell).map(|p| p.tile);
+            call.cell = ctx.cell;
+            call.tile = ctx.tile;
+            call.player = ctx.player;
             call.ability = b.index;
             call.phase = ctx.phase;
             call.initiative_changes.clear();
@@ -704,12 +737,12 @@ impl ScriptHost {
         let result = match &mut args {
             Args::Plan(plan, decider, _) => {
                 // The question the ability declares is asked first; `ctx:ask` reads the answer.
-                let answer = b.ability.asks.map(|q| {
+                let answer = b.ability.asks.zip(ctx.cell).map(|(q, by)| {
                     let options = [Choice::Attack, Choice::Explode];
                     let d = Decision {
                         question: Question::Explode,
-                        by: ctx.cell,
-                        player: ctx.field.at(ctx.cell).map(|p| p.owner).unwrap_or_default(),
+                        by,
+                        player: ctx.field.at(by).map(|p| p.owner).unwrap_or_default(),
                         options: &options,
                     };
                     (
@@ -744,6 +777,43 @@ impl ScriptHost {
             Args::Effects(_) => st
                 .runner
                 .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone())),
+            Args::Targets(out) => {
+                let at = function_at(&b.ability.defined_at, &f);
+                st.runner
+                    .call::<Value>(lua, &f, st.ctx.clone())
+                    .and_then(|v| {
+                        read_targets(ctx.field, &v, out).map_err(|message| Failure {
+                            at: Some(at),
+                            message,
+                            traceback: Vec::new(),
+                        })
+                    })
+            }
+            Args::Play(target, _) => {
+                let at = function_at(&b.ability.defined_at, &f);
+                let target = match target {
+                    Some(h) => {
+                        let t = lua.create_table().map_err(fail)?;
+                        t.raw_set("q", h.q()).map_err(fail)?;
+                        t.raw_set("r", h.r()).map_err(fail)?;
+                        Value::Table(t)
+                    }
+                    None => Value::Nil,
+                };
+                st.runner
+                    .call::<()>(lua, &f, (st.ctx.clone(), target, st.fx.clone()))
+                    .and_then(|()| {
+                        // What it asked, checked once more against the board (effect.rs).
+                        let fx = st.fx.borrow::<Fx>().map_err(|e| outside(&e))?;
+                        hexforge_core::effect::check_effects(ctx.field, &fx.asked).map_err(|e| {
+                            Failure {
+                                at: Some(at),
+                                message: e.message,
+                                traceback: Vec::new(),
+                            }
+                        })
+                    })
+            }
             Args::Attack(a, _) => {
                 let a = *a;
                 st.attack.borrow_mut::<Attack>().map_err(fail)?.now = Some(LuaAttack {
@@ -791,8 +861,10 @@ impl ScriptHost {
         };
         {
             let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
-            if result.is_ok() {
-                args.effects().append(&mut fx.asked);
+            if result.is_ok()
+                && let Some(effects) = args.effects()
+            {
+                effects.append(&mut fx.asked);
             }
             fx.asked.clear();
         }
@@ -976,18 +1048,150 @@ enum Args<'a> {
     Attack(&'a ResolvedAttack, &'a mut Vec<Effect>),
     Hits(&'a mut [IncomingHit], &'a mut Vec<Effect>),
     Initiative(&'a mut i8, &'a mut Vec<Effect>),
+    /// A scripted instant's `targets`: what it returns, checked, goes to the targets.
+    Targets(&'a mut InstantTargets),
+    /// A scripted instant's `play`, with its target.
+    Play(Option<Hex>, &'a mut Vec<Effect>),
 }
 
 impl<'a> Args<'a> {
-    /// The list the call's effects go to (every hook has one).
-    fn effects(&mut self) -> &mut Vec<Effect> {
+    /// The list the call's effects go to (every hook but `targets` has one).
+    fn effects(&mut self) -> Option<&mut Vec<Effect>> {
         match self {
             Args::Plan(_, _, e)
             | Args::Effects(e)
             | Args::Attack(_, e)
             | Args::Hits(_, e)
-            | Args::Initiative(_, e) => e,
+            | Args::Initiative(_, e)
+            | Args::Play(_, e) => Some(e),
+            Args::Targets(_) => None,
         }
+    }
+}
+
+/// Where a hook runs: a tile on the board (a [`HookContext`]) or a scripted instant in a
+/// player's hand (an [`InstantContext`], on no cell).
+struct Site<'a> {
+    field: &'a Battlefield,
+    rules: &'a Rules,
+    def: &'a Tile,
+    ability: &'a AbilityRef,
+    /// The tile's cell; none for an instant.
+    cell: Option<hexforge_core::Cell>,
+    /// The tile (on the board, or the instant).
+    tile: Option<TileRef>,
+    /// The player who holds the instant; none for a tile on the board (its owner is read there).
+    player: Option<Seat>,
+    phase: u8,
+    initiative_changes: &'a [i8],
+}
+
+impl<'a> Site<'a> {
+    fn of(ctx: &HookContext<'a>) -> Self {
+        Site {
+            field: ctx.field,
+            rules: ctx.rules,
+            def: ctx.def,
+            ability: ctx.ability,
+            cell: Some(ctx.cell),
+            tile: ctx.field.at(ctx.cell).map(|p| p.tile),
+            player: None,
+            phase: ctx.phase,
+            initiative_changes: ctx.initiative_changes,
+        }
+    }
+
+    fn instant(ctx: &InstantContext<'a>) -> Self {
+        Site {
+            field: ctx.field,
+            rules: ctx.rules,
+            def: ctx.def,
+            ability: ctx.ability,
+            cell: None,
+            tile: Some(ctx.tile),
+            player: Some(ctx.player),
+            phase: 0,
+            initiative_changes: &[],
+        }
+    }
+}
+
+/// `file:line` of where `f` is defined, in the file of its ability's definition `defined_at`.
+fn function_at(defined_at: &str, f: &Function) -> String {
+    match (defined_at.rsplit_once(':'), f.info().line_defined) {
+        (Some((file, _)), Some(line)) => format!("{file}:{line}"),
+        _ => defined_at.to_string(),
+    }
+}
+
+/// Reads what a `targets` function returned: a list whose entries are hexes `{q, r}` (or
+/// `{q = , r = }`) of the board, or the word `"none"` (played with no target).
+fn read_targets(field: &Battlefield, v: &Value, out: &mut InstantTargets) -> Result<(), String> {
+    let Value::Table(list) = v else {
+        return Err(format!(
+            "targets must return a list of hexes {{q, r}} (or {{ \"none\" }}), not {}",
+            type_words(v)
+        ));
+    };
+    let n = list.raw_len();
+    for i in 1..=n {
+        let entry: Value = list.raw_get(i).map_err(|e| e.to_string())?;
+        let hex = match &entry {
+            Value::String(w) if w.to_str().is_ok_and(|w| &*w == "none") => {
+                out.none = true;
+                continue;
+            }
+            Value::Table(t) => {
+                let int = |k: Value| -> Option<i64> {
+                    match t.raw_get::<Value>(k).ok()? {
+                        Value::Integer(v) => Some(v),
+                        _ => None,
+                    }
+                };
+                let q = int(Value::Integer(1))
+                    .or_else(|| t.raw_get::<Value>("q").ok().and_then(|v| v.as_i64()));
+                let r = int(Value::Integer(2))
+                    .or_else(|| t.raw_get::<Value>("r").ok().and_then(|v| v.as_i64()));
+                match (q, r) {
+                    (Some(q), Some(r)) => (q, r),
+                    _ => {
+                        return Err(format!(
+                            "target {i} is not a hex {{q, r}}: give two whole numbers"
+                        ));
+                    }
+                }
+            }
+            other => {
+                return Err(format!(
+                    "target {i} is {}: give a hex {{q, r}} or \"none\"",
+                    type_words(other)
+                ));
+            }
+        };
+        let cell = i32::try_from(hex.0)
+            .ok()
+            .zip(i32::try_from(hex.1).ok())
+            .and_then(|(q, r)| field.shape().cell(Hex::new(q, r)))
+            .ok_or_else(|| {
+                format!(
+                    "target {i}, ({}, {}), is off the board: list only hexes of the board",
+                    hex.0, hex.1
+                )
+            })?;
+        out.cells |= 1u64 << cell.index();
+    }
+    Ok(())
+}
+
+/// A value in words for a message: `a string "x"`, `a number 3`, `nil`, `a table`.
+fn type_words(v: &Value) -> String {
+    match v {
+        Value::Nil => "nil".into(),
+        Value::String(s) => format!("the string \"{}\"", s.to_string_lossy()),
+        Value::Integer(n) => format!("the number {n}"),
+        Value::Number(n) => format!("the number {n}"),
+        Value::Boolean(b) => format!("{b}"),
+        other => format!("a {}", other.type_name()),
     }
 }
 
@@ -1007,7 +1211,11 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::BATTLE_STARTED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::BATTLE_STARTED,
+            Args::Effects(effects),
+        )
     }
 
     fn plan_attacks(
@@ -1018,7 +1226,7 @@ impl AbilityHooks for ScriptHost {
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         self.call(
-            ctx,
+            &Site::of(ctx),
             HookPoints::PLAN_ATTACKS,
             Args::Plan(plan, decider, effects),
         )
@@ -1029,7 +1237,11 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::PHASE_ENDED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::PHASE_ENDED,
+            Args::Effects(effects),
+        )
     }
 
     fn attack_resolved(
@@ -1039,7 +1251,7 @@ impl AbilityHooks for ScriptHost {
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         self.call(
-            ctx,
+            &Site::of(ctx),
             HookPoints::ATTACK_RESOLVED,
             Args::Attack(attack, effects),
         )
@@ -1051,7 +1263,11 @@ impl AbilityHooks for ScriptHost {
         attack: &ResolvedAttack,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::ATTACKED, Args::Attack(attack, effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::ATTACKED,
+            Args::Attack(attack, effects),
+        )
     }
 
     fn battle_ended(
@@ -1059,7 +1275,11 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::BATTLE_ENDED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::BATTLE_ENDED,
+            Args::Effects(effects),
+        )
     }
 
     fn initiative(
@@ -1069,7 +1289,7 @@ impl AbilityHooks for ScriptHost {
     ) -> Result<i8, HookError> {
         let mut delta = 0;
         self.call(
-            ctx,
+            &Site::of(ctx),
             HookPoints::INITIATIVE,
             Args::Initiative(&mut delta, effects),
         )?;
@@ -1082,7 +1302,11 @@ impl AbilityHooks for ScriptHost {
         hits: &mut [IncomingHit],
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::BEFORE_WOUND, Args::Hits(hits, effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::BEFORE_WOUND,
+            Args::Hits(hits, effects),
+        )
     }
 
     fn placed(
@@ -1090,7 +1314,7 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::PLACED, Args::Effects(effects))
+        self.call(&Site::of(ctx), HookPoints::PLACED, Args::Effects(effects))
     }
 
     fn turn_started(
@@ -1098,7 +1322,11 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::TURN_STARTED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::TURN_STARTED,
+            Args::Effects(effects),
+        )
     }
 
     fn turn_ended(
@@ -1106,7 +1334,11 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::TURN_ENDED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::TURN_ENDED,
+            Args::Effects(effects),
+        )
     }
 
     fn destroyed(
@@ -1114,7 +1346,37 @@ impl AbilityHooks for ScriptHost {
         ctx: &HookContext<'_>,
         effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
-        self.call(ctx, HookPoints::DESTROYED, Args::Effects(effects))
+        self.call(
+            &Site::of(ctx),
+            HookPoints::DESTROYED,
+            Args::Effects(effects),
+        )
+    }
+
+    fn instant_targets(
+        &mut self,
+        ctx: &InstantContext<'_>,
+        targets: &mut InstantTargets,
+    ) -> Result<(), HookError> {
+        self.call(
+            &Site::instant(ctx),
+            HookPoints::TARGETS,
+            Args::Targets(targets),
+        )
+    }
+
+    fn instant_played(
+        &mut self,
+        ctx: &InstantContext<'_>,
+        target: Option<hexforge_core::Cell>,
+        effects: &mut Vec<Effect>,
+    ) -> Result<(), HookError> {
+        let target = target.map(|c| ctx.field.shape().hex(c));
+        self.call(
+            &Site::instant(ctx),
+            HookPoints::PLAY,
+            Args::Play(target, effects),
+        )
     }
 }
 

@@ -190,6 +190,11 @@ pub(super) enum Checked {
     Battle(TileRef),
     /// An instant (`Some(tile)`) or Mobility (`None`) resolved as a core play.
     Play(Option<TileRef>, Play),
+    /// A scripted instant played on a cell its scripts listed, or with no target.
+    Scripted {
+        tile: TileRef,
+        target: Option<Cell>,
+    },
     /// A Push: the pushed unit's owner picks one of `options`.
     Push {
         tile: TileRef,
@@ -396,6 +401,9 @@ impl Game {
                         });
                     }
                     self.may_play_tile()?;
+                    if def.instant == Some(InstantEffect::Scripted) {
+                        return self.scripted_target(tile, target);
+                    }
                     let checker = self.checker();
                     match self.instant(&checker, tile, target)? {
                         Found::Battle => Ok(Checked::Battle(tile)),
@@ -537,6 +545,33 @@ impl Game {
             })
     }
 
+    /// A scripted instant's target: one its scripts listed after the last action (a hex of the
+    /// board, or none).
+    fn scripted_target(&self, tile: TileRef, target: Target) -> Result<Checked, ActionError> {
+        let listed = self.instant_targets(tile).unwrap_or_default();
+        let wrong = |expected| ActionError::WrongTarget {
+            name: self.catalog.get(tile).name.to_lowercase(),
+            expected,
+        };
+        match target {
+            Target::None if listed.none => Ok(Checked::Scripted { tile, target: None }),
+            Target::Hex(h) => match self.field.shape().cell(h) {
+                Some(c) if listed.has(c) => Ok(Checked::Scripted {
+                    tile,
+                    target: Some(c),
+                }),
+                _ => Err(wrong(if listed.is_empty() {
+                    "one its script lists, and it lists none now"
+                } else {
+                    "a hex its script lists"
+                })),
+            },
+            _ if listed.none && listed.cells == 0 => Err(wrong("none: it is played on nothing")),
+            _ if listed.is_empty() => Err(wrong("one its script lists, and it lists none now")),
+            _ => Err(wrong("a hex its script lists")),
+        }
+    }
+
     /// What an instant's effect does on a target, or why it cannot; no text is made here, since
     /// listing the legal actions tries many targets that fail.
     fn instant_target(
@@ -596,6 +631,8 @@ impl Game {
                 radius,
             },
             (InstantEffect::Area { .. }, _) => return Err(Miss::Target("a hex")),
+            // Checked against the list its scripts gave (`scripted_target`), never here.
+            (InstantEffect::Scripted, _) => return Err(Miss::Target("a hex its script lists")),
         };
         checker.check(&self.state.turn, &play).map_err(Miss::Play)?;
         Ok(Found::Play(play))
@@ -684,6 +721,25 @@ impl Game {
         let Some(effect) = self.catalog.get(tile).instant else {
             return;
         };
+        if effect == InstantEffect::Scripted {
+            // The targets its scripts listed after the last action: no hook is called here.
+            let Some(listed) = self.instant_targets(tile) else {
+                return;
+            };
+            if listed.none {
+                out.push(Action::Instant {
+                    tile,
+                    target: Target::None,
+                });
+            }
+            for hex in listed.hexes(self.field.shape()) {
+                out.push(Action::Instant {
+                    tile,
+                    target: Target::Hex(hex),
+                });
+            }
+            return;
+        }
         if effect == InstantEffect::Battle {
             // No target, and nothing of the board to know.
             if self.battle_open().is_ok() {
@@ -712,7 +768,7 @@ impl Game {
             out.push(Action::Instant { tile, target });
         };
         match effect {
-            InstantEffect::Battle => {}
+            InstantEffect::Battle | InstantEffect::Scripted => {}
             InstantEffect::Move => {
                 // `unit_moves` lists only reachable empty hexes of units the instant may move:
                 // every move it finds is legal, so none is checked again.

@@ -9,7 +9,7 @@ use crate::battlefield::{MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
-use crate::hooks::{AbilityHooks, HookContext, HookPoints};
+use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints};
 use crate::marker::Lasts;
 use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
@@ -103,7 +103,46 @@ fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
     seeds.next_u64()
 }
 
+/// The seed of the `targets` hooks of the `k`th scripted instant in a hand, from the game's hook
+/// seed and the count of hook calls so far (which it leaves as it is: working the targets out is
+/// no reseed point of the game, so doing it again gives the same list): the third output of a
+/// generator seeded with both, so that these seeds come from a stream of their own.
+fn targets_seed(hook_seed: u64, calls: u32, k: usize) -> u64 {
+    let mut seeds = Rng::seeded(hook_seed ^ u64::from(calls) ^ (k as u64).rotate_left(48));
+    seeds.next_u64();
+    seeds.next_u64();
+    seeds.next_u64()
+}
+
 impl Game {
+    /// Works out again the targets of each scripted instant in the current player's hand
+    /// ([`Game::instant_targets`]) with `hooks`; nothing is listed once the game is over.
+    pub(super) fn refresh_targets<H>(&mut self, hooks: &mut H) -> Result<(), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        self.scripted.clear();
+        if !self.has_scripted || self.result().is_some() {
+            return Ok(());
+        }
+        let player = self.state.turn.player();
+        let hand = self.piles[player.index()].hand.clone();
+        for (i, tile) in hand.iter().enumerate() {
+            if hand[..i].contains(tile) || !crate::instant::is_scripted(&self.catalog, *tile) {
+                continue;
+            }
+            hooks.reseed(targets_seed(
+                self.hook_seed,
+                self.hook_calls,
+                self.scripted.len(),
+            ));
+            let targets =
+                crate::instant::targets(&self.field, self.context(), player, *tile, hooks)?;
+            self.scripted.push((*tile, targets));
+        }
+        Ok(())
+    }
+
     /// Checks and performs an action of the current player, then runs the game on until a player
     /// must act again (or the game is over). `hooks` take part in battles; `decider` answers the
     /// decisions of battles and plays for every player; every event goes to `sink`. A refused
@@ -121,7 +160,7 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let checked = self.check_action(action)?;
-        if !self.may_call_hooks(&checked) {
+        if !self.has_scripted && !self.may_call_hooks(&checked) {
             self.perform(checked, hooks, decider, sink);
             return match self.hook_failure.take() {
                 Some(e) => Err(ActionError::Hook(e)),
@@ -137,7 +176,11 @@ impl Game {
         } else {
             self.perform(checked, hooks, decider, sink);
         }
-        if let Some(e) = self.hook_failure.take() {
+        let failure = match self.hook_failure.take() {
+            Some(e) => Some(e),
+            None => self.refresh_targets(hooks).err(),
+        };
+        if let Some(e) = failure {
             *self = before;
             return Err(ActionError::Hook(e));
         }
@@ -154,6 +197,8 @@ impl Game {
         let points = |t: TileRef| self.catalog.traits(t).hooks;
         let placing = match checked {
             Checked::Place { tile, .. } => points(*tile),
+            // A scripted instant is played by its hooks.
+            Checked::Scripted { .. } => return true,
             _ => HookPoints::NONE,
         };
         // Which actions may fight a battle, and which may end a turn: most do neither, and need
@@ -234,6 +279,23 @@ impl Game {
                 }
             }
         }
+        self.carry_out(&effects, hooks, decider, sink);
+    }
+
+    /// Carries out the effects hooks asked for outside a battle, at once (a volley of scripted
+    /// attacks first), then ends the game if they decided it; a failure is left in
+    /// `hook_failure`.
+    fn carry_out<H, D, S>(
+        &mut self,
+        effects: &[crate::effect::Effect],
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         if effects.is_empty() {
             return;
         }
@@ -252,7 +314,7 @@ impl Game {
             &mut *sink,
         );
         if let Err(e) =
-            crate::battle::resolve_effects(&mut self.field, ctx, hooks, decider, &mut out, &effects)
+            crate::battle::resolve_effects(&mut self.field, ctx, hooks, decider, &mut out, effects)
         {
             self.hook_failure.get_or_insert(e);
             return;
@@ -395,17 +457,57 @@ impl Game {
             }
             Checked::EndTurn => self.end_turn(hooks, decider, sink),
             Checked::Battle(tile) => {
-                self.emit(Event::InstantPlayed { player, tile }, sink);
+                self.emit(
+                    Event::InstantPlayed {
+                        player,
+                        tile,
+                        at: None,
+                    },
+                    sink,
+                );
                 self.battle_ends_turn(BattleCause::Instant { player }, hooks, decider, sink);
             }
             Checked::Play(tile, play) => {
                 if let Some(tile) = tile {
-                    self.emit(Event::InstantPlayed { player, tile }, sink);
+                    self.emit(
+                        Event::InstantPlayed {
+                            player,
+                            tile,
+                            at: None,
+                        },
+                        sink,
+                    );
                 } else if self.closes_tiles() {
                     self.state.tiles_closed = true;
                 }
                 self.state.acted = true;
                 self.resolve(&play, decider, sink);
+            }
+            Checked::Scripted { tile, target } => {
+                // R5: the instant goes to the discard pile as it is played, then its scripts act.
+                self.emit(
+                    Event::InstantPlayed {
+                        player,
+                        tile,
+                        at: target,
+                    },
+                    sink,
+                );
+                let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
+                hooks.reseed(seed);
+                match crate::instant::asked(
+                    &self.field,
+                    self.context(),
+                    player,
+                    tile,
+                    target,
+                    hooks,
+                ) {
+                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+                    Err(e) => {
+                        self.hook_failure.get_or_insert(e);
+                    }
+                }
             }
             Checked::Push {
                 tile,
@@ -413,7 +515,14 @@ impl Game {
                 target,
                 options,
             } => {
-                self.emit(Event::InstantPlayed { player, tile }, sink);
+                self.emit(
+                    Event::InstantPlayed {
+                        player,
+                        tile,
+                        at: None,
+                    },
+                    sink,
+                );
                 let choices: Vec<Choice> = bits(options)
                     .map(|i| Choice::To {
                         cell: self.field.shape().cell_from_index(i),

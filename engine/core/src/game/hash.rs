@@ -7,11 +7,13 @@
 //! cycle and whose turn it is; the stage and the result once over; what the current turn has used;
 //! the turn number, the battles fought, the last-tile, final-round and tie-break marks; the game's
 //! random number generator, the seed of its ability scripts and the count of hook calls made
-//! outside battles (each reseeds the scripts).
+//! outside battles (each reseeds the scripts); the targets the scripted instants in the current
+//! player's hand list (only when there are any, so other games hash as they did).
 //!
 //! What is not: the catalog and the rules, which a game is given rather than plays (a tile is
 //! hashed by its catalog index), the kept board views (worked out again from the board) and the
-//! hook failure of an action in progress. std's `Hash`/`DefaultHasher` are not used: their output
+//! hook failure of an action in progress, and whether the armies hold scripted instants (the
+//! catalog's). std's `Hash`/`DefaultHasher` are not used: their output
 //! may change with the Rust version.
 
 use super::{Game, Hand, Mode, Stage, TurnState};
@@ -55,6 +57,8 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         hook_failure: _,
         hook_seed,
         hook_calls,
+        has_scripted: _,
+        scripted,
     } = game;
     let mut h = Fnv1a::new();
     h.bytes(ENCODING);
@@ -154,6 +158,15 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     }
     h.u64(*hook_seed);
     h.u32(*hook_calls);
+    // Games whose hands hold no scripted instant hash as before there were any.
+    if !scripted.is_empty() {
+        h.len(scripted.len());
+        for (tile, targets) in scripted {
+            h.u16(tile.index() as u16);
+            h.bool(targets.none);
+            h.u64(targets.cells);
+        }
+    }
     h.finish()
 }
 

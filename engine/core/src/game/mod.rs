@@ -231,6 +231,13 @@ pub struct Game {
     hook_calls: u32,
     /// Who might use Mobility on `field`, kept like `views`.
     movers: OnceLock<Movers>,
+    /// Whether some army of the game holds a scripted instant: then every action may call hooks
+    /// (the targets of the instants in the next hand are worked out after it).
+    has_scripted: bool,
+    /// The targets of each scripted instant in the current player's hand (distinct tiles in hand
+    /// order), worked out by the hooks after every action (`Game::refresh_targets`), so that
+    /// listing the legal actions calls no hook.
+    scripted: Vec<(TileRef, crate::hooks::InstantTargets)>,
 }
 
 impl Game {
@@ -306,6 +313,7 @@ impl Game {
             order.rotate_left(k);
         }
         let first = order[0];
+        let has_scripted = scripted_in(&catalog, setup.seats.iter().map(|s| s.army.as_str()));
         Ok(Game {
             catalog,
             rules,
@@ -328,6 +336,8 @@ impl Game {
             hook_seed: setup.seed,
             hook_calls: 0,
             movers: OnceLock::new(),
+            has_scripted,
+            scripted: Vec::new(),
         })
     }
 
@@ -438,7 +448,10 @@ impl Game {
             hook_seed: position.seed,
             hook_calls: 0,
             movers: OnceLock::new(),
+            has_scripted: false,
+            scripted: Vec::new(),
         };
+        game.has_scripted = scripted_in(&game.catalog, game.armies.iter().map(String::as_str));
         game.begin_turn(position.next, sink);
         game.turn_hooks(
             position.next,
@@ -447,10 +460,11 @@ impl Game {
             &mut crate::decision::DefaultPolicy,
             sink,
         );
-        match game.hook_failure.take() {
-            Some(e) => Err(GameError::Hook(e)),
-            None => Ok(game),
+        if let Some(e) = game.hook_failure.take() {
+            return Err(GameError::Hook(e));
         }
+        game.refresh_targets(hooks).map_err(GameError::Hook)?;
+        Ok(game)
     }
 
     /// The definitions of every tile the game's armies use.
@@ -586,6 +600,15 @@ impl Game {
         }
     }
 
+    /// Where the scripted instant `tile` may be played now, if the current player holds it: the
+    /// targets its scripts listed after the last action (docs/LUA_API.md, "Scripted instants").
+    pub fn instant_targets(&self, tile: TileRef) -> Option<crate::hooks::InstantTargets> {
+        self.scripted
+            .iter()
+            .find(|(t, _)| *t == tile)
+            .map(|(_, targets)| *targets)
+    }
+
     /// The game's random number generator (for scripted effects in later layers).
     pub fn rng_state(&self) -> &Rng {
         &self.rng
@@ -685,7 +708,7 @@ fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
                 p.hand.push(tile);
             }
         }
-        Event::Discarded { player, tile } | Event::InstantPlayed { player, tile } => {
+        Event::Discarded { player, tile } | Event::InstantPlayed { player, tile, .. } => {
             let p = &mut piles[player.index()];
             take(&mut p.hand, tile);
             p.discard.push(tile);
@@ -716,6 +739,17 @@ fn supported(rules: &Rules, mode: Mode, players: usize) -> Result<(), GameError>
         Some((key, _)) => Err(GameError::Unsupported { key }),
         None => Ok(()),
     }
+}
+
+/// Whether one of `armies` holds an instant played by its scripts.
+fn scripted_in<'a>(catalog: &Catalog, mut armies: impl Iterator<Item = &'a str>) -> bool {
+    armies.any(|a| {
+        catalog.army(a).is_some_and(|army| {
+            army.tiles
+                .iter()
+                .any(|t| crate::instant::is_scripted(catalog, *t))
+        })
+    })
 }
 
 /// Whether a tile id is an instant (R3.16); bad draw counts Battle tiles as instants (R2.6).
