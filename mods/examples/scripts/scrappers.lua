@@ -1,16 +1,23 @@
 -- The Scrappers' abilities. Each is an `ability(name, { point = function ... })`; the engine
 -- calls only the points defined, for the tiles that bind the ability (docs/LUA_API.md).
 
--- Whether (aq, ar) lies on the straight line leaving (q, r) in direction d.
-local function on_ray(ctx, q, r, d, aq, ar)
-  local cq, cr = hex.neighbour(q, r, d)
-  while ctx:on_board(cq, cr) do
-    if cq == aq and cr == ar then
-      return true
-    end
+-- The hexes of the line leaving (q, r) in direction d, nearest first, to the edge of the board:
+-- `for cq, cr in line(ctx, q, r, d) do ... end`.
+local function line(ctx, q, r, d)
+  local cq, cr = q, r
+  return function()
     cq, cr = hex.neighbour(cq, cr, d)
+    if ctx:on_board(cq, cr) then
+      return cq, cr
+    end
   end
-  return false
+end
+
+-- Whether (aq, ar) lies on the straight line leaving (q, r) in direction d (a hex of the board,
+-- so no walk along the line is needed).
+local function on_ray(q, r, d, aq, ar)
+  local v, n = hex.directions[d], hex.distance(q, r, aq, ar)
+  return n > 0 and aq == q + v[1] * n and ar == r + v[2] * n
 end
 
 -- poison: at the start of each of its owner's turns, every adjacent enemy unit that is not an HQ
@@ -35,20 +42,14 @@ ability("harpoon", {
   placed = function(ctx, fx)
     local q, r = ctx:hex()
     local d = hex.edge_direction(0, ctx:facing())
-    local pq, pr = q, r
-    local cq, cr = hex.neighbour(q, r, d)
-    local steps = 1
-    while ctx:on_board(cq, cr) do
+    for cq, cr in line(ctx, q, r, d) do
       local t = ctx:tile_at(cq, cr)
       if t then
-        if steps >= 2 and not t.hq and ctx:is_enemy(cq, cr) then
-          fx:move(cq, cr, pq, pr)
+        if hex.distance(q, r, cq, cr) >= 2 and not t.hq and ctx:is_enemy(cq, cr) then
+          fx:move(cq, cr, hex.neighbour(cq, cr, (d + 3) % 6))
         end
         return
       end
-      pq, pr = cq, cr
-      cq, cr = hex.neighbour(cq, cr, d)
-      steps = steps + 1
     end
   end,
 })
@@ -62,7 +63,7 @@ ability("mirror_shield", {
     for i = 1, hits:count() do
       local kind = hits:kind(i)
       local aq, ar = hits:from(i)
-      if (kind == "ranged" or kind == "pierce") and aq and on_ray(ctx, q, r, front, aq, ar) then
+      if (kind == "ranged" or kind == "pierce") and aq and on_ray(q, r, front, aq, ar) then
         hits:reflect(i)
       end
     end
@@ -104,7 +105,9 @@ ability("frenzy", {
 })
 
 -- last_blast: when the unit is destroyed in a battle, every adjacent enemy tile takes `wounds`
--- (default 1) once the battle is over (HQs lose HP).
+-- (default 1) at the end of the phase it is destroyed in, after that phase's removals, so an
+-- enemy it destroys takes no part in the later phases (HQs lose HP; an enemy that has left the
+-- board by then is spared).
 ability("last_blast", {
   destroyed = function(ctx, fx)
     local q, r = ctx:hex()
@@ -123,19 +126,15 @@ ability("last_blast", {
 ability("pick_off", {
   plan_attacks = function(ctx, plan)
     local q, r = ctx:hex()
-    local facing = ctx:facing()
     for i = 1, plan:count() do
       local kind, edge = plan:get(i)
       if kind == "ranged" then
-        local d = hex.edge_direction(edge, facing)
         local best, bq, br = 0, nil, nil
-        local cq, cr = hex.neighbour(q, r, d)
-        while ctx:on_board(cq, cr) do
+        for cq, cr in line(ctx, q, r, hex.edge_direction(edge, ctx:facing())) do
           local t = ctx:tile_at(cq, cr)
-          if t and not t.hq and ctx:is_enemy(cq, cr) and t.wounds > best then
+          if t and not t.hq and t.wounds > best and ctx:is_enemy(cq, cr) then
             best, bq, br = t.wounds, cq, cr
           end
-          cq, cr = hex.neighbour(cq, cr, d)
         end
         if bq then
           plan:target(i, bq, br)
