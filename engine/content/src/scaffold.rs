@@ -309,12 +309,15 @@ ability("{hook}", {{
   -- The engine calls only the points defined here. Uncomment one to start, e.g. a unit that
   -- acts sooner by `bonus` (default 1):
   --
-  -- initiative = function(ctx)
+  -- initiative = function(ctx, fx)
   --   return ctx:param("bonus", 1)
   -- end,
   --
-  -- Other points: battle_started, plan_attacks, before_wound, phase_ended, battle_ended,
-  -- placed, turn_started, turn_ended (and the static `gives` and `instant`).
+  -- Other points, each with `fx` last to ask for effects: battle_started(ctx, fx),
+  -- plan_attacks(ctx, plan, fx), before_wound(ctx, hits, fx), attack_resolved(ctx, a, fx),
+  -- attacked(ctx, a, fx), phase_ended(ctx, fx), destroyed(ctx, fx), battle_ended(ctx, fx),
+  -- placed(ctx, fx), turn_started(ctx, fx), turn_ended(ctx, fx); on an instant tile,
+  -- targets(ctx) and play(ctx, target, fx); and the static `gives` and `instant`.
 }})
 "#
     )
@@ -330,6 +333,18 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("temp dir");
         dir
+    }
+
+    #[test]
+    fn the_ability_template_names_every_hook_point() {
+        let text = ability_template("fury");
+        for (_, name) in hexforge_core::hooks::HookPoints::ALL {
+            assert!(
+                text.contains(&format!("{name}(ctx"))
+                    || text.contains(&format!("{name} = function(ctx")),
+                "the template does not name `{name}`:\n{text}"
+            );
+        }
     }
 
     #[test]
