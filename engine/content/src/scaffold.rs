@@ -316,8 +316,9 @@ ability("{hook}", {{
   -- Other points, each with `fx` last to ask for effects: battle_started(ctx, fx),
   -- plan_attacks(ctx, plan, fx), before_wound(ctx, hits, fx), attack_resolved(ctx, a, fx),
   -- attacked(ctx, a, fx), phase_ended(ctx, fx), destroyed(ctx, fx), battle_ended(ctx, fx),
-  -- placed(ctx, fx), turn_started(ctx, fx), turn_ended(ctx, fx); on an instant tile,
-  -- targets(ctx) and play(ctx, target, fx); and the static `gives` and `instant`.
+  -- placed(ctx, fx), turn_started(ctx, fx), turn_ended(ctx, fx); on a module or an HQ,
+  -- gives_to(ctx, q, r); on an instant tile, targets(ctx) and play(ctx, target, fx); and the
+  -- static `gives` and `instant`.
 }})
 "#
     )
