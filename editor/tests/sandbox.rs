@@ -14,6 +14,7 @@ use hexforge_core::battle::{self, Context};
 use hexforge_core::{
     Battlefield, BoardShape, DefaultPolicy, Dir, Hex, PlayerSetup, Seat, Setup, TileSetup,
 };
+use hexforge_editor::sandbox::board::MarkPlace;
 use hexforge_editor::{Editor, Tab};
 
 /// The board every test builds: each player's HQ, and a Borgo Brawler of player 1 between them
@@ -347,6 +348,42 @@ fn an_instant_is_aimed_on_the_board_and_the_engine_checks_it() {
     let board = harness.state().sandbox.board().expect("a board").clone();
     assert!(board.piece_at(near).is_none());
     assert!(board.piece_at(far).is_some());
+}
+
+#[test]
+fn a_scripted_instant_is_aimed_at_a_hex_its_script_lists_and_played_by_its_hooks() {
+    let mut harness = sandbox(editor());
+    place(&mut harness, "tidecallers", "p1", "Tide Altar", P1_HQ);
+    place(&mut harness, "moloch", "p2", "HQ", P2_HQ);
+    let enemy = Hex::new(1, 0);
+    place(&mut harness, "moloch", "p2", "Hunter-Killer", enemy);
+    harness.get_by_label("Hunter-Killer").click();
+    harness.run();
+    harness.state_mut().sandbox.army = Some("tidecallers".to_string());
+    harness.run();
+    harness.get_by_label("p1").click();
+    harness.run();
+    // The Snare (mods/examples/scripts/tide_instants.lua) lists the enemy units: one here.
+    harness.get_by_label("Snare instant").click();
+    harness.run();
+    harness.get_by_label_contains("click one of the 1 hexes its script lists");
+    // A hex it does not list is refused on the click.
+    click_hex(&mut harness, Hex::new(-1, 0));
+    harness.get_by_label_contains("is not a hex its script lists");
+    click_hex(&mut harness, enemy);
+    harness.get_by_label_contains("Played by p1 on [1, 0].");
+    harness.get_by_label("Play it").click();
+    harness.run();
+    harness.get_by_label_contains("Snare: ");
+    let board = harness.state().sandbox.board().expect("a board").clone();
+    assert!(
+        board
+            .marks
+            .iter()
+            .any(|m| m.on == MarkPlace::Tile(enemy) && m.name.to_string() == "cannot_move"),
+        "{:?}",
+        board.marks
+    );
 }
 
 #[test]

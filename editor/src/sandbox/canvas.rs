@@ -65,6 +65,11 @@ impl Sandbox {
             );
         }
         if let Some(aim) = &self.aim {
+            // A scripted instant's targets, as its scripts list them.
+            for h in &aim.listed.hexes {
+                let c = egui::Color32::from_rgb(120, 200, 255);
+                board_view::outline(&painter, &layout, *h, egui::Stroke::new(2.0, c));
+            }
             for (i, h) in aim.targets.iter().enumerate() {
                 let c = egui::Color32::from_rgb(255, 200, 0);
                 board_view::outline(&painter, &layout, *h, egui::Stroke::new(3.0, c));
@@ -161,6 +166,15 @@ impl Sandbox {
                 .map_or(0, |e| targets_wanted(e).len());
             if aim.targets.len() >= wanted {
                 aim.targets.clear();
+            }
+            let scripted = catalog
+                .find(&aim.id)
+                .is_some_and(|t| hexforge_core::instant::is_scripted(catalog, t));
+            if scripted && !aim.listed.hexes.contains(&h) {
+                self.note = Some(Note::Error(format!(
+                    "{h} is not a hex its script lists: click a hex outlined in blue"
+                )));
+                return;
             }
             aim.targets.push(h);
             return;

@@ -1,5 +1,6 @@
 //! Instants on the sandbox board: picking an instant tile, clicking its targets, and playing it
-//! through the engine's `resolve_play` (a refusal shows the engine's reason).
+//! through the engine's `resolve_play`, or a scripted instant through its hooks on a target they
+//! list (a refusal shows the engine's reason, a script's error its line).
 
 use super::*;
 
@@ -39,6 +40,7 @@ impl Sandbox {
                         id,
                         targets: Vec::new(),
                         facing: None,
+                        listed: Listed::default(),
                     });
                     self.armed = None;
                 }
@@ -51,8 +53,12 @@ impl Sandbox {
             self.aim = None;
             return;
         };
-        let wanted = targets_wanted(effect);
         let seat = hexforge_scenario::write::player_id(Seat::new(self.seat as u8));
+        if effect == InstantEffect::Scripted {
+            self.scripted_ui(ui, catalog, scripts, &seat);
+            return;
+        }
+        let wanted = targets_wanted(effect);
         if wanted.is_empty() {
             ui.label(format!("Played by {seat}: a battle."));
         } else {
@@ -100,6 +106,158 @@ impl Sandbox {
                 self.aim = None;
             }
         });
+    }
+
+    /// A scripted instant aimed: its targets as its scripts list them on the board now (drawn on
+    /// the board, where a click picks one), and "Play it" once one is picked (or at once when it
+    /// is played with no target).
+    fn scripted_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        catalog: &Catalog,
+        scripts: &mut ScriptHost,
+        seat: &str,
+    ) {
+        let Some(aim) = self.aim.clone() else {
+            return;
+        };
+        let listed = self.listed(catalog, scripts, &aim.id);
+        let text = match (&listed.problem, aim.targets.first()) {
+            (Some(why), _) => format!("Played by {seat}: no targets.\n{why}"),
+            (None, Some(h)) => format!("Played by {seat} on {h}."),
+            (None, None) if listed.hexes.is_empty() && listed.none => {
+                format!("Played by {seat}, with no target.")
+            }
+            (None, None) if listed.hexes.is_empty() => {
+                format!("Played by {seat}: its script lists no target now.")
+            }
+            (None, None) => format!(
+                "Played by {seat}: click one of the {} hexes its script lists{}",
+                listed.hexes.len(),
+                if listed.none {
+                    ", or play it with no target"
+                } else {
+                    ""
+                }
+            ),
+        };
+        ui.label(text);
+        let ready = listed.problem.is_none()
+            && match aim.targets.first() {
+                Some(h) => listed.hexes.contains(h),
+                None => listed.none,
+            };
+        if let Some(a) = &mut self.aim {
+            a.listed = listed;
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(ready, egui::Button::new("Play it"))
+                .clicked()
+                && let Some(aim) = self.aim.clone()
+            {
+                self.play_scripted(catalog, scripts, &aim);
+            }
+            if ui.button("Cancel").clicked() {
+                self.aim = None;
+            }
+        });
+    }
+
+    /// The targets the scripted instant `id` of the current seat has on the board now.
+    fn listed(&self, catalog: &Catalog, scripts: &mut ScriptHost, id: &str) -> Listed {
+        let (Some(edits), Some(tile)) = (&self.edits, catalog.find(id)) else {
+            return Listed::default();
+        };
+        let field = match edits.built().complete() {
+            Ok(f) => f,
+            Err(why) => {
+                return Listed {
+                    problem: Some(format!("No instant until the board is whole:\n{why}")),
+                    ..Listed::default()
+                };
+            }
+        };
+        let ctx = Context {
+            catalog,
+            rules: &edits.board().rules,
+        };
+        // The same list every frame: the scripts start from the same seed.
+        scripts.reseed(0);
+        match hexforge_core::instant::targets(field, ctx, Seat::new(self.seat as u8), tile, scripts)
+        {
+            Ok(t) => Listed {
+                hexes: t.hexes(field.shape()).collect(),
+                none: t.none,
+                problem: None,
+            },
+            Err(e) => Listed {
+                problem: Some(e.message),
+                ..Listed::default()
+            },
+        }
+    }
+
+    /// Plays the aimed scripted instant through the engine: its `play` hooks on the target
+    /// picked, then their effects at once, as a game plays it.
+    fn play_scripted(&mut self, catalog: &Catalog, scripts: &mut ScriptHost, aim: &Aim) {
+        let Some(tile) = catalog.find(&aim.id) else {
+            return;
+        };
+        let Some(edits) = &mut self.edits else {
+            return;
+        };
+        let mut field = match edits.built().complete() {
+            Ok(f) => f.clone(),
+            Err(why) => {
+                self.note = Some(Note::Error(format!(
+                    "No instant until the board is whole:\n{why}"
+                )));
+                return;
+            }
+        };
+        let board = edits.board().clone();
+        let ctx = Context {
+            catalog,
+            rules: &board.rules,
+        };
+        let ids: Vec<String> = field
+            .players()
+            .map(hexforge_scenario::write::player_id)
+            .collect();
+        let names = hexforge_scenario::log::Names::new(&field, ctx, |_| None, &ids);
+        let name = catalog.get(tile).name.clone();
+        let seat = Seat::new(self.seat as u8);
+        let target = aim.targets.first().and_then(|h| field.shape().cell(*h));
+        scripts.reseed(0);
+        let mut events: Vec<Event> = Vec::new();
+        let played = hexforge_core::instant::asked(&field, ctx, seat, tile, target, scripts)
+            .and_then(|effects| {
+                hexforge_core::battle::resolve_effects(
+                    &mut field,
+                    ctx,
+                    scripts,
+                    &mut DefaultPolicy,
+                    &mut events,
+                    &effects,
+                )
+            });
+        match played {
+            Ok(()) => {
+                let lines: Vec<String> = events.iter().filter_map(|e| names.describe(e)).collect();
+                edits.replace(
+                    Board::from_field(&field, catalog, &board.armies(), &board.rules),
+                    catalog,
+                );
+                self.note = Some(Note::Info(if lines.is_empty() {
+                    format!("{name}: nothing happened")
+                } else {
+                    format!("{name}: {}", lines.join("; "))
+                }));
+                self.aim = None;
+            }
+            Err(e) => self.note = Some(Note::Error(format!("{name}: {}", e.message))),
+        }
     }
 
     /// Plays the aimed instant through the engine (a Battle instant fights a battle).
@@ -197,5 +355,7 @@ pub(super) fn targets_wanted(effect: InstantEffect) -> Vec<&'static str> {
         InstantEffect::Push => vec!["pusher", "unit to push", "hex to push it to"],
         InstantEffect::Wound { .. } | InstantEffect::DestroyNearHq => vec!["target"],
         InstantEffect::Area { .. } => vec!["centre hex"],
+        // One of the hexes its script lists (`scripted_ui`), or none.
+        InstantEffect::Scripted => vec!["target"],
     }
 }

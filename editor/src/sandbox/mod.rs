@@ -45,6 +45,20 @@ struct Aim {
     targets: Vec<Hex>,
     /// The facing a moved unit ends with (`None` keeps its facing).
     facing: Option<Dir>,
+    /// A scripted instant's targets, as its `targets` hooks list them on the board now.
+    listed: Listed,
+}
+
+/// Where a scripted instant may be played on the sandbox board (docs/LUA_API.md, "Scripted
+/// instants"), worked out by its scripts each frame while it is aimed.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Listed {
+    /// The hexes it may be played on, in reading order.
+    hexes: Vec<Hex>,
+    /// It may be played with no target.
+    none: bool,
+    /// Why nothing is listed: the board is not whole, or a script failed.
+    problem: Option<String>,
 }
 
 /// What a message line says: news or a refusal.

@@ -766,3 +766,108 @@ fn every_hook_call_outside_a_battle_gets_a_seed_of_its_own_from_the_game() {
         log.calls
     );
 }
+
+/// Lists the cells of `cells` as the targets of every scripted instant, counting its calls.
+struct Lister {
+    cells: u64,
+    calls: u32,
+}
+
+impl crate::hooks::AbilityHooks for Lister {
+    fn instant_targets(
+        &mut self,
+        _ctx: &crate::hooks::InstantContext<'_>,
+        targets: &mut crate::hooks::InstantTargets,
+    ) -> Result<(), crate::hooks::HookError> {
+        self.calls += 1;
+        targets.cells |= self.cells;
+        Ok(())
+    }
+}
+
+/// Armies `a` and `b`: an HQ and a scripted instant `gas` each.
+fn scripted_catalog() -> Arc<Catalog> {
+    let mut c = Catalog::new();
+    for army in ["a", "b"] {
+        let hq = Tile::new(army, "hq", TileKind::Hq);
+        let mut gas = Tile::new(army, "gas", TileKind::Instant);
+        gas.instant = Some(InstantEffect::Scripted);
+        let mut ability = crate::tile::AbilityRef::new("gas", Default::default());
+        ability.points = crate::hooks::HookPoints::INSTANT;
+        gas.abilities.push(ability);
+        c.add_army(army, army, 2, vec![hq, gas]).expect("army");
+    }
+    Arc::new(c)
+}
+
+/// A position of `scripted_catalog` with `a` to play holding its gas; `hooks` list the targets.
+fn gas_position(hooks: &mut Lister) -> Game {
+    let cat = scripted_catalog();
+    let tile = |id: &str| cat.find(id).expect("tile");
+    let at = |id: &str, owner: u8, r: i32| TileSetup {
+        tile: tile(id),
+        owner: Seat::new(owner),
+        hex: Hex::new(0, r),
+        facing: Dir::N,
+        wounds: 0,
+    };
+    let piles = |army: &str, hand: Vec<TileRef>| Piles {
+        army: army.into(),
+        deck: Vec::new(),
+        hand,
+        discard: Vec::new(),
+    };
+    Game::from_position(
+        Position {
+            setup: duel_setup(vec![at("a/hq", 0, 2), at("b/hq", 1, -2)]),
+            piles: vec![piles("a", vec![tile("a/gas")]), piles("b", Vec::new())],
+            next: Seat::new(0),
+            turn_number: 5,
+            last_turns: None,
+            seed: 0,
+            marks: Vec::new(),
+        },
+        cat.clone(),
+        Arc::new(Rules::default()),
+        hooks,
+        &mut (),
+    )
+    .expect("position")
+}
+
+#[test]
+fn scripted_instant_targets_are_listed_from_the_kept_lists_and_hashed() {
+    let mut three = Lister {
+        cells: 1 << 3,
+        calls: 0,
+    };
+    let mut four = Lister {
+        cells: 1 << 4,
+        calls: 0,
+    };
+    let mut g = gas_position(&mut three);
+    let other = gas_position(&mut four);
+    assert_eq!(three.calls, 1, "worked out once as the game starts");
+    // The same game but for what the scripts list: the hash tells them apart.
+    assert_ne!(g.state_hash(), other.state_hash());
+    let gas = g.catalog().find("a/gas").expect("gas");
+    let shape = g.field().shape().clone();
+    let mut legal = LegalActions::new();
+    g.legal_actions(&mut legal);
+    let listed: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Instant { .. }))
+        .collect();
+    assert_eq!(
+        listed,
+        vec![Action::Instant {
+            tile: gas,
+            target: Target::Hex(shape.hexes()[3]),
+        }]
+    );
+    assert_eq!(three.calls, 1, "listing the legal actions calls no hook");
+    // Ending the turn works the lists out again, for `b`, who holds none.
+    g.act(&Action::EndTurn, &mut three, &mut DefaultPolicy, &mut ())
+        .expect("end the turn");
+    assert_eq!(g.instant_targets(gas), None);
+}
