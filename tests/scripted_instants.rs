@@ -131,6 +131,41 @@ fn a_scripted_instants_targets_are_legal_actions_and_it_is_played_on_one() {
 }
 
 #[test]
+fn none_in_the_list_plays_it_with_no_target_and_a_hex_listed_twice_counts_once() {
+    let (catalog, mut scripts) = fixture();
+    let mut g = game(&catalog, &mut scripts, &["anywhere"], &[]).expect("a game");
+    let mut legal = LegalActions::new();
+    g.legal_actions(&mut legal);
+    let listed: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Instant { .. }))
+        .collect();
+    assert_eq!(
+        listed,
+        vec![
+            instant(&catalog, "anywhere", Target::None),
+            instant(&catalog, "anywhere", Target::Hex(Hex::new(0, 0))),
+        ]
+    );
+    let mut events = Vec::new();
+    g.act(&listed[0], &mut scripts, &mut DefaultPolicy, &mut events)
+        .expect("played with no target");
+    // `ctx:owner()` is the player who plays it: the marker is on player 1.
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Event::Marked { mark } if mark.on == hexforge_core::marker::MarkOn::Player(Seat::new(0))
+        )),
+        "{events:?}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::InstantPlayed { at: None, .. }))
+    );
+}
+
+#[test]
 fn a_target_its_script_does_not_list_is_refused_by_the_rules() {
     let (catalog, mut scripts) = fixture();
     let mut g = game(&catalog, &mut scripts, &["sting"], &[]).expect("a game");
