@@ -372,6 +372,47 @@ impl Battlefield {
             })
     }
 
+    /// The value of the marker `name` on the tile on `cell`, 0 when there is none.
+    #[inline]
+    pub fn tile_mark_value(&self, cell: Cell, name: MarkerName) -> i16 {
+        if self.marks.is_empty() {
+            return 0;
+        }
+        self.mark(MarkOn::Tile(cell), name).map_or(0, |m| m.value)
+    }
+
+    /// The edges (bit = edge index) of the tile on `cell` that carry a net now: `printed`, the
+    /// net edges of its definition, with those of its `add_net` and `drop_net` markers.
+    #[inline]
+    pub fn net_edges(&self, cell: Cell, printed: u8) -> u8 {
+        if self.marks.is_empty() {
+            return printed;
+        }
+        let add = self.tile_mark_value(cell, MarkerName::ADD_NET) as u8;
+        let drop = self.tile_mark_value(cell, MarkerName::DROP_NET) as u8;
+        (printed | add) & !drop & 0x3f
+    }
+
+    /// Whether the edge `edge` of the tile on `cell` carries armor now: `printed`, its
+    /// definition's armor there, with its `add_armor` and `drop_armor` markers.
+    #[inline]
+    pub fn armored(&self, cell: Cell, edge: crate::hex::Edge, printed: bool) -> bool {
+        if self.marks.is_empty() {
+            return printed;
+        }
+        let bit = 1i16 << edge.index();
+        let add = self.tile_mark_value(cell, MarkerName::ADD_ARMOR) & bit != 0;
+        let drop = self.tile_mark_value(cell, MarkerName::DROP_ARMOR) & bit != 0;
+        (printed || add) && !drop
+    }
+
+    /// What the `initiative` marker of the tile on `cell` adds to its initiative values.
+    #[inline]
+    pub fn initiative_mark(&self, cell: Cell) -> i8 {
+        self.tile_mark_value(cell, MarkerName::INITIATIVE)
+            .clamp(-9, 9) as i8
+    }
+
     /// The board's hexes, neighbours and cell numbering, fixed for the battlefield's life.
     pub fn shape(&self) -> &BoardShape {
         &self.shape

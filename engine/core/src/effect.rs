@@ -46,7 +46,34 @@ pub enum Effect {
     /// An attack made by the tile on its `from` cell: it goes through armor, Medics and
     /// `before_wound` like a printed one (docs/LUA_API.md, `fx:attack`).
     Attack(ScriptedAttack),
+    /// A change to the initiative values of the unit on `cell` for the rest of the battle being
+    /// fought (only asked during battles; the battle carries it out).
+    Initiative {
+        /// The unit whose values change.
+        cell: Cell,
+        /// How they change.
+        change: InitiativeChange,
+    },
 }
+
+/// How an [`Effect::Initiative`] changes a unit's initiative values for the rest of a battle.
+/// `Set` and `Swap` are worked out from the values when the effect is carried out, and become
+/// an amount added to every value of the unit (its values keep their distances).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InitiativeChange {
+    /// Adds this much (-9 to 9) to each of the unit's values.
+    Add(i8),
+    /// Its highest value becomes this (0 to 9).
+    Set(u8),
+    /// It and the unit on this cell trade their highest values.
+    Swap(Cell),
+}
+
+/// Why an initiative change asked outside a battle is refused, and what to do instead.
+pub const INITIATIVE_OUTSIDE_BATTLES: &str = "an initiative change lasts for the battle being fought, so it is asked in a battle's hooks; outside a battle, put the `initiative` marker on the unit instead, e.g. fx:mark(q, r, \"initiative\", \"battle\", 2) for the next battle";
+
+/// The most an [`InitiativeChange`] may add or set.
+pub const MAX_INITIATIVE_CHANGE: i8 = 9;
 
 /// The most strength a scripted attack may have.
 pub const MAX_ATTACK_STRENGTH: u8 = 9;
@@ -163,8 +190,34 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 }
                 occupied = occupied & !from.bit() | to.bit();
             }
-            Effect::Mark(Mark { on, .. }) | Effect::Unmark { on, .. } => {
+            Effect::Mark(Mark {
+                on, name, value, ..
+            }) => {
                 check_mark_on(field, occupied, on)?;
+                name.check(on, value).map_err(|e| refuse(&e))?;
+            }
+            Effect::Unmark { on, .. } => {
+                check_mark_on(field, occupied, on)?;
+            }
+            Effect::Initiative { cell, change } => {
+                let other = match change {
+                    InitiativeChange::Swap(other) => Some(other),
+                    InitiativeChange::Add(n) if n.abs() > MAX_INITIATIVE_CHANGE => {
+                        return Err(refuse(&format!("an initiative change of {n}: use -9 to 9")));
+                    }
+                    InitiativeChange::Set(v) if v as i8 > MAX_INITIATIVE_CHANGE => {
+                        return Err(refuse(&format!("initiative {v}: use 0 to 9")));
+                    }
+                    _ => None,
+                };
+                for c in std::iter::once(cell).chain(other) {
+                    if occupied & c.bit() == 0 {
+                        return Err(refuse(&format!(
+                            "no unit on {} to change the initiative of",
+                            field.shape().hex(c)
+                        )));
+                    }
+                }
             }
             Effect::Attack(a) => {
                 if occupied & a.from.bit() == 0 {
@@ -214,12 +267,21 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             MarkOn::Hex(_) | MarkOn::Player(_) => true,
         },
         Effect::Attack(a) => occupied & a.from.bit() != 0,
+        Effect::Initiative { cell, change } => {
+            occupied & cell.bit() != 0
+                && match change {
+                    InitiativeChange::Swap(other) => occupied & other.bit() != 0,
+                    _ => true,
+                }
+        }
     });
 }
 
 /// Checks every effect ([`check_effects`]), then carries them out in order. Refused effects
 /// change nothing: the error names the first one. Attacks are not carried out here: they need
-/// the hooks and Medics of a volley (`battle::resolve_effects`), which resolves them first.
+/// the hooks and Medics of a volley (`battle::resolve_effects`), which resolves them first; nor
+/// are initiative changes, which the battle being fought keeps. A marker of edges
+/// ([`MarkerName::is_edges`]) put where one is already adds its edges to those there.
 pub fn apply_effects<S: EventSink + ?Sized>(
     field: &mut Battlefield,
     ctx: Context<'_>,
@@ -267,7 +329,12 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     );
                 }
             }
-            Effect::Mark(mark) => {
+            Effect::Mark(mut mark) => {
+                if mark.name.is_edges()
+                    && let Some(old) = field.mark(mark.on, mark.name)
+                {
+                    mark.value |= old.value;
+                }
                 let there = match mark.on {
                     MarkOn::Tile(cell) => field.at(cell).is_some(),
                     MarkOn::Hex(_) | MarkOn::Player(_) => true,
@@ -281,7 +348,7 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     emit(field, sink, Event::Unmarked { on, name });
                 }
             }
-            Effect::Attack(_) => {}
+            Effect::Attack(_) | Effect::Initiative { .. } => {}
         }
     }
     Ok(())

@@ -72,6 +72,16 @@ pub enum Event {
         /// The initiative value of the phase, counting down to 0.
         phase: u8,
     },
+    /// An ability changes a unit's initiative values for the rest of the battle being fought
+    /// (`fx:add_initiative`, `fx:set_initiative`, `fx:swap_initiative`); the battle keeps it.
+    InitiativeChanged {
+        /// The unit whose values change.
+        cell: Cell,
+        /// What is added to each of its values (its whole change this battle so far).
+        by: i8,
+        /// Its highest value now.
+        highest: u8,
+    },
     /// The tile is netted from now on (R6.1.9, recomputed when tiles leave the board).
     Netted {
         /// The netted tile.

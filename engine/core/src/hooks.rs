@@ -15,7 +15,7 @@ use crate::event::AttackKind;
 use crate::hex::{Edge, Hex};
 use crate::rules::Rules;
 use crate::shape::Cell;
-use crate::tile::{AbilityRef, Catalog, Tile};
+use crate::tile::{AbilityRef, Catalog, Effects, Tile};
 use std::fmt;
 
 /// The hook points an ability's implementation defines (a set of flags).
@@ -51,6 +51,9 @@ impl HookPoints {
     /// Each time an attack on the unit resolves (landed, absorbed, stopped): effects, at the end
     /// of that phase.
     pub const ATTACKED: HookPoints = HookPoints(1 << 11);
+    /// At the start of each battle, for a tile that gives effects through links or an aura:
+    /// what it gives each tile they reach, in place of `gives` (docs/LUA_API.md, `gives_to`).
+    pub const GIVES_TO: HookPoints = HookPoints(1 << 12);
     /// A scripted instant in its player's hand: the hexes it may be played on (`targets`),
     /// asked after every action of a game (docs/LUA_API.md, "Scripted instants").
     pub const TARGETS: HookPoints = HookPoints(1 << 13);
@@ -60,7 +63,7 @@ impl HookPoints {
     pub const INSTANT: HookPoints = HookPoints(1 << 13 | 1 << 14);
 
     /// Every point with its name in scripts, in the order the engine documents them.
-    pub const ALL: [(HookPoints, &'static str); 14] = [
+    pub const ALL: [(HookPoints, &'static str); 15] = [
         (HookPoints::BATTLE_STARTED, "battle_started"),
         (HookPoints::PLAN_ATTACKS, "plan_attacks"),
         (HookPoints::PHASE_ENDED, "phase_ended"),
@@ -75,12 +78,13 @@ impl HookPoints {
         (HookPoints::ATTACKED, "attacked"),
         (HookPoints::TARGETS, "targets"),
         (HookPoints::PLAY, "play"),
+        (HookPoints::GIVES_TO, "gives_to"),
     ];
 
     /// Every hook point at once, for a test against any of them.
-    pub const ALL_POINTS: HookPoints = HookPoints(0xfff | 0b110_0000_0000_0000);
+    pub const ALL_POINTS: HookPoints = HookPoints(0x1fff | 0b110_0000_0000_0000);
     /// The points called during battles.
-    pub const BATTLE: HookPoints = HookPoints(0b1110_0011_1111);
+    pub const BATTLE: HookPoints = HookPoints(0b1_1110_0011_1111);
     /// The attack events: the points called as each attack resolves.
     pub const ATTACK_EVENTS: HookPoints = HookPoints(0b1100_0000_0000);
     /// The points called when turns start and end.
@@ -214,6 +218,18 @@ pub struct IncomingHit {
     pub to: Cell,
 }
 
+/// What a tile whose ability has a `gives_to` point gives one tile its links or aura reach, in
+/// the battle being fought.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Gift {
+    /// The tile that gives.
+    pub giver: Cell,
+    /// The tile it gives to.
+    pub target: Cell,
+    /// What it gives that tile (the friend and enemy rules of the static effects apply).
+    pub effects: Effects,
+}
+
 /// What a hook sees of the tile it runs for and of the board around it.
 #[derive(Clone, Copy, Debug)]
 pub struct HookContext<'a> {
@@ -234,6 +250,9 @@ pub struct HookContext<'a> {
     /// What initiative hooks add to each unit's values in the battle being fought, by cell
     /// index; empty outside battles.
     pub initiative_changes: &'a [i8],
+    /// What `gives_to` hooks give in the battle being fought, by giver then target in reading
+    /// order; empty outside battles.
+    pub gifts: &'a [Gift],
 }
 
 /// What the hooks of a scripted instant see: the instant is in its player's hand, never on the
@@ -402,6 +421,14 @@ pub trait AbilityHooks {
         _effects: &mut Vec<Effect>,
     ) -> Result<(), HookError> {
         Ok(())
+    }
+
+    /// At the start of each battle (and again when a unit moves during one), for each tile with
+    /// this point that gives effects through its links or aura, and each tile those reach
+    /// (`target`, in reading order): the effects it gives that tile, in place of the tile's
+    /// static ones. The default gives the static ones.
+    fn gives_to(&mut self, ctx: &HookContext<'_>, _target: Cell) -> Result<Effects, HookError> {
+        Ok(*ctx.def.gives())
     }
 
     /// After the tile with this point is placed (R3.3).

@@ -1,7 +1,7 @@
 //! Markers: named statuses that abilities put on tiles, hexes and players, with how long each
-//! lasts and a number it may carry. Three names mean something to the engine
-//! ([`MarkerName::IGNORES_NETS`], [`MarkerName::CANNOT_MOVE`], [`MarkerName::UNPUSHABLE`]);
-//! every other name is a mod's own, which scripts read and the engine keeps, hashes and shows.
+//! lasts and a number it may carry. Some names mean something to the engine
+//! ([`MarkerName::ENGINE`]: nets, moves, pushes, initiative, armor and nets on edges); every
+//! other name is a mod's own, which scripts read and the engine keeps, hashes and shows.
 
 use crate::seat::Seat;
 use crate::shape::Cell;
@@ -59,11 +59,36 @@ impl MarkerName {
     /// The unit may not be pushed (R5.3).
     pub const UNPUSHABLE: MarkerName = MarkerName::known("unpushable");
 
+    /// Its value (-9 to 9) is added to each of the unit's initiative values in battles (R3.7.5,
+    /// floored at 0 like any modifier).
+    pub const INITIATIVE: MarkerName = MarkerName::known("initiative");
+    /// The tile's edges in its value (a mask: bit 0 the front edge, then clockwise) carry armor.
+    pub const ADD_ARMOR: MarkerName = MarkerName::known("add_armor");
+    /// The tile's edges in its value lose their armor.
+    pub const DROP_ARMOR: MarkerName = MarkerName::known("drop_armor");
+    /// The tile's edges in its value carry a net.
+    pub const ADD_NET: MarkerName = MarkerName::known("add_net");
+    /// The tile's edges in its value lose their net.
+    pub const DROP_NET: MarkerName = MarkerName::known("drop_net");
+
     /// The names the engine gives a meaning to.
-    pub const ENGINE: [MarkerName; 3] = [
+    pub const ENGINE: [MarkerName; 8] = [
         MarkerName::IGNORES_NETS,
         MarkerName::CANNOT_MOVE,
         MarkerName::UNPUSHABLE,
+        MarkerName::INITIATIVE,
+        MarkerName::ADD_ARMOR,
+        MarkerName::DROP_ARMOR,
+        MarkerName::ADD_NET,
+        MarkerName::DROP_NET,
+    ];
+
+    /// The names whose value is a mask of the tile's edges, and which change its edges.
+    pub const EDGES: [MarkerName; 4] = [
+        MarkerName::ADD_ARMOR,
+        MarkerName::DROP_ARMOR,
+        MarkerName::ADD_NET,
+        MarkerName::DROP_NET,
     ];
 
     /// Packs a name already known to be good.
@@ -121,6 +146,37 @@ impl MarkerName {
     /// Whether the engine gives this name a meaning of its own.
     pub fn is_engine(&self) -> bool {
         MarkerName::ENGINE.contains(self)
+    }
+
+    /// Whether this name's value is a mask of edges that changes its tile's edges.
+    pub fn is_edges(&self) -> bool {
+        MarkerName::EDGES.contains(self)
+    }
+
+    /// Whether a marker of this name may carry `value`, and where it may go: the engine's names
+    /// that read their value take only values they understand, and only on tiles. The error
+    /// says what to use.
+    pub fn check(&self, on: MarkOn, value: i16) -> Result<(), String> {
+        let reads_value = *self == MarkerName::INITIATIVE || self.is_edges();
+        if !reads_value {
+            return Ok(());
+        }
+        if !matches!(on, MarkOn::Tile(_)) {
+            return Err(format!(
+                "the engine's marker `{self}` goes on a tile, not on a hex or a player"
+            ));
+        }
+        if *self == MarkerName::INITIATIVE && !(-9..=9).contains(&value) {
+            return Err(format!(
+                "the `initiative` marker's value is added to initiative: use -9 to 9, not {value}"
+            ));
+        }
+        if self.is_edges() && !(1..=63).contains(&value) {
+            return Err(format!(
+                "the `{self}` marker's value is a mask of edges (1 front, 2 front-right, 4, 8, 16, 32): use 1 to 63, not {value}"
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -367,7 +367,7 @@ impl Views {
         for (c, p) in field.tiles() {
             let traits = ctx.catalog.traits(p.tile);
             gives_mobility |= traits.gives_mobility;
-            if traits.nets != 0 {
+            if field.net_edges(c, traits.nets) != 0 {
                 netters |= c.bit();
             }
             if traits.move_range != 0 {
@@ -425,7 +425,7 @@ impl Views {
             field.shape().neighbour(cell, d).is_some_and(|n| {
                 field
                     .at(n)
-                    .is_some_and(|p| ctx.catalog.traits(p.tile).nets != 0)
+                    .is_some_and(|p| field.net_edges(n, ctx.catalog.traits(p.tile).nets) != 0)
                     && nets::reach(field, ctx.catalog, ctx.rules, n) & cell.bit() != 0
             })
         });

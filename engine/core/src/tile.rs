@@ -103,6 +103,23 @@ impl Effects {
         mobility: false,
     };
 
+    /// These effects and `other`'s together: numbers added (within -9..9, extra attacks 0..4),
+    /// flags of either.
+    pub fn plus(&self, other: &Effects) -> Effects {
+        let add = |a: i8, b: i8| (a as i16 + b as i16).clamp(-9, 9) as i8;
+        Effects {
+            melee: add(self.melee, other.melee),
+            ranged: add(self.ranged, other.ranged),
+            initiative: add(self.initiative, other.initiative),
+            enemy_initiative: add(self.enemy_initiative, other.enemy_initiative),
+            medic: self.medic || other.medic,
+            extra_attack: self.extra_attack.saturating_add(other.extra_attack).min(4),
+            hijack: self.hijack || other.hijack,
+            convert_attack: self.convert_attack || other.convert_attack,
+            mobility: self.mobility || other.mobility,
+        }
+    }
+
     /// Whether this gives nothing, so the tile needs no place in the effect computations.
     pub fn is_none(&self) -> bool {
         *self == Effects::NONE
@@ -425,15 +442,17 @@ impl Traits {
                 .fold(0u8, |m, (i, e)| if f(e) { m | 1 << i } else { m })
         };
         let fx = t.gives();
+        let hooks = t
+            .abilities
+            .iter()
+            .fold(HookPoints::NONE, |p, a| p.union(a.points));
         Traits {
             nets: mask(|e| e.net),
             links: if t.is_hq() { 0x3f } else { mask(|e| e.link) },
-            gives: !fx.is_none(),
+            // A `gives_to` hook gives through the links (or aura) whatever the static effects.
+            gives: !fx.is_none() || hooks.contains(HookPoints::GIVES_TO),
             gives_mobility: fx.mobility,
-            hooks: t
-                .abilities
-                .iter()
-                .fold(HookPoints::NONE, |p, a| p.union(a.points)),
+            hooks,
             move_range: t.global.move_range,
             mobile: t.mobile,
         }

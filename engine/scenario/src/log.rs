@@ -149,6 +149,10 @@ impl Names {
                 format!("Battle: initiative phases {first_phase} down to 0")
             }
             Event::PhaseStarted { phase } => format!("Phase {phase}"),
+            Event::InitiativeChanged { cell, by, highest } => format!(
+                "  {} has initiative {highest} for this battle ({by:+} to each value)",
+                self.name(cell)
+            ),
             Event::Netted { cell } => format!("  {} is netted", self.name(cell)),
             Event::Freed { cell } => format!("  {} is no longer netted", self.name(cell)),
             Event::Acts { cell, .. } => format!("  {} acts", self.name(cell)),

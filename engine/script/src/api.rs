@@ -3,7 +3,7 @@
 //! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
-use hexforge_core::effect::{Effect, ScriptedAttack};
+use hexforge_core::effect::{Effect, InitiativeChange, ScriptedAttack};
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::tile::ParamValue;
@@ -31,6 +31,8 @@ pub(crate) struct Call {
     /// What initiative hooks add to each unit's values in the battle of the call, by cell index
     /// (empty outside battles).
     pub(crate) initiative_changes: Vec<i8>,
+    /// What `gives_to` hooks give in the battle of the call (empty outside battles).
+    pub(crate) gifts: Vec<hexforge_core::hooks::Gift>,
 }
 
 /// The attacks being planned: an [`AttackPlan`] moved in for the call.
@@ -291,17 +293,24 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         });
         reg.add_method("edges", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
-            let Some(p) = f.shape().cell(Hex::new(q, r)).and_then(|c| f.at(c)) else {
+            let Some((cell, p)) = f
+                .shape()
+                .cell(Hex::new(q, r))
+                .and_then(|c| f.at(c).map(|p| (c, p)))
+            else {
                 return Ok(Value::Nil);
             };
             let def = call.catalog.get(p.tile);
+            // Armor and nets as they are now, with the edge markers.
+            let nets = f.net_edges(cell, call.catalog.traits(p.tile).nets);
             let list = lua.create_table()?;
             for (i, e) in def.edges.iter().enumerate() {
                 let t = lua.create_table()?;
+                let edge = hexforge_core::hex::Edge::ALL[i];
                 t.raw_set("melee", e.melee)?;
                 t.raw_set("ranged", e.ranged)?;
-                t.raw_set("armor", e.armor)?;
-                t.raw_set("net", e.net)?;
+                t.raw_set("armor", f.armored(cell, edge, e.armor))?;
+                t.raw_set("net", nets & (1 << i) != 0)?;
                 t.raw_set("link", e.link)?;
                 t.raw_set("direction", (i + usize::from(p.facing.index())) % 6)?;
                 list.raw_set(i, t)?;
@@ -364,7 +373,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 .get(c.index())
                 .copied()
                 .unwrap_or(0);
-            match hexforge_core::battle::standing(f, ctx, c, hooked) {
+            match hexforge_core::battle::standing(f, ctx, c, hooked, &call.gifts) {
                 Some(s) => Ok(Value::Table(standing_table(lua, &s)?)),
                 None => Ok(Value::Nil),
             }
@@ -506,13 +515,16 @@ pub(crate) struct Fx {
     pub(crate) asked: Vec<Effect>,
     /// The cell of the tile whose hook is called.
     pub(crate) own: Option<Cell>,
+    /// The call is made during a battle, so initiative changes may be asked.
+    pub(crate) in_battle: bool,
 }
 
 impl Fx {
     /// Makes `fx` ready for a call on `field` (`own`: the hook's tile; none for an instant's
     /// hook).
-    pub(crate) fn start(&mut self, field: &Battlefield, own: Option<Cell>) {
+    pub(crate) fn start(&mut self, field: &Battlefield, own: Option<Cell>, in_battle: bool) {
         self.own = own;
+        self.in_battle = in_battle;
         self.occupied = field.occupied();
         self.players = field.player_count();
         if !self
@@ -565,8 +577,115 @@ impl Fx {
             lasts: lasts_arg(what, lasts)?,
             value: mark_value(what, value)?,
         };
+        mark.name
+            .check(mark.on, mark.value)
+            .map_err(|e| mlua::Error::runtime(format!("fx:{what}: {e}")))?;
         self.asked.push(Effect::Mark(mark));
         Ok(())
+    }
+
+    /// Asks for an initiative change of the unit on `(q, r)` (only in battles).
+    fn initiative(&mut self, what: &str, q: i64, r: i64, change: Change) -> mlua::Result<()> {
+        if !self.in_battle {
+            return Err(mlua::Error::runtime(format!(
+                "fx:{what}: {}",
+                hexforge_core::effect::INITIATIVE_OUTSIDE_BATTLES
+            )));
+        }
+        let cell = self.tile(what, q, r)?;
+        let change = match change {
+            Change::Add(n) => InitiativeChange::Add(
+                i8::try_from(n)
+                    .ok()
+                    .filter(|n| (-9..=9).contains(n))
+                    .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: {n}: add -9 to 9")))?,
+            ),
+            Change::Set(v) => {
+                InitiativeChange::Set(u8::try_from(v).ok().filter(|v| *v <= 9).ok_or_else(
+                    || mlua::Error::runtime(format!("fx:{what}: initiative {v}: use 0 to 9")),
+                )?)
+            }
+            Change::Swap(q2, r2) => InitiativeChange::Swap(self.tile(what, q2, r2)?),
+        };
+        self.asked.push(Effect::Initiative { cell, change });
+        Ok(())
+    }
+
+    /// The edge change `fx:edge{...}` asks for, as a marker of edges, every field checked.
+    fn edge(&self, t: &Table) -> mlua::Result<Mark> {
+        let bad = |m: String| mlua::Error::runtime(format!("fx:edge: {m}"));
+        for pair in t.pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let known = matches!(&k, Value::String(s)
+                if ["hex", "edge", "edges", "add", "remove", "lasts"]
+                    .contains(&s.to_str()?.as_ref()));
+            if !known {
+                return Err(bad(format!(
+                    "no field `{}`: use hex, edge or edges, add or remove, and lasts",
+                    k.to_string().unwrap_or_default()
+                )));
+            }
+        }
+        let hex: Option<Table> = t.get("hex")?;
+        let cell = match hex {
+            Some(h) => {
+                let (q, r): (Option<i64>, Option<i64>) = (h.get(1)?, h.get(2)?);
+                let (Some(q), Some(r)) = (q, r) else {
+                    return Err(bad("hex is a hex {q, r}".into()));
+                };
+                self.tile("edge", q, r)?
+            }
+            None => self
+                .own
+                .ok_or_else(|| bad("called outside a hook".into()))?,
+        };
+        let one: Option<i64> = t.get("edge")?;
+        let many: Option<Vec<i64>> = t.get("edges")?;
+        let list = match (one, many) {
+            (Some(e), None) => vec![e],
+            (None, Some(es)) if !es.is_empty() => es,
+            (Some(_), Some(_)) => return Err(bad("give edge or edges, not both".into())),
+            _ => {
+                return Err(bad(
+                    "give the edge (0 front to 5, clockwise) or edges = {...}".into(),
+                ));
+            }
+        };
+        let mut mask = 0i16;
+        for e in list {
+            if !(0..=5).contains(&e) {
+                return Err(bad(format!(
+                    "edge {e}: edges are 0 (front) to 5, clockwise"
+                )));
+            }
+            mask |= 1 << e;
+        }
+        let add: Option<String> = t.get("add")?;
+        let remove: Option<String> = t.get("remove")?;
+        let name = match (add.as_deref(), remove.as_deref()) {
+            (Some("armor"), None) => MarkerName::ADD_ARMOR,
+            (Some("net"), None) => MarkerName::ADD_NET,
+            (None, Some("armor")) => MarkerName::DROP_ARMOR,
+            (None, Some("net")) => MarkerName::DROP_NET,
+            (Some(_), Some(_)) => return Err(bad("give add or remove, not both".into())),
+            (Some(o), None) | (None, Some(o)) => {
+                return Err(bad(format!(
+                    "\"{o}\": an edge change adds or removes \"armor\" or \"net\""
+                )));
+            }
+            (None, None) => {
+                return Err(bad(
+                    "give add = \"armor\" | \"net\" or remove = \"armor\" | \"net\"".into(),
+                ));
+            }
+        };
+        let lasts: Option<Value> = t.get("lasts")?;
+        Ok(Mark {
+            on: MarkOn::Tile(cell),
+            name,
+            lasts: lasts_arg("edge", lasts)?,
+            value: mask,
+        })
     }
 
     /// The attack `fx:attack{...}` asks for, every field checked.
@@ -696,6 +815,13 @@ impl Fx {
             .cell(hex_arg(q, r)?)
             .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: ({q}, {r}) is off the board")))
     }
+}
+
+/// An initiative change as a script asks it, before its numbers are checked.
+enum Change {
+    Add(i64),
+    Set(i64),
+    Swap(i64, i64),
 }
 
 /// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`).
@@ -900,6 +1026,23 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
                 fx.push_mark("mark_player", on, &name, lasts, value)
             },
         );
+        reg.add_method_mut("add_initiative", |_, fx, (q, r, n): (i64, i64, i64)| {
+            fx.initiative("add_initiative", q, r, Change::Add(n))
+        });
+        reg.add_method_mut("set_initiative", |_, fx, (q, r, v): (i64, i64, i64)| {
+            fx.initiative("set_initiative", q, r, Change::Set(v))
+        });
+        reg.add_method_mut(
+            "swap_initiative",
+            |_, fx, (q, r, q2, r2): (i64, i64, i64, i64)| {
+                fx.initiative("swap_initiative", q, r, Change::Swap(q2, r2))
+            },
+        );
+        reg.add_method_mut("edge", |_, fx, t: Table| {
+            let mark = fx.edge(&t)?;
+            fx.asked.push(Effect::Mark(mark));
+            Ok(())
+        });
         reg.add_method_mut("unmark_player", |_, fx, (p, name): (i64, String)| {
             let on = MarkOn::Player(fx.player("unmark_player", p)?);
             let name = marker_name("unmark_player", &name)?;

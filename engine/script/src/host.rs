@@ -13,10 +13,10 @@ use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
 use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{
-    AbilityHooks, AttackPlan, HookContext, HookError, HookPoints, IncomingHit, InstantContext,
-    InstantTargets, ResolvedAttack,
+    AbilityHooks, AttackPlan, Gift, HookContext, HookError, HookPoints, IncomingHit,
+    InstantContext, InstantTargets, ResolvedAttack,
 };
-use hexforge_core::tile::AbilityRef;
+use hexforge_core::tile::{AbilityRef, Effects};
 use hexforge_core::tile::InstantEffect;
 use hexforge_core::{Battlefield, Catalog, Hex, Rng, Rules, Seat, Tile, TileKind, TileRef};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
@@ -466,6 +466,7 @@ impl ScriptHost {
             phase: 0,
             answer: None,
             initiative_changes: Vec::new(),
+            gifts: Vec::new(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
@@ -586,6 +587,16 @@ impl ScriptHost {
                             continue;
                         }
                     }
+                }
+                if ability.points.contains(HookPoints::GIVES_TO)
+                    && !matches!(tile.kind, TileKind::Module | TileKind::Hq)
+                {
+                    problems.push(located(format!(
+                        "tile `{}`, ability `{name}`, gives_to: a {} gives nothing through links: bind it to a module (what its links reach) or an HQ (the tiles around it)",
+                        tile.full_id(),
+                        tile.kind
+                    )));
+                    continue;
                 }
                 if ability.points.intersects(HookPoints::INSTANT) {
                     let problem = if tile.kind != TileKind::Instant {
@@ -728,12 +739,15 @@ impl ScriptHost {
             call.initiative_changes.clear();
             call.initiative_changes
                 .extend_from_slice(ctx.initiative_changes);
+            call.gifts.clear();
+            call.gifts.extend_from_slice(ctx.gifts);
         }
         let shape = ctx.field.shape();
-        st.fx
-            .borrow_mut::<Fx>()
-            .map_err(fail)?
-            .start(ctx.field, ctx.cell);
+        st.fx.borrow_mut::<Fx>().map_err(fail)?.start(
+            ctx.field,
+            ctx.cell,
+            !ctx.initiative_changes.is_empty(),
+        );
         let result = match &mut args {
             Args::Plan(plan, decider, _) => {
                 // The question the ability declares is asked first; `ctx:ask` reads the answer.
@@ -774,6 +788,20 @@ impl ScriptHost {
                         })?;
                     Ok(())
                 }),
+            Args::GivesTo(target, out) => {
+                let h = shape.hex(*target);
+                let at = function_at(&b.ability.defined_at, &f);
+                st.runner
+                    .call::<Value>(lua, &f, (st.ctx.clone(), h.q(), h.r()))
+                    .and_then(|v| {
+                        **out = gift_of(&v).map_err(|message| Failure {
+                            at: Some(at),
+                            message: format!("gives_to: {message}"),
+                            traceback: Vec::new(),
+                        })?;
+                        Ok(())
+                    })
+            }
             Args::Effects(_) => st
                 .runner
                 .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone())),
@@ -956,28 +984,8 @@ fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Re
         .runner
         .call(&st.lua, gives, params)
         .map_err(static_message)?;
-    let int = |key: &str, lo: i64, hi: i64| -> Result<Option<i64>, String> {
-        match t.get::<Value>(key).map_err(|e| e.to_string())? {
-            Value::Nil => Ok(None),
-            Value::Integer(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
-            other => Err(format!(
-                "`{key}` must be a whole number from {lo} to {hi}, not {}",
-                other
-                    .to_string()
-                    .unwrap_or_else(|_| other.type_name().into())
-            )),
-        }
-    };
-    let flag = |key: &str| -> Result<bool, String> {
-        match t.get::<Value>(key).map_err(|e| e.to_string())? {
-            Value::Nil => Ok(false),
-            Value::Boolean(b) => Ok(b),
-            other => Err(format!(
-                "`{key}` must be true or false, not a {}",
-                other.type_name()
-            )),
-        }
-    };
+    let int = |key: &str, lo: i64, hi: i64| table_int(&t, key, lo, hi);
+    let flag = |key: &str| table_flag(&t, key);
     const KEYS: [&str; 10] = [
         "melee",
         "ranged",
@@ -1041,6 +1049,84 @@ fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Re
     Ok(())
 }
 
+/// The whole number at `key` of `t`, from `lo` to `hi`; `None` when it is not there.
+fn table_int(t: &Table, key: &str, lo: i64, hi: i64) -> Result<Option<i64>, String> {
+    match t.get::<Value>(key).map_err(|e| e.to_string())? {
+        Value::Nil => Ok(None),
+        Value::Integer(v) if (lo..=hi).contains(&v) => Ok(Some(v)),
+        other => Err(format!(
+            "`{key}` must be a whole number from {lo} to {hi}, not {}",
+            other
+                .to_string()
+                .unwrap_or_else(|_| other.type_name().into())
+        )),
+    }
+}
+
+/// The flag at `key` of `t`; false when it is not there.
+fn table_flag(t: &Table, key: &str) -> Result<bool, String> {
+    match t.get::<Value>(key).map_err(|e| e.to_string())? {
+        Value::Nil => Ok(false),
+        Value::Boolean(b) => Ok(b),
+        other => Err(format!(
+            "`{key}` must be true or false, not a {}",
+            other.type_name()
+        )),
+    }
+}
+
+/// The effects a `gives_to` hook returns for one tile: a table of `melee`, `ranged`,
+/// `initiative`, `enemy_initiative` (-9..9), `extra_attack` (0..4) and `medic`, or nil for none.
+/// The effects that work without a battle (`hijack`, `convert_attack`, `mobility`,
+/// `move_range`) stay with `gives`.
+fn gift_of(v: &Value) -> Result<Effects, String> {
+    const KEYS: [&str; 6] = [
+        "melee",
+        "ranged",
+        "initiative",
+        "enemy_initiative",
+        "extra_attack",
+        "medic",
+    ];
+    let t = match v {
+        Value::Nil => return Ok(Effects::NONE),
+        Value::Table(t) => t,
+        other => {
+            return Err(format!(
+                "return a table of effects (or nil), not a {}",
+                other.type_name()
+            ));
+        }
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let key = k.to_string().unwrap_or_default();
+        if !KEYS.contains(&key.as_str()) {
+            let hint =
+                if ["hijack", "convert_attack", "mobility", "move_range"].contains(&key.as_str()) {
+                    " (it works outside battles too, so it stays with `gives`)"
+                } else {
+                    ""
+                };
+            return Err(format!(
+                "unknown effect `{key}`{hint}: gives_to returns {}",
+                KEYS.join(", ")
+            ));
+        }
+    }
+    let num =
+        |key: &str| -> Result<i8, String> { Ok(table_int(t, key, -9, 9)?.unwrap_or(0) as i8) };
+    Ok(Effects {
+        melee: num("melee")?,
+        ranged: num("ranged")?,
+        initiative: num("initiative")?,
+        enemy_initiative: num("enemy_initiative")?,
+        extra_attack: table_int(t, "extra_attack", 0, 4)?.unwrap_or(0) as u8,
+        medic: table_flag(t, "medic")?,
+        ..Effects::NONE
+    })
+}
+
 /// What a hook is called with besides `ctx`: its own object, and the list its `fx` fills.
 enum Args<'a> {
     Plan(&'a mut AttackPlan, &'a mut dyn Decider, &'a mut Vec<Effect>),
@@ -1052,6 +1138,8 @@ enum Args<'a> {
     Targets(&'a mut InstantTargets),
     /// A scripted instant's `play`, with its target.
     Play(Option<Hex>, &'a mut Vec<Effect>),
+    /// `gives_to`, with the tile given to: what it returns, checked, goes to the effects.
+    GivesTo(hexforge_core::Cell, &'a mut Effects),
 }
 
 impl<'a> Args<'a> {
@@ -1064,7 +1152,7 @@ impl<'a> Args<'a> {
             | Args::Hits(_, e)
             | Args::Initiative(_, e)
             | Args::Play(_, e) => Some(e),
-            Args::Targets(_) => None,
+            Args::Targets(_) | Args::GivesTo(..) => None,
         }
     }
 }
@@ -1084,6 +1172,8 @@ struct Site<'a> {
     player: Option<Seat>,
     phase: u8,
     initiative_changes: &'a [i8],
+    /// What `gives_to` hooks give in the battle of the call (empty outside battles).
+    gifts: &'a [Gift],
 }
 
 impl<'a> Site<'a> {
@@ -1098,6 +1188,7 @@ impl<'a> Site<'a> {
             player: None,
             phase: ctx.phase,
             initiative_changes: ctx.initiative_changes,
+            gifts: ctx.gifts,
         }
     }
 
@@ -1112,6 +1203,7 @@ impl<'a> Site<'a> {
             player: Some(ctx.player),
             phase: 0,
             initiative_changes: &[],
+            gifts: &[],
         }
     }
 }
@@ -1294,6 +1386,20 @@ impl AbilityHooks for ScriptHost {
             Args::Initiative(&mut delta, effects),
         )?;
         Ok(delta)
+    }
+
+    fn gives_to(
+        &mut self,
+        ctx: &HookContext<'_>,
+        target: hexforge_core::Cell,
+    ) -> Result<Effects, HookError> {
+        let mut out = Effects::NONE;
+        self.call(
+            &Site::of(ctx),
+            HookPoints::GIVES_TO,
+            Args::GivesTo(target, &mut out),
+        )?;
+        Ok(out)
     }
 
     fn before_wound(

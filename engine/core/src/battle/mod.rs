@@ -13,17 +13,17 @@ pub(crate) use view::{Layout, View, can_be_hijacked, link_reach};
 
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
-use crate::effect::{self, Effect, ScriptedAttack};
+use crate::effect::{self, Effect, InitiativeChange, ScriptedAttack};
 use crate::event::{AttackKind, Event, EventSink};
 use crate::hex::{Edge, Hex};
 use crate::hooks::{
-    AbilityHooks, AttackPlan, Blast, HookContext, HookError, HookPoints, IncomingHit, Outcome,
-    PlannedAttack, ResolvedAttack,
+    AbilityHooks, AttackPlan, Blast, Gift, HookContext, HookError, HookPoints, IncomingHit,
+    Outcome, PlannedAttack, ResolvedAttack,
 };
 use crate::marker::{Lasts, Mark, MarkerName};
 use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
-use crate::tile::{Catalog, Tile};
+use crate::tile::{Catalog, Effects, Tile};
 
 /// The definitions and rules a battle is fought with.
 #[derive(Clone, Copy, Debug)]
@@ -87,6 +87,8 @@ struct Marks {
     striking: u64,
     /// `attacked`.
     struck: u64,
+    /// `gives_to`.
+    giving: u64,
 }
 
 impl Marks {
@@ -105,6 +107,7 @@ impl Marks {
             &mut self.mortal,
             &mut self.striking,
             &mut self.struck,
+            &mut self.giving,
         ] {
             carry(m);
         }
@@ -142,6 +145,7 @@ where
     S: EventSink + ?Sized,
 {
     let mut r = Resolver::new(ctx, hooks, decider, sink);
+    r.in_battle = true;
     let scripted = r.scripted(field, HookPoints::ALL_POINTS);
     if scripted == 0 {
         r.run(field, 0)?;
@@ -175,6 +179,14 @@ where
     D: Decider + ?Sized,
     S: EventSink + ?Sized,
 {
+    if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Initiative { .. }))
+    {
+        return Err(HookError {
+            message: effect::INITIATIVE_OUTSIDE_BATTLES.to_string(),
+        });
+    }
     if !effects.iter().any(|e| matches!(e, Effect::Attack(_))) {
         return effect::apply_effects(field, ctx, effects, sink);
     }
@@ -221,15 +233,32 @@ pub struct Standing {
 }
 
 /// The [`Standing`] of the tile on `cell`, or `None` on an empty hex. `hooked`: what initiative
-/// hooks add to its values in the battle being fought (0 outside battles). Works the board's
-/// links and nets out afresh: meant for reads, not for the engine's own loops.
-pub fn standing(field: &Battlefield, ctx: Context<'_>, cell: Cell, hooked: i8) -> Option<Standing> {
+/// hooks and initiative changes add to its values in the battle being fought (0 outside
+/// battles; its `initiative` marker is counted here); `gifts`: what `gives_to` hooks give in
+/// that battle (empty outside battles). Works the board's links and nets out afresh: meant for
+/// reads, not for the engine's own loops.
+pub fn standing(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    cell: Cell,
+    hooked: i8,
+    gifts: &[Gift],
+) -> Option<Standing> {
     let p = field.at(cell)?;
     let def = ctx.catalog.get(p.tile);
-    let layout = Layout::new(field, ctx.catalog, ctx.rules);
+    let mut layout = Layout::new(field, ctx.catalog, ctx.rules);
+    if !gifts.is_empty() {
+        let givers = gifts.iter().fold(0u64, |m, g| m | g.giver.bit());
+        layout.set_gifts(givers, gifts.to_vec());
+    }
     let mut view = View::empty();
     view.compute(field, ctx.catalog, ctx.rules, &layout);
-    let slots = slot_values(def, &view, cell, hooked);
+    let slots = slot_values(
+        def,
+        &view,
+        cell,
+        hooked.saturating_add(field.initiative_mark(cell)),
+    );
     let mut initiative = [0; MAX_SLOTS];
     let mut n = 0;
     for s in bits(u64::from(slots.present)) {
@@ -268,8 +297,14 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     used: [u8; MAX_CELLS],
     /// Units that converted an attack this battle (`one_per_unit_per_battle`).
     converted: u64,
-    /// Per cell, what initiative hooks add to the unit's values this battle.
+    /// Per cell, what initiative hooks and initiative changes add to the unit's values this
+    /// battle.
     initiative: [i8; MAX_CELLS],
+    /// A battle is being fought (not only effects asked outside one): hooks see its initiative
+    /// changes, and may ask for more.
+    in_battle: bool,
+    /// What `gives_to` hooks give in the layout in force (a copy of the layout's, for hooks).
+    gifts: Vec<Gift>,
     /// Which tiles have which hook points (they follow a tile an effect moves).
     marks: Marks,
     /// Effects asked for since the last time effects were carried out: at the start of the
@@ -300,6 +335,8 @@ where
             used: [0; MAX_CELLS],
             converted: 0,
             initiative: [0; MAX_CELLS],
+            in_battle: false,
+            gifts: Vec::new(),
             marks: Marks::default(),
             effects: Vec::new(),
             resolutions: Vec::new(),
@@ -335,16 +372,17 @@ where
             mortal: on(HookPoints::DESTROYED),
             striking: on(HookPoints::ATTACK_RESOLVED),
             struck: on(HookPoints::ATTACKED),
+            giving: on(HookPoints::GIVES_TO),
         }
     }
 
     /// `scripted`: the cells of tiles with hook points (tiles never join a battle, so they are
     /// known once).
     fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
-        let mut layout = Layout::new(field, self.cat, self.rules);
+        self.marks = self.marks_of(field, scripted);
+        let mut layout = self.layout(field)?;
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
-        self.marks = self.marks_of(field, scripted);
         let initiative = self.marks_of_point(field, scripted, HookPoints::INITIATIVE);
         for c in bits(initiative) {
             let mut delta = 0i8;
@@ -365,7 +403,7 @@ where
         if !self.effects.is_empty() {
             let (_, moved) = self.carry_out(field, first)?;
             if moved {
-                layout = Layout::new(field, self.cat, self.rules);
+                layout = self.layout(field)?;
             }
             view.compute(field, self.cat, self.rules, &layout);
             first = self.first_phase(field, &view);
@@ -392,7 +430,7 @@ where
             }
             self.sink.push(Event::PhaseEnded { phase });
             if moved {
-                layout = Layout::new(field, self.cat, self.rules);
+                layout = self.layout(field)?;
             }
             if moved || layout.matters(changed) {
                 let before = view.netted;
@@ -428,12 +466,19 @@ where
         Ok(())
     }
 
+    /// What initiative hooks, `fx` initiative changes and the `initiative` marker add to the
+    /// values of the unit on `cell` in this battle.
+    #[inline]
+    fn hooked(&self, field: &Battlefield, cell: Cell) -> i8 {
+        self.initiative[cell.index()].saturating_add(field.initiative_mark(cell))
+    }
+
     /// The highest phase any unit acts in, with the modifiers of `view` and the initiative hooks.
     fn first_phase(&self, field: &Battlefield, view: &View) -> u8 {
         field
             .tiles()
             .filter_map(|(c, p)| {
-                slot_values(self.cat.get(p.tile), view, c, self.initiative[c.index()]).highest()
+                slot_values(self.cat.get(p.tile), view, c, self.hooked(field, c)).highest()
             })
             .max()
             .unwrap_or(0)
@@ -492,11 +537,19 @@ where
                     }
                     // Who ignores nets changes the nets: worked out again like a move.
                     Effect::Mark(Mark { name, .. }) | Effect::Unmark { name, .. }
-                        if name == MarkerName::IGNORES_NETS =>
+                        if matches!(
+                            name,
+                            MarkerName::IGNORES_NETS | MarkerName::ADD_NET | MarkerName::DROP_NET
+                        ) =>
                     {
                         moved = true;
                     }
                     _ => {}
+                }
+            }
+            for e in &effects {
+                if let Effect::Initiative { cell, change } = *e {
+                    self.change_initiative(field, cell, change);
                 }
             }
             for p in field.players() {
@@ -508,6 +561,111 @@ where
         Ok((before & !field.occupied(), moved))
     }
 
+    /// The reach of every tile on the board now, with what the `gives_to` hooks of the givers
+    /// that have one give each tile they reach (asked in reading order of givers, then of
+    /// targets; a tile's abilities add up).
+    fn layout(&mut self, field: &Battlefield) -> Result<Layout, HookError> {
+        let mut layout = Layout::new(field, self.cat, self.rules);
+        let custom = self.marks.giving;
+        if custom == 0 {
+            if !self.gifts.is_empty() {
+                self.gifts.clear();
+            }
+            return Ok(layout);
+        }
+        let mut gifts = Vec::new();
+        let mut givers = 0u64;
+        let reaches: Vec<(usize, u64)> = layout
+            .reaches()
+            .filter(|(g, _)| custom & (1 << g) != 0)
+            .collect();
+        for (g, reach) in reaches {
+            givers |= 1 << g;
+            let giver = field.shape().cell_from_index(g);
+            let Some(def) = field.def(self.cat, giver) else {
+                continue;
+            };
+            for t in bits(reach & field.occupied()) {
+                let target = field.shape().cell_from_index(t);
+                let mut effects = Effects::NONE;
+                for ability in def
+                    .abilities
+                    .iter()
+                    .filter(|a| a.points.contains(HookPoints::GIVES_TO))
+                {
+                    let ctx = HookContext {
+                        field,
+                        catalog: self.cat,
+                        rules: self.rules,
+                        cell: giver,
+                        def,
+                        ability,
+                        phase: 0,
+                        initiative_changes: &self.initiative,
+                        gifts: &[],
+                    };
+                    let e = self.hooks.gives_to(&ctx, target)?;
+                    effects = effects.plus(&e);
+                }
+                gifts.push(Gift {
+                    giver,
+                    target,
+                    effects,
+                });
+            }
+        }
+        self.gifts.clone_from(&gifts);
+        layout.set_gifts(givers, gifts);
+        Ok(layout)
+    }
+
+    /// The highest initiative value of the unit on `cell` now, with every modifier and the
+    /// changes of this battle; `None` for a tile without initiative.
+    fn highest_now(&self, field: &Battlefield, cell: Cell) -> Option<u8> {
+        let ctx = Context {
+            catalog: self.cat,
+            rules: self.rules,
+        };
+        let s = standing(field, ctx, cell, self.initiative[cell.index()], &self.gifts)?;
+        s.initiative[..usize::from(s.slots)].iter().copied().max()
+    }
+
+    /// Carries out an initiative change of an ability ([`InitiativeChange`]) on the unit on
+    /// `cell`, from its values now; a tile without initiative values is left as it is.
+    fn change_initiative(&mut self, field: &mut Battlefield, cell: Cell, change: InitiativeChange) {
+        let Some(now) = self.highest_now(field, cell) else {
+            return;
+        };
+        let by = |r: &mut Self, c: Cell, d: i16| {
+            let i = &mut r.initiative[c.index()];
+            *i = (i16::from(*i) + d).clamp(-20, 20) as i8;
+        };
+        let mut changed = vec![cell];
+        match change {
+            InitiativeChange::Add(n) => by(self, cell, i16::from(n)),
+            InitiativeChange::Set(v) => by(self, cell, i16::from(v) - i16::from(now)),
+            InitiativeChange::Swap(other) => {
+                let Some(theirs) = self.highest_now(field, other) else {
+                    return;
+                };
+                let d = i16::from(theirs) - i16::from(now);
+                by(self, cell, d);
+                by(self, other, -d);
+                changed.push(other);
+            }
+        }
+        for c in changed {
+            if let Some(highest) = self.highest_now(field, c) {
+                let e = Event::InitiativeChanged {
+                    cell: c,
+                    by: self.initiative[c.index()],
+                    highest,
+                };
+                self.emit(field, e);
+            }
+        }
+    }
+
     /// Resolves scripted attacks together, as the attacks of a phase are (simultaneous among
     /// themselves): hits, Medics, `before_wound`, attack events, wounds, `destroyed`, removals and
     /// HQ damage. Returns the cells whose tiles left the board.
@@ -517,7 +675,7 @@ where
         phase: u8,
         attacks: &[ScriptedAttack],
     ) -> Result<u64, HookError> {
-        let layout = Layout::new(field, self.cat, self.rules);
+        let layout = self.layout(field)?;
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
         self.hits.clear();
@@ -620,7 +778,12 @@ where
                 def,
                 ability,
                 phase,
-                initiative_changes: &self.initiative,
+                initiative_changes: if self.in_battle {
+                    &self.initiative
+                } else {
+                    &[]
+                },
+                gifts: &self.gifts,
             };
             result = f(self.hooks, &ctx, &mut effects);
             if result.is_err() {
@@ -804,7 +967,7 @@ where
             if def.initiative.is_empty() {
                 continue;
             }
-            let slots = slot_values(def, view, cell, self.initiative[cell.index()]);
+            let slots = slot_values(def, view, cell, self.hooked(field, cell));
             let used = &mut self.used[cell.index()];
             let mut now = 0u8;
             for s in bits(u64::from(slots.present & !*used)) {
@@ -980,7 +1143,12 @@ where
                     def,
                     ability,
                     phase,
-                    initiative_changes: &self.initiative,
+                    initiative_changes: if self.in_battle {
+                        &self.initiative
+                    } else {
+                        &[]
+                    },
+                    gifts: &self.gifts,
                 };
                 result = self.hooks.plan_attacks(
                     &ctx,
@@ -1141,7 +1309,7 @@ where
                     let tdef = self.cat.get(t.tile);
                     if !hq_vs_hq(tdef) {
                         let armor_edge = Edge::facing_toward(t.facing, dir.opposite());
-                        let armored = tdef.edge(armor_edge).armor
+                        let armored = field.armored(n, armor_edge, tdef.edge(armor_edge).armor)
                             && (self.rules.netted_keeps_armor_toughness || !view.is_netted(n));
                         self.hit(cell, edge, kind, n, strength, armored);
                     } else if kind == AttackKind::Pierce && chosen.is_none() {

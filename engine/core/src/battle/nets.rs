@@ -7,17 +7,23 @@
 
 use crate::battlefield::Battlefield;
 use crate::hex::Edge;
+use crate::marker::MarkerName;
 use crate::rules::{NetCycleRule, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::Catalog;
 
 /// The netted tiles of a battlefield, as a cell mask.
 pub fn netted(field: &Battlefield, catalog: &Catalog, rules: &Rules) -> u64 {
-    let nets = field
+    netted_among(field, catalog, rules, netters(field, catalog))
+}
+
+/// The cells of the tiles that may net: a net icon printed on an edge, or an `add_net` marker.
+pub(crate) fn netters(field: &Battlefield, catalog: &Catalog) -> u64 {
+    field
         .tiles()
         .filter(|(_, p)| catalog.traits(p.tile).nets != 0)
-        .fold(0, |m, (c, _)| m | c.bit());
-    netted_among(field, catalog, rules, nets)
+        .fold(0, |m, (c, _)| m | c.bit())
+        | field.tiles_marked(MarkerName::ADD_NET)
 }
 
 /// The netted tiles of a battlefield, given the cells of every tile with a net icon (`nets`).
@@ -58,7 +64,8 @@ fn net_graph(field: &Battlefield, catalog: &Catalog, rules: &Rules, netters: u64
 /// The tiles the nets of the tile on `c` point at and affect (enemies, or allies under R8.5.7).
 pub(crate) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Cell) -> u64 {
     let Some(p) = field.at(c) else { return 0 };
-    let nets = catalog.traits(p.tile).nets;
+    // Markers may add or drop nets on its edges for a while.
+    let nets = field.net_edges(c, catalog.traits(p.tile).nets);
     if nets == 0 {
         return 0;
     }
@@ -76,7 +83,7 @@ pub(crate) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Ce
         }
     }
     // A unit with the `ignores_nets` marker is never netted.
-    mask & !field.tiles_marked(crate::marker::MarkerName::IGNORES_NETS)
+    mask & !field.tiles_marked(MarkerName::IGNORES_NETS)
 }
 
 /// Who is netted, given each netter's reach (indexed by cell), the netters and the occupied cells.

@@ -966,3 +966,326 @@ fn an_attack_asked_outside_a_battle_goes_through_medics_at_once() {
     assert!(f.at(medic).is_none());
     assert!(f.at_hex(Hex::ORIGIN).is_some_and(|p| p.wounds == 0));
 }
+
+/// Hooks that ask for `start` at `battle_started` (each by the tile on its first cell), and
+/// give through `gives_to` what `gifts` lists for a target cell (nothing to the others).
+#[derive(Default)]
+struct Changer {
+    start: Vec<(Cell, crate::effect::Effect)>,
+    gifts: Vec<(Cell, Effects)>,
+}
+
+impl crate::hooks::AbilityHooks for Changer {
+    fn battle_started(
+        &mut self,
+        ctx: &crate::hooks::HookContext<'_>,
+        fx: &mut Vec<crate::effect::Effect>,
+    ) -> Result<(), HookError> {
+        fx.extend(
+            self.start
+                .iter()
+                .filter(|(c, _)| *c == ctx.cell)
+                .map(|(_, e)| *e),
+        );
+        Ok(())
+    }
+
+    fn gives_to(
+        &mut self,
+        _ctx: &crate::hooks::HookContext<'_>,
+        target: Cell,
+    ) -> Result<Effects, HookError> {
+        Ok(self
+            .gifts
+            .iter()
+            .find(|(c, _)| *c == target)
+            .map_or(Effects::NONE, |(_, e)| *e))
+    }
+}
+
+fn changed(f: &mut Battlefield, c: &Catalog, hooks: &mut Changer) -> Vec<Event> {
+    let rules = Rules::default();
+    let mut events = Vec::new();
+    resolve(
+        f,
+        Context {
+            catalog: c,
+            rules: &rules,
+        },
+        hooks,
+        &mut DefaultPolicy,
+        &mut events,
+    )
+    .expect("the battle resolves");
+    events
+}
+
+fn put(f: &mut Battlefield, q: i32, r: i32, name: MarkerName, value: i16) {
+    let cell = f.shape().cell(Hex::new(q, r)).expect("on the board");
+    f.apply(&Event::Marked {
+        mark: Mark {
+            on: crate::marker::MarkOn::Tile(cell),
+            name,
+            lasts: Lasts::Battle,
+            value,
+        },
+    });
+}
+
+fn first_phase(events: &[Event]) -> u8 {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::BattleStarted { first_phase } => Some(*first_phase),
+            _ => None,
+        })
+        .expect("a battle")
+}
+
+#[test]
+fn an_add_armor_marker_stops_a_shot_on_an_edge_without_printed_armor() {
+    let c = scripted_catalog();
+    // The enemy gunner on [0,-2] faces east: its unarmored edge 2 faces the shot from the south.
+    let setup = [("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 0, -2, 2)];
+    let from_south = Edge::facing_toward(Dir::new(2), Dir::S);
+    let mut f = field(&c, 2, &setup);
+    let shot = shot(&f, 0, 0, AttackKind::Ranged, 1, Dir::N);
+    let brute = f.shape().cell(Hex::ORIGIN).expect("brute");
+    let mut hooks = Changer {
+        start: vec![(brute, crate::effect::Effect::Attack(shot))],
+        ..Changer::default()
+    };
+    let plain = changed(&mut f, &c, &mut hooks);
+    assert!(
+        matches!(
+            plain[0],
+            Event::Attack {
+                armored: false,
+                wounds: 1,
+                ..
+            }
+        ),
+        "{plain:?}"
+    );
+    let mut f = field(&c, 2, &setup);
+    put(
+        &mut f,
+        0,
+        -2,
+        MarkerName::ADD_ARMOR,
+        1 << from_south.index(),
+    );
+    let armored = changed(&mut f, &c, &mut hooks);
+    assert!(
+        matches!(
+            armored[0],
+            Event::Attack {
+                armored: true,
+                wounds: 0,
+                ..
+            }
+        ),
+        "{armored:?}"
+    );
+}
+
+#[test]
+fn a_drop_armor_marker_lets_a_shot_through_printed_armor() {
+    let c = scripted_catalog();
+    // The gunner faces south: its armored front edge 0 faces the shot (R3.10).
+    let setup = [("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 0, -2, 3)];
+    let mut f = field(&c, 2, &setup);
+    put(&mut f, 0, -2, MarkerName::DROP_ARMOR, 1);
+    let shot = shot(&f, 0, 0, AttackKind::Ranged, 1, Dir::N);
+    let brute = f.shape().cell(Hex::ORIGIN).expect("brute");
+    let mut hooks = Changer {
+        start: vec![(brute, crate::effect::Effect::Attack(shot))],
+        ..Changer::default()
+    };
+    let events = changed(&mut f, &c, &mut hooks);
+    assert!(
+        matches!(
+            events[0],
+            Event::Attack {
+                armored: false,
+                wounds: 1,
+                ..
+            }
+        ),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn net_markers_add_and_drop_nets_on_edges() {
+    let c = catalog();
+    let rules = Rules::default();
+    let ctx = Context {
+        catalog: &c,
+        rules: &rules,
+    };
+    // The brute on [0,0] faces north with no net; the enemy gunner stands north of it.
+    let mut f = field(&c, 2, &[("brute", 0, 0, 0, 0), ("gunner", 1, 0, -1, 3)]);
+    let gunner = f.shape().cell(Hex::new(0, -1)).expect("gunner");
+    assert_eq!(netted(&f, ctx), 0);
+    put(&mut f, 0, 0, MarkerName::ADD_NET, 1);
+    assert_eq!(
+        netted(&f, ctx),
+        gunner.bit(),
+        "R6.1: a net on its front edge"
+    );
+    // A netter whose net is dropped nets nobody.
+    let mut f = field(&c, 2, &[("netter", 0, 0, 0, 0), ("gunner", 1, 0, -1, 3)]);
+    assert_eq!(netted(&f, ctx), gunner.bit());
+    put(&mut f, 0, 0, MarkerName::DROP_NET, 1);
+    assert_eq!(netted(&f, ctx), 0);
+}
+
+#[test]
+fn the_initiative_marker_raises_every_value_of_its_unit() {
+    let c = catalog();
+    // The gunner's values 3 and 1 become 5 and 3.
+    let mut f = field(&c, 2, &[("gunner", 0, 0, 0, 0), ("hq", 1, 2, -2, 0)]);
+    put(&mut f, 0, 0, MarkerName::INITIATIVE, 2);
+    let (events, _) = run(&mut f, &c);
+    assert_eq!(first_phase(&events), 5);
+    let gunner = f.shape().cell(Hex::ORIGIN).expect("gunner");
+    let acts: Vec<u8> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Acts { cell, phase } if *cell == gunner => Some(*phase),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(acts, [5, 3]);
+}
+
+#[test]
+fn initiative_changes_asked_at_the_start_set_and_swap_the_highest_values() {
+    use crate::effect::{Effect, InitiativeChange};
+    let c = scripted_catalog();
+    // The scripted brute (2) swaps with the gunner (3, 1): brute 3, gunner 2 and 0.
+    let mut f = field(
+        &c,
+        2,
+        &[("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 2, -2, 0)],
+    );
+    let brute = f.shape().cell(Hex::ORIGIN).expect("brute");
+    let gunner = f.shape().cell(Hex::new(2, -2)).expect("gunner");
+    let swap = Effect::Initiative {
+        cell: brute,
+        change: InitiativeChange::Swap(gunner),
+    };
+    let mut hooks = Changer {
+        start: vec![(brute, swap)],
+        ..Changer::default()
+    };
+    let events = changed(&mut f, &c, &mut hooks);
+    assert!(events.contains(&Event::InitiativeChanged {
+        cell: brute,
+        by: 1,
+        highest: 3
+    }));
+    assert!(events.contains(&Event::InitiativeChanged {
+        cell: gunner,
+        by: -1,
+        highest: 2
+    }));
+    assert_eq!(first_phase(&events), 3);
+    // Set: the brute's highest value becomes 6, so the battle starts at 6.
+    let mut f = field(
+        &c,
+        2,
+        &[("s/scripted_brute", 0, 0, 0, 0), ("t/gunner", 1, 2, -2, 0)],
+    );
+    hooks.start = vec![(
+        brute,
+        Effect::Initiative {
+            cell: brute,
+            change: InitiativeChange::Set(6),
+        },
+    )];
+    let events = changed(&mut f, &c, &mut hooks);
+    assert_eq!(first_phase(&events), 6);
+}
+
+#[test]
+fn an_initiative_change_outside_a_battle_is_refused_and_changes_nothing() {
+    use crate::effect::{Effect, InitiativeChange};
+    let c = catalog();
+    let rules = Rules::default();
+    let mut f = field(&c, 2, &[("gunner", 0, 0, 0, 0), ("hq", 1, 2, -2, 0)]);
+    let before = f.clone();
+    let gunner = f.shape().cell(Hex::ORIGIN).expect("gunner");
+    let err = resolve_effects(
+        &mut f,
+        Context {
+            catalog: &c,
+            rules: &rules,
+        },
+        &mut NoAbilities,
+        &mut DefaultPolicy,
+        &mut (),
+        &[Effect::Initiative {
+            cell: gunner,
+            change: InitiativeChange::Add(1),
+        }],
+    )
+    .expect_err("refused");
+    assert!(
+        err.message.contains("`initiative` marker"),
+        "{}",
+        err.message
+    );
+    assert_eq!(f, before);
+}
+
+#[test]
+fn gives_to_gives_each_linked_unit_its_own_bonus() {
+    let mut c = catalog();
+    let mut picky = c.get(c.find("t/booster").expect("booster")).clone();
+    picky.id = "picky".into();
+    let mut ability = crate::tile::AbilityRef::new("picky", Default::default());
+    ability.points = HookPoints::GIVES_TO;
+    picky.abilities.push(ability);
+    c.add_army("p", "Picky", 35, vec![picky]).expect("army");
+    // The picky booster on [0,0] faces north: its links (edges 0 and 2) reach [0,-1] and
+    // [1,0], where two brutes stand facing the enemy HQ and an enemy gunner.
+    let mut f = field(
+        &c,
+        2,
+        &[
+            ("p/picky", 0, 0, 0, 0),
+            ("t/brute", 0, 0, -1, 0),
+            ("t/brute", 0, 1, 0, 0),
+            ("t/hq", 1, 0, -2, 0),
+            ("t/gunner", 1, 1, -1, 0),
+        ],
+    );
+    let north = f.shape().cell(Hex::new(0, -1)).expect("north");
+    let east = f.shape().cell(Hex::new(1, 0)).expect("east");
+    let mut hooks = Changer {
+        gifts: vec![(
+            north,
+            Effects {
+                melee: 2,
+                ..Effects::NONE
+            },
+        )],
+        ..Changer::default()
+    };
+    let events = changed(&mut f, &c, &mut hooks);
+    let strength = |from: Cell| {
+        events.iter().find_map(|e| match e {
+            Event::Attack {
+                from: f,
+                edge: Some(e),
+                strength,
+                ..
+            } if *f == from && e.index() == 0 => Some(*strength),
+            _ => None,
+        })
+    };
+    assert_eq!(strength(north), Some(3), "{events:?}");
+    assert_eq!(strength(east), Some(1), "{events:?}");
+}

@@ -6,9 +6,10 @@
 use super::nets;
 use crate::battlefield::{Battlefield, Seat};
 use crate::hex::{Dir, Edge};
+use crate::hooks::Gift;
 use crate::rules::{Rules, ScoperScope};
 use crate::shape::{Cell, MAX_CELLS, bits};
-use crate::tile::{Catalog, Tile, TileKind};
+use crate::tile::{Catalog, Effects, Tile, TileKind};
 
 /// The reach of every tile on the board when a battle starts.
 #[derive(Clone, Debug)]
@@ -21,6 +22,10 @@ pub struct Layout {
     givers: u64,
     hijackers: u64,
     netters: u64,
+    /// Givers whose `gives_to` hooks say what they give each tile (in `gifts`).
+    custom: u64,
+    /// What those givers give each tile their links reach, by giver then target.
+    gifts: Vec<Gift>,
 }
 
 impl Layout {
@@ -31,6 +36,8 @@ impl Layout {
             givers: 0,
             hijackers: 0,
             netters: 0,
+            custom: 0,
+            gifts: Vec::new(),
         };
         for (c, p) in field.tiles() {
             let i = c.index();
@@ -49,6 +56,19 @@ impl Layout {
             l.links[i] = link_reach(field, c, p.facing, traits.links);
         }
         l
+    }
+
+    /// The cells of givers that give effects through links or an aura, with the cells each one
+    /// reaches, in reading order.
+    pub fn reaches(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        bits(self.givers).map(|g| (g, self.links[g]))
+    }
+
+    /// Sets what the givers with a `gives_to` point give each tile, in place of their static
+    /// effects.
+    pub fn set_gifts(&mut self, custom: u64, gifts: Vec<Gift>) {
+        self.custom = custom & self.givers;
+        self.gifts = gifts;
     }
 
     /// Whether the view can change when the tiles in `removed` leave the board.
@@ -142,8 +162,16 @@ impl View {
         // A netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8).
         let active = occupied & !self.netted;
         self.hijack(field, catalog, rules, layout, layout.hijackers & active);
-        for g in bits(layout.givers & active) {
+        for g in bits(layout.givers & active & !layout.custom) {
             self.give(field, catalog, g, layout.links[g] & occupied);
+        }
+        if layout.custom & active != 0 {
+            for gift in &layout.gifts {
+                let g = gift.giver.index();
+                if layout.custom & active & (1 << g) != 0 {
+                    self.give_one(field, g, gift.target.index(), &gift.effects);
+                }
+            }
         }
     }
 
@@ -178,28 +206,35 @@ impl View {
             return;
         };
         let fx = catalog.get(p.tile).gives();
-        let side = self.controller[giver];
         for i in bits(reach) {
-            let Some(t) = field.at(field.shape().cell_from_index(i)) else {
-                continue;
-            };
-            if field.friends(side, t.owner) {
-                self.melee[i] = self.melee[i].saturating_add(fx.melee);
-                self.ranged[i] = self.ranged[i].saturating_add(fx.ranged);
-                self.initiative[i] = self.initiative[i].saturating_add(fx.initiative);
-                self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
-                if fx.medic {
-                    self.medics[i] |= 1 << giver;
-                }
-                if fx.convert_attack {
-                    self.converters[i] |= 1 << giver;
-                }
-                if fx.mobility {
-                    self.mobility |= 1 << i;
-                }
-            } else {
-                self.initiative[i] = self.initiative[i].saturating_add(fx.enemy_initiative);
+            self.give_one(field, giver, i, fx);
+        }
+    }
+
+    /// The effects `fx` of the giver on cell index `giver` on the tile on cell index `i`: to a
+    /// friend of the side it works for, all of them; to an enemy, its enemy initiative.
+    #[inline]
+    fn give_one(&mut self, field: &Battlefield, giver: usize, i: usize, fx: &Effects) {
+        let side = self.controller[giver];
+        let Some(t) = field.at(field.shape().cell_from_index(i)) else {
+            return;
+        };
+        if field.friends(side, t.owner) {
+            self.melee[i] = self.melee[i].saturating_add(fx.melee);
+            self.ranged[i] = self.ranged[i].saturating_add(fx.ranged);
+            self.initiative[i] = self.initiative[i].saturating_add(fx.initiative);
+            self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
+            if fx.medic {
+                self.medics[i] |= 1 << giver;
             }
+            if fx.convert_attack {
+                self.converters[i] |= 1 << giver;
+            }
+            if fx.mobility {
+                self.mobility |= 1 << i;
+            }
+        } else {
+            self.initiative[i] = self.initiative[i].saturating_add(fx.enemy_initiative);
         }
     }
 

@@ -265,6 +265,7 @@ impl Game {
                     ability,
                     phase: 0,
                     initiative_changes: &[],
+                    gifts: &[],
                 };
                 let called = if point == HookPoints::PLACED {
                     hooks.placed(&ctx, &mut effects)
