@@ -1,7 +1,9 @@
-//! Effects an ability asks for that the engine must refuse (docs/LUA_API.md, `fx`): a hex off the
-//! board, an empty hex to heal, a move onto a tile, an attack on a target off its line. Each is
-//! refused where it is asked, with the mod, the file and line of the `fx` call, the hook and the
-//! tile, and the battle leaves the board as it was. The abilities are in `tests/fixtures/bad_effects`.
+//! Effects an ability asks for that the engine must refuse (docs/LUA_API.md, `fx`, `gives_to`):
+//! a hex off the board, an empty hex to heal, a move onto a tile, an attack on a target off its
+//! line, a marker lasting -1 turns, initiative and engine-marker values out of range, an edge that
+//! does not exist, a per-unit bonus that only `gives` may give. Each is refused where it is asked,
+//! with the mod, the file and line of the call, the hook and the tile, and the battle leaves the
+//! board as it was. The abilities are in `tests/fixtures/bad_effects`.
 
 mod common;
 
@@ -93,6 +95,46 @@ fn a_scripted_attack_on_a_target_off_its_line_is_refused_at_the_line_that_asks_i
     assert!(m.contains("bad/off_line"), "{m}");
     assert!(
         m.contains("fx:attack: the target [1, -2] is not on a straight line from [0, 0]"),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_initiative_change_out_of_range_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/fast");
+    assert!(m.contains("bad, scripts/bad.lua:48"), "{m}");
+    assert!(m.contains("fx:add_initiative: 12: add -9 to 9"), "{m}");
+}
+
+#[test]
+fn an_engine_marker_with_a_value_it_cannot_read_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/marked_fast");
+    assert!(m.contains("bad, scripts/bad.lua:55"), "{m}");
+    assert!(
+        m.contains("the `initiative` marker's value is added to initiative: use -9 to 9, not 12"),
+        "{m}"
+    );
+}
+
+#[test]
+fn an_edge_change_on_an_edge_that_does_not_exist_is_refused_at_the_line_that_asks_it() {
+    let m = refusal("bad/seven_edges");
+    assert!(m.contains("bad, scripts/bad.lua:61"), "{m}");
+    assert!(
+        m.contains("fx:edge: edge 7: edges are 0 (front) to 5, clockwise"),
+        "{m}"
+    );
+}
+
+#[test]
+fn gives_to_returning_an_effect_of_gives_is_refused_naming_the_function() {
+    let m = refusal("bad/greedy_beacon");
+    assert!(m.contains("bad, scripts/bad.lua:66"), "{m}");
+    assert!(m.contains("gives_to"), "{m}");
+    assert!(
+        m.contains(
+            "unknown effect `mobility` (it works outside battles too, so it stays with `gives`)"
+        ),
         "{m}"
     );
 }
