@@ -1,0 +1,89 @@
+//! The Lua examples of the docs are the code the tests run: in every ```` ```lua ```` block of
+//! a document in docs/ whose first line names a script of the checkout
+//! (`-- scripts/abilities/explode.lua` or `-- mods/examples/scripts/tidecallers.lua: what it
+//! shows`), each piece of code (pieces are parted by blank lines; their leading comments are not
+//! checked) appears line for line in that script, which the scenario files exercise. A block
+//! that names no file is an illustration and is not checked.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the acceptance crate sits one folder below the workspace root")
+        .to_path_buf()
+}
+
+/// The Lua blocks of `text`, each as its lines, with the line number of its first line.
+fn lua_blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
+    let mut out = Vec::new();
+    let mut open: Option<(usize, Vec<&str>)> = None;
+    for (i, line) in text.lines().enumerate() {
+        match &mut open {
+            None if line.trim_start() == "```lua" => open = Some((i + 2, Vec::new())),
+            None => {}
+            Some(_) if line.trim_start() == "```" => out.extend(open.take()),
+            Some((_, lines)) => lines.push(line),
+        }
+    }
+    out
+}
+
+/// The script a block's first line names, if it names one of the checkout.
+fn named_script(first: &str) -> Option<&str> {
+    let rest = first.trim().strip_prefix("-- ")?;
+    let path = rest.split([':', ' ']).next()?;
+    path.ends_with(".lua").then_some(path)
+}
+
+#[test]
+fn every_lua_example_that_names_a_script_is_in_that_script() {
+    let root = root();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for doc in std::fs::read_dir(root.join("docs")).expect("docs/") {
+        let doc = doc.expect("a docs entry").path();
+        if doc.extension().is_none_or(|e| e != "md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&doc).expect("a readable doc");
+        let name = doc
+            .strip_prefix(&root)
+            .unwrap_or(&doc)
+            .display()
+            .to_string();
+        for (line, block) in lua_blocks(&text) {
+            let Some(script) = block.first().and_then(|l| named_script(l)) else {
+                continue;
+            };
+            let Ok(source) = std::fs::read_to_string(root.join(script)) else {
+                problems.push(format!(
+                    "{name}:{line}: names {script}, which does not exist"
+                ));
+                continue;
+            };
+            let lines: Vec<&str> = source.lines().map(str::trim_end).collect();
+            // Each piece of the example (pieces are parted by blank lines), its leading comments
+            // left out, is in the script as written.
+            for piece in block[1..].split(|l| l.trim().is_empty()) {
+                let code: Vec<&str> = piece
+                    .iter()
+                    .map(|l| l.trim_end())
+                    .skip_while(|l| l.trim_start().starts_with("--"))
+                    .collect();
+                if !code.is_empty() && !lines.windows(code.len()).any(|w| w == code.as_slice()) {
+                    problems.push(format!(
+                        "{name}:{line}: `{}` and what follows is not in {script} as written: copy it from the script again",
+                        code[0].trim()
+                    ));
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked >= 10,
+        "only {checked} examples found: is the docs folder there?"
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
