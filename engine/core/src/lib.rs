@@ -16,6 +16,7 @@ pub mod instant;
 pub mod marker;
 pub mod names;
 pub mod play;
+pub mod points;
 pub mod rng;
 pub mod rules;
 pub mod seat;

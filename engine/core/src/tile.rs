@@ -4,7 +4,7 @@
 //! engine refers to a tile by its [`TileRef`] index; names are for people and files.
 
 use crate::hex::Edge;
-use crate::hooks::HookPoints;
+use crate::points::HookPoints;
 use std::collections::BTreeMap;
 use std::fmt;
 

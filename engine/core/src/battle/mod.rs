@@ -5,9 +5,12 @@
 //! attack slot, extra-attack effects add slots just below the last normal one (R4.5.2), a slot is
 //! used in the phase equal to its current value and lost once the phases pass it.
 
+mod apply;
 pub(crate) mod medic;
 pub mod nets;
 pub(crate) mod view;
+
+pub use apply::{apply_effects, expire_marks};
 
 pub(crate) use view::{Layout, View, can_be_hijacked, link_reach};
 
@@ -164,7 +167,7 @@ where
 /// Carries out effects asked outside a battle (`placed`, `turn_started`, `turn_ended`): their
 /// attacks at once, as a volley with Medics, `before_wound`, attack events and removals (as in a
 /// battle's moment, [`MAX_VOLLEYS`] deep at most), then the other effects in order. Without an
-/// attack this is [`effect::apply_effects`]. If a hook fails, `field` is left as it was and the
+/// attack this is [`apply_effects`]. If a hook fails, `field` is left as it was and the
 /// error returned.
 pub fn resolve_effects<H, D, S>(
     field: &mut Battlefield,
@@ -188,7 +191,7 @@ where
         });
     }
     if !effects.iter().any(|e| matches!(e, Effect::Attack(_))) {
-        return effect::apply_effects(field, ctx, effects, sink);
+        return apply_effects(field, ctx, effects, sink);
     }
     effect::check_effects(field, effects)?;
     let mut r = Resolver::new(ctx, hooks, decider, sink);
@@ -461,7 +464,7 @@ where
             self.carry_out(field, 0)?;
         }
         self.remove_eliminated(field);
-        effect::expire_marks(field, Lasts::Battle, false, &mut *self.sink);
+        expire_marks(field, Lasts::Battle, false, &mut *self.sink);
         self.sink.push(Event::BattleEnded);
         Ok(())
     }
@@ -528,7 +531,7 @@ where
                 catalog: self.cat,
                 rules: self.rules,
             };
-            effect::apply_effects(field, ctx, &effects, &mut *self.sink)?;
+            apply_effects(field, ctx, &effects, &mut *self.sink)?;
             for e in &effects {
                 match *e {
                     Effect::Move { from, to } if field.at(to).is_some() => {

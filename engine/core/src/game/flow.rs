@@ -592,7 +592,7 @@ impl Game {
     fn turn_over<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
         self.emit(Event::TurnEnded { player }, sink);
         if !self.field.marks().is_empty() {
-            crate::effect::expire_marks(&mut self.field, Lasts::Turn, true, sink);
+            crate::battle::expire_marks(&mut self.field, Lasts::Turn, true, sink);
             // The nets and moves the kept views hold may depend on the markers that went.
             self.views = OnceLock::new();
         }
