@@ -97,8 +97,13 @@ const ADDED: &[(&str, &str)] = &[
     (":player_markers", "ctx:player_markers"),
     (":printed", "ctx:printed"),
     (":standing", "ctx:standing"),
+    (":add_initiative", "fx:add_initiative"),
+    (":set_initiative", "fx:set_initiative"),
+    (":swap_initiative", "fx:swap_initiative"),
+    (":edge", "fx:edge"),
     ("attack_resolved", "the attack_resolved hook"),
     ("attacked", "the attacked hook"),
+    ("gives_to", "the gives_to hook"),
 ];
 
 /// The code of a line of Lua without its comment (`--` outside a string), and whether a block
@@ -394,5 +399,7 @@ mod tests {
         assert!(calls_method("fx:attack{ kind = 'melee' }", ":attack"));
         assert!(!calls_method("fx:attacks()", ":attack"));
         assert!(calls_method("ctx:marker (q, r, 'x')", ":marker"));
+        assert!(calls_method("fx:edge{ edges = 1 }", ":edge"));
+        assert!(!calls_method("ctx:edges(q, r)", ":edge"));
     }
 }
