@@ -392,3 +392,62 @@ fn a_bot_plays_a_scripted_instant_and_the_replay_plays_it_again_identically() {
     }
     panic!("the greedy bot never played the Snare or the Tidal Wave in 40 games");
 }
+
+/// A plain scenario board that plays the `roll` instant on the Grunt on [0, 0].
+const ROLL: &str = r#"
+name = "roll"
+rules = "R5.7"
+
+[[player]]
+id = "a"
+army = "bi"
+
+[[player]]
+id = "b"
+army = "bi"
+
+[[tile]]
+label = "a_hq"
+owner = "a"
+tile = "bi/hq"
+at = [0, 2]
+
+[[tile]]
+label = "b_hq"
+owner = "b"
+tile = "bi/hq"
+at = [0, -2]
+
+[[tile]]
+label = "grunt"
+owner = "b"
+tile = "bi/grunt"
+at = [0, 0]
+
+[[step]]
+do = "instant"
+by = "a"
+tile = "bi/dice"
+at = [0, 0]
+"#;
+
+#[test]
+fn a_scripted_instant_on_a_scenario_board_draws_the_same_numbers_in_every_run() {
+    let (catalog, mut scripts) = fixture();
+    let src = hexforge_content::SourceText::new("roll.toml", ROLL);
+    let s = hexforge_scenario::parse_scenario(&src, &catalog).expect("the scenario reads");
+    // The same host plays it three times: what the instant draws must not depend on what the
+    // scripts drew in the runs before.
+    let first = hexforge_scenario::run_scenario(&s, &catalog, &mut scripts);
+    assert!(first.passed(), "{:?}", first.failures);
+    let rolled = |log: &[String]| {
+        log.iter()
+            .find(|l| l.contains("`rolled`"))
+            .cloned()
+            .unwrap_or_else(|| panic!("no roll in {log:?}"))
+    };
+    for _ in 0..2 {
+        let again = hexforge_scenario::run_scenario(&s, &catalog, &mut scripts);
+        assert_eq!(rolled(&again.log), rolled(&first.log));
+    }
+}

@@ -141,12 +141,18 @@ pub(crate) fn winners(s: &Scenario, field: &Battlefield, team: u8, expected: &st
 }
 
 /// The state of a scenario between its steps.
+/// The first seed of the scripted instants a plain scenario board plays (the battles' seeds count
+/// up from 0).
+const INSTANT_SEEDS: u64 = 1 << 32;
+
 struct Runner<'a> {
     s: &'a Scenario,
     ctx: Context<'a>,
     hooks: &'a mut dyn AbilityHooks,
     /// Battles fought so far.
     battles: u64,
+    /// Scripted instants played so far.
+    instants: u64,
     field: Battlefield,
     tracked: Vec<Tracked>,
     names: Names,
@@ -174,6 +180,7 @@ impl<'a> Runner<'a> {
             ctx,
             hooks,
             battles: 0,
+            instants: 0,
             field,
             tracked,
             names,
@@ -288,6 +295,10 @@ impl<'a> Runner<'a> {
         tile: hexforge_core::TileRef,
         target: Option<Hex>,
     ) -> Result<(), String> {
+        // Scripts draw from the same numbers in every run of the scenario, whatever ran before:
+        // each instant has a seed of its own, apart from the battles' (0, 1, ...).
+        self.hooks.reseed(INSTANT_SEEDS + self.instants);
+        self.instants += 1;
         let listed =
             hexforge_core::instant::targets(&self.field, self.ctx, by, tile, &mut *self.hooks)
                 .map_err(|e| e.to_string())?;
