@@ -54,6 +54,16 @@ pub fn ui(ui: &mut egui::Ui, editor: &mut Editor) {
                         clicked = Some(d.clone());
                     }
                 }
+                for w in editor
+                    .loaded
+                    .warnings
+                    .iter()
+                    .filter(|w| w.file.starts_with(&m.dir))
+                {
+                    if crate::spot::warning_link(ui, w) {
+                        clicked = Some(w.clone());
+                    }
+                }
                 for a in &m.armies {
                     let Some(army) = cat.army(&a.id) else {
                         continue;

@@ -304,12 +304,18 @@ impl Editor {
         }
     }
 
-    /// The status line: what is loaded, how many problems [`Editor::problems`] lists, and what
-    /// the last reload did.
+    /// The status line: what is loaded, how many problems [`Editor::problems`] lists (and
+    /// warnings, when a loaded mod has some), and what the last reload did.
     pub fn status_line(&self) -> String {
         let n = self.problems().len();
+        let w = self.loaded.warnings.len();
+        let warnings = if w == 0 {
+            String::new()
+        } else {
+            format!(", {w} warning{}", if w == 1 { "" } else { "s" })
+        };
         format!(
-            "{} mods loaded, {} skipped, {n} problem{}; {}",
+            "{} mods loaded, {} skipped, {n} problem{}{warnings}; {}",
             self.loaded.mods.len(),
             self.loaded.skipped.len(),
             if n == 1 { "" } else { "s" },
@@ -345,6 +351,13 @@ impl Editor {
                 for p in self.problems() {
                     if spot::problem_link(ui, p) {
                         clicked = Some(p.clone());
+                    }
+                }
+                // What loaded mods are told without being refused (a mod written for an
+                // earlier Hexforge): they play, and say what to check.
+                for w in &self.loaded.warnings {
+                    if spot::warning_link(ui, w) {
+                        clicked = Some(w.clone());
                     }
                 }
             });

@@ -172,6 +172,19 @@ pub fn problem_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
     .clicked()
 }
 
+/// A warning of the content loaded (a mod written for an earlier Hexforge), written as
+/// `warning: file:line:column: message`, in yellow; true when clicked (to show its spot).
+pub fn warning_link(ui: &mut egui::Ui, warning: &Diagnostic) -> bool {
+    ui.add(
+        egui::Label::new(
+            egui::RichText::new(format!("warning: {warning}")).color(egui::Color32::YELLOW),
+        )
+        .sense(egui::Sense::click()),
+    )
+    .on_hover_text("Show the spot in the file")
+    .clicked()
+}
+
 /// A problem of the file being edited, written as `line L:C: message` (the file is the one in
 /// view), in red; true when clicked (to show its spot).
 pub fn line_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {

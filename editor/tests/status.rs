@@ -1,6 +1,7 @@
 //! The status bar and the browser tell one story: during a refused reload the count in the status
 //! line is the number of problems listed (the refused ones), the browser lists the same ones under
-//! their mod, and once the file is fixed they all say there are none.
+//! their mod, and once the file is fixed they all say there are none. Warnings (a mod written for
+//! an earlier Hexforge) are counted and listed the same way, apart from the problems.
 
 mod common;
 
@@ -52,4 +53,28 @@ fn the_status_line_counts_the_problems_it_lists_during_a_refused_reload() {
         assert!(harness.query_by_label(&p.to_string()).is_none(), "{p}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_mod_written_for_an_earlier_hexforge_is_shown_with_its_warning_in_the_status_bar_and_browser() {
+    // Two mods declaring `hexforge = "^0.1"` and `"~0.1.0"`: they load, each with a warning.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/broken_mods/written_for_hexforge_0_1");
+    let mut harness = common::on_folder(&dir);
+    let warnings = harness.state().loaded.warnings.clone();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    let line = harness.state().status_line();
+    assert!(line.contains(" 0 problems, 2 warnings; "), "{line}");
+    harness.get_by_label(&line);
+    harness.get_by_label("relic").click();
+    harness.run();
+    // The relic's warning in the status bar and under its mod in the browser.
+    let relic = warnings
+        .iter()
+        .find(|w| w.file.ends_with("relic/mod.toml"))
+        .expect("the relic's warning");
+    let shown = harness
+        .get_all_by_label(&format!("warning: {relic}"))
+        .count();
+    assert_eq!(shown, 2, "the status bar and the browser");
 }
