@@ -12,6 +12,7 @@ use hexforge_core::{
     TileRef,
 };
 use mlua::{Lua, Table, UserDataFields, UserDataMethods, Value};
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// The call a hook runs in: copied in before the call.
@@ -824,49 +825,237 @@ enum Change {
     Swap(i64, i64),
 }
 
-/// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`).
-pub(crate) struct Attack {
-    /// The attack, with hexes for its cells; `None` outside a call.
-    pub(crate) now: Option<LuaAttack>,
-    /// The outcomes' and the attack kinds' names (`Outcome::name`, `kind_name`) with their Lua
-    /// strings, made once so that reading `a.outcome` makes no string.
-    names: Vec<(&'static str, mlua::String)>,
+/// What `a` reads, shared by the host, which puts an attack in before each `attack_resolved` or
+/// `attacked` call and takes it out after it, and the attack object: filling it is no Lua call
+/// into a script and no protected call, only the links of a chain of tables (below).
+///
+/// A field of `a` is read without calling any function: the object's metatable sends reads to
+/// the table of its methods, whose metatable sends the reads it misses on along a chain of small
+/// tables made once per Lua state, one per value a field can have (`{ outcome = "landed" }`,
+/// `{ kind = "melee" }`, `{ edge = 2 }`, `{ strength = 3 }`, `{ wounds = 1 }`). Before a call the
+/// host links the tables of that attack's values one behind the other; after it, the methods'
+/// table links straight to the function that explains what went wrong (a field `a` has not, or
+/// `a` read after its hook). That function also answers what the chain cannot: an edge of none
+/// (nil) and strengths or wounds above [`LINKED_MAX`].
+pub(crate) struct AttackSlot {
+    now: Rc<std::cell::Cell<Option<LuaAttack>>>,
+    /// The table of the methods, first in the chain.
+    methods: Table,
+    /// The chain's tables of each field, in the order they are linked.
+    outcome: Vec<Link>,
+    kind: Vec<Link>,
+    edge: Vec<Link>,
+    strength: Vec<Link>,
+    wounds: Vec<Link>,
+    /// A metatable whose `__index` is the explaining function: the end of every chain.
+    missing: Table,
 }
 
-impl Attack {
-    /// An attack object for the Lua state `lua`, empty until a call fills it.
-    pub(crate) fn new(lua: &Lua) -> mlua::Result<Attack> {
-        use hexforge_core::hooks::Outcome;
-        let outcomes = [
-            Outcome::Landed,
-            Outcome::Absorbed,
-            Outcome::Armor,
-            Outcome::Stopped,
-            Outcome::Missed,
-        ]
-        .map(Outcome::name);
-        let kinds = [
-            AttackKind::Melee,
-            AttackKind::Ranged,
-            AttackKind::Pierce,
-            AttackKind::Explosion,
-        ]
-        .map(kind_name);
-        let names = outcomes
-            .into_iter()
-            .chain(kinds)
-            .map(|n| Ok((n, lua.create_string(n)?)))
-            .collect::<mlua::Result<Vec<_>>>()?;
-        Ok(Attack { now: None, names })
-    }
+/// One table of the chain (`data`: `{ field = value }`), the metatable that sends reads to it
+/// (`link`: `{ __index = data }`), and which table of the next field it sends its misses to.
+struct Link {
+    data: Table,
+    link: Table,
+    /// Which table of the next field `data`'s metatable links to (`u8::MAX`: none yet).
+    behind: std::cell::Cell<u8>,
+}
 
-    /// The Lua string made for `name`.
-    fn name(&self, name: &str) -> Option<mlua::String> {
-        self.names
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, s)| s.clone())
+/// The largest strength and number of wounds with a table in the chain; larger ones (which
+/// modifiers can make) are read through the explaining function.
+const LINKED_MAX: u8 = 15;
+
+/// The fields of `a`, for the message that lists them.
+const ATTACK_FIELDS: &str =
+    "read a.outcome, a.kind, a.edge, a.strength, a.wounds, a:from() or a:target()";
+
+impl AttackSlot {
+    /// Puts in the attack `a` reads during the call (`None` after it).
+    pub(crate) fn set(&self, attack: Option<LuaAttack>) -> mlua::Result<()> {
+        if attack.is_none() && self.now.get().is_none() {
+            return Ok(());
+        }
+        self.now.set(attack);
+        let Some(a) = attack else {
+            return self.methods.set_metatable(Some(self.missing.clone()));
+        };
+        let outcome = OUTCOMES.iter().position(|o| *o == a.outcome);
+        let kind = KINDS.iter().position(|k| *k == a.kind);
+        let (Some(outcome), Some(kind)) = (outcome, kind) else {
+            // Not a value the chain has: every field is read through the explaining function.
+            return self.methods.set_metatable(Some(self.missing.clone()));
+        };
+        let edge = a.edge.map_or(6, usize::from).min(6);
+        let number = |n: u8| usize::from(n.min(LINKED_MAX + 1));
+        let at = [outcome, kind, edge, number(a.strength), number(a.wounds)];
+        let fields = [
+            &self.outcome,
+            &self.kind,
+            &self.edge,
+            &self.strength,
+            &self.wounds,
+        ];
+        self.methods
+            .set_metatable(Some(fields[0][at[0]].link.clone()))?;
+        // A table's link to the next field is set again only when it changed since it was set.
+        for i in 0..fields.len() - 1 {
+            let (table, next) = (&fields[i][at[i]], at[i + 1]);
+            if usize::from(table.behind.get()) != next {
+                table
+                    .data
+                    .set_metatable(Some(fields[i + 1][next].link.clone()))?;
+                table.behind.set(next as u8);
+            }
+        }
+        Ok(())
     }
+}
+
+/// The outcomes, in the order of the chain's tables.
+const OUTCOMES: [hexforge_core::hooks::Outcome; 5] = {
+    use hexforge_core::hooks::Outcome;
+    [
+        Outcome::Landed,
+        Outcome::Absorbed,
+        Outcome::Armor,
+        Outcome::Stopped,
+        Outcome::Missed,
+    ]
+};
+
+/// The attack kinds, in the order of the chain's tables.
+const KINDS: [AttackKind; 4] = [
+    AttackKind::Melee,
+    AttackKind::Ranged,
+    AttackKind::Pierce,
+    AttackKind::Explosion,
+];
+
+/// An attack once it has resolved, as `attack_resolved` and `attacked` read it (`a`): one
+/// object per Lua state; its methods read the attack of the [`AttackSlot`].
+pub(crate) struct Attack {
+    now: Rc<std::cell::Cell<Option<LuaAttack>>>,
+}
+
+/// The attack under way; an error outside its hook (a script kept `a` in a variable).
+fn current(now: &std::cell::Cell<Option<LuaAttack>>) -> mlua::Result<LuaAttack> {
+    now.get()
+        .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
+}
+
+/// Creates the attack object `a` of the Lua state `lua`, with the slot the host fills for each
+/// call (its chain of tables made here, once).
+pub(crate) fn attack_object(lua: &Lua) -> mlua::Result<(mlua::AnyUserData, AttackSlot)> {
+    let now = Rc::new(std::cell::Cell::new(None));
+    let read = now.clone();
+    let explain = lua.create_function(move |lua, (_, key): (bool, Value)| {
+        let known = match &key {
+            Value::String(s) => match &*s.as_bytes() {
+                b"outcome" => Some(0),
+                b"kind" => Some(1),
+                b"edge" => Some(2),
+                b"strength" => Some(3),
+                b"wounds" => Some(4),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(field) = known else {
+            return Err(mlua::Error::runtime(format!(
+                "the attack `a` has no field `{}`: {ATTACK_FIELDS}",
+                key.to_string().unwrap_or_default()
+            )));
+        };
+        let a = current(&read)?;
+        Ok(match field {
+            0 => Value::String(lua.create_string(a.outcome.name())?),
+            1 => Value::String(lua.create_string(kind_name(a.kind))?),
+            2 => a.edge.map_or(Value::Nil, |e| Value::Integer(e.into())),
+            3 => Value::Integer(a.strength.into()),
+            _ => Value::Integer(a.wounds.into()),
+        })
+    })?;
+    let missing = lua.create_table()?;
+    missing.raw_set("__index", explain)?;
+    let link = |field: &str, value: Value| -> mlua::Result<Link> {
+        let data = lua.create_table()?;
+        if !value.is_nil() {
+            data.raw_set(field, value)?;
+        }
+        let link = lua.create_table()?;
+        link.raw_set("__index", &data)?;
+        Ok(Link {
+            data,
+            link,
+            behind: std::cell::Cell::new(u8::MAX),
+        })
+    };
+    let string = |s: &str| lua.create_string(s).map(Value::String);
+    let numbers = |field: &str| -> mlua::Result<Vec<Link>> {
+        // 0 to LINKED_MAX, then an empty table for larger values.
+        (0..=LINKED_MAX + 1)
+            .map(|n| {
+                let v = if n <= LINKED_MAX {
+                    Value::Integer(n.into())
+                } else {
+                    Value::Nil
+                };
+                link(field, v)
+            })
+            .collect()
+    };
+    let outcome = OUTCOMES
+        .iter()
+        .map(|o| link("outcome", string(o.name())?))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let kind = KINDS
+        .iter()
+        .map(|k| link("kind", string(kind_name(*k))?))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    // Edges 0 to 5, then an empty table for none.
+    let edge = (0..=6)
+        .map(|e| link("edge", if e < 6 { Value::Integer(e) } else { Value::Nil }))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    let strength = numbers("strength")?;
+    let wounds = numbers("wounds")?;
+    for w in &wounds {
+        w.data.set_metatable(Some(missing.clone()))?;
+    }
+    let methods = lua.create_table()?;
+    methods.set_metatable(Some(missing.clone()))?;
+    lua.register_userdata_type::<Attack>(|reg| {
+        reg.add_meta_field("__index", methods.clone());
+        reg.add_method("from", |_, a, ()| {
+            let h = current(&a.now)?.from;
+            Ok((h.q(), h.r()))
+        });
+        reg.add_method("target", |_, a, ()| {
+            Ok(match current(&a.now)?.target {
+                Some(h) => (Some(h.q()), Some(h.r())),
+                None => (None, None),
+            })
+        });
+        reg.add_meta_method(
+            mlua::MetaMethod::NewIndex,
+            |_, _, (key, _): (Value, Value)| -> mlua::Result<()> {
+                Err(mlua::Error::runtime(format!(
+                    "the attack `a` is read only (setting `{}`)",
+                    key.to_string().unwrap_or_default()
+                )))
+            },
+        );
+    })?;
+    let a = lua.create_any_userdata(Attack { now: now.clone() })?;
+    let slot = AttackSlot {
+        now,
+        methods,
+        outcome,
+        kind,
+        edge,
+        strength,
+        wounds,
+        missing,
+    };
+    Ok((a, slot))
 }
 
 /// [`hexforge_core::hooks::ResolvedAttack`] with its cells as hexes.
@@ -878,7 +1067,7 @@ pub(crate) struct LuaAttack {
     pub(crate) target: Option<Hex>,
     pub(crate) strength: u8,
     pub(crate) wounds: u8,
-    pub(crate) outcome: &'static str,
+    pub(crate) outcome: hexforge_core::hooks::Outcome,
 }
 
 /// A hit on the unit, as `before_wound` sees it (`hits`).
@@ -961,7 +1150,8 @@ fn count(n: i64) -> mlua::Result<u8> {
         .ok_or_else(|| mlua::Error::runtime(format!("{n} wounds: use 1 to 9")))
 }
 
-/// Registers the methods of `fx`, `hits` and the resolved attack `a`.
+/// Registers the methods of `fx` and `hits` (the resolved attack `a` has its own,
+/// [`attack_object`]).
 pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
     lua.register_userdata_type::<Fx>(|reg| {
         reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
@@ -1050,49 +1240,6 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         });
     })?;
-    lua.register_userdata_type::<Attack>(|reg| {
-        fn now(a: &Attack) -> mlua::Result<&LuaAttack> {
-            a.now
-                .as_ref()
-                .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
-        }
-        reg.add_field_method_get("outcome", |_, a| {
-            let o = now(a)?.outcome;
-            Ok(a.name(o))
-        });
-        reg.add_field_method_get("kind", |_, a| {
-            let k = kind_name(now(a)?.kind);
-            Ok(a.name(k))
-        });
-        reg.add_field_method_get("edge", |_, a| Ok(now(a)?.edge));
-        reg.add_field_method_get("strength", |_, a| Ok(now(a)?.strength));
-        reg.add_field_method_get("wounds", |_, a| Ok(now(a)?.wounds));
-        reg.add_method("from", |_, a, ()| {
-            let h = now(a)?.from;
-            Ok((h.q(), h.r()))
-        });
-        reg.add_method("target", |_, a, ()| {
-            Ok(match now(a)?.target {
-                Some(h) => (Some(h.q()), Some(h.r())),
-                None => (None, None),
-            })
-        });
-        reg.add_meta_method(mlua::MetaMethod::Index, |_, _, key: Value| -> mlua::Result<()> {
-            Err(mlua::Error::runtime(format!(
-                "the attack `a` has no field `{}`: read a.outcome, a.kind, a.edge, a.strength, a.wounds, a:from() or a:target()",
-                key.to_string().unwrap_or_default()
-            )))
-        });
-        reg.add_meta_method(
-            mlua::MetaMethod::NewIndex,
-            |_, _, (key, _): (Value, Value)| -> mlua::Result<()> {
-                Err(mlua::Error::runtime(format!(
-                    "the attack `a` is read only (setting `{}`)",
-                    key.to_string().unwrap_or_default()
-                )))
-            },
-        );
-    })?;
     lua.register_userdata_type::<Hits>(|reg| {
         fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {
             i.checked_sub(1).and_then(|i| h.0.get(i)).ok_or_else(|| {
@@ -1147,4 +1294,81 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
         });
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::{Limits, new_sandbox};
+    use hexforge_core::Rng;
+    use hexforge_core::hooks::Outcome;
+    use std::cell::RefCell;
+
+    fn attack(outcome: Outcome, kind: AttackKind, edge: Option<u8>, strength: u8) -> LuaAttack {
+        LuaAttack {
+            from: Hex::new(1, -1),
+            edge,
+            kind,
+            target: None,
+            strength,
+            wounds: 2,
+            outcome,
+        }
+    }
+
+    #[test]
+    fn a_reads_the_attack_of_its_call_and_no_attack_after_it() {
+        let rng = Rc::new(RefCell::new(Rng::seeded(0)));
+        let sb = new_sandbox(Limits::default(), rng).expect("a sandbox");
+        let (a, slot) = attack_object(&sb.lua).expect("the attack object");
+        let function = |body: &str| -> mlua::Function {
+            sb.lua
+                .load(format!("return function(a) {body} end"))
+                .eval()
+                .expect("compiles")
+        };
+        let read = function(
+            r#"local fq, fr = a:from()
+               local tq = a:target()
+               return table.concat({ a.outcome, a.kind, tostring(a.edge), a.strength, a.wounds,
+                                     fq, fr, tostring(tq) }, " ")"#,
+        );
+        let fields = |at: LuaAttack| {
+            slot.set(Some(at)).expect("filled");
+            sb.runner.call::<String>(&sb.lua, &read, &a).expect("reads")
+        };
+        let melee = attack(Outcome::Landed, AttackKind::Melee, Some(2), 3);
+        assert_eq!(fields(melee), "landed melee 2 3 2 1 -1 nil");
+        let ranged = attack(Outcome::Landed, AttackKind::Ranged, Some(2), 3);
+        assert_eq!(fields(ranged), "landed ranged 2 3 2 1 -1 nil");
+        // No edge, and a strength above the chain's tables.
+        let strong = attack(Outcome::Missed, AttackKind::Pierce, None, 20);
+        assert_eq!(fields(strong), "missed pierce nil 20 2 1 -1 nil");
+        let other_edge = attack(Outcome::Landed, AttackKind::Melee, Some(5), 3);
+        assert_eq!(fields(other_edge), "landed melee 5 3 2 1 -1 nil");
+        assert_eq!(fields(melee), "landed melee 2 3 2 1 -1 nil");
+
+        let failure = |body: &str| {
+            sb.runner
+                .call::<()>(&sb.lua, &function(body), &a)
+                .expect_err("refused")
+                .message
+        };
+        let missing = failure("return a.kept");
+        assert!(
+            missing.starts_with("the attack `a` has no field `kept`"),
+            "{missing}"
+        );
+        let write = failure("a.outcome = 1");
+        assert_eq!(write, "the attack `a` is read only (setting `outcome`)");
+        slot.set(None).expect("emptied");
+        for body in ["return a.outcome", "return a.wounds", "return a:from()"] {
+            assert_eq!(
+                failure(body),
+                "the attack is read only during its hook",
+                "{body}"
+            );
+        }
+        assert!(failure("return a.kept").starts_with("the attack `a` has no field `kept`"));
+    }
 }

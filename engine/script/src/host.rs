@@ -1,7 +1,7 @@
 //! The script host: one sandboxed Lua state per mod with the shared library loaded into it, the
 //! binding of every tile ability to its implementation, and the engine's hook trait.
 
-use crate::api::{self, Attack, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
+use crate::api::{self, AttackSlot, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, ability_function};
 use crate::sandbox::{
@@ -16,8 +16,8 @@ use hexforge_core::hooks::{
     AbilityHooks, AttackPlan, Gift, HookContext, HookError, HookPoints, IncomingHit,
     InstantContext, InstantTargets, ResolvedAttack,
 };
-use hexforge_core::tile::{AbilityRef, Effects};
 use hexforge_core::tile::InstantEffect;
+use hexforge_core::tile::{AbilityRef, Effects};
 use hexforge_core::{Battlefield, Catalog, Hex, Rng, Rules, Seat, Tile, TileKind, TileRef};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -89,9 +89,18 @@ pub(crate) struct ModState {
     fx: AnyUserData,
     hits: AnyUserData,
     attack: AnyUserData,
+    /// The attack `attack` reads, filled for each attack-event call.
+    attack_now: AttackSlot,
 }
 
 impl ModState {
+    /// Takes the board out of `ctx` and the attack out of `a` before script code runs outside
+    /// a hook call (`gives`, `instant`): hook calls leave them in, for the next call to replace.
+    fn outside_hooks(&self) -> mlua::Result<()> {
+        self.ctx.borrow_mut::<Call>()?.field = None;
+        self.attack_now.set(None)
+    }
+
     /// Puts back what the scripts changed since the last time (or since loading), if any code
     /// ran since or the last attempt failed: the state is then exactly what a fresh load gives.
     fn reset(&self) {
@@ -472,9 +481,7 @@ impl ScriptHost {
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
         let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
-        let attack = Attack::new(&sb.lua)
-            .and_then(|a| sb.lua.create_any_userdata(a))
-            .map_err(whole)?;
+        let (attack, attack_now) = api::attack_object(&sb.lua).map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
             lua: sb.lua,
@@ -491,6 +498,7 @@ impl ScriptHost {
             fx,
             hits,
             attack,
+            attack_now,
         })
     }
 
@@ -695,7 +703,7 @@ impl ScriptHost {
             self.rules = Arc::new(ctx.rules.clone());
         }
         let b = self.binding(ctx)?;
-        let Some(f) = b.ability.hooks[point].clone() else {
+        let Some(f) = &b.ability.hooks[point] else {
             return Ok(());
         };
         let st = &self.states[b.state];
@@ -722,6 +730,10 @@ impl ScriptHost {
         // the ability's definition.
         let fail = |e: mlua::Error| error(outside(&e));
         let lua = &st.lua;
+        if !matches!(args, Args::Attack(..)) {
+            // `a` holds no attack outside its hooks: a script that kept it gets that error.
+            st.attack_now.set(None).map_err(fail)?;
+        }
         {
             let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
             if !Arc::ptr_eq(&call.catalog, &self.catalog) {
@@ -766,16 +778,14 @@ impl ScriptHost {
                 });
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = answer;
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
-                let result =
-                    st.runner
-                        .call::<()>(lua, &f, (st.ctx.clone(), st.plan.clone(), st.fx.clone()));
+                let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = None;
                 result
             }
             Args::Initiative(out, _) => st
                 .runner
-                .call::<Option<i64>>(lua, &f, (st.ctx.clone(), st.fx.clone()))
+                .call::<Option<i64>>(lua, f, (&st.ctx, &st.fx))
                 .and_then(|v| {
                     let v = v.unwrap_or(0);
                     **out = i8::try_from(v)
@@ -802,9 +812,7 @@ impl ScriptHost {
                         Ok(())
                     })
             }
-            Args::Effects(_) => st
-                .runner
-                .call::<()>(lua, &f, (st.ctx.clone(), st.fx.clone())),
+            Args::Effects(_) => st.runner.call::<()>(lua, f, (&st.ctx, &st.fx)),
             Args::Targets(out) => {
                 let at = function_at(&b.ability.defined_at, &f);
                 st.runner
@@ -844,22 +852,18 @@ impl ScriptHost {
             }
             Args::Attack(a, _) => {
                 let a = *a;
-                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = Some(LuaAttack {
-                    from: shape.hex(a.from),
-                    edge: a.edge.map(|e| e.index()),
-                    kind: a.kind,
-                    target: a.target.map(|t| shape.hex(t)),
-                    strength: a.strength,
-                    wounds: a.wounds,
-                    outcome: a.outcome.name(),
-                });
-                let result = st.runner.call::<()>(
-                    lua,
-                    &f,
-                    (st.ctx.clone(), st.attack.clone(), st.fx.clone()),
-                );
-                st.attack.borrow_mut::<Attack>().map_err(fail)?.now = None;
-                result
+                st.attack_now
+                    .set(Some(LuaAttack {
+                        from: shape.hex(a.from),
+                        edge: a.edge.map(|e| e.index()),
+                        kind: a.kind,
+                        target: a.target.map(|t| shape.hex(t)),
+                        strength: a.strength,
+                        wounds: a.wounds,
+                        outcome: a.outcome,
+                    }))
+                    .map_err(fail)?;
+                st.runner.call::<()>(lua, f, (&st.ctx, &st.attack, &st.fx))
             }
             Args::Hits(hits, _) => {
                 {
@@ -874,7 +878,7 @@ impl ScriptHost {
                     }));
                 }
                 st.runner
-                    .call::<()>(lua, &f, (st.ctx.clone(), st.hits.clone(), st.fx.clone()))
+                    .call::<()>(lua, f, (&st.ctx, &st.hits, &st.fx))
                     .and_then(|()| {
                         let h = st.hits.borrow::<Hits>()?;
                         for (x, l) in hits.iter_mut().zip(&h.0) {
@@ -896,9 +900,8 @@ impl ScriptHost {
             }
             fx.asked.clear();
         }
-        if let Ok(mut call) = st.ctx.borrow_mut::<Call>() {
-            call.field = None;
-        }
+        // `ctx` keeps the board, and `a` its attack, until the next call replaces them or code
+        // runs outside hooks (`ModState::outside_hooks`): no script runs in between.
         result.map_err(error)
     }
 }
@@ -932,6 +935,7 @@ fn apply_instant(
         ));
     }
     st.dirty.set(true);
+    st.outside_hooks().map_err(|e| outside(&e).message)?;
     let params =
         api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| outside(&e).message)?;
     let t: Table = st
@@ -978,6 +982,7 @@ fn apply_instant(
 /// into the tile: a module's link effects, an HQ's aura, or board-wide effects (`move_range`).
 fn apply_gives(st: &ModState, gives: &Function, tile: &mut Tile, i: usize) -> Result<(), String> {
     st.dirty.set(true);
+    st.outside_hooks().map_err(|e| outside(&e).message)?;
     let params =
         api::params_table(&st.lua, &tile.abilities[i].params).map_err(|e| outside(&e).message)?;
     let t: Table = st

@@ -302,24 +302,26 @@ impl Runner {
         self.budget.reset();
         *self.failure.borrow_mut() = None;
         let outside = |e: mlua::Error| self.budget.unseen(&error_text(&e, &self.budget.limits));
-        let mut args = args.into_lua_multi(lua).map_err(outside)?;
-        args.push_front(Value::Function(self.handler.clone()));
-        args.push_front(Value::Function(f.clone()));
-        let mut out = self.xpcall.call::<MultiValue>(args).map_err(outside)?;
-        match out.pop_front() {
-            Some(Value::Boolean(true)) => R::from_lua_multi(out, lua).map_err(|e| Failure {
+        // The function, the handler and the arguments go straight onto the Lua stack, and the
+        // results come off it: no list of values is built for a call that returns nothing.
+        let (ok, mut out) = self
+            .xpcall
+            .call::<(bool, MultiValue)>((f, &self.handler, args))
+            .map_err(outside)?;
+        if ok {
+            return R::from_lua_multi(out, lua).map_err(|e| Failure {
                 at: None,
                 message: cut(&error_text(&e, &self.budget.limits)),
                 traceback: Vec::new(),
-            }),
-            _ => Err(self.failure.borrow_mut().take().unwrap_or_else(|| {
-                let text = match out.pop_front() {
-                    Some(Value::String(s)) => s.to_string_lossy(),
-                    _ => String::new(),
-                };
-                self.budget.unseen(&text)
-            })),
+            });
         }
+        Err(self.failure.borrow_mut().take().unwrap_or_else(|| {
+            let text = match out.pop_front() {
+                Some(Value::String(s)) => s.to_string_lossy(),
+                _ => String::new(),
+            };
+            self.budget.unseen(&text)
+        }))
     }
 }
 
