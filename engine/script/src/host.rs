@@ -800,9 +800,9 @@ impl ScriptHost {
                 }),
             Args::GivesTo(target, out) => {
                 let h = shape.hex(*target);
-                let at = function_at(&b.ability.defined_at, &f);
+                let at = function_at(&b.ability.defined_at, f);
                 st.runner
-                    .call::<Value>(lua, &f, (st.ctx.clone(), h.q(), h.r()))
+                    .call::<Value>(lua, f, (&st.ctx, h.q(), h.r()))
                     .and_then(|v| {
                         **out = gift_of(&v).map_err(|message| Failure {
                             at: Some(at),
@@ -814,19 +814,17 @@ impl ScriptHost {
             }
             Args::Effects(_) => st.runner.call::<()>(lua, f, (&st.ctx, &st.fx)),
             Args::Targets(out) => {
-                let at = function_at(&b.ability.defined_at, &f);
-                st.runner
-                    .call::<Value>(lua, &f, st.ctx.clone())
-                    .and_then(|v| {
-                        read_targets(ctx.field, &v, out).map_err(|message| Failure {
-                            at: Some(at),
-                            message,
-                            traceback: Vec::new(),
-                        })
+                let at = function_at(&b.ability.defined_at, f);
+                st.runner.call::<Value>(lua, f, &st.ctx).and_then(|v| {
+                    read_targets(ctx.field, &v, out).map_err(|message| Failure {
+                        at: Some(at),
+                        message,
+                        traceback: Vec::new(),
                     })
+                })
             }
             Args::Play(target, _) => {
-                let at = function_at(&b.ability.defined_at, &f);
+                let at = function_at(&b.ability.defined_at, f);
                 let target = match target {
                     Some(h) => {
                         let t = lua.create_table().map_err(fail)?;
@@ -837,7 +835,7 @@ impl ScriptHost {
                     None => Value::Nil,
                 };
                 st.runner
-                    .call::<()>(lua, &f, (st.ctx.clone(), target, st.fx.clone()))
+                    .call::<()>(lua, f, (&st.ctx, target, &st.fx))
                     .and_then(|()| {
                         // What it asked, checked once more against the board (effect.rs).
                         let fx = st.fx.borrow::<Fx>().map_err(|e| outside(&e))?;
