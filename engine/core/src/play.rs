@@ -150,9 +150,9 @@ pub enum Refusal {
     PushNotAdjacent,
     /// The unit to push is netted, and netted units are never pushed (R5.3.6).
     PushNetted,
-    /// The pusher is netted and `netted_can_push` is off (R5.3.6, 2025).
+    /// The pusher is netted, and a netted unit never pushes (R5.3.6, R6.1.3, every edition).
     NettedCannotPush,
-    /// The pushed unit nets the pusher, which cannot push its netter (R6.1.4).
+    /// The pusher is netted by the unit it pushes: the case R6.1.4 names of a netted unit pushing.
     NetterPushedByItsTarget,
     /// No empty hex lies two steps from the pusher next to the pushed unit (R5.3.5).
     NoPushHex,
@@ -230,7 +230,7 @@ impl fmt::Display for Refusal {
                 f.write_str("the unit to push must be adjacent to the pusher (R5.3.1)")
             }
             Refusal::PushNetted => f.write_str("a netted unit can never be pushed (R5.3.6)"),
-            Refusal::NettedCannotPush => f.write_str("a netted unit cannot push (R5.3.6, 2025)"),
+            Refusal::NettedCannotPush => f.write_str("a netted unit cannot push (R5.3.6, R6.1.3)"),
             Refusal::NetterPushedByItsTarget => {
                 f.write_str("a netter cannot be pushed by the unit it nets (R6.1.4)")
             }
@@ -474,7 +474,7 @@ fn carried(field: &Battlefield, ctx: Context<'_>, netted: u64) -> u64 {
 }
 
 /// Whose side the effects of the tile on `c` work for: the owner of the first working hijacker,
-/// in reading order, linked to it that may take it (R7.1.3, `scoper_scope`), else its owner.
+/// in reading order, linked to it that may take it (R7.1.3, `hijack_scope`), else its owner.
 fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> Seat {
     let Some(p) = field.at(c) else {
         return Seat::default();
@@ -753,13 +753,16 @@ fn check(
             if field.tiles_marked(MarkerName::UNPUSHABLE) & tc.bit() != 0 {
                 return Err(no(Refusal::MarkedUnpushable));
             }
+            // A netted unit never pushes, in every edition (R3.11.1, R5.3.6, R6.1.3); pushing
+            // the netter that nets it is the case R6.1.4 names, told as such.
             if views.netted & pc.bit() != 0 {
-                if !ctx.rules.netted_can_push {
-                    return Err(no(Refusal::NettedCannotPush));
-                }
-                if nets::reach(field, ctx.catalog, ctx.rules, tc) & pc.bit() != 0 {
-                    return Err(no(Refusal::NetterPushedByItsTarget));
-                }
+                return Err(no(
+                    if nets::reach(field, ctx.catalog, ctx.rules, tc) & pc.bit() != 0 {
+                        Refusal::NetterPushedByItsTarget
+                    } else {
+                        Refusal::NettedCannotPush
+                    },
+                ));
             }
             let legal = push_destinations(field, pc, tc);
             if legal == 0 {

@@ -291,8 +291,6 @@ pub struct Rules {
     pub move_tile_target: MoveTarget,
     /// Whether a player whose HQ is netted may not throw a Grenade.
     pub grenade_blocked_if_hq_netted: bool,
-    /// \[impl\] A netted unit may push (3.0, classic) or not (2025), R5.3.6 and R6.1.3.
-    pub netted_can_push: bool,
     /// The name the Moloch area instant goes by; only its name changes.
     pub moloch_aoe_tile_name: AoeName,
     /// Whether an explosion also hits adjacent HQs (R7.2.4).
@@ -378,6 +376,13 @@ pub enum OptionError {
         /// The value given, as written.
         found: String,
     },
+    /// The key was an option once and has been removed; files that still set it are refused.
+    Removed {
+        /// The key as written.
+        key: String,
+        /// Why it was removed, citing the rules, and what to do instead.
+        why: &'static str,
+    },
 }
 
 impl fmt::Display for OptionError {
@@ -405,11 +410,18 @@ impl fmt::Display for OptionError {
                 }
                 Ok(())
             }
+            OptionError::Removed { key, why } => {
+                write!(f, "rule option `{key}` was removed: {why}")
+            }
         }
     }
 }
 
 impl std::error::Error for OptionError {}
+
+/// Why `netted_can_push` is no longer an option: no edition lets a netted unit push.
+const NETTED_CAN_PUSH_REMOVED: &str =
+    "a netted unit never pushes, in every edition (R3.11.1, R5.3.6, R6.1.3): remove the option";
 
 impl Rules {
     /// The rules of an edition, with the defaults of docs/DECISIONS.md where an edition is silent.
@@ -428,7 +440,6 @@ impl Rules {
             battle_loop_limit: 10,
             move_tile_target: MoveTarget::Own,
             grenade_blocked_if_hq_netted: true,
-            netted_can_push: true,
             moloch_aoe_tile_name: AoeName::AirStrike,
             clown_explosion_mode: ClownExplosion::AdjacentInclHqs,
             net_cycle_rule: NetCycleRule::PairsAnd3Cycles,
@@ -487,7 +498,6 @@ impl Rules {
             Preset::V2025 => Rules {
                 preset: Preset::V2025,
                 battle_turn_end: BattleTurnEnd::AtStart,
-                netted_can_push: false,
                 repeat_battle_while_full: true,
                 moloch_aoe_tile_name: AoeName::Bomb,
                 net_cycle_rule: NetCycleRule::PairsAndAllCycles,
@@ -521,7 +531,6 @@ impl Rules {
         "battle_loop_limit",
         "move_tile_target",
         "grenade_blocked_if_hq_netted",
-        "netted_can_push",
         "moloch_aoe_tile_name",
         "clown_explosion_mode",
         "clown_hits_hqs",
@@ -583,7 +592,12 @@ impl Rules {
                 self.move_tile_target = v.choice(MoveTarget::VALUES, MoveTarget::parse)?
             }
             "grenade_blocked_if_hq_netted" => self.grenade_blocked_if_hq_netted = v.flag()?,
-            "netted_can_push" => self.netted_can_push = v.flag()?,
+            "netted_can_push" => {
+                return Err(OptionError::Removed {
+                    key: key.to_string(),
+                    why: NETTED_CAN_PUSH_REMOVED,
+                });
+            }
             "moloch_aoe_tile_name" => {
                 self.moloch_aoe_tile_name = v.choice(AoeName::VALUES, AoeName::parse)?
             }
@@ -703,7 +717,6 @@ impl Rules {
             "battle_loop_limit" => n(self.battle_loop_limit),
             "move_tile_target" => s(self.move_tile_target.as_str()),
             "grenade_blocked_if_hq_netted" => Some(Bool(self.grenade_blocked_if_hq_netted)),
-            "netted_can_push" => Some(Bool(self.netted_can_push)),
             "moloch_aoe_tile_name" => s(self.moloch_aoe_tile_name.as_str()),
             "clown_explosion_mode" => s(self.clown_explosion_mode.as_str()),
             "clown_hits_hqs" => Some(Bool(
@@ -914,6 +927,24 @@ mod tests {
                 "key {key} is listed but unknown to set()"
             );
         }
+    }
+
+    #[test]
+    fn netted_can_push_is_refused_as_removed_with_the_rules_that_forbid_it() {
+        for value in [ParamValue::Bool(true), ParamValue::Bool(false)] {
+            let mut r = Rules::preset(Preset::Classic);
+            let e = r.set("netted_can_push", &value).expect_err("removed");
+            assert!(matches!(&e, OptionError::Removed { key, .. } if key == "netted_can_push"));
+            let shown = e.to_string();
+            assert!(shown.contains("`netted_can_push` was removed"), "{shown}");
+            assert!(
+                shown.contains("R5.3.6") && shown.contains("R6.1.3"),
+                "{shown}"
+            );
+            assert_eq!(r, Rules::preset(Preset::Classic), "nothing was set");
+        }
+        assert!(!Rules::KEYS.contains(&"netted_can_push"));
+        assert_eq!(Rules::default().get("netted_can_push"), None);
     }
 
     #[test]

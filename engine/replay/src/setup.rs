@@ -131,14 +131,18 @@ pub fn start_replay(
             | StartError::Game(GameError::ArmyHq { army, .. }) => seat_of(army),
             StartError::Game(GameError::Unsupported { key }) => option_of(key),
             StartError::Rules(RulesError::Option(
-                OptionError::UnknownKey { key } | OptionError::BadValue { key, .. },
+                OptionError::UnknownKey { key }
+                | OptionError::BadValue { key, .. }
+                | OptionError::Removed { key, .. },
             )) => option_of(key),
             StartError::Rules(RulesError::NotKeyValue(o)) => option_of(o),
             StartError::Rules(RulesError::UnknownPreset { .. }) => at.rules,
             StartError::Game(_) => first_seat,
         };
         let message = match &e {
-            StartError::Game(GameError::UnknownArmy { .. }) => e.to_string(),
+            // Other content would not bring a removed option back.
+            StartError::Game(GameError::UnknownArmy { .. })
+            | StartError::Rules(RulesError::Option(OptionError::Removed { .. })) => e.to_string(),
             _ => format!(
                 "{e} (the replay was recorded with other content: load its mods with --mods DIR)"
             ),
@@ -260,6 +264,35 @@ mod tests {
         let e = start_replay(&replay, &loaded.mods, catalog).expect_err("v33");
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("(did you mean `v3`?)"), "{e}");
+    }
+
+    #[test]
+    fn a_removed_option_names_its_line_and_why_it_was_removed() {
+        let loaded = loaded();
+        let catalog = Arc::new(loaded.catalog.clone());
+        let mut h = table_header(&loaded, "v3");
+        h.options.push("netted_can_push=true".into());
+        let mut written = Vec::new();
+        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        let text = String::from_utf8(written).expect("utf-8");
+        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("removed option");
+        let line = text
+            .lines()
+            .position(|l| l == "option netted_can_push=true")
+            .expect("option line")
+            + 1;
+        assert_eq!(e.line, line, "{e}");
+        assert!(
+            e.message.starts_with(
+                "rule option `netted_can_push` was removed: a netted unit never pushes"
+            ),
+            "{e}"
+        );
+        assert!(
+            !e.message.contains("--mods"),
+            "other mods would not help: {e}"
+        );
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! rule it breaks, and the list of every legal action of a state.
 
 use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
-use crate::battle::nets;
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
@@ -778,16 +777,14 @@ impl Game {
                 });
             }
             InstantEffect::Push => {
-                // Every test of the check: the player's own pusher, a neighbour that is an enemy
-                // (or an ally Moloch's team exception lets them push, R5.8, R8.5.7), not netted
-                // (R5.3.6), with a hex to go to (R5.3.2); a netted pusher only where
-                // `netted_can_push` allows it, and never pushing a unit that nets it.
+                // Every test of the check: the player's own pusher, not netted (R5.3.6, R6.1.3, in
+                // every edition), a neighbour that is an enemy (or an ally Moloch's team exception
+                // lets them push, R5.8, R8.5.7), not netted (R5.3.6), with a hex to go to (R5.3.2).
                 let player = self.state.turn.player();
                 let netted = checker.netted();
                 let unpushable = checker.unpushable();
                 for (pc, p) in field.tiles() {
-                    let pusher_netted = netted & pc.bit() != 0;
-                    if p.owner != player || (pusher_netted && !self.rules.netted_can_push) {
+                    if p.owner != player || netted & pc.bit() != 0 {
                         continue;
                     }
                     let pusher = self.catalog.get(p.tile);
@@ -803,9 +800,6 @@ impl Game {
                                     &self.rules,
                                 )
                             })
-                            && !(pusher_netted
-                                && nets::reach(field, &self.catalog, &self.rules, tc) & pc.bit()
-                                    != 0)
                             && checker.push_destinations(pc, tc) != 0
                         {
                             push(
