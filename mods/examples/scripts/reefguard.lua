@@ -13,6 +13,23 @@ local function highest(ctx, q, r)
   return top
 end
 
+-- The units (not HQs) next to the tile, as `q, r` for a generic for loop: its enemies when
+-- `enemies` is true, else its friends and allies.
+local function adjacent_units(ctx, enemies)
+  local q, r = ctx:hex()
+  local d = -1
+  return function()
+    while d < 5 do
+      d = d + 1
+      local nq, nr = hex.neighbour(q, r, d)
+      local t = ctx:tile_at(nq, nr)
+      if t and not t.hq and ctx:is_enemy(nq, nr) == enemies then
+        return nq, nr
+      end
+    end
+  end
+end
+
 -- The enemy unit (not an HQ) on the hex in front of the tile, if there is one.
 local function enemy_in_front(ctx)
   local q, r = ctx:hex()
@@ -66,13 +83,8 @@ ability("turn_tide", {
 -- chill: as a battle starts, every adjacent enemy unit acts 1 phase later in this battle.
 ability("chill", {
   battle_started = function(ctx, fx)
-    local q, r = ctx:hex()
-    for d = 0, 5 do
-      local nq, nr = hex.neighbour(q, r, d)
-      local t = ctx:tile_at(nq, nr)
-      if t and not t.hq and ctx:is_enemy(nq, nr) then
-        fx:add_initiative(nq, nr, -ctx:param("slow", 1))
-      end
+    for nq, nr in adjacent_units(ctx, true) do
+      fx:add_initiative(nq, nr, -ctx:param("slow", 1))
     end
   end,
 })
@@ -81,12 +93,9 @@ ability("chill", {
 -- at the Horn's highest initiative in this battle (its other values keep their distance).
 ability("war_horn", {
   battle_started = function(ctx, fx)
-    local q, r = ctx:hex()
-    local mine = highest(ctx, q, r)
-    for d = 0, 5 do
-      local nq, nr = hex.neighbour(q, r, d)
-      local t = ctx:tile_at(nq, nr)
-      if t and not t.hq and not ctx:is_enemy(nq, nr) and highest(ctx, nq, nr) < mine then
+    local mine = highest(ctx, ctx:hex())
+    for nq, nr in adjacent_units(ctx, false) do
+      if highest(ctx, nq, nr) < mine then
         fx:set_initiative(nq, nr, mine)
       end
     end
@@ -124,13 +133,8 @@ ability("cut_nets", {
 -- next battle (the engine's `initiative` marker).
 ability("deep_song", {
   placed = function(ctx, fx)
-    local q, r = ctx:hex()
-    for d = 0, 5 do
-      local nq, nr = hex.neighbour(q, r, d)
-      local t = ctx:tile_at(nq, nr)
-      if t and not t.hq and not ctx:is_enemy(nq, nr) then
-        fx:mark(nq, nr, "initiative", "battle", 1)
-      end
+    for nq, nr in adjacent_units(ctx, false) do
+      fx:mark(nq, nr, "initiative", "battle", 1)
     end
   end,
 })
