@@ -198,34 +198,35 @@ impl Sandbox {
         }
     }
 
+    /// The board being edited, whole, and its settings, for an instant to be played on; `None`
+    /// (with a note saying why) while the board is not whole.
+    fn whole_board(&mut self) -> Option<(Battlefield, Board)> {
+        let edits = self.edits.as_mut()?;
+        match edits.built().complete() {
+            Ok(f) => Some((f.clone(), edits.board().clone())),
+            Err(why) => {
+                self.note = Some(Note::Error(format!(
+                    "No instant until the board is whole:\n{why}"
+                )));
+                None
+            }
+        }
+    }
+
     /// Plays the aimed scripted instant through the engine: its `play` hooks on the target
     /// picked, then their effects at once, as a game plays it.
     fn play_scripted(&mut self, catalog: &Catalog, scripts: &mut ScriptHost, aim: &Aim) {
         let Some(tile) = catalog.find(&aim.id) else {
             return;
         };
-        let Some(edits) = &mut self.edits else {
+        let Some((mut field, board)) = self.whole_board() else {
             return;
         };
-        let mut field = match edits.built().complete() {
-            Ok(f) => f.clone(),
-            Err(why) => {
-                self.note = Some(Note::Error(format!(
-                    "No instant until the board is whole:\n{why}"
-                )));
-                return;
-            }
-        };
-        let board = edits.board().clone();
         let ctx = Context {
             catalog,
             rules: &board.rules,
         };
-        let ids: Vec<String> = field
-            .players()
-            .map(hexforge_scenario::write::player_id)
-            .collect();
-        let names = hexforge_scenario::log::Names::new(&field, ctx, |_| None, &ids);
+        let names = log_names(&field, ctx);
         let name = catalog.get(tile).name.clone();
         let seat = Seat::new(self.seat as u8);
         let target = aim.targets.first().and_then(|h| field.shape().cell(*h));
@@ -245,10 +246,12 @@ impl Sandbox {
         match played {
             Ok(()) => {
                 let lines: Vec<String> = events.iter().filter_map(|e| names.describe(e)).collect();
-                edits.replace(
-                    Board::from_field(&field, catalog, &board.armies(), &board.rules),
-                    catalog,
-                );
+                if let Some(edits) = &mut self.edits {
+                    edits.replace(
+                        Board::from_field(&field, catalog, &board.armies(), &board.rules),
+                        catalog,
+                    );
+                }
                 self.note = Some(Note::Info(if lines.is_empty() {
                     format!("{name}: nothing happened")
                 } else {
@@ -298,28 +301,14 @@ impl Sandbox {
             },
             _ => return,
         };
-        let Some(edits) = &mut self.edits else {
+        let Some((mut field, board)) = self.whole_board() else {
             return;
         };
-        let mut field = match edits.built().complete() {
-            Ok(f) => f.clone(),
-            Err(why) => {
-                self.note = Some(Note::Error(format!(
-                    "No instant until the board is whole:\n{why}"
-                )));
-                return;
-            }
-        };
-        let board = edits.board().clone();
         let ctx = Context {
             catalog,
             rules: &board.rules,
         };
-        let ids: Vec<String> = field
-            .players()
-            .map(hexforge_scenario::write::player_id)
-            .collect();
-        let names = hexforge_scenario::log::Names::new(&field, ctx, |_| None, &ids);
+        let names = log_names(&field, ctx);
         let mut turn = Turn::new(Seat::new(self.seat as u8));
         let mut events: Vec<Event> = Vec::new();
         let name = catalog
@@ -335,10 +324,12 @@ impl Sandbox {
         ) {
             Ok(()) => {
                 let lines: Vec<String> = events.iter().filter_map(|e| names.describe(e)).collect();
-                edits.replace(
-                    Board::from_field(&field, catalog, &board.armies(), &board.rules),
-                    catalog,
-                );
+                if let Some(edits) = &mut self.edits {
+                    edits.replace(
+                        Board::from_field(&field, catalog, &board.armies(), &board.rules),
+                        catalog,
+                    );
+                }
                 self.note = Some(Note::Info(format!("{name}: {}", lines.join("; "))));
                 self.aim = None;
             }
@@ -358,4 +349,13 @@ pub(super) fn targets_wanted(effect: InstantEffect) -> Vec<&'static str> {
         // One of the hexes its script lists (`scripted_ui`), or none.
         InstantEffect::Scripted => vec!["target"],
     }
+}
+
+/// The names the log gives the tiles and players of `field`.
+fn log_names(field: &Battlefield, ctx: Context<'_>) -> hexforge_scenario::log::Names {
+    let ids: Vec<String> = field
+        .players()
+        .map(hexforge_scenario::write::player_id)
+        .collect();
+    hexforge_scenario::log::Names::new(field, ctx, |_| None, &ids)
 }
