@@ -383,7 +383,8 @@ where
     /// known once).
     fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
         self.marks = self.marks_of(field, scripted);
-        let mut layout = self.layout(field)?;
+        let mut layout = Layout::new(field, self.cat, self.rules);
+        self.give_to(field, &mut layout)?;
         let mut view = View::empty();
         view.compute(field, self.cat, self.rules, &layout);
         let initiative = self.marks_of_point(field, scripted, HookPoints::INITIATIVE);
@@ -569,12 +570,20 @@ where
     /// targets; a tile's abilities add up).
     fn layout(&mut self, field: &Battlefield) -> Result<Layout, HookError> {
         let mut layout = Layout::new(field, self.cat, self.rules);
+        self.give_to(field, &mut layout)?;
+        Ok(layout)
+    }
+
+    /// Asks the `gives_to` hooks of the givers that have one what they give each tile they reach
+    /// in `layout` (see [`Self::layout`]), and sets it there. Works on the layout in place, so
+    /// that `run` does not copy its first layout through a `Result` (1 KB, twice per battle).
+    fn give_to(&mut self, field: &Battlefield, layout: &mut Layout) -> Result<(), HookError> {
         let custom = self.marks.giving;
         if custom == 0 {
             if !self.gifts.is_empty() {
                 self.gifts.clear();
             }
-            return Ok(layout);
+            return Ok(());
         }
         let mut gifts = Vec::new();
         let mut givers = 0u64;
@@ -619,7 +628,7 @@ where
         }
         self.gifts.clone_from(&gifts);
         layout.set_gifts(givers, gifts);
-        Ok(layout)
+        Ok(())
     }
 
     /// The highest initiative value of the unit on `cell` now, with every modifier and the
