@@ -506,7 +506,7 @@ fn controller(field: &Battlefield, ctx: Context<'_>, working: u64, c: Cell) -> S
 fn full_view(field: &Battlefield, ctx: Context<'_>) -> View {
     let layout = Layout::new(field, ctx.catalog, ctx.rules);
     let mut view = View::empty();
-    view.compute(field, ctx.catalog, ctx.rules, &layout);
+    view.compute(field, ctx.catalog, ctx.rules, &layout, &[]);
     view
 }
 

@@ -14,7 +14,8 @@ use crate::shape::Cell;
 /// change nothing: the error names the first one. Attacks are not carried out here: they need
 /// the hooks and Medics of a volley (`battle::resolve_effects`), which resolves them first; nor
 /// are initiative changes, which the battle being fought keeps. A marker of edges
-/// ([`MarkerName::is_edges`]) put where one is already adds its edges to those there.
+/// ([`crate::marker::MarkerName::is_edges`]) put where one is already adds its edges to those
+/// there.
 pub fn apply_effects<S: EventSink + ?Sized>(
     field: &mut Battlefield,
     ctx: Context<'_>,

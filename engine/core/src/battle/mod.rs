@@ -252,10 +252,10 @@ pub fn standing(
     let mut layout = Layout::new(field, ctx.catalog, ctx.rules);
     if !gifts.is_empty() {
         let givers = gifts.iter().fold(0u64, |m, g| m | g.giver.bit());
-        layout.set_gifts(givers, gifts.to_vec());
+        layout.set_custom(givers);
     }
     let mut view = View::empty();
-    view.compute(field, ctx.catalog, ctx.rules, &layout);
+    view.compute(field, ctx.catalog, ctx.rules, &layout, gifts);
     let slots = slot_values(
         def,
         &view,
@@ -386,7 +386,7 @@ where
         let mut layout = Layout::new(field, self.cat, self.rules);
         self.give_to(field, &mut layout)?;
         let mut view = View::empty();
-        view.compute(field, self.cat, self.rules, &layout);
+        view.compute(field, self.cat, self.rules, &layout, &self.gifts);
         let initiative = self.marks_of_point(field, scripted, HookPoints::INITIATIVE);
         for c in bits(initiative) {
             let mut delta = 0i8;
@@ -409,7 +409,7 @@ where
             if moved {
                 layout = self.layout(field)?;
             }
-            view.compute(field, self.cat, self.rules, &layout);
+            view.compute(field, self.cat, self.rules, &layout, &self.gifts);
             first = self.first_phase(field, &view);
         }
         self.sink.push(Event::BattleStarted { first_phase: first });
@@ -439,7 +439,7 @@ where
             if moved || layout.matters(changed) {
                 let before = view.netted;
                 if phase > 0 {
-                    view.compute(field, self.cat, self.rules, &layout);
+                    view.compute(field, self.cat, self.rules, &layout, &self.gifts);
                 } else {
                     // Nothing acts after phase 0: only the nets matter, for the events.
                     view.netted = layout.netted(field.occupied(), self.rules);
@@ -479,10 +479,16 @@ where
 
     /// The highest phase any unit acts in, with the modifiers of `view` and the initiative hooks.
     fn first_phase(&self, field: &Battlefield, view: &View) -> u8 {
+        let marked = !field.marks().is_empty();
         field
             .tiles()
             .filter_map(|(c, p)| {
-                slot_values(self.cat.get(p.tile), view, c, self.hooked(field, c)).highest()
+                let hooked = if marked {
+                    self.hooked(field, c)
+                } else {
+                    self.initiative[c.index()]
+                };
+                slot_values(self.cat.get(p.tile), view, c, hooked).highest()
             })
             .max()
             .unwrap_or(0)
@@ -626,8 +632,8 @@ where
                 });
             }
         }
-        self.gifts.clone_from(&gifts);
-        layout.set_gifts(givers, gifts);
+        self.gifts = gifts;
+        layout.set_custom(givers);
         Ok(())
     }
 
@@ -689,7 +695,7 @@ where
     ) -> Result<u64, HookError> {
         let layout = self.layout(field)?;
         let mut view = View::empty();
-        view.compute(field, self.cat, self.rules, &layout);
+        view.compute(field, self.cat, self.rules, &layout, &self.gifts);
         self.hits.clear();
         self.resolutions.clear();
         let watching = self.marks.watching() != 0;
@@ -974,12 +980,19 @@ where
     /// R4.4.7: units with an unused slot at this phase act unless netted; passed slots are lost.
     fn acting_units(&mut self, field: &Battlefield, view: &View, phase: u8) -> u64 {
         let mut acting = 0u64;
+        // Markers are rare: without any, no unit's `initiative` marker is looked for.
+        let marked = !field.marks().is_empty();
         for (cell, p) in field.tiles() {
             let def = self.cat.get(p.tile);
             if def.initiative.is_empty() {
                 continue;
             }
-            let slots = slot_values(def, view, cell, self.hooked(field, cell));
+            let hooked = if marked {
+                self.hooked(field, cell)
+            } else {
+                self.initiative[cell.index()]
+            };
+            let slots = slot_values(def, view, cell, hooked);
             let used = &mut self.used[cell.index()];
             let mut now = 0u8;
             for s in bits(u64::from(slots.present & !*used)) {

@@ -7,7 +7,7 @@ use super::nets;
 use crate::battlefield::{Battlefield, Seat};
 use crate::hex::{Dir, Edge};
 use crate::hooks::Gift;
-use crate::rules::{Rules, ScoperScope};
+use crate::rules::{HijackScope, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Effects, Tile, TileKind};
 
@@ -22,10 +22,9 @@ pub struct Layout {
     givers: u64,
     hijackers: u64,
     netters: u64,
-    /// Givers whose `gives_to` hooks say what they give each tile (in `gifts`).
+    /// Givers whose `gives_to` hooks say what they give each tile (the gifts given to
+    /// [`View::compute`]).
     custom: u64,
-    /// What those givers give each tile their links reach, by giver then target.
-    gifts: Vec<Gift>,
 }
 
 impl Layout {
@@ -37,7 +36,6 @@ impl Layout {
             hijackers: 0,
             netters: 0,
             custom: 0,
-            gifts: Vec::new(),
         };
         for (c, p) in field.tiles() {
             let i = c.index();
@@ -64,11 +62,10 @@ impl Layout {
         bits(self.givers).map(|g| (g, self.links[g]))
     }
 
-    /// Sets what the givers with a `gives_to` point give each tile, in place of their static
-    /// effects.
-    pub fn set_gifts(&mut self, custom: u64, gifts: Vec<Gift>) {
+    /// Marks the givers whose `gives_to` hooks say what they give each tile: the view gives
+    /// their gifts in place of their static effects.
+    pub fn set_custom(&mut self, custom: u64) {
         self.custom = custom & self.givers;
-        self.gifts = gifts;
     }
 
     /// Whether the view can change when the tiles in `removed` leave the board.
@@ -96,12 +93,12 @@ pub(crate) fn link_reach(field: &Battlefield, c: Cell, facing: Dir, links: u8) -
     reach
 }
 
-/// Whether an enemy hijacking module may take over the tile `def` (R7.1.3, `scoper_scope`):
+/// Whether an enemy hijacking module may take over the tile `def` (R7.1.3, `hijack_scope`):
 /// never another hijacker.
 pub(crate) fn can_be_hijacked(def: &Tile, rules: &Rules) -> bool {
-    let eligible = match rules.scoper_scope {
-        ScoperScope::ModulesOnly => def.kind == TileKind::Module,
-        ScoperScope::AnyBonusGivingUnit => !def.gives().is_none(),
+    let eligible = match rules.hijack_scope {
+        HijackScope::ModulesOnly => def.kind == TileKind::Module,
+        HijackScope::AnyBonusGivingUnit => !def.gives().is_none(),
     };
     eligible && !def.gives().hijack
 }
@@ -139,13 +136,15 @@ impl View {
         }
     }
 
-    /// Recomputes the view in place for the tiles now on the board.
+    /// Recomputes the view in place for the tiles now on the board; `gifts`: what the givers
+    /// the layout marks as custom give each tile (empty when none is).
     pub fn compute(
         &mut self,
         field: &Battlefield,
         catalog: &Catalog,
         rules: &Rules,
         layout: &Layout,
+        gifts: &[Gift],
     ) {
         let occupied = field.occupied();
         self.netted = layout.netted(occupied, rules);
@@ -166,7 +165,7 @@ impl View {
             self.give(field, catalog, g, layout.links[g] & occupied);
         }
         if layout.custom & active != 0 {
-            for gift in &layout.gifts {
+            for gift in gifts {
                 let g = gift.giver.index();
                 if layout.custom & active & (1 << g) != 0 {
                     self.give_one(field, g, gift.target.index(), &gift.effects);
