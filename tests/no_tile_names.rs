@@ -18,9 +18,7 @@ const ABILITY_TILES: [&str; 10] = [
 ];
 
 /// Lines allowed to use one of the words, with why: (file, text the line contains).
-const ALLOWED: [(&str, &str); 6] = [
-    // Appendix B: the cosmetic option `moloch_aoe_tile_name` takes the instant's printed names.
-    ("engine/core/src/rules.rs", r#"AirStrike = "air_strike""#),
+const ALLOWED: [(&str, &str); 5] = [
     // The scenario format names three step kinds after the instants they play.
     (
         "engine/scenario/src/file.rs",
@@ -90,6 +88,49 @@ fn no_ability_tile_is_named_in_the_engine_sources() {
         "tile ids in the engine (abilities belong in Lua scripts):\n{}",
         found.join("\n")
     );
+}
+
+/// Rule options that belong to an army's abilities: the base mod declares them
+/// (mods/base/options.toml), or the engine keeps their mechanic under a generic key
+/// (`hijack_scope`, `convert_attack_limit`; docs/DECISIONS.md, "Rule options of armies").
+const ARMY_OPTION_KEYS: [&str; 4] = [
+    "clown_explosion_mode",
+    "scoper_scope",
+    "quartermaster_mode",
+    "moloch_aoe_tile_name",
+];
+
+#[test]
+fn the_core_names_no_rule_option_of_an_army() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    rust_files(&root.join("engine/core"), &mut files);
+    files.sort();
+    assert!(files.len() > 10, "the core sources are found");
+    let mut found = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            for key in ARMY_OPTION_KEYS {
+                if line.contains(key) {
+                    found.push(format!("{}:{}: `{key}`", f.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "an army's rule option in the core (declare it in the army's mod):\n{}",
+        found.join("\n")
+    );
+    let declared = std::fs::read_to_string(root.join("mods/base/options.toml"))
+        .unwrap_or_else(|e| panic!("mods/base/options.toml: {e}"));
+    for key in ["clown_explosion_mode", "moloch_aoe_tile_name"] {
+        assert!(
+            declared.contains(&format!("key = \"{key}\"")),
+            "the base mod declares `{key}`"
+        );
+    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ ability("extra_attack", {
 })
 
 -- take_over: a connected enemy module works for this tile's owner instead (Scoper R7.1.3; which
--- tiles can be taken over follows `scoper_scope`).
+-- tiles can be taken over follows `hijack_scope`).
 ability("take_over", {
   gives = function(params)
     return { hijack = true }
@@ -19,7 +19,7 @@ ability("take_over", {
 })
 
 -- convert_attack: a connected unit may turn one attack from melee to ranged or back
--- (Quartermaster R7.4.3; how often follows `quartermaster_mode`).
+-- (Quartermaster R7.4.3; how often follows `convert_attack_limit`).
 ability("convert_attack", {
   gives = function(params)
     return { convert_attack = true }

@@ -46,6 +46,12 @@ enum Command {
     },
     /// Lists the loaded armies with their tile counts, and any content problems.
     Armies,
+    /// Prints every rule option (the engine's, then those the loaded mods declare) with its value
+    /// and where the value comes from (default, preset, --option) and who owns the key.
+    Rules {
+        #[command(flatten)]
+        table: TableArgs,
+    },
     /// Mods: list them, check one, or create a new one.
     Mods {
         #[command(subcommand)]
@@ -162,8 +168,23 @@ impl TableArgs {
             options: self.options,
             extended: self.extended,
             presets: hexforge_content::mod_presets(&loaded.mods),
+            declared: loaded.catalog.options().clone(),
         }
     }
+}
+
+/// `hexforge rules`: every rule option of the table, one per line, with its value and source.
+fn rules(out: &mut impl Write, loaded: &LoadedMods, table: &TableArgs) -> Result<ExitCode> {
+    let lines = hexforge_content::rule_lines(
+        &table.rules,
+        &table.options,
+        &hexforge_content::mod_presets(&loaded.mods),
+        loaded.catalog.options(),
+    )?;
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn main() -> ExitCode {
@@ -220,6 +241,13 @@ fn run() -> Result<ExitCode> {
             roots.push(path.clone());
         }
     }
+    if let Command::Rules { table } = &cli.command {
+        // Rule options need the mods' data only: no script is loaded.
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        let code = rules(&mut out, &hexforge_content::load_mods(&roots), table)?;
+        out.flush()?;
+        return Ok(code);
+    }
     let hexforge_script::Loaded {
         mods: loaded,
         mut scripts,
@@ -231,6 +259,7 @@ fn run() -> Result<ExitCode> {
         }
         Command::Battle { file } => battle(&mut out, &loaded, &mut scripts, &file),
         Command::Armies => armies(&mut out, &loaded),
+        Command::Rules { table } => rules(&mut out, &loaded, &table),
         Command::Replay {
             files,
             verify,

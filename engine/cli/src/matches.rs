@@ -4,6 +4,7 @@
 use anyhow::{Result, bail};
 use hexforge_content::RulePreset;
 use hexforge_core::game::{LegalActions, Player, Seats};
+use hexforge_core::tile::DeclaredOption;
 use hexforge_core::{
     AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Rules,
     SeatSetup,
@@ -11,6 +12,7 @@ use hexforge_core::{
 use hexforge_replay::act_noted;
 use hexforge_scenario::log::GameLog;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,6 +24,8 @@ pub struct Table {
     pub extended: bool,
     /// The rule presets the loaded mods define.
     pub presets: Vec<RulePreset>,
+    /// The rule options the loaded mods declare, by key.
+    pub declared: BTreeMap<String, DeclaredOption>,
 }
 
 impl Table {
@@ -31,6 +35,7 @@ impl Table {
             &self.preset,
             &self.options,
             &self.presets,
+            &self.declared,
         )?)
     }
 

@@ -104,7 +104,8 @@ pub fn army_hash(a: &ArmyFile) -> u64 {
     h.finish()
 }
 
-/// The hash of a mod: its id and version, its armies' data, its rule presets and its scripts'
+/// The hash of a mod: its id and version, its armies' data, its rule presets, the options it
+/// declares (their types, defaults and preset values) and its scripts'
 /// text (by path within the mod, in path order).
 pub fn mod_hash(m: &ModInfo) -> u64 {
     let mut h = Fnv1a::new();
@@ -118,6 +119,18 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
     h.len(m.presets.len());
     for p in &m.presets {
         preset(&mut h, p);
+    }
+    h.len(m.options.len());
+    for o in &m.options {
+        h.str(&o.key);
+        let d = &o.option;
+        h.str(&format!("{:?}", d.kind));
+        h.str(&d.default.to_string());
+        h.len(d.presets.len());
+        for (p, v) in &d.presets {
+            h.str(p);
+            h.str(&v.to_string());
+        }
     }
     h.len(m.patches.len() + m.scripts.len());
     for s in m.patches.iter().chain(&m.scripts) {

@@ -12,6 +12,7 @@ pub mod edges;
 pub mod identity;
 pub mod manifest;
 pub mod modpack;
+pub mod options;
 pub mod patch;
 pub mod presets;
 pub mod resolve;
@@ -27,5 +28,9 @@ pub use modpack::{
     ArmyCheck, LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
     load_mods_except, mod_dirs, script_files, user_mods_dir,
 };
-pub use presets::{RulePreset, RulesError, load_preset, mod_presets, table_board, table_rules};
+pub use options::{OPTIONS_FILE, OptionDecl, load_options, parse_options};
+pub use presets::{
+    RuleLine, RulePreset, RulesError, ValueSource, load_preset, mod_presets, rule_lines,
+    table_board, table_rules,
+};
 pub use scaffold::{ScaffoldError, write_atomically};

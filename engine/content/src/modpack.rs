@@ -7,6 +7,7 @@ use crate::army::{ArmyFile, load_army_open};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::DepKind;
 use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
+use crate::options::{OPTIONS_FILE, OptionDecl, load_options};
 use crate::patch::{History, PatchedArmy, apply_patch_files, read_patch_files, record_armies};
 use crate::presets::{RulePreset, load_preset};
 use crate::resolve::resolve;
@@ -31,6 +32,8 @@ pub struct ModInfo {
     pub scripts: Vec<ScriptFile>,
     /// The rule presets of `rules/*.toml`, in path order.
     pub presets: Vec<RulePreset>,
+    /// The rule options its `options.toml` declares, in file order (docs/RULESETS.md).
+    pub options: Vec<OptionDecl>,
     /// The text of its patch files (`patches/*.toml`), for the content hash.
     pub patches: Vec<ScriptFile>,
 }
@@ -199,6 +202,15 @@ fn load_mod_files(
             Err(d) => problems.extend(d.0),
         }
     }
+    let mut options = Vec::new();
+    let options_file = dir.join(OPTIONS_FILE);
+    if options_file.is_file() {
+        let ids: Vec<&str> = presets.iter().map(|p| p.id.as_str()).collect();
+        match load_options(&options_file, &manifest.id, &ids) {
+            Ok(o) => options = o,
+            Err(d) => problems.extend(d.0),
+        }
+    }
     // What `[provides]` declares is compared once the army and preset files have loaded.
     if let Some(p) = manifest.provides.as_ref().filter(|_| problems.is_empty()) {
         let at = |message: String| match &p.at {
@@ -261,6 +273,7 @@ fn load_mod_files(
         armies,
         scripts,
         presets,
+        options,
         patches: patches
             .iter()
             .filter_map(|p| p.as_ref().ok().cloned())
@@ -521,6 +534,39 @@ pub(crate) fn assemble(
                 ),
                 ..p.army.at.clone()
             });
+        }
+    }
+    // The options the mods declare, the first declaration of a key kept (in load order).
+    let mut declared_at: Vec<(String, Diagnostic)> = Vec::new();
+    for m in &out.mods {
+        for o in &m.options {
+            if out
+                .catalog
+                .declare_option(&o.key, o.option.clone())
+                .is_err()
+            {
+                let first = declared_at
+                    .iter()
+                    .find(|(k, _)| *k == o.key)
+                    .map(|(_, at)| at);
+                problems.push(Diagnostic {
+                    message: format!(
+                        "mod `{}` declares option `{}`, which {} already declares: rename the key in one of the two mods",
+                        m.id,
+                        o.key,
+                        first.map_or(String::from("another mod"), |at| format!(
+                            "{}:{}:{} (mod `{}`)",
+                            at.file.display(),
+                            at.line,
+                            at.column,
+                            out.catalog.options()[&o.key].declared_by
+                        )),
+                    ),
+                    ..o.at.clone()
+                });
+            } else {
+                declared_at.push((o.key.clone(), o.at.clone()));
+            }
         }
     }
     // Each mod lists its armies as the patches left them.

@@ -6,7 +6,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::value::param;
 use hexforge_core::BoardShape;
 use hexforge_core::rules::{Preset, Rules};
-use hexforge_core::tile::ParamValue;
+use hexforge_core::tile::{DeclaredOption, ParamValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -147,12 +147,15 @@ pub fn mod_presets(mods: &[crate::ModInfo]) -> Vec<RulePreset> {
     presets
 }
 
-/// The rules of a table: the built-in edition or mod preset `preset` (one of `presets`), then
-/// each of `options` (`KEY=VALUE`) set on top.
+/// The rules of a table: the built-in edition or mod preset `preset` (one of `presets`), the
+/// options mods declare (`declared`, the catalog's [`hexforge_core::Catalog::options`]) at their
+/// value for that preset, then each of `options` (`KEY=VALUE`, an engine key or a declared one)
+/// set on top.
 pub fn table_rules(
     preset: &str,
     options: &[String],
     presets: &[RulePreset],
+    declared: &BTreeMap<String, DeclaredOption>,
 ) -> Result<Rules, RulesError> {
     let mut rules = match Preset::parse(preset) {
         Some(p) => Rules::preset(p),
@@ -168,21 +171,126 @@ pub fn table_rules(
             }
         },
     };
+    rules.start_options(declared, preset);
     for o in options {
-        let Some((key, value)) = o.split_once('=') else {
-            return Err(RulesError::NotKeyValue(o.clone()));
-        };
-        let value = match value.trim() {
-            "true" => ParamValue::Bool(true),
-            "false" => ParamValue::Bool(false),
-            v => v
-                .parse::<i64>()
-                .map(ParamValue::Int)
-                .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
-        };
-        rules.set(key.trim(), &value)?;
+        let (key, value) = key_value(o)?;
+        rules.set_any(declared, key, &value)?;
     }
     Ok(rules)
+}
+
+/// An option override `KEY=VALUE` split, its value read as a boolean, a whole number or text.
+fn key_value(o: &str) -> Result<(&str, ParamValue), RulesError> {
+    let Some((key, value)) = o.split_once('=') else {
+        return Err(RulesError::NotKeyValue(o.to_string()));
+    };
+    let value = match value.trim() {
+        "true" => ParamValue::Bool(true),
+        "false" => ParamValue::Bool(false),
+        v => v
+            .parse::<i64>()
+            .map(ParamValue::Int)
+            .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
+    };
+    Ok((key.trim(), value))
+}
+
+/// Where the value of a rule option at a table comes from ([`rule_lines`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueSource {
+    /// Its default: the 3.0 edition's value for an engine key, the declared default otherwise.
+    Default,
+    /// The preset named (an edition or a mod's preset) gives it another value.
+    Preset(String),
+    /// An `--option KEY=VALUE` set it.
+    Override,
+}
+
+impl std::fmt::Display for ValueSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueSource::Default => f.write_str("default"),
+            ValueSource::Preset(p) => write!(f, "preset {p}"),
+            ValueSource::Override => f.write_str("--option"),
+        }
+    }
+}
+
+/// One rule option of a table with its value, where the value comes from and who owns the key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleLine {
+    /// The option's key.
+    pub key: String,
+    /// Its value at this table.
+    pub value: ParamValue,
+    /// Where the value comes from.
+    pub source: ValueSource,
+    /// The mod that declares the key; `None` for the engine's own keys.
+    pub declared_by: Option<String>,
+}
+
+impl std::fmt::Display for RuleLine {
+    /// `KEY = VALUE  # SOURCE, OWNER`, e.g. `tie_breaker = "draw"  # --option, engine`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}  # {}, ", self.key, self.value, self.source)?;
+        match &self.declared_by {
+            None => f.write_str("engine"),
+            Some(m) => write!(f, "mod {m}"),
+        }
+    }
+}
+
+/// Every rule option of a table ([`table_rules`] with the same arguments): the engine's keys in
+/// [`Rules::KEYS`] order, then the declared ones by key, each with its value and its source.
+pub fn rule_lines(
+    preset: &str,
+    options: &[String],
+    presets: &[RulePreset],
+    declared: &BTreeMap<String, DeclaredOption>,
+) -> Result<Vec<RuleLine>, RulesError> {
+    let rules = table_rules(preset, options, presets, declared)?;
+    let mut set: Vec<&str> = Vec::new();
+    for o in options {
+        set.push(key_value(o)?.0);
+    }
+    let default = Rules::default();
+    let edition = Rules::preset(rules.preset);
+    let from_mod = presets.iter().find(|p| p.id == preset);
+    let mut lines = Vec::new();
+    for key in Rules::KEYS {
+        let value = rules.get(key).unwrap_or(ParamValue::Bool(false));
+        let source = if set.contains(key) {
+            ValueSource::Override
+        } else if from_mod.is_some_and(|p| p.rules.get(key) != edition.get(key)) {
+            ValueSource::Preset(preset.to_string())
+        } else if edition.get(key) != default.get(key) {
+            ValueSource::Preset(rules.preset.to_string())
+        } else {
+            ValueSource::Default
+        };
+        lines.push(RuleLine {
+            key: key.to_string(),
+            value,
+            source,
+            declared_by: None,
+        });
+    }
+    for (key, d) in declared {
+        let source = if set.contains(&key.as_str()) {
+            ValueSource::Override
+        } else if d.presets.contains_key(preset) {
+            ValueSource::Preset(preset.to_string())
+        } else {
+            ValueSource::Default
+        };
+        lines.push(RuleLine {
+            key: key.clone(),
+            value: rules.option(declared, key).unwrap_or(d.default.clone()),
+            source,
+            declared_by: Some(d.declared_by.clone()),
+        });
+    }
+    Ok(lines)
 }
 
 /// The board a table plays on: the extended 37-hex board when asked for or when the rules say
@@ -244,25 +352,26 @@ mod tests {
             "quick",
             &["tie_breaker=draw".into()],
             std::slice::from_ref(&quick),
+            &BTreeMap::new(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rules.hq_hp, 10);
         assert_eq!(rules.tie_breaker, hexforge_core::rules::TieBreaker::Draw);
         assert_eq!(
-            table_rules("v3", &[], &[]).ok(),
+            table_rules("v3", &[], &[], &BTreeMap::new()).ok(),
             Some(Rules::preset(Preset::V3))
         );
-        let e = table_rules("nope", &[], &[quick]).expect_err("unknown");
+        let e = table_rules("nope", &[], &[quick], &BTreeMap::new()).expect_err("unknown");
         assert_eq!(
             e.to_string(),
             "unknown rules preset `nope`: use one of classic, v3, v2025, quick"
         );
-        let e = table_rules("v3", &["hq_hp".into()], &[]).expect_err("no value");
+        let e = table_rules("v3", &["hq_hp".into()], &[], &BTreeMap::new()).expect_err("no value");
         assert_eq!(
             e.to_string(),
             "option `hq_hp` should be KEY=VALUE, e.g. tie_breaker=draw"
         );
-        assert!(table_rules("v3", &["hq_hp=many".into()], &[]).is_err());
+        assert!(table_rules("v3", &["hq_hp=many".into()], &[], &BTreeMap::new()).is_err());
         let v3 = Rules::preset(Preset::V3);
         assert_eq!(table_board(true, &v3).hexes().len(), 37);
         assert_eq!(table_board(false, &v3).hexes().len(), 19);

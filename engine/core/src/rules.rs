@@ -1,10 +1,12 @@
 //! Rule options: every option key of the editions as one typed struct, with the edition presets.
 //!
 //! A match or scenario starts from a preset (`classic`, `v3`, `v2025`) and overrides keys by name.
-//! Keys that only change how things look (`hq_tracker`, `initiative_markers`, the Moloch instant's
-//! name) are kept so that files using them stay valid.
+//! Keys that only change how things look (`hq_tracker`, `initiative_markers`) are kept so that
+//! files using them stay valid. Options that only an army's abilities read are declared by that
+//! army's mod ([`crate::tile::DeclaredOption`]) and kept in [`Rules::options`].
 
-use crate::tile::ParamValue;
+use crate::tile::{DeclaredOption, ParamValue};
+use std::collections::BTreeMap;
 use std::fmt;
 
 macro_rules! option_enum {
@@ -97,24 +99,6 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `moloch_aoe_tile_name`: what the Moloch area instant is called; only its name changes.
-    AoeName {
-        /// Called Air Strike (3.0).
-        AirStrike = "air_strike",
-        /// Called Bomb (classic, 2025).
-        Bomb = "bomb",
-    }
-);
-option_enum!(
-    /// R7.2.4: the 3.0 explosion hits adjacent HQs too; the classic one is a Bomb that spares HQs.
-    ClownExplosion {
-        /// Every adjacent tile is hit, HQs included.
-        AdjacentInclHqs = "adjacent_incl_hqs",
-        /// Hits like a Bomb: adjacent units, never HQs.
-        AsBombNoHqs = "as_bomb_no_hqs",
-    }
-);
-option_enum!(
     /// R6.1.6: which rings of netters free their members.
     NetCycleRule {
         /// Only two netters netting each other free each other.
@@ -137,8 +121,8 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `scoper_scope`: which enemy tiles a hijacking module may take over (R7.1.3).
-    ScoperScope {
+    /// `hijack_scope`: which enemy tiles a hijacking module may take over (R7.1.3).
+    HijackScope {
         /// Only modules.
         ModulesOnly = "modules_only",
         /// Any tile that gives effects to others, units included.
@@ -155,8 +139,8 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `quartermaster_mode`: how often a converting module changes an attack's kind (R7.4.3).
-    QuartermasterMode {
+    /// `convert_attack_limit`: how often a converting module changes an attack's kind (R7.4.3).
+    ConvertLimit {
         /// Each connected unit may have one attack converted per battle (3.0).
         OnePerUnitPerBattle = "one_per_unit_per_battle",
         /// Each phase, one attack of any connected unit, melee or ranged (classic).
@@ -291,10 +275,6 @@ pub struct Rules {
     pub move_tile_target: MoveTarget,
     /// Whether a player whose HQ is netted may not throw a Grenade.
     pub grenade_blocked_if_hq_netted: bool,
-    /// The name the Moloch area instant goes by; only its name changes.
-    pub moloch_aoe_tile_name: AoeName,
-    /// Whether an explosion also hits adjacent HQs (R7.2.4).
-    pub clown_explosion_mode: ClownExplosion,
     /// Which rings of netters free each other (R6.1.6).
     pub net_cycle_rule: NetCycleRule,
     /// Whether a netted tile keeps armor and toughness; if not, its first wound destroys it.
@@ -304,11 +284,11 @@ pub struct Rules {
     /// When in a turn a unit may use Mobility (R3.13).
     pub mobility_timing: MobilityTiming,
     /// Which enemy tiles a hijacking module may take over (R7.1.3).
-    pub scoper_scope: ScoperScope,
+    pub hijack_scope: HijackScope,
     /// How much one Medic absorbs for the unit it saves (R4.8).
     pub medic_absorbs: MedicAbsorbs,
     /// How often a converting module turns an attack melee to ranged or back (R7.4.3).
-    pub quartermaster_mode: QuartermasterMode,
+    pub convert_attack_limit: ConvertLimit,
     /// Whether initiative markers are used at the table; only presentation changes.
     pub initiative_markers: bool,
     /// How HQ hit points are tracked at the table; only presentation changes.
@@ -357,15 +337,20 @@ pub struct Rules {
     pub atlas_no_removal_draw: bool,
     /// Whether the King of the Hill variant is in play (refused by games for now).
     pub king_of_the_hill: bool,
+    /// The values of the rule options mods declare ([`DeclaredOption`]) set for this match, by
+    /// key; a declared key missing here has its preset's value ([`Rules::option`]).
+    pub options: BTreeMap<String, ParamValue>,
 }
 
 /// A rule option that could not be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionError {
-    /// The key is not one of [`Rules::KEYS`].
+    /// The key is not one of [`Rules::KEYS`], nor one the loaded mods declare.
     UnknownKey {
         /// The key as written.
         key: String,
+        /// The keys the loaded mods declare, each with the mod that declares it, by key.
+        declared: Vec<(String, String)>,
     },
     /// The key is known but the value does not fit it.
     BadValue {
@@ -388,11 +373,28 @@ pub enum OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionError::UnknownKey { key } => write!(
-                f,
-                "unknown rule option `{key}`{}: use a known rule option key, e.g. `net_cycle_rule`",
-                crate::names::did_you_mean(key, Rules::KEYS.iter().copied())
-            ),
+            OptionError::UnknownKey { key, declared } => {
+                write!(
+                    f,
+                    "unknown rule option `{key}`{}: use a known rule option key: the engine's {}",
+                    crate::names::did_you_mean(
+                        key,
+                        Rules::KEYS
+                            .iter()
+                            .copied()
+                            .chain(declared.iter().map(|(k, _)| k.as_str()))
+                    ),
+                    Rules::KEYS.join(", ")
+                )?;
+                if !declared.is_empty() {
+                    let by_mod: Vec<String> = declared
+                        .iter()
+                        .map(|(k, m)| format!("{k} (mod {m})"))
+                        .collect();
+                    write!(f, "; declared by mods: {}", by_mod.join(", "))?;
+                }
+                Ok(())
+            }
             OptionError::BadValue {
                 key,
                 expected,
@@ -440,15 +442,13 @@ impl Rules {
             battle_loop_limit: 10,
             move_tile_target: MoveTarget::Own,
             grenade_blocked_if_hq_netted: true,
-            moloch_aoe_tile_name: AoeName::AirStrike,
-            clown_explosion_mode: ClownExplosion::AdjacentInclHqs,
             net_cycle_rule: NetCycleRule::PairsAnd3Cycles,
             netted_keeps_armor_toughness: true,
             transport_stacks: true,
             mobility_timing: MobilityTiming::BeforeOrAfterPlacing,
-            scoper_scope: ScoperScope::ModulesOnly,
+            hijack_scope: HijackScope::ModulesOnly,
             medic_absorbs: MedicAbsorbs::OneAttack,
-            quartermaster_mode: QuartermasterMode::OnePerUnitPerBattle,
+            convert_attack_limit: ConvertLimit::OnePerUnitPerBattle,
             initiative_markers: false,
             hq_tracker: HqTracker::Dial,
             team_hq_hp: 15,
@@ -473,6 +473,7 @@ impl Rules {
             atlas_map: None,
             atlas_no_removal_draw: false,
             king_of_the_hill: false,
+            options: BTreeMap::new(),
         };
         match p {
             Preset::V3 => v3,
@@ -481,13 +482,11 @@ impl Rules {
                 bad_draw_rule: false,
                 tie_breaker: TieBreaker::Draw,
                 grenade_blocked_if_hq_netted: false,
-                moloch_aoe_tile_name: AoeName::Bomb,
-                clown_explosion_mode: ClownExplosion::AsBombNoHqs,
                 net_cycle_rule: NetCycleRule::PairsOnly,
                 mobility_timing: MobilityTiming::DuringTurn,
-                scoper_scope: ScoperScope::AnyBonusGivingUnit,
+                hijack_scope: HijackScope::AnyBonusGivingUnit,
                 medic_absorbs: MedicAbsorbs::OneEnemy,
-                quartermaster_mode: QuartermasterMode::OnePerPhaseAnyConnectedUnit,
+                convert_attack_limit: ConvertLimit::OnePerPhaseAnyConnectedUnit,
                 hq_tracker: HqTracker::Marker,
                 team_hq_hp: 20,
                 destroyed_hq_removal: DestroyedHqRemoval::HqEndOfPhaseRestAfterBattle,
@@ -499,7 +498,6 @@ impl Rules {
                 preset: Preset::V2025,
                 battle_turn_end: BattleTurnEnd::AtStart,
                 repeat_battle_while_full: true,
-                moloch_aoe_tile_name: AoeName::Bomb,
                 net_cycle_rule: NetCycleRule::PairsAndAllCycles,
                 transport_stacks: false,
                 mobility_timing: MobilityTiming::AnyTime,
@@ -531,16 +529,13 @@ impl Rules {
         "battle_loop_limit",
         "move_tile_target",
         "grenade_blocked_if_hq_netted",
-        "moloch_aoe_tile_name",
-        "clown_explosion_mode",
-        "clown_hits_hqs",
         "net_cycle_rule",
         "netted_keeps_armor_toughness",
         "transport_stacks",
         "mobility_timing",
-        "scoper_scope",
+        "hijack_scope",
         "medic_absorbs",
-        "quartermaster_mode",
+        "convert_attack_limit",
         "initiative_markers",
         "hq_tracker",
         "team_hq_hp",
@@ -598,20 +593,6 @@ impl Rules {
                     why: NETTED_CAN_PUSH_REMOVED,
                 });
             }
-            "moloch_aoe_tile_name" => {
-                self.moloch_aoe_tile_name = v.choice(AoeName::VALUES, AoeName::parse)?
-            }
-            "clown_explosion_mode" => {
-                self.clown_explosion_mode =
-                    v.choice(ClownExplosion::VALUES, ClownExplosion::parse)?
-            }
-            "clown_hits_hqs" => {
-                self.clown_explosion_mode = if v.flag()? {
-                    ClownExplosion::AdjacentInclHqs
-                } else {
-                    ClownExplosion::AsBombNoHqs
-                }
-            }
             "net_cycle_rule" => {
                 self.net_cycle_rule = v.choice(NetCycleRule::VALUES, NetCycleRule::parse)?
             }
@@ -620,15 +601,14 @@ impl Rules {
             "mobility_timing" => {
                 self.mobility_timing = v.choice(MobilityTiming::VALUES, MobilityTiming::parse)?
             }
-            "scoper_scope" => {
-                self.scoper_scope = v.choice(ScoperScope::VALUES, ScoperScope::parse)?
+            "hijack_scope" => {
+                self.hijack_scope = v.choice(HijackScope::VALUES, HijackScope::parse)?
             }
             "medic_absorbs" => {
                 self.medic_absorbs = v.choice(MedicAbsorbs::VALUES, MedicAbsorbs::parse)?
             }
-            "quartermaster_mode" => {
-                self.quartermaster_mode =
-                    v.choice(QuartermasterMode::VALUES, QuartermasterMode::parse)?
+            "convert_attack_limit" => {
+                self.convert_attack_limit = v.choice(ConvertLimit::VALUES, ConvertLimit::parse)?
             }
             "initiative_markers" => self.initiative_markers = v.flag()?,
             "hq_tracker" => self.hq_tracker = v.choice(HqTracker::VALUES, HqTracker::parse)?,
@@ -685,6 +665,7 @@ impl Rules {
             _ => {
                 return Err(OptionError::UnknownKey {
                     key: key.to_string(),
+                    declared: Vec::new(),
                 });
             }
         }
@@ -693,6 +674,67 @@ impl Rules {
 }
 
 impl Rules {
+    /// The value of the option `key` a mod declares (one of `declared`, the catalog's
+    /// [`crate::Catalog::options`]): the value set for this match, else the value of these rules'
+    /// preset, else its default; `None` when no loaded mod declares `key`.
+    pub fn option(
+        &self,
+        declared: &BTreeMap<String, DeclaredOption>,
+        key: &str,
+    ) -> Option<ParamValue> {
+        let d = declared.get(key)?;
+        Some(
+            self.options
+                .get(key)
+                .unwrap_or_else(|| d.value_for(self.preset.as_str()))
+                .clone(),
+        )
+    }
+
+    /// Gives every option of `declared` its value under the preset `preset` (a built-in
+    /// edition or a mod's preset id): the preset's own value, else the default.
+    pub fn start_options(&mut self, declared: &BTreeMap<String, DeclaredOption>, preset: &str) {
+        self.options = declared
+            .iter()
+            .map(|(k, d)| (k.clone(), d.value_for(preset).clone()))
+            .collect();
+    }
+
+    /// Sets one option: an engine key as [`Rules::set`] does, else a key of `declared` (the
+    /// options mods declare), checked against what it accepts. An unknown key's error lists the
+    /// engine's keys and the declared ones with their mods.
+    pub fn set_any(
+        &mut self,
+        declared: &BTreeMap<String, DeclaredOption>,
+        key: &str,
+        value: &ParamValue,
+    ) -> Result<(), OptionError> {
+        match self.set(key, value) {
+            Err(OptionError::UnknownKey { .. }) => {}
+            done => return done,
+        }
+        let Some(d) = declared.get(key) else {
+            return Err(OptionError::UnknownKey {
+                key: key.to_string(),
+                declared: declared
+                    .iter()
+                    .map(|(k, d)| (k.clone(), d.declared_by.clone()))
+                    .collect(),
+            });
+        };
+        match d.kind.accept(value) {
+            Some(v) => {
+                self.options.insert(key.to_string(), v);
+                Ok(())
+            }
+            None => Err(OptionError::BadValue {
+                key: key.to_string(),
+                expected: d.kind.expected(),
+                found: value.to_string(),
+            }),
+        }
+    }
+
     /// The value of one option by its Appendix B key, as [`Rules::set`] accepts it (choices as
     /// their names, on/off keys as booleans); `None` for an unknown key.
     pub fn get(&self, key: &str) -> Option<ParamValue> {
@@ -717,18 +759,13 @@ impl Rules {
             "battle_loop_limit" => n(self.battle_loop_limit),
             "move_tile_target" => s(self.move_tile_target.as_str()),
             "grenade_blocked_if_hq_netted" => Some(Bool(self.grenade_blocked_if_hq_netted)),
-            "moloch_aoe_tile_name" => s(self.moloch_aoe_tile_name.as_str()),
-            "clown_explosion_mode" => s(self.clown_explosion_mode.as_str()),
-            "clown_hits_hqs" => Some(Bool(
-                self.clown_explosion_mode == ClownExplosion::AdjacentInclHqs,
-            )),
             "net_cycle_rule" => s(self.net_cycle_rule.as_str()),
             "netted_keeps_armor_toughness" => Some(Bool(self.netted_keeps_armor_toughness)),
             "transport_stacks" => Some(Bool(self.transport_stacks)),
             "mobility_timing" => s(self.mobility_timing.as_str()),
-            "scoper_scope" => s(self.scoper_scope.as_str()),
+            "hijack_scope" => s(self.hijack_scope.as_str()),
             "medic_absorbs" => s(self.medic_absorbs.as_str()),
-            "quartermaster_mode" => s(self.quartermaster_mode.as_str()),
+            "convert_attack_limit" => s(self.convert_attack_limit.as_str()),
             "initiative_markers" => Some(Bool(self.initiative_markers)),
             "hq_tracker" => s(self.hq_tracker.as_str()),
             "team_hq_hp" => n(self.team_hq_hp),
@@ -896,12 +933,55 @@ mod tests {
         assert_eq!(v3.net_cycle_rule, NetCycleRule::PairsAnd3Cycles);
         assert_eq!(n.net_cycle_rule, NetCycleRule::PairsAndAllCycles);
         assert_eq!(c.medic_absorbs, MedicAbsorbs::OneEnemy);
-        assert_eq!(v3.clown_explosion_mode, ClownExplosion::AdjacentInclHqs);
-        assert_eq!(c.clown_explosion_mode, ClownExplosion::AsBombNoHqs);
+        assert_eq!(c.hijack_scope, HijackScope::AnyBonusGivingUnit);
+        assert_eq!(v3.convert_attack_limit, ConvertLimit::OnePerUnitPerBattle);
         assert!(n.repeat_battle_while_full && !v3.repeat_battle_while_full);
         assert_eq!(v3.team_hq_hp, 15);
         assert_eq!(n.team_hq_hp, 20);
         assert!(!c.bad_draw_rule && v3.bad_draw_rule);
+    }
+
+    #[test]
+    fn declared_options_take_their_preset_then_what_is_set() {
+        use crate::tile::OptionKind;
+        let mut declared = BTreeMap::new();
+        declared.insert(
+            "blast".to_string(),
+            DeclaredOption {
+                kind: OptionKind::Integer {
+                    min: Some(1),
+                    max: Some(3),
+                },
+                default: ParamValue::Int(1),
+                presets: [("classic".to_string(), ParamValue::Int(2))].into(),
+                declared_by: "m".into(),
+                doc: "How far a blast reaches.".into(),
+                rule: String::new(),
+            },
+        );
+        let mut r = Rules::preset(Preset::Classic);
+        assert_eq!(r.option(&declared, "blast"), Some(ParamValue::Int(2)));
+        r.start_options(&declared, "v3");
+        assert_eq!(r.option(&declared, "blast"), Some(ParamValue::Int(1)));
+        r.set_any(&declared, "blast", &ParamValue::Int(3))
+            .expect("in range");
+        assert_eq!(r.option(&declared, "blast"), Some(ParamValue::Int(3)));
+        let e = r
+            .set_any(&declared, "blast", &ParamValue::Int(4))
+            .expect_err("out of range");
+        assert_eq!(
+            e.to_string(),
+            "rule option `blast` expects a whole number from 1 to 3, found 4"
+        );
+        let e = r
+            .set_any(&declared, "blastt", &ParamValue::Int(1))
+            .expect_err("unknown");
+        assert!(
+            e.to_string().contains("(did you mean `blast`?)")
+                && e.to_string().ends_with("; declared by mods: blast (mod m)"),
+            "{e}"
+        );
+        assert_eq!(r.option(&declared, "nope"), None);
     }
 
     #[test]

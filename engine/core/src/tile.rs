@@ -459,7 +459,100 @@ impl Traits {
     }
 }
 
-/// Every tile definition a match or battle may use, indexed by [`TileRef`].
+/// What values a rule option a mod declares accepts (docs/RULESETS.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// `true` or `false` (`"on"` and `"off"` are read as them).
+    Bool,
+    /// A whole number, within `min` and `max` when they are given.
+    Integer {
+        /// The smallest value accepted, if any.
+        min: Option<i64>,
+        /// The largest value accepted, if any.
+        max: Option<i64>,
+    },
+    /// One of the listed names.
+    Enum(Vec<String>),
+    /// Any text.
+    String,
+}
+
+impl OptionKind {
+    /// The kind's name as option files write it (`type = "..."`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            OptionKind::Bool => "bool",
+            OptionKind::Integer { .. } => "integer",
+            OptionKind::Enum(_) => "enum",
+            OptionKind::String => "string",
+        }
+    }
+
+    /// What the kind accepts, worded for messages: `true/false`, `a whole number from 1 to 3`,
+    /// `one of a | b`, `a string`.
+    pub fn expected(&self) -> String {
+        match self {
+            OptionKind::Bool => "true/false (or \"on\"/\"off\")".into(),
+            OptionKind::Integer { min, max } => match (min, max) {
+                (Some(a), Some(b)) => format!("a whole number from {a} to {b}"),
+                (Some(a), None) => format!("a whole number of at least {a}"),
+                (None, Some(b)) => format!("a whole number of at most {b}"),
+                (None, None) => "a whole number".into(),
+            },
+            OptionKind::Enum(values) => format!("one of {}", values.join(" | ")),
+            OptionKind::String => "a string".into(),
+        }
+    }
+
+    /// `value` as this kind keeps it (`"on"`/`"off"` become booleans), or `None` when the kind
+    /// does not accept it.
+    pub fn accept(&self, value: &ParamValue) -> Option<ParamValue> {
+        match (self, value) {
+            (OptionKind::Bool, ParamValue::Bool(_)) => Some(value.clone()),
+            (OptionKind::Bool, ParamValue::Str(s)) if s == "on" || s == "off" => {
+                Some(ParamValue::Bool(s == "on"))
+            }
+            (OptionKind::Integer { min, max }, ParamValue::Int(i))
+                if min.is_none_or(|m| *i >= m) && max.is_none_or(|m| *i <= m) =>
+            {
+                Some(value.clone())
+            }
+            (OptionKind::Enum(values), ParamValue::Str(s)) if values.contains(s) => {
+                Some(value.clone())
+            }
+            (OptionKind::String, ParamValue::Str(_)) => Some(value.clone()),
+            _ => None,
+        }
+    }
+}
+
+/// A rule option a mod declares (its `options.toml`), as the engine keeps it: what it accepts,
+/// its value by default and in each preset, and who declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclaredOption {
+    /// What values it accepts.
+    pub kind: OptionKind,
+    /// Its value when no preset names it and no override sets it.
+    pub default: ParamValue,
+    /// Its value in each preset that names it, by preset id (`classic`, a mod's preset).
+    pub presets: BTreeMap<String, ParamValue>,
+    /// The id of the mod that declares it.
+    pub declared_by: String,
+    /// One line saying what it changes.
+    pub doc: String,
+    /// The rule it follows (e.g. `R7.2.4`); may be empty.
+    pub rule: String,
+}
+
+impl DeclaredOption {
+    /// Its value under the preset `preset`: the preset's own value, else the default.
+    pub fn value_for(&self, preset: &str) -> &ParamValue {
+        self.presets.get(preset).unwrap_or(&self.default)
+    }
+}
+
+/// Every tile definition a match or battle may use, indexed by [`TileRef`], with the rule
+/// options the loaded mods declare.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Catalog {
     tiles: Vec<Tile>,
@@ -468,6 +561,7 @@ pub struct Catalog {
     hooks: HookPoints,
     armies: Vec<Army>,
     by_name: BTreeMap<String, TileRef>,
+    options: BTreeMap<String, DeclaredOption>,
 }
 
 impl Catalog {
@@ -576,6 +670,23 @@ impl Catalog {
     /// Whether the catalog holds no tile at all.
     pub fn is_empty(&self) -> bool {
         self.tiles.is_empty()
+    }
+
+    /// Adds a rule option a mod declares; a key already declared is refused and the first
+    /// declaration kept (the error gives the mod that declared it).
+    pub fn declare_option(&mut self, key: &str, option: DeclaredOption) -> Result<(), String> {
+        match self.options.get(key) {
+            Some(first) => Err(first.declared_by.clone()),
+            None => {
+                self.options.insert(key.to_string(), option);
+                Ok(())
+            }
+        }
+    }
+
+    /// The rule options the loaded mods declare, by key.
+    pub fn options(&self) -> &BTreeMap<String, DeclaredOption> {
+        &self.options
     }
 }
 

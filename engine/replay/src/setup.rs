@@ -84,8 +84,13 @@ impl std::error::Error for StartError {}
 /// The game a replay with `header` starts from (before its first action), with the rules presets
 /// of `mods` and the tiles of `catalog`.
 pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result<Game, StartError> {
-    let rules = table_rules(&header.rules, &header.options, &mod_presets(mods))
-        .map_err(StartError::Rules)?;
+    let rules = table_rules(
+        &header.rules,
+        &header.options,
+        &mod_presets(mods),
+        catalog.options(),
+    )
+    .map_err(StartError::Rules)?;
     let shape = table_board(header.board == "extended", &rules);
     Game::new(
         GameSetup {
@@ -131,7 +136,7 @@ pub fn start_replay(
             | StartError::Game(GameError::ArmyHq { army, .. }) => seat_of(army),
             StartError::Game(GameError::Unsupported { key }) => option_of(key),
             StartError::Rules(RulesError::Option(
-                OptionError::UnknownKey { key }
+                OptionError::UnknownKey { key, .. }
                 | OptionError::BadValue { key, .. }
                 | OptionError::Removed { key, .. },
             )) => option_of(key),

@@ -465,6 +465,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         }),
     };
     let mut rules = Rules::preset(preset);
+    rules.start_options(catalog.options(), preset.as_str());
     let shape = match def.board.as_ref().map(|b| b.get_ref().as_str()) {
         None | Some("standard") => BoardShape::standard(),
         Some("extended") => BoardShape::extended(),
@@ -491,7 +492,7 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     for (key, value) in &def.options {
         match param(value.get_ref()) {
             Ok(v) => {
-                if let Err(e) = rules.set(key, &v) {
+                if let Err(e) = rules.set_any(catalog.options(), key, &v) {
                     err!(value.span(), e.to_string());
                 }
             }

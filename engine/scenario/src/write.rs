@@ -60,14 +60,20 @@ fn write_setup(
     line(s, &format!("name = \"{}\"", escaped(title)));
     line(s, &format!("preset = \"{}\"", preset.as_str()));
     line(s, &format!("board = \"{board}\""));
-    let changed: Vec<(&str, String)> = Rules::KEYS
+    let mut changed: Vec<(&str, String)> = Rules::KEYS
         .iter()
         .filter_map(|k| {
             let now = rules.get(k)?;
             (base.get(k).as_ref() != Some(&now)).then(|| (*k, toml_value(&now)))
         })
-        .filter(|(k, _)| *k != "preset" && *k != "clown_hits_hqs")
+        .filter(|(k, _)| *k != "preset")
         .collect();
+    // The options mods declare, where they differ from the preset's value.
+    let declared = ctx.catalog.options();
+    changed.extend(declared.iter().filter_map(|(k, d)| {
+        let now = rules.option(declared, k)?;
+        (&now != d.value_for(preset.as_str())).then(|| (k.as_str(), toml_value(&now)))
+    }));
     if !changed.is_empty() {
         line(s, "\n[options]");
         for (k, v) in changed {

@@ -247,6 +247,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 ))),
             }
         });
+        reg.add_method("option", |lua, call, key: String| {
+            let declared = call.catalog.options();
+            match call.rules.option(declared, &key) {
+                Some(v) => to_lua(lua, &v),
+                None => Err(mlua::Error::runtime(format!(
+                    "no loaded mod declares the rule option `{key}`{}: declared options are {} (an engine key is read with ctx:rule)",
+                    hexforge_core::names::did_you_mean(&key, declared.keys().map(String::as_str)),
+                    if declared.is_empty() {
+                        "none".to_string()
+                    } else {
+                        declared.keys().cloned().collect::<Vec<_>>().join(", ")
+                    }
+                ))),
+            }
+        });
         reg.add_method("phase", |_, call, ()| Ok(call.phase));
         reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
         reg.add_method("hex", |_, call, ()| {

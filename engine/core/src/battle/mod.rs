@@ -24,7 +24,7 @@ use crate::hooks::{
     Outcome, PlannedAttack, ResolvedAttack,
 };
 use crate::marker::{Lasts, Mark, MarkerName};
-use crate::rules::{DestroyedHqRemoval, QuartermasterMode, Rules};
+use crate::rules::{ConvertLimit, DestroyedHqRemoval, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Effects, Tile};
 
@@ -1023,7 +1023,7 @@ where
         for u in bits(acting) {
             modules |= view.converters[u];
         }
-        let per_battle = self.rules.quartermaster_mode == QuartermasterMode::OnePerUnitPerBattle;
+        let per_battle = self.rules.convert_attack_limit == ConvertLimit::OnePerUnitPerBattle;
         for q in bits(modules) {
             let qcell = field.shape().cell_from_index(q);
             loop {
@@ -1111,7 +1111,7 @@ where
         let def = self.cat.get(p.tile);
         let melee_bonus = view.melee[cell.index()];
         let ranged_bonus = view.ranged[cell.index()];
-        let both = self.rules.quartermaster_mode == QuartermasterMode::OnePerPhaseAnyConnectedUnit;
+        let both = self.rules.convert_attack_limit == ConvertLimit::OnePerPhaseAnyConnectedUnit;
         let plan = &mut self.plan.attacks;
         plan.clear();
         self.plan.blast = None;
