@@ -100,6 +100,18 @@ const ARMY_OPTION_KEYS: [&str; 4] = [
     "moloch_aoe_tile_name",
 ];
 
+/// Variants and expansions the core must not name (lowercase; checked against the lowercased
+/// sources).
+const VARIANT_WORDS: [&str; 7] = [
+    "reinforcement",
+    "structures",
+    "leaders",
+    "atlas",
+    "king_of_the_hill",
+    "king of the hill",
+    "monolith",
+];
+
 #[test]
 fn the_core_names_no_rule_option_of_an_army() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -123,9 +135,31 @@ fn the_core_names_no_rule_option_of_an_army() {
         "an army's rule option in the core (declare it in the army's mod):\n{}",
         found.join("\n")
     );
+    // Nor any variant or expansion by name: they are options the base mod declares, and games
+    // refuse the ones not played yet by a generic rule (`played = false`).
+    for (n, f) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(f)
+            .unwrap_or_default()
+            .to_lowercase();
+        for word in VARIANT_WORDS {
+            if text.contains(word) {
+                found.push(format!("{}: `{word}` ({n})", f.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a variant named in the core (declare its options in a mod):\n{}",
+        found.join("\n")
+    );
     let declared = std::fs::read_to_string(root.join("mods/base/options.toml"))
         .unwrap_or_else(|e| panic!("mods/base/options.toml: {e}"));
-    for key in ["clown_explosion_mode", "moloch_aoe_tile_name"] {
+    for key in [
+        "clown_explosion_mode",
+        "moloch_aoe_tile_name",
+        "reinforcements",
+        "king_of_the_hill",
+    ] {
         assert!(
             declared.contains(&format!("key = \"{key}\"")),
             "the base mod declares `{key}`"

@@ -85,3 +85,29 @@ fn a_declared_option_set_on_the_command_line_reaches_a_match() {
     ]);
     assert!(ok && out.starts_with("Result: "), "{out}");
 }
+
+#[test]
+fn a_declared_option_games_do_not_play_yet_is_refused_by_name() {
+    let (ok, out) = hexforge(&[
+        "match",
+        "--army",
+        "moloch",
+        "--army",
+        "borgo",
+        "--quiet",
+        "--option",
+        "king_of_the_hill=true",
+    ]);
+    assert!(!ok);
+    assert!(
+        out.contains(
+            "the rule option `king_of_the_hill` is not supported in whole games yet; turn it off to play"
+        ),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["rules", "--option", "king_of_the_hill=true"]);
+    assert!(
+        ok && out.contains("king_of_the_hill = true  # --option, mod base"),
+        "{out}"
+    );
+}

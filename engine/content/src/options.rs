@@ -54,6 +54,14 @@ pub struct OptionDef {
     /// The rule it follows (e.g. `R7.2.4`).
     #[serde(default)]
     pub rule: String,
+    /// `false` for an option games do not play yet: a game that sets it otherwise than its
+    /// default is refused. Default `true`.
+    #[serde(default = "played_by_default")]
+    pub played: bool,
+}
+
+fn played_by_default() -> bool {
+    true
 }
 
 /// A declared option that passed validation, with where it is declared.
@@ -282,6 +290,7 @@ fn check_option(
             declared_by: mod_id.to_string(),
             doc: doc.to_string(),
             rule: o.rule,
+            played: o.played,
         },
         at: src.error(o.key.span(), ""),
     })

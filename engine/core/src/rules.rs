@@ -82,7 +82,7 @@ option_enum!(
         /// No guard beyond the engine's fixed cap on repeats.
         None = "none",
         /// A full-board battle that removes no unit ends the game in a draw (R9.5.3).
-        AtlasDraw = "atlas_draw",
+        NoRemovalDraw = "no_removal_draw",
         /// A repeated battle that leaves the board as it was ends the game in a draw.
         DrawIfNoChange = "draw_if_no_change",
         /// Repeats stop after `battle_loop_limit` battles and the game goes on.
@@ -234,17 +234,6 @@ option_enum!(
         Battle = "battle",
     }
 );
-option_enum!(
-    /// `reinforcements_mode`: which edition's reinforcements apply (not played yet).
-    ReinforcementsMode {
-        /// The 3.0 reinforcements.
-        V3 = "v3",
-        /// The 2025 reinforcements.
-        V2025 = "v2025",
-        /// The Monolith expansion's reinforcements.
-        Monolith = "monolith",
-    }
-);
 
 /// A complete rule set. Build one with [`Rules::preset`] and change keys with [`Rules::set`].
 #[derive(Clone, PartialEq, Debug)]
@@ -323,20 +312,6 @@ pub struct Rules {
     pub extended_board_trigger: ExtendedTrigger,
     /// Whether hands are drawn full from the first turn, which then plays at most one tile.
     pub alternative_start: bool,
-    /// Whether the reinforcements expansion is in play (refused by games for now).
-    pub reinforcements: bool,
-    /// Which edition's reinforcement rules apply when `reinforcements` is on.
-    pub reinforcements_mode: ReinforcementsMode,
-    /// Whether the structures expansion is in play (refused by games for now).
-    pub structures: bool,
-    /// Whether the leaders expansion is in play (refused by games for now).
-    pub leaders: bool,
-    /// The Atlas map the game is played on, by name; `None` for no map (refused by games for now).
-    pub atlas_map: Option<String>,
-    /// The Atlas draw when a full-board battle removes nothing; `battle_loop_guard` plays it.
-    pub atlas_no_removal_draw: bool,
-    /// Whether the King of the Hill variant is in play (refused by games for now).
-    pub king_of_the_hill: bool,
     /// The values of the rule options mods declare ([`DeclaredOption`]) set for this match, by
     /// key; a declared key missing here has its preset's value ([`Rules::option`]).
     pub options: BTreeMap<String, ParamValue>,
@@ -466,13 +441,6 @@ impl Rules {
             extended_board: false,
             extended_board_trigger: ExtendedTrigger::Battle,
             alternative_start: false,
-            reinforcements: false,
-            reinforcements_mode: ReinforcementsMode::V3,
-            structures: false,
-            leaders: false,
-            atlas_map: None,
-            atlas_no_removal_draw: false,
-            king_of_the_hill: false,
             options: BTreeMap::new(),
         };
         match p {
@@ -509,7 +477,6 @@ impl Rules {
                 moloch_team_exception: TeamException::Optional,
                 ffa3_tie_procedure: Ffa3Tie::ExtraTurnsThenBattleShare,
                 scored_resolution: ScoredResolution::EndOfBattleCapShare,
-                reinforcements_mode: ReinforcementsMode::V2025,
                 ..v3
             },
         }
@@ -553,13 +520,6 @@ impl Rules {
         "extended_board",
         "extended_board_trigger",
         "alternative_start",
-        "reinforcements",
-        "reinforcements_mode",
-        "structures",
-        "leaders",
-        "atlas_map",
-        "atlas_no_removal_draw",
-        "king_of_the_hill",
     ];
 
     /// Sets one option by its Appendix B key. On/off keys accept `true`/`false` and `"on"`/`"off"`.
@@ -652,16 +612,6 @@ impl Rules {
                     v.choice(ExtendedTrigger::VALUES, ExtendedTrigger::parse)?
             }
             "alternative_start" => self.alternative_start = v.flag()?,
-            "reinforcements" => self.reinforcements = v.flag()?,
-            "reinforcements_mode" => {
-                self.reinforcements_mode =
-                    v.choice(ReinforcementsMode::VALUES, ReinforcementsMode::parse)?
-            }
-            "structures" => self.structures = v.flag()?,
-            "leaders" => self.leaders = v.flag()?,
-            "atlas_map" => self.atlas_map = Some(v.string()?).filter(|m| !m.is_empty()),
-            "atlas_no_removal_draw" => self.atlas_no_removal_draw = v.flag()?,
-            "king_of_the_hill" => self.king_of_the_hill = v.flag()?,
             _ => {
                 return Err(OptionError::UnknownKey {
                     key: key.to_string(),
@@ -788,13 +738,6 @@ impl Rules {
             "extended_board" => Some(Bool(self.extended_board)),
             "extended_board_trigger" => s(self.extended_board_trigger.as_str()),
             "alternative_start" => Some(Bool(self.alternative_start)),
-            "reinforcements" => Some(Bool(self.reinforcements)),
-            "reinforcements_mode" => s(self.reinforcements_mode.as_str()),
-            "structures" => Some(Bool(self.structures)),
-            "leaders" => Some(Bool(self.leaders)),
-            "atlas_map" => Some(Str(self.atlas_map.clone().unwrap_or_default())),
-            "atlas_no_removal_draw" => Some(Bool(self.atlas_no_removal_draw)),
-            "king_of_the_hill" => Some(Bool(self.king_of_the_hill)),
             _ => None,
         }
     }
@@ -853,13 +796,6 @@ impl Setter<'_> {
                 u16::try_from(*i).map_err(|_| self.bad("a whole number from 0 to 65535"))
             }
             _ => Err(self.bad("a whole number")),
-        }
-    }
-
-    fn string(&self) -> Result<String, OptionError> {
-        match self.value {
-            ParamValue::Str(s) => Ok(s.clone()),
-            _ => Err(self.bad("a string")),
         }
     }
 
@@ -957,6 +893,7 @@ mod tests {
                 declared_by: "m".into(),
                 doc: "How far a blast reaches.".into(),
                 rule: String::new(),
+                played: true,
             },
         );
         let mut r = Rules::preset(Preset::Classic);

@@ -542,6 +542,9 @@ pub struct DeclaredOption {
     pub doc: String,
     /// The rule it follows (e.g. `R7.2.4`); may be empty.
     pub rule: String,
+    /// Whether games play it: when not, a game whose value differs from the default is refused
+    /// (`GameError::Unsupported`) rather than played without it.
+    pub played: bool,
 }
 
 impl DeclaredOption {

@@ -134,7 +134,7 @@ pub fn start_replay(
         let line = match &e {
             StartError::Game(GameError::UnknownArmy { army, .. })
             | StartError::Game(GameError::ArmyHq { army, .. }) => seat_of(army),
-            StartError::Game(GameError::Unsupported { key }) => option_of(key),
+            StartError::Game(GameError::Unsupported { key }) => option_of(key.as_str()),
             StartError::Rules(RulesError::Option(
                 OptionError::UnknownKey { key, .. }
                 | OptionError::BadValue { key, .. }

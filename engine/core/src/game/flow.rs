@@ -818,7 +818,7 @@ impl Game {
             fought += 1;
             let by_full_board = matches!(cause, BattleCause::BoardFull | BattleCause::StillFull);
             if by_full_board
-                && self.rules.battle_loop_guard == BattleLoopGuard::AtlasDraw
+                && self.rules.battle_loop_guard == BattleLoopGuard::NoRemovalDraw
                 && self.field.occupied() == before.occupied()
             {
                 // R9.5.3: a full-board battle that removes no unit ends the game in a draw.

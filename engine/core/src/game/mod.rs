@@ -119,7 +119,7 @@ pub enum GameError {
     /// A rule option the game flow does not support yet.
     Unsupported {
         /// The option's key, to turn it off.
-        key: &'static str,
+        key: String,
     },
     /// The position's board is not a legal battlefield.
     Board(SetupError),
@@ -250,7 +250,7 @@ impl Game {
     ) -> Result<Self, GameError> {
         let teams: Vec<u8> = setup.seats.iter().map(|s| s.team).collect();
         let mode = Mode::of(&teams)?;
-        supported(&rules, mode, teams.len())?;
+        supported(&rules, &catalog, mode, teams.len())?;
         let hp = rules.starting_hq_hp(&teams);
         let field = Battlefield::new(
             Setup {
@@ -357,7 +357,7 @@ impl Game {
     {
         let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
         let mode = Mode::of(&teams)?;
-        supported(&rules, mode, teams.len())?;
+        supported(&rules, &catalog, mode, teams.len())?;
         let mut field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
         let n = field.player_count();
         for mark in position.marks {
@@ -719,24 +719,30 @@ fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
     }
 }
 
-/// Options that change the game flow in ways not built yet are refused rather than ignored.
-fn supported(rules: &Rules, mode: Mode, players: usize) -> Result<(), GameError> {
-    let unsupported = [
-        // R8.2.5: only the tied players play on, and a victory may be shared; not played yet.
-        (
-            "ffa3_tie_procedure",
-            mode == Mode::FreeForAll
-                && players == 3
-                && rules.ffa3_tie_procedure == Ffa3Tie::ExtraTurnsThenBattleShare,
-        ),
-        ("reinforcements", rules.reinforcements),
-        ("structures", rules.structures),
-        ("leaders", rules.leaders),
-        ("atlas_map", rules.atlas_map.is_some()),
-        ("king_of_the_hill", rules.king_of_the_hill),
-    ];
-    match unsupported.iter().find(|(_, on)| *on) {
-        Some((key, _)) => Err(GameError::Unsupported { key }),
+/// Options that change the game flow in ways not built yet are refused rather than ignored:
+/// the three-player tie procedure that shares wins, and every option a mod declares as not
+/// played yet (`played = false`) set to anything but its default.
+fn supported(
+    rules: &Rules,
+    catalog: &Catalog,
+    mode: Mode,
+    players: usize,
+) -> Result<(), GameError> {
+    // R8.2.5: only the tied players play on, and a victory may be shared; not played yet.
+    if mode == Mode::FreeForAll
+        && players == 3
+        && rules.ffa3_tie_procedure == Ffa3Tie::ExtraTurnsThenBattleShare
+    {
+        return Err(GameError::Unsupported {
+            key: "ffa3_tie_procedure".into(),
+        });
+    }
+    let declared = catalog.options();
+    match declared
+        .iter()
+        .find(|(key, d)| !d.played && rules.option(declared, key).is_some_and(|v| v != d.default))
+    {
+        Some((key, _)) => Err(GameError::Unsupported { key: key.clone() }),
         None => Ok(()),
     }
 }

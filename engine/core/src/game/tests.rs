@@ -556,7 +556,7 @@ fn three_player_games_refuse_the_2025_tie_procedure() {
     assert_eq!(
         e,
         GameError::Unsupported {
-            key: "ffa3_tie_procedure"
+            key: "ffa3_tie_procedure".into()
         }
     );
     assert!(game(2, &rules).is_ok());
