@@ -923,3 +923,49 @@ ability("probe", {})
     );
     assert_eq!(problems, "");
 }
+
+/// `ctx:option` reads an option the mod declares (its default, its preset's value, what is set)
+/// and a key no loaded mod declares is a script error naming it and the declared ones.
+#[test]
+fn a_script_reads_declared_options_and_an_undeclared_key_is_an_error() {
+    let dir = probe_mod(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    if ctx:option(\"probe_fire\") then\n      error(\"range \" .. ctx:option(\"probe_range\"))\n    end\n    ctx:option(\"probe_rang\")\n  end,\n})\n",
+        "probe",
+    );
+    std::fs::write(
+        dir.join("options.toml"),
+        "[[option]]\nkey = \"probe_fire\"\ntype = \"bool\"\ndefault = false\npresets = { classic = true }\ndoc = \"Whether the probe fires.\"\n\n[[option]]\nkey = \"probe_range\"\ntype = \"integer\"\nmin = 1\ndefault = 2\ndoc = \"How far it fires.\"\n",
+    )
+    .expect("options");
+    let mut mods = hexforge_content::load_mods(&[dir]);
+    assert!(mods.problems.is_empty(), "{}", mods.problems);
+    let (mut host, problems) = ScriptHost::load(&mods.mods, &mut mods.catalog, Limits::default());
+    assert!(problems.is_empty(), "{problems}");
+    let c = mods.catalog;
+    let mut fight_with = |rules: &Rules| {
+        let mut f = board(&c);
+        let context = Context { catalog: &c, rules };
+        resolve(&mut f, context, &mut host, &mut DefaultPolicy, &mut ())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let err = fight_with(&Rules::default()).expect_err("an undeclared key");
+    assert!(
+        err.contains(
+            "no loaded mod declares the rule option `probe_rang` (did you mean `probe_range`?): declared options are probe_fire, probe_range"
+        ),
+        "{err}"
+    );
+    let mut classic = Rules::preset(hexforge_core::Preset::Classic);
+    let err = fight_with(&classic).expect_err("the classic value fires");
+    assert!(err.contains("range 2"), "{err}");
+    classic
+        .set_any(
+            c.options(),
+            "probe_range",
+            &hexforge_core::tile::ParamValue::Int(3),
+        )
+        .expect("in range");
+    let err = fight_with(&classic).expect_err("the value set");
+    assert!(err.contains("range 3"), "{err}");
+}
