@@ -164,7 +164,7 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
         army.replacen("id = \"scrappers\"", "id = \"rivets\"", 1),
     )
     .expect("write the army");
-    // Its other army gets an id of its own too (two mods may not provide one army).
+    // Its other armies get ids of their own too (two mods may not provide one army).
     let tides =
         std::fs::read_to_string(fan.join("armies/tidecallers.toml")).expect("read the army");
     std::fs::write(
@@ -172,12 +172,19 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
         tides.replacen("id = \"tidecallers\"", "id = \"tides\"", 1),
     )
     .expect("write the army");
+    let reef = std::fs::read_to_string(fan.join("armies/reefguard.toml")).expect("read the army");
+    std::fs::write(
+        fan.join("armies/reefguard.toml"),
+        reef.replacen("id = \"reefguard\"", "id = \"reefs\"", 1),
+    )
+    .expect("write the army");
     std::fs::write(
         fan.join("mod.toml"),
         manifest
             .replacen("id = \"examples\"", "id = \"fan\"", 1)
             .replace("\"scrappers\"", "\"rivets\"")
-            .replace("\"tidecallers\"", "\"tides\""),
+            .replace("\"tidecallers\"", "\"tides\"")
+            .replace("\"reefguard\"", "\"reefs\""),
     )
     .expect("write the manifest");
     let start = std::time::Instant::now();
