@@ -210,14 +210,21 @@ fn many_mods() -> std::path::PathBuf {
         let fan = dir.join(format!("fan{i:02}"));
         copy(&repo.join("examples"), &fan);
         // One army per fan mod, as the figures in docs/PERFORMANCE.md were measured with: the
-        // Scrappers under another id (the examples mod's second army is left out).
-        std::fs::remove_file(fan.join("armies/tidecallers.toml")).expect("remove an army");
-        std::fs::remove_file(fan.join("scripts/tidecallers.lua")).expect("remove its script");
+        // Scrappers under another id (the examples mod's other armies are left out).
+        for f in [
+            "armies/tidecallers.toml",
+            "scripts/tidecallers.lua",
+            "armies/reefguard.toml",
+            "scripts/reefguard.lua",
+        ] {
+            std::fs::remove_file(fan.join(f)).expect("remove an army or its script");
+        }
         let army = format!("scrappers{i:02}");
         let manifest = std::fs::read_to_string(fan.join("mod.toml")).expect("read mod.toml");
         let manifest = manifest
             .replacen("id = \"examples\"", &format!("id = \"fan{i:02}\""), 1)
             .replace(", \"tidecallers\"", "")
+            .replace("\"reefguard\", ", "")
             .replace("\"scrappers\"", &format!("\"{army}\""));
         std::fs::write(fan.join("mod.toml"), manifest).expect("write mod.toml");
         let file = fan.join("armies/scrappers.toml");
