@@ -473,8 +473,14 @@ where
     /// What initiative hooks, `fx` initiative changes and the `initiative` marker add to the
     /// values of the unit on `cell` in this battle.
     #[inline]
-    fn hooked(&self, field: &Battlefield, cell: Cell) -> i8 {
-        self.initiative[cell.index()].saturating_add(field.initiative_mark(cell))
+    /// `marked`: some marker is in play (else no unit's `initiative` marker is looked for).
+    fn hooked(&self, field: &Battlefield, cell: Cell, marked: bool) -> i8 {
+        let changed = self.initiative[cell.index()];
+        if marked {
+            changed.saturating_add(field.initiative_mark(cell))
+        } else {
+            changed
+        }
     }
 
     /// The highest phase any unit acts in, with the modifiers of `view` and the initiative hooks.
@@ -483,11 +489,7 @@ where
         field
             .tiles()
             .filter_map(|(c, p)| {
-                let hooked = if marked {
-                    self.hooked(field, c)
-                } else {
-                    self.initiative[c.index()]
-                };
+                let hooked = self.hooked(field, c, marked);
                 slot_values(self.cat.get(p.tile), view, c, hooked).highest()
             })
             .max()
@@ -987,11 +989,7 @@ where
             if def.initiative.is_empty() {
                 continue;
             }
-            let hooked = if marked {
-                self.hooked(field, cell)
-            } else {
-                self.initiative[cell.index()]
-            };
+            let hooked = self.hooked(field, cell, marked);
             let slots = slot_values(def, view, cell, hooked);
             let used = &mut self.used[cell.index()];
             let mut now = 0u8;
