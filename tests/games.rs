@@ -192,6 +192,7 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
                 })
                 .collect(),
             seed,
+            marks: Vec::new(),
         },
         cat,
         Arc::new(rules),
@@ -349,6 +350,7 @@ fn a_seed_fixes_the_whole_game() {
                     },
                 ],
                 seed,
+                marks: Vec::new(),
             },
             catalog(),
             Arc::new(Rules::default()),

@@ -344,6 +344,7 @@ fn a_bot_plays_a_scripted_instant_and_the_replay_plays_it_again_identically() {
                 shape: BoardShape::standard(),
                 seats: SeatSetup::each_alone(&["tidecallers", "moloch"]),
                 seed,
+                marks: Vec::new(),
             },
             catalog.clone(),
             Arc::new(Rules::default()),

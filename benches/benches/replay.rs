@@ -25,6 +25,7 @@ fn new_game(seed: u64) -> (Game, hexforge_script::ScriptHost) {
             shape: BoardShape::standard(),
             seats: SeatSetup::each_alone(&["moloch", "outpost"]),
             seed,
+            marks: Vec::new(),
         },
         Arc::new(catalog),
         Arc::new(Rules::default()),

@@ -297,6 +297,7 @@ impl GameBench {
             shape: BoardShape::standard(),
             seats,
             seed: seeds.next_u64(),
+            marks: Vec::new(),
         };
         let mut game = Game::new(setup, self.catalog.clone(), self.rules.clone())
             .unwrap_or_else(|e| panic!("{armies:?}: {e}"));
@@ -558,6 +559,7 @@ mod game_regression {
                 shape: BoardShape::standard(),
                 seats: SeatSetup::each_alone(&armies),
                 seed: seeds.next_u64(),
+                marks: Vec::new(),
             };
             let mut game =
                 Game::new(setup, bench.catalog.clone(), bench.rules.clone()).expect("a game");

@@ -408,6 +408,7 @@ mod tests {
                 shape: BoardShape::extended(),
                 seats: SeatSetup::each_alone(&["x", "x"]),
                 seed: 7,
+                marks: Vec::new(),
             },
             Arc::new(cat),
             Arc::new(rules.clone()),

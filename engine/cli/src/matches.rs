@@ -95,6 +95,7 @@ fn new_game(
             shape,
             seats,
             seed: game_seed,
+            marks: Vec::new(),
         },
         catalog.clone(),
         rules.clone(),

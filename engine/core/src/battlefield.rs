@@ -406,11 +406,20 @@ impl Battlefield {
         (printed || add) && !drop
     }
 
-    /// What the `initiative` marker of the tile on `cell` adds to its initiative values.
+    /// What the `initiative` markers add to the initiative values of the unit on `cell`: its
+    /// tile's, and the hex's it stands on (R9.7, King of the Hill), each -9 to 9.
     #[inline]
     pub fn initiative_mark(&self, cell: Cell) -> i8 {
-        self.tile_mark_value(cell, MarkerName::INITIATIVE)
-            .clamp(-9, 9) as i8
+        if self.marks.is_empty() {
+            return 0;
+        }
+        let tile = self
+            .tile_mark_value(cell, MarkerName::INITIATIVE)
+            .clamp(-9, 9);
+        let hex = self
+            .mark(MarkOn::Hex(cell), MarkerName::INITIATIVE)
+            .map_or(0, |m| m.value.clamp(-9, 9));
+        (tile + hex) as i8
     }
 
     /// The board's hexes, neighbours and cell numbering, fixed for the battlefield's life.

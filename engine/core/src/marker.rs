@@ -60,7 +60,8 @@ impl MarkerName {
     pub const UNPUSHABLE: MarkerName = MarkerName::known("unpushable");
 
     /// Its value (-9 to 9) is added to each of the unit's initiative values in battles (R3.7.5,
-    /// floored at 0 like any modifier).
+    /// floored at 0 like any modifier). On a hex, it is added to the initiative of whichever unit
+    /// stands there (R9.7, King of the Hill).
     pub const INITIATIVE: MarkerName = MarkerName::known("initiative");
     /// The tile's edges in its value (a mask: bit 0 the front edge, then clockwise) carry armor.
     pub const ADD_ARMOR: MarkerName = MarkerName::known("add_armor");
@@ -154,17 +155,32 @@ impl MarkerName {
     }
 
     /// Whether a marker of this name may carry `value`, and where it may go: the engine's names
-    /// that read their value take only values they understand, and only on tiles. The error
+    /// that read their value take only values they understand; `initiative` goes on a tile or a
+    /// hex (R9.7: it raises the unit standing there), the edge markers only on tiles. The error
     /// says what to use.
     pub fn check(&self, on: MarkOn, value: i16) -> Result<(), String> {
         let reads_value = *self == MarkerName::INITIATIVE || self.is_edges();
         if !reads_value {
             return Ok(());
         }
-        if !matches!(on, MarkOn::Tile(_)) {
-            return Err(format!(
-                "the engine's marker `{self}` goes on a tile, not on a hex or a player"
-            ));
+        match on {
+            MarkOn::Tile(_) => {}
+            MarkOn::Hex(_) if *self == MarkerName::INITIATIVE => {}
+            MarkOn::Hex(_) => {
+                return Err(format!(
+                    "the engine's marker `{self}` goes on a tile, not on a hex or a player"
+                ));
+            }
+            MarkOn::Player(_) => {
+                return Err(format!(
+                    "the engine's marker `{self}` goes on a tile{}, not on a player",
+                    if *self == MarkerName::INITIATIVE {
+                        " or a hex"
+                    } else {
+                        ""
+                    }
+                ));
+            }
         }
         if *self == MarkerName::INITIATIVE && !(-9..=9).contains(&value) {
             return Err(format!(
@@ -258,6 +274,31 @@ pub struct Mark {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn initiative_goes_on_tiles_and_hexes_and_edge_markers_only_on_tiles() {
+        let cell = crate::shape::BoardShape::standard()
+            .cells()
+            .next()
+            .expect("a cell");
+        let i = MarkerName::INITIATIVE;
+        assert_eq!(i.check(MarkOn::Tile(cell), 9), Ok(()));
+        assert_eq!(i.check(MarkOn::Hex(cell), -9), Ok(()));
+        assert!(
+            i.check(MarkOn::Hex(cell), 10)
+                .is_err_and(|e| e.contains("use -9 to 9"))
+        );
+        assert_eq!(
+            i.check(MarkOn::Player(crate::seat::Seat::new(0)), 1),
+            Err("the engine's marker `initiative` goes on a tile or a hex, not on a player".into())
+        );
+        assert_eq!(
+            MarkerName::ADD_ARMOR.check(MarkOn::Hex(cell), 1),
+            Err("the engine's marker `add_armor` goes on a tile, not on a hex or a player".into())
+        );
+        let mud = MarkerName::new("mud").expect("a name");
+        assert_eq!(mud.check(MarkOn::Hex(cell), 500), Ok(()));
+    }
 
     #[test]
     fn marker_names_are_checked_packed_and_ordered() {

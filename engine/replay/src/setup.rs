@@ -97,6 +97,7 @@ pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result
             shape,
             seats: SeatSetup::each_alone(&header.armies),
             seed: header.seed,
+            marks: Vec::new(),
         },
         catalog,
         Arc::new(rules),

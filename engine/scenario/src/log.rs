@@ -436,6 +436,7 @@ mod tests {
                 shape: hexforge_core::BoardShape::standard(),
                 seats: SeatSetup::each_alone(&armies),
                 seed: 3,
+                marks: Vec::new(),
             },
             Arc::new(loaded.catalog.clone()),
             Arc::new(hexforge_core::Rules::preset(hexforge_core::Preset::V3)),

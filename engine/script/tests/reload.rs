@@ -58,6 +58,7 @@ fn play(l: &mut Loaded, army: &str, seed: u64) -> Vec<String> {
         shape: BoardShape::standard(),
         seats: SeatSetup::each_alone(&[army, "moloch"]),
         seed,
+        marks: Vec::new(),
     };
     let mut game = match Game::new(setup, catalog, Arc::new(Rules::default())) {
         Ok(g) => g,

@@ -1160,6 +1160,73 @@ fn the_initiative_marker_raises_every_value_of_its_unit() {
     assert_eq!(acts, [5, 3]);
 }
 
+/// Marks the hex `[q, r]` (whatever stands there) for the whole game.
+fn put_on_hex(f: &mut Battlefield, q: i32, r: i32, name: MarkerName, value: i16) {
+    let cell = f.shape().cell(Hex::new(q, r)).expect("on the board");
+    f.apply(&Event::Marked {
+        mark: Mark {
+            on: crate::marker::MarkOn::Hex(cell),
+            name,
+            lasts: Lasts::Permanent,
+            value,
+        },
+    });
+}
+
+fn phases_of(events: &[Event], cell: Cell) -> Vec<u8> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Acts { cell: c, phase } if *c == cell => Some(*phase),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn an_initiative_marker_on_a_hex_raises_the_unit_standing_there() {
+    // R9.7: the hill's centre gives +2 to whoever stands on it, the gunner's 3 and 1 become 5
+    // and 3; a tile's own marker adds to it.
+    let c = catalog();
+    let mut f = field(&c, 2, &[("gunner", 0, 0, 0, 0), ("hq", 1, 2, -2, 0)]);
+    put_on_hex(&mut f, 0, 0, MarkerName::INITIATIVE, 2);
+    let gunner = f.shape().cell(Hex::ORIGIN).expect("gunner");
+    assert_eq!(f.initiative_mark(gunner), 2);
+    let (events, _) = run(&mut f.clone(), &c);
+    assert_eq!(first_phase(&events), 5);
+    assert_eq!(phases_of(&events, gunner), [5, 3]);
+    put(&mut f, 0, 0, MarkerName::INITIATIVE, 1);
+    assert_eq!(f.initiative_mark(gunner), 3);
+    let (events, _) = run(&mut f.clone(), &c);
+    assert_eq!(phases_of(&events, gunner), [6, 4]);
+}
+
+#[test]
+fn a_lowering_hex_marker_floors_initiative_at_zero() {
+    // -4 on the gunner's hex: 3 and 1 become 0 and 0 (floored), it acts in phase 0 only once
+    // per value.
+    let c = catalog();
+    let mut f = field(&c, 2, &[("gunner", 0, 0, 0, 0), ("hq", 1, 2, -2, 0)]);
+    put_on_hex(&mut f, 0, 0, MarkerName::INITIATIVE, -4);
+    let gunner = f.shape().cell(Hex::ORIGIN).expect("gunner");
+    let (events, _) = run(&mut f, &c);
+    assert!(
+        phases_of(&events, gunner).iter().all(|p| *p == 0),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_hex_marker_stays_with_the_hex_not_the_unit() {
+    // The marked hex is empty: the gunner elsewhere keeps its printed 3 and 1.
+    let c = catalog();
+    let mut f = field(&c, 2, &[("gunner", 0, 0, 0, 0), ("hq", 1, 2, -2, 0)]);
+    put_on_hex(&mut f, 0, 1, MarkerName::INITIATIVE, 2);
+    let gunner = f.shape().cell(Hex::ORIGIN).expect("gunner");
+    let (events, _) = run(&mut f, &c);
+    assert_eq!(phases_of(&events, gunner), [3, 1]);
+}
+
 #[test]
 fn initiative_changes_asked_at_the_start_set_and_swap_the_highest_values() {
     use crate::effect::{Effect, InitiativeChange};

@@ -211,6 +211,7 @@ mod tests {
                 shape: BoardShape::standard(),
                 seats: SeatSetup::each_alone(&["a", "b"]),
                 seed,
+                marks: Vec::new(),
             },
             catalog(),
             Arc::new(Rules::default()),

@@ -62,6 +62,10 @@ pub struct GameSetup {
     pub seats: Vec<SeatSetup>,
     /// Fixes every shuffle and the first player: the same seed and actions give the same game.
     pub seed: u64,
+    /// The markers the board puts on its hexes before the first action (a board file's special
+    /// hexes, such as King of the Hill's initiative, R9.7): each on a hex of `shape`
+    /// (`MarkOn::Hex`), checked by [`crate::marker::MarkerName::check`].
+    pub marks: Vec<crate::marker::Mark>,
 }
 
 /// A game in progress, as a scenario describes it (not yet checked): the board, each player's
@@ -125,6 +129,9 @@ pub enum GameError {
     Board(SetupError),
     /// A mid-game position is inconsistent.
     Position(String),
+    /// A marker the board starts with is not on one of its hexes, or carries a value its name
+    /// cannot take.
+    BoardMark(String),
     /// An ability hook failed as the first turn began.
     Hook(crate::hooks::HookError),
 }
@@ -152,6 +159,7 @@ impl fmt::Display for GameError {
             ),
             GameError::Board(e) => write!(f, "{e}"),
             GameError::Position(why) => f.write_str(why),
+            GameError::BoardMark(why) => write!(f, "the board's markers: {why}"),
             GameError::Hook(e) => write!(f, "an ability script failed as the turn began: {e}"),
         }
     }
@@ -252,7 +260,7 @@ impl Game {
         let mode = Mode::of(&teams)?;
         supported(&rules, &catalog, mode, teams.len())?;
         let hp = rules.starting_hq_hp(&teams);
-        let field = Battlefield::new(
+        let mut field = Battlefield::new(
             Setup {
                 shape: setup.shape,
                 players: teams
@@ -268,6 +276,26 @@ impl Game {
             &catalog,
         )
         .map_err(GameError::Board)?;
+        for mark in setup.marks {
+            let crate::marker::MarkOn::Hex(cell) = mark.on else {
+                return Err(GameError::BoardMark(format!(
+                    "the marker `{}` is not on a hex: a board marks only its hexes",
+                    mark.name
+                )));
+            };
+            if cell.index() >= field.shape().len() {
+                return Err(GameError::BoardMark(format!(
+                    "the marker `{}` is on cell {} of a board of {} hexes",
+                    mark.name,
+                    cell.index(),
+                    field.shape().len()
+                )));
+            }
+            mark.name
+                .check(mark.on, mark.value)
+                .map_err(GameError::BoardMark)?;
+            field.apply(&Event::Marked { mark });
+        }
         let mut rng = Rng::seeded(setup.seed);
         let mut piles: [Hand; MAX_PLAYERS] = Default::default();
         for (seat, pile) in setup.seats.iter().zip(piles.iter_mut()) {
