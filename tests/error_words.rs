@@ -444,7 +444,7 @@ fn mutated_files_give_located_errors_in_the_users_words() {
 fn replay_mutants(loaded: &LoadedMods, g: &mut Gen, bad: &mut Vec<String>) -> usize {
     let catalog = Arc::new(loaded.catalog.clone());
     let header = hexforge_replay::header(
-        ("v3", &[], false),
+        ("v3", &[], "standard"),
         &loaded.mods,
         vec!["moloch".into(), "borgo".into()],
         1,

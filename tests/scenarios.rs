@@ -1,6 +1,6 @@
 //! Runs every scenario under `tests/scenarios/` against the base armies: the rules acceptance suite.
 
-use hexforge_scenario::{load_scenario, run_scenario};
+use hexforge_scenario::{load_scenario_with_boards, run_scenario};
 use std::path::{Path, PathBuf};
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -32,9 +32,10 @@ fn every_scenario_passes() {
     );
     let mut list = Vec::new();
     files(&root.join("scenarios"), &mut list);
+    let boards: Vec<_> = loaded.boards().collect();
     let mut failures = Vec::new();
     for f in &list {
-        match load_scenario(f, &loaded.catalog) {
+        match load_scenario_with_boards(f, &loaded.catalog, &boards) {
             Err(d) => failures.push(format!("{}:\n{d}", f.display())),
             Ok(s) => {
                 let r = run_scenario(&s, &loaded.catalog, &mut scripts);

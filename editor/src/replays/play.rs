@@ -58,8 +58,8 @@ pub fn record_match(
     hooks.reseed(0);
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(m.seed, m.seats.len());
     let armies: Vec<String> = m.seats.iter().map(|s| s.army.clone()).collect();
-    let header =
-        hexforge_replay::header((&m.rules, &[], m.extended), mods, armies, game_seed, m.seed);
+    let board = if m.extended { "extended" } else { "standard" };
+    let header = hexforge_replay::header((&m.rules, &[], board), mods, armies, game_seed, m.seed);
     let mut game = hexforge_replay::start(&header, mods, catalog).map_err(|e| e.to_string())?;
     let mut bots = Vec::new();
     for (s, seed) in m.seats.iter().zip(bot_seeds) {

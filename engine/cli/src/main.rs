@@ -8,7 +8,7 @@ mod replaycmd;
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
 use hexforge_content::LoadedMods;
-use hexforge_scenario::{load_scenario, run_scenario};
+use hexforge_scenario::{load_scenario_with_boards, run_scenario};
 use hexforge_script::ScriptHost;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -155,20 +155,34 @@ struct TableArgs {
     /// A rule option as KEY=VALUE (repeatable).
     #[arg(long = "option", value_name = "KEY=VALUE")]
     options: Vec<String>,
-    /// Play on the extended 37-hex board.
-    #[arg(long)]
+    /// The board: `standard` (the default), `extended` or a board of a loaded mod
+    /// (`boards/*.toml`, e.g. `king_of_the_hill`).
+    #[arg(long, value_name = "ID", default_value = "standard")]
+    board: String,
+    /// Play on the extended 37-hex board (the same as `--board extended`).
+    #[arg(long, conflicts_with = "board")]
     extended: bool,
 }
 
 impl TableArgs {
     /// The table, with the rule presets of the loaded mods (the first of an id, in load order).
-    fn table(self, loaded: &LoadedMods) -> matches::Table {
-        matches::Table {
+    fn table(self, loaded: &LoadedMods) -> Result<matches::Table> {
+        let board = loaded.board(self.board_id())?.clone();
+        Ok(matches::Table {
             preset: self.rules,
             options: self.options,
-            extended: self.extended,
+            board,
             presets: hexforge_content::mod_presets(&loaded.mods),
             declared: loaded.catalog.options().clone(),
+        })
+    }
+
+    /// The board asked for: `--board ID`, or `extended` for `--extended`.
+    fn board_id(&self) -> &str {
+        if self.extended {
+            "extended"
+        } else {
+            &self.board
         }
     }
 }
@@ -184,6 +198,20 @@ fn rules(out: &mut impl Write, loaded: &LoadedMods, table: &TableArgs) -> Result
     for line in lines {
         writeln!(out, "{line}")?;
     }
+    // The board, last: what `--board` chose, where it comes from and what it is.
+    let board = loaded.board(table.board_id())?;
+    writeln!(
+        out,
+        "board = \"{}\"  # {}, {}: {}",
+        board.id,
+        if table.board_id() == hexforge_content::boards::DEFAULT_BOARD {
+            "default"
+        } else {
+            "--board"
+        },
+        board.origin(),
+        board.doc
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -304,7 +332,7 @@ fn run() -> Result<ExitCode> {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
             let content = content_line(&loaded);
-            let table = table.table(&loaded);
+            let table = table.table(&loaded)?;
             let record = |game_seed: u64| {
                 let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
                 let header =
@@ -351,7 +379,7 @@ fn run() -> Result<ExitCode> {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("cannot create {}", dir.display()))?;
             }
-            let table = table.table(&loaded);
+            let table = table.table(&loaded)?;
             // What every game's header shares (the mods' content hashes), worked out once.
             let series = replaycmd::header(table.setup(), &loaded.mods, Vec::new(), 0, seed);
             let record = |k: usize, armies: &[&str], game_seed: u64, match_seed: u64| {
@@ -519,9 +547,10 @@ fn scenarios(
 ) -> Result<ExitCode> {
     report_problems(loaded);
     let files = scenario_files(paths)?;
+    let boards: Vec<_> = loaded.boards().collect();
     let (mut passed, mut failed) = (0usize, 0usize);
     for f in &files {
-        let s = match load_scenario(f, &loaded.catalog) {
+        let s = match load_scenario_with_boards(f, &loaded.catalog, &boards) {
             Ok(s) => s,
             Err(d) => {
                 failed += 1;
@@ -569,7 +598,9 @@ fn battle(
     file: &Path,
 ) -> Result<ExitCode> {
     report_problems(loaded);
-    let s = load_scenario(file, &loaded.catalog).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let boards: Vec<_> = loaded.boards().collect();
+    let s = load_scenario_with_boards(file, &loaded.catalog, &boards)
+        .map_err(|d| anyhow::anyhow!("{d}"))?;
     let r = run_scenario(&s, &loaded.catalog, scripts);
     writeln!(out, "{}", s.name)?;
     for line in &r.log {

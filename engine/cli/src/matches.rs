@@ -2,12 +2,11 @@
 //! many in parallel with a table of results.
 
 use anyhow::{Result, bail};
-use hexforge_content::RulePreset;
+use hexforge_content::{Board, RulePreset};
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::DeclaredOption;
 use hexforge_core::{
-    AbilityHooks, ActionError, BoardShape, Catalog, Event, Game, GameResult, GameSetup, Rules,
-    SeatSetup,
+    AbilityHooks, ActionError, Catalog, Event, Game, GameResult, GameSetup, Rules, SeatSetup,
 };
 use hexforge_replay::act_noted;
 use hexforge_scenario::log::GameLog;
@@ -21,7 +20,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Table {
     pub preset: String,
     pub options: Vec<String>,
-    pub extended: bool,
+    /// The board chosen (`--board`, built in or a mod's).
+    pub board: Board,
     /// The rule presets the loaded mods define.
     pub presets: Vec<RulePreset>,
     /// The rule options the loaded mods declare, by key.
@@ -39,14 +39,16 @@ impl Table {
         )?)
     }
 
-    /// The rules preset, the options and whether the board is extended, as a replay's header
-    /// takes them ([`hexforge_replay::header`]).
-    pub fn setup(&self) -> (&str, &[String], bool) {
-        (&self.preset, &self.options, self.extended)
+    /// The rules preset, the options and the board's id, as a replay's header takes them
+    /// ([`hexforge_replay::header`]).
+    pub fn setup(&self) -> (&str, &[String], &str) {
+        (&self.preset, &self.options, &self.board.id)
     }
 
-    pub fn shape(&self, rules: &Rules) -> BoardShape {
-        hexforge_content::table_board(self.extended, rules)
+    /// The board played with `rules`: the one chosen, or the extended one when the rules ask
+    /// for it on the standard board (R8.7).
+    pub fn board(&self, rules: &Rules) -> &Board {
+        hexforge_content::table_board(&self.board, rules)
     }
 }
 
@@ -86,16 +88,16 @@ fn new_game(
     lineup: &Lineup<'_>,
     catalog: &Arc<Catalog>,
     rules: &Arc<Rules>,
-    shape: BoardShape,
+    board: &Board,
 ) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len());
     let seats = SeatSetup::each_alone(&lineup.armies);
     let game = Game::new(
         GameSetup {
-            shape,
+            shape: board.shape.clone(),
             seats,
             seed: game_seed,
-            marks: Vec::new(),
+            marks: board.start_marks(),
         },
         catalog.clone(),
         rules.clone(),
@@ -176,14 +178,14 @@ pub fn play_match(
         bail!("give at least two armies: --army moloch --army borgo");
     }
     let rules = Arc::new(table.rules()?);
-    let shape = table.shape(&rules);
+    let board = table.board(&rules);
     let catalog = Arc::new(catalog);
     let lineup = Lineup {
         armies: armies.iter().map(String::as_str).collect(),
         bots: (0..armies.len()).map(|i| bot_name(bot_names, i)).collect(),
         seed,
     };
-    let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape)?;
+    let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, board)?;
     let mut printer = Printer::new(&game, &lineup.armies, quiet);
     let names = printer.names().to_vec();
     let mut recorder = match record {
@@ -308,7 +310,7 @@ pub fn play_matches<H: AbilityHooks>(
     }
     let bot = |k: usize| bot_name(bot_names, k);
     let rules = Arc::new(table.rules()?);
-    let shape = table.shape(&rules);
+    let board = table.board(&rules);
     let catalog = Arc::new(catalog);
     let done = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
@@ -329,7 +331,7 @@ pub fn play_matches<H: AbilityHooks>(
                 },
                 seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
             };
-            let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, shape.clone())?;
+            let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, board)?;
             let mut players: Vec<&mut dyn Player> = bots
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)

@@ -2,6 +2,7 @@
 //! sources, so that a match or a replay can record exactly what it was played with.
 
 use crate::army::ArmyFile;
+use crate::boards::Board;
 use crate::modpack::ModInfo;
 use crate::presets::RulePreset;
 use hexforge_core::fnv::Fnv1a;
@@ -105,8 +106,8 @@ pub fn army_hash(a: &ArmyFile) -> u64 {
 }
 
 /// The hash of a mod: its id and version, its armies' data, its rule presets, the options it
-/// declares (their types, defaults and preset values) and its scripts'
-/// text (by path within the mod, in path order).
+/// declares (their types, defaults and preset values), its scripts'
+/// text (by path within the mod, in path order) and its boards (hexes, main area, markers).
 pub fn mod_hash(m: &ModInfo) -> u64 {
     let mut h = Fnv1a::new();
     h.str(ENCODING);
@@ -138,7 +139,33 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
         h.str(&rel.to_string_lossy().replace('\\', "/"));
         h.str(&s.text);
     }
+    // Boards came later: a mod without any hashes as it did before them.
+    if !m.boards.is_empty() {
+        h.str("boards");
+        h.len(m.boards.len());
+        for b in &m.boards {
+            board(&mut h, b);
+        }
+    }
     h.finish()
+}
+
+fn board(h: &mut Fnv1a, b: &Board) {
+    h.str(&b.id);
+    h.len(b.shape.len());
+    for hex in b.shape.hexes() {
+        h.i32(hex.q());
+        h.i32(hex.r());
+    }
+    h.u64(b.shape.main_area());
+    h.len(b.marks.len());
+    for m in &b.marks {
+        h.i32(m.hex.q());
+        h.i32(m.hex.r());
+        h.str(&m.name.to_string());
+        h.i32(i32::from(m.value));
+        h.str(&m.lasts.describe());
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 pub mod api_changes;
 pub mod army;
+pub mod boards;
 pub mod cache;
 pub mod diagnostic;
 pub mod edges;
@@ -20,6 +21,7 @@ pub mod scaffold;
 pub mod value;
 
 pub use army::{ArmyFile, HookSite, load_army, parse_army, parse_army_open};
+pub use boards::{Board, HexMark, UnknownBoard, find_board, load_board, parse_board, table_board};
 pub use cache::{ModCache, Refreshed};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use identity::{army_hash, mod_hash, preset_hash};
@@ -31,6 +33,6 @@ pub use modpack::{
 pub use options::{OPTIONS_FILE, OptionDecl, load_options, parse_options};
 pub use presets::{
     RuleLine, RulePreset, RulesError, ValueSource, load_preset, mod_presets, rule_lines,
-    table_board, table_rules,
+    table_rules,
 };
 pub use scaffold::{ScaffoldError, write_atomically};

@@ -4,6 +4,7 @@
 
 use crate::api_changes::written_for_earlier;
 use crate::army::{ArmyFile, load_army_open};
+use crate::boards::{BOARDS_DIR, Board, UnknownBoard, find_board, load_board};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::manifest::DepKind;
 use crate::manifest::{ENGINE_VERSION, Manifest, load_manifest};
@@ -36,6 +37,9 @@ pub struct ModInfo {
     pub options: Vec<OptionDecl>,
     /// The text of its patch files (`patches/*.toml`), for the content hash.
     pub patches: Vec<ScriptFile>,
+    /// The boards of `boards/*.toml`, in path order (docs/RULESETS.md, "Boards"); a board whose
+    /// id an earlier mod already has is dropped when the mods are put together.
+    pub boards: Vec<Board>,
 }
 
 /// A text file of a mod (a Lua script or a patch file) with the path it was read from.
@@ -211,6 +215,30 @@ fn load_mod_files(
             Err(d) => problems.extend(d.0),
         }
     }
+    let mut boards: Vec<Board> = Vec::new();
+    for f in toml_files(dir, BOARDS_DIR) {
+        match load_board(&f, &manifest.id) {
+            Ok(b) => match boards.iter().find(|o| o.id == b.id) {
+                Some(first) => problems.push(Diagnostic {
+                    message: format!(
+                        "board `{}` is defined twice in this mod (also at {}): rename one",
+                        b.id,
+                        first.at.as_ref().map_or(String::new(), |at| format!(
+                            "{}:{}:{}",
+                            at.file.display(),
+                            at.line,
+                            at.column
+                        ))
+                    ),
+                    ..b.at
+                        .clone()
+                        .unwrap_or_else(|| Diagnostic::whole_file(&f, ""))
+                }),
+                None => boards.push(b),
+            },
+            Err(d) => problems.extend(d.0),
+        }
+    }
     // What `[provides]` declares is compared once the army and preset files have loaded.
     if let Some(p) = manifest.provides.as_ref().filter(|_| problems.is_empty()) {
         let at = |message: String| match &p.at {
@@ -278,6 +306,7 @@ fn load_mod_files(
             .iter()
             .filter_map(|p| p.as_ref().ok().cloned())
             .collect(),
+        boards,
     })
 }
 
@@ -323,6 +352,21 @@ pub struct LoadedMods {
     pub warnings: Vec<Diagnostic>,
     /// Who defined and changed each tile, and the patches that conflict.
     pub history: History,
+}
+
+impl LoadedMods {
+    /// Every board there is: the built-in ones (`standard`, `extended`), then the loaded mods'
+    /// in load order.
+    pub fn boards(&self) -> impl Iterator<Item = &Board> + Clone {
+        Board::built_in()
+            .iter()
+            .chain(self.mods.iter().flat_map(|m| m.boards.iter()))
+    }
+
+    /// The board named `id`, built in or of a loaded mod, or an error listing them all.
+    pub fn board(&self, id: &str) -> Result<&Board, UnknownBoard> {
+        find_board(self.boards(), id)
+    }
 }
 
 /// The mod folders below `roots`: a root with a `mod.toml` is a mod itself, any other root is a
@@ -568,6 +612,34 @@ pub(crate) fn assemble(
                 declared_at.push((o.key.clone(), o.at.clone()));
             }
         }
+    }
+    // A board id names one board: the first in load order keeps it.
+    let mut board_ids: Vec<(String, Diagnostic, String)> = Vec::new();
+    for m in &mut out.mods {
+        let mut kept = Vec::new();
+        for b in std::mem::take(&mut m.boards) {
+            let at =
+                b.at.clone()
+                    .unwrap_or_else(|| Diagnostic::whole_file(&m.dir, ""));
+            match board_ids.iter().find(|(id, _, _)| *id == b.id) {
+                Some((_, first, by)) => problems.push(Diagnostic {
+                    message: format!(
+                        "mod `{}` defines board `{}`, which {}:{}:{} (mod `{by}`) already defines: rename the board in one of the two mods",
+                        m.id,
+                        b.id,
+                        first.file.display(),
+                        first.line,
+                        first.column
+                    ),
+                    ..at
+                }),
+                None => {
+                    board_ids.push((b.id.clone(), at, m.id.clone()));
+                    kept.push(b);
+                }
+            }
+        }
+        m.boards = kept;
     }
     // Each mod lists its armies as the patches left them.
     for m in &mut out.mods {

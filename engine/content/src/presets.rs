@@ -4,7 +4,6 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::value::param;
-use hexforge_core::BoardShape;
 use hexforge_core::rules::{Preset, Rules};
 use hexforge_core::tile::{DeclaredOption, ParamValue};
 use serde::Deserialize;
@@ -293,16 +292,6 @@ pub fn rule_lines(
     Ok(lines)
 }
 
-/// The board a table plays on: the extended 37-hex board when asked for or when the rules say
-/// so, else the standard one.
-pub fn table_board(extended: bool, rules: &Rules) -> BoardShape {
-    if extended || rules.extended_board {
-        BoardShape::extended()
-    } else {
-        BoardShape::standard()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,8 +361,5 @@ mod tests {
             "option `hq_hp` should be KEY=VALUE, e.g. tie_breaker=draw"
         );
         assert!(table_rules("v3", &["hq_hp=many".into()], &[], &BTreeMap::new()).is_err());
-        let v3 = Rules::preset(Preset::V3);
-        assert_eq!(table_board(true, &v3).hexes().len(), 37);
-        assert_eq!(table_board(false, &v3).hexes().len(), 19);
     }
 }

@@ -407,7 +407,7 @@ impl Battlefield {
     }
 
     /// What the `initiative` markers add to the initiative values of the unit on `cell`: its
-    /// tile's, and the hex's it stands on (R9.7, King of the Hill), each -9 to 9.
+    /// tile's, and the hex's it stands on (R9.7), each -9 to 9.
     #[inline]
     pub fn initiative_mark(&self, cell: Cell) -> i8 {
         if self.marks.is_empty() {

@@ -61,7 +61,7 @@ impl MarkerName {
 
     /// Its value (-9 to 9) is added to each of the unit's initiative values in battles (R3.7.5,
     /// floored at 0 like any modifier). On a hex, it is added to the initiative of whichever unit
-    /// stands there (R9.7, King of the Hill).
+    /// stands there (R9.7).
     pub const INITIATIVE: MarkerName = MarkerName::known("initiative");
     /// The tile's edges in its value (a mask: bit 0 the front edge, then clockwise) carry armor.
     pub const ADD_ARMOR: MarkerName = MarkerName::known("add_armor");

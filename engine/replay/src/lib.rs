@@ -9,7 +9,7 @@
 
 pub mod setup;
 
-pub use setup::{StartError, header, mod_differences, start, start_replay};
+pub use setup::{StartError, header, header_board, mod_differences, start, start_replay};
 
 use hexforge_core::decision::{Decider, Decision};
 use hexforge_core::game::{LegalActions, Player, Seats, next_action};
@@ -33,7 +33,9 @@ pub struct Header {
     pub rules: String,
     /// Rule options given on top of the preset, as `KEY=VALUE`.
     pub options: Vec<String>,
-    /// The board the game was played on: `standard` or `extended`.
+    /// The id of the board the game was played on: `standard`, `extended` or a mod's board
+    /// (docs/RULESETS.md, "Boards"); empty in a file without a `board` line, which plays on the
+    /// standard board.
     pub board: String,
     /// The army of each seat, in seat order.
     pub armies: Vec<String>,
@@ -443,12 +445,15 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                 at.options.push(n);
             }
             "board" => {
-                if !["standard", "extended"].contains(&rest) {
+                let id_like = rest.starts_with(|c: char| c.is_ascii_lowercase())
+                    && rest
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                if !id_like {
                     return Err(err(
                         n,
                         format!(
-                            "unknown board `{rest}`{}: write `board standard` or `board extended`",
-                            hexforge_core::names::did_you_mean(rest, ["standard", "extended"])
+                            "`{rest}` is not a board id: write `board ID`, e.g. `board standard`, `board extended` or a mod's board"
                         ),
                     ));
                 }
@@ -1006,11 +1011,7 @@ mod tests {
             ),
             ("pick x\n", 5, "write `pick N`"),
             ("end\nend\n", 6, "remove the lines after it"),
-            (
-                "board extnded\n",
-                5,
-                "unknown board `extnded` (did you mean `extended`?)",
-            ),
+            ("board Big Board\n", 5, "`Big Board` is not a board id"),
         ] {
             let e = parse(&format!("{head}{body}"), &c).expect_err(body);
             assert_eq!(e.line, line, "{body:?}: {e}");

@@ -2,17 +2,19 @@
 //! recorded mods are not loaded as they were, and the game a header starts from.
 
 use crate::Header;
-use hexforge_content::{ModInfo, RulesError, mod_presets, table_board, table_rules};
+use hexforge_content::{
+    Board, ModInfo, RulesError, UnknownBoard, find_board, mod_presets, table_board, table_rules,
+};
 use hexforge_core::rules::OptionError;
 use hexforge_core::{Catalog, Game, GameError, GameSetup, SeatSetup};
 use std::fmt;
 use std::sync::Arc;
 
-/// The header of a replay of a game of `armies` on the table `(rules preset, options, extended
-/// board)` with `mods` (their versions and content hashes), the game seeded with `seed` and the
+/// The header of a replay of a game of `armies` on the table `(rules preset, options, board
+/// id)` with `mods` (their versions and content hashes), the game seeded with `seed` and the
 /// match (its bots' seeds) with `match_seed`.
 pub fn header(
-    (rules, options, extended): (&str, &[String], bool),
+    (rules, options, board): (&str, &[String], &str),
     mods: &[ModInfo],
     armies: Vec<String>,
     seed: u64,
@@ -22,7 +24,7 @@ pub fn header(
         engine: hexforge_content::ENGINE_VERSION.to_string(),
         rules: rules.to_string(),
         options: options.to_vec(),
-        board: if extended { "extended" } else { "standard" }.to_string(),
+        board: board.to_string(),
         armies,
         mods: mods
             .iter()
@@ -68,6 +70,8 @@ pub enum StartError {
     Rules(RulesError),
     /// The engine refuses the setup (an army that is not loaded, a seat count it does not play).
     Game(GameError),
+    /// The board is neither built in nor one of the loaded mods'.
+    Board(UnknownBoard),
 }
 
 impl fmt::Display for StartError {
@@ -75,6 +79,7 @@ impl fmt::Display for StartError {
         match self {
             StartError::Rules(e) => e.fmt(f),
             StartError::Game(e) => e.fmt(f),
+            StartError::Board(e) => e.fmt(f),
         }
     }
 }
@@ -91,18 +96,35 @@ pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result
         catalog.options(),
     )
     .map_err(StartError::Rules)?;
-    let shape = table_board(header.board == "extended", &rules);
+    let board = table_board(header_board(header, mods)?, &rules);
     Game::new(
         GameSetup {
-            shape,
+            shape: board.shape.clone(),
             seats: SeatSetup::each_alone(&header.armies),
             seed: header.seed,
-            marks: Vec::new(),
+            marks: board.start_marks(),
         },
         catalog,
         Arc::new(rules),
     )
     .map_err(StartError::Game)
+}
+
+/// The board a header names among the built-in boards and those of `mods`; a header without a
+/// board (a file without a `board` line) plays on the standard one.
+pub fn header_board<'m>(header: &Header, mods: &'m [ModInfo]) -> Result<&'m Board, StartError> {
+    let id = if header.board.is_empty() {
+        hexforge_content::boards::DEFAULT_BOARD
+    } else {
+        header.board.as_str()
+    };
+    find_board(
+        Board::built_in()
+            .iter()
+            .chain(mods.iter().flat_map(|m| m.boards.iter())),
+        id,
+    )
+    .map_err(StartError::Board)
 }
 
 /// [`start`] for a replay read from a file, with a refusal located at the line of the file that
@@ -143,6 +165,7 @@ pub fn start_replay(
             )) => option_of(key),
             StartError::Rules(RulesError::NotKeyValue(o)) => option_of(o),
             StartError::Rules(RulesError::UnknownPreset { .. }) => at.rules,
+            StartError::Board(_) => at.board,
             StartError::Game(_) => first_seat,
         };
         let message = match &e {
@@ -178,7 +201,7 @@ mod tests {
             .map(|a| a.id.clone())
             .collect();
         header(
-            (rules, &["tie_breaker=draw".to_string()], false),
+            (rules, &["tie_breaker=draw".to_string()], "standard"),
             &loaded.mods,
             armies,
             11,
@@ -270,6 +293,41 @@ mod tests {
         let e = start_replay(&replay, &loaded.mods, catalog).expect_err("v33");
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("(did you mean `v3`?)"), "{e}");
+    }
+
+    #[test]
+    fn a_header_plays_on_its_board_and_an_unknown_board_names_its_line() {
+        let loaded = loaded();
+        let catalog = Arc::new(loaded.catalog.clone());
+        let mut h = table_header(&loaded, "v3");
+        h.board = "king_of_the_hill".into();
+        let game = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.field().shape().name(), "king_of_the_hill");
+        assert_eq!(game.field().marks().len(), 7, "the hill's hexes are marked");
+        // A file without a `board` line plays on the standard board.
+        h.board = String::new();
+        let old = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(old.field().shape().name(), "standard");
+        assert!(old.field().marks().is_empty());
+        h.board = "king_of_the_hil".into();
+        let mut written = Vec::new();
+        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        let text = String::from_utf8(written).expect("utf-8");
+        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("unknown board");
+        let line = text
+            .lines()
+            .position(|l| l == "board king_of_the_hil")
+            .expect("board line")
+            + 1;
+        assert_eq!(e.line, line, "{e}");
+        assert!(
+            e.message.starts_with(
+                "unknown board `king_of_the_hil` (did you mean `king_of_the_hill`?): use one of standard, extended, king_of_the_hill"
+            ),
+            "{e}"
+        );
+        assert!(e.message.contains("--mods"), "{e}");
     }
 
     #[test]

@@ -2,13 +2,11 @@
 
 use hexforge_content::diagnostic::parse_toml;
 use hexforge_content::value::param;
-use hexforge_content::{Diagnostic, Diagnostics, SourceText};
+use hexforge_content::{Board, Diagnostic, Diagnostics, SourceText, find_board};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::names::did_you_mean;
 use hexforge_core::rules::Preset;
-use hexforge_core::{
-    BoardShape, Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileRef, TileSetup,
-};
+use hexforge_core::{Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileRef, TileSetup};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,7 +22,8 @@ pub struct ScenarioDef {
     pub rules: Option<String>,
     /// The edition the rules start from (`classic`, `v3`, `v2025`); `v3` when omitted.
     pub preset: Option<Spanned<String>>,
-    /// `standard` (the default) or `extended`.
+    /// The board's id: `standard` (the default), `extended` or a loaded mod's board
+    /// (docs/RULESETS.md, "Boards"), whose hex markers the scenario starts with.
     pub board: Option<Spanned<String>>,
     /// Rule options set on top of the preset, by their keys (`hexforge_core::Rules::KEYS`).
     #[serde(default)]
@@ -435,13 +434,35 @@ pub struct Scenario {
     pub game: Option<GameStart>,
 }
 
-/// Reads and validates a scenario file against the loaded tiles.
+/// Reads and validates a scenario file against the loaded tiles, on a built-in board.
 pub fn load_scenario(path: &Path, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
     parse_scenario(&SourceText::read(path, "scenario")?, catalog)
 }
 
-/// Parses then validates a scenario's text; every problem is reported at once.
+/// Reads and validates a scenario file against the loaded tiles and `boards` (the built-in ones
+/// and the mods', as `LoadedMods::boards` lists them).
+pub fn load_scenario_with_boards(
+    path: &Path,
+    catalog: &Catalog,
+    boards: &[&Board],
+) -> Result<Scenario, Diagnostics> {
+    parse_scenario_with_boards(&SourceText::read(path, "scenario")?, catalog, boards)
+}
+
+/// Parses then validates a scenario's text, on a built-in board; every problem is reported at
+/// once.
 pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, Diagnostics> {
+    let built: Vec<&Board> = Board::built_in().iter().collect();
+    parse_scenario_with_boards(src, catalog, &built)
+}
+
+/// Parses then validates a scenario's text whose `board` may name any of `boards`; every
+/// problem is reported at once.
+pub fn parse_scenario_with_boards(
+    src: &SourceText,
+    catalog: &Catalog,
+    boards: &[&Board],
+) -> Result<Scenario, Diagnostics> {
     let def: ScenarioDef = parse_toml(src)?;
     let mut errs = Vec::new();
     macro_rules! err {
@@ -466,22 +487,17 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
     };
     let mut rules = Rules::preset(preset);
     rules.start_options(catalog.options(), preset.as_str());
-    let shape = match def.board.as_ref().map(|b| b.get_ref().as_str()) {
-        None | Some("standard") => BoardShape::standard(),
-        Some("extended") => BoardShape::extended(),
-        Some(other) => {
-            if let Some(b) = &def.board {
-                err!(
-                    b.span(),
-                    format!(
-                        "unknown board `{other}`{}: use standard or extended",
-                        did_you_mean(other, ["standard", "extended"])
-                    ),
-                );
+    let board: &Board = match &def.board {
+        None => &Board::built_in()[0],
+        Some(b) => match find_board(boards.iter().copied(), b.get_ref()) {
+            Ok(found) => found,
+            Err(e) => {
+                err!(b.span(), e.to_string());
+                &Board::built_in()[0]
             }
-            BoardShape::standard()
-        }
+        },
     };
+    let shape = board.shape.clone();
     if def
         .board
         .as_ref()
@@ -548,7 +564,8 @@ pub fn parse_scenario(src: &SourceText, catalog: &Catalog) -> Result<Scenario, D
         };
         players.push((team, p.hq.as_ref().map(|h| *h.get_ref() as i32)));
     }
-    let mut marks: Vec<Mark> = Vec::new();
+    // The board's own markers first: a `[[hex_marker]]` of the same name on a hex replaces one.
+    let mut marks: Vec<Mark> = board.start_marks();
     for (i, p) in def.player.iter().enumerate() {
         for m in &p.get_ref().markers {
             let on = MarkOn::Player(Seat::new(i as u8));
@@ -1723,6 +1740,7 @@ fn army_list(catalog: &Catalog) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hexforge_core::BoardShape;
     use hexforge_core::tile::{Tile, TileKind};
 
     fn catalog() -> Catalog {

@@ -9,6 +9,8 @@ pub mod log;
 pub mod run;
 pub mod write;
 
-pub use file::{Scenario, load_scenario, parse_scenario};
+pub use file::{
+    Scenario, load_scenario, load_scenario_with_boards, parse_scenario, parse_scenario_with_boards,
+};
 pub use run::{Report, run_scenario};
 pub use write::scenario_text;

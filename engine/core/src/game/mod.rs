@@ -63,7 +63,7 @@ pub struct GameSetup {
     /// Fixes every shuffle and the first player: the same seed and actions give the same game.
     pub seed: u64,
     /// The markers the board puts on its hexes before the first action (a board file's special
-    /// hexes, such as King of the Hill's initiative, R9.7): each on a hex of `shape`
+    /// hexes, such as hexes that raise initiative, R9.7): each on a hex of `shape`
     /// (`MarkOn::Hex`), checked by [`crate::marker::MarkerName::check`].
     pub marks: Vec<crate::marker::Mark>,
 }
