@@ -158,13 +158,18 @@ fn the_core_names_no_rule_option_of_an_army() {
         "clown_explosion_mode",
         "moloch_aoe_tile_name",
         "reinforcements",
-        "king_of_the_hill",
     ] {
         assert!(
             declared.contains(&format!("key = \"{key}\"")),
             "the base mod declares `{key}`"
         );
     }
+    // King of the Hill (R9.7) is a board of the base mod, not an option.
+    assert!(
+        root.join("mods/base/boards/king_of_the_hill.toml")
+            .is_file(),
+        "the base mod ships the King of the Hill board"
+    );
 }
 
 #[test]

@@ -96,18 +96,18 @@ fn a_declared_option_games_do_not_play_yet_is_refused_by_name() {
         "borgo",
         "--quiet",
         "--option",
-        "king_of_the_hill=true",
+        "leaders=true",
     ]);
     assert!(!ok);
     assert!(
         out.contains(
-            "the rule option `king_of_the_hill` is not supported in whole games yet; turn it off to play"
+            "the rule option `leaders` is not supported in whole games yet; turn it off to play"
         ),
         "{out}"
     );
-    let (ok, out) = hexforge(&["rules", "--option", "king_of_the_hill=true"]);
+    let (ok, out) = hexforge(&["rules", "--option", "leaders=true"]);
     assert!(
-        ok && out.contains("king_of_the_hill = true  # --option, mod base"),
+        ok && out.contains("leaders = true  # --option, mod base"),
         "{out}"
     );
 }
