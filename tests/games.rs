@@ -1,5 +1,6 @@
 //! Random whole games of the base armies, with the state's invariants checked after every action:
-//! no two tiles on a hex and none off the board, at most 3 tiles in a hand, every tile of every
+//! no two tiles on a hex and none off the board, at most `hand_size` tiles in a hand (3, or 6 with
+//! Reinforcements, R9.2), every tile of every
 //! army in exactly one of its owner's draw pile, hand, discard pile or the board, HQ HP never
 //! rising, and every game ending (rules section 2, R4.11, R4.13, section 8).
 
@@ -67,7 +68,11 @@ fn check_invariants(game: &Game, army_sizes: &[usize], last_hp: &mut [i32]) {
         assert!(c.index() < shape.len(), "a tile off the board");
     }
     for p in field.players() {
-        assert!(game.hand(p).len() <= 3, "{p} holds more than 3 tiles");
+        let most = usize::from(game.rules().hand_size);
+        assert!(
+            game.hand(p).len() <= most,
+            "{p} holds more than {most} tiles"
+        );
         let on_board = tiles.iter().filter(|(_, t)| t.owner == p).count();
         let hqs = tiles
             .iter()

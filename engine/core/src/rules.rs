@@ -226,6 +226,17 @@ option_enum!(
     }
 );
 option_enum!(
+    /// `extra_discards`: what discarding more than the one compulsory tile costs in a turn.
+    ExtraDiscards {
+        /// Any number of held tiles may be discarded (R2.5.3).
+        Free = "free",
+        /// Each counts against `tiles_per_turn`, as a tile played does (R9.2.2).
+        Counted = "counted",
+        /// None: every tile neither played nor discarded first is kept (R9.2.1, R9.2.3).
+        None = "none",
+    }
+);
+option_enum!(
     /// `extended_board_trigger`: what a full centre of the extended board starts.
     ExtendedTrigger {
         /// The Final Battle instead of an ordinary one.
@@ -310,8 +321,20 @@ pub struct Rules {
     pub extended_board: bool,
     /// What a full centre of the extended board starts.
     pub extended_board_trigger: ExtendedTrigger,
-    /// Whether hands are drawn full from the first turn, which then plays at most one tile.
+    /// Whether hands are drawn full from the first turn, which then plays at most one tile
+    /// (R9.1; with a hand of 6, the opening of R9.2.3).
     pub alternative_start: bool,
+    /// The most tiles a player holds, [`Rules::HAND_SIZES`]: 3 (R2.5.1), 6 in the variant of
+    /// R9.2. A player holding that many after drawing discards one first (R2.5.2).
+    pub hand_size: u8,
+    /// The most tiles a player plays in a turn (placed or instants), 1 to 6; 0 for no limit
+    /// beyond the hand (R9.2.1: at most 2).
+    pub tiles_per_turn: u8,
+    /// What discarding more than the one compulsory tile costs (R2.5.3, R9.2).
+    pub extra_discards: ExtraDiscards,
+    /// Whether the bad-draw redraw needs a full hand of instants, not only an all-instant one
+    /// (R9.2.2).
+    pub bad_draw_full_hand: bool,
     /// The values of the rule options mods declare ([`DeclaredOption`]) set for this match, by
     /// key; a declared key missing here has its preset's value ([`Rules::option`]).
     pub options: BTreeMap<String, ParamValue>,
@@ -441,6 +464,10 @@ impl Rules {
             extended_board: false,
             extended_board_trigger: ExtendedTrigger::Battle,
             alternative_start: false,
+            hand_size: 3,
+            tiles_per_turn: 0,
+            extra_discards: ExtraDiscards::Free,
+            bad_draw_full_hand: false,
             options: BTreeMap::new(),
         };
         match p {
@@ -520,7 +547,14 @@ impl Rules {
         "extended_board",
         "extended_board_trigger",
         "alternative_start",
+        "hand_size",
+        "tiles_per_turn",
+        "extra_discards",
+        "bad_draw_full_hand",
     ];
+
+    /// The hand sizes `hand_size` takes.
+    pub const HAND_SIZES: std::ops::RangeInclusive<u8> = 3..=6;
 
     /// Sets one option by its Appendix B key. On/off keys accept `true`/`false` and `"on"`/`"off"`.
     pub fn set(&mut self, key: &str, value: &ParamValue) -> Result<(), OptionError> {
@@ -612,6 +646,16 @@ impl Rules {
                     v.choice(ExtendedTrigger::VALUES, ExtendedTrigger::parse)?
             }
             "alternative_start" => self.alternative_start = v.flag()?,
+            "hand_size" => self.hand_size = v.within(Rules::HAND_SIZES)?,
+            "tiles_per_turn" => {
+                self.tiles_per_turn = v
+                    .within(0..=6)
+                    .map_err(|_| v.bad("a whole number from 1 to 6, or 0 for no limit"))?
+            }
+            "extra_discards" => {
+                self.extra_discards = v.choice(ExtraDiscards::VALUES, ExtraDiscards::parse)?
+            }
+            "bad_draw_full_hand" => self.bad_draw_full_hand = v.flag()?,
             _ => {
                 return Err(OptionError::UnknownKey {
                     key: key.to_string(),
@@ -738,6 +782,10 @@ impl Rules {
             "extended_board" => Some(Bool(self.extended_board)),
             "extended_board_trigger" => s(self.extended_board_trigger.as_str()),
             "alternative_start" => Some(Bool(self.alternative_start)),
+            "hand_size" => n(u16::from(self.hand_size)),
+            "tiles_per_turn" => n(u16::from(self.tiles_per_turn)),
+            "extra_discards" => s(self.extra_discards.as_str()),
+            "bad_draw_full_hand" => Some(Bool(self.bad_draw_full_hand)),
             _ => None,
         }
     }
@@ -796,6 +844,27 @@ impl Setter<'_> {
                 u16::try_from(*i).map_err(|_| self.bad("a whole number from 0 to 65535"))
             }
             _ => Err(self.bad("a whole number")),
+        }
+    }
+
+    /// A whole number within `range`.
+    fn within(&self, range: std::ops::RangeInclusive<u8>) -> Result<u8, OptionError> {
+        match self.value {
+            ParamValue::Int(i) => u8::try_from(*i)
+                .ok()
+                .filter(|k| range.contains(k))
+                .ok_or_else(|| {
+                    self.bad(format!(
+                        "a whole number from {} to {}",
+                        range.start(),
+                        range.end()
+                    ))
+                }),
+            _ => Err(self.bad(format!(
+                "a whole number from {} to {}",
+                range.start(),
+                range.end()
+            ))),
         }
     }
 
@@ -919,6 +988,30 @@ mod tests {
             "{e}"
         );
         assert_eq!(r.option(&declared, "nope"), None);
+    }
+
+    #[test]
+    fn hand_and_turn_keys_refuse_values_out_of_range() {
+        let mut r = Rules::default();
+        assert_eq!((r.hand_size, r.tiles_per_turn), (3, 0));
+        let e = r
+            .set("hand_size", &ParamValue::Int(7))
+            .expect_err("too big");
+        assert_eq!(
+            e.to_string(),
+            "rule option `hand_size` expects a whole number from 3 to 6, found 7"
+        );
+        assert!(r.set("hand_size", &ParamValue::Int(2)).is_err());
+        assert!(r.set("tiles_per_turn", &ParamValue::Int(7)).is_err());
+        r.set("tiles_per_turn", &ParamValue::Int(2))
+            .expect("in range");
+        r.set("extra_discards", &ParamValue::Str("counted".into()))
+            .expect("a value");
+        assert_eq!(r.extra_discards, ExtraDiscards::Counted);
+        let e = r
+            .set("extra_discards", &ParamValue::Str("count".into()))
+            .expect_err("misspelt");
+        assert!(e.to_string().contains("(did you mean `counted`?)"), "{e}");
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub struct PlayerDef {
     pub team: Option<String>,
     /// Game mode: the draw pile from the top, as `army/tile` ids.
     pub deck: Option<Spanned<Vec<Spanned<String>>>>,
-    /// Game mode: the tiles held (at most 3), as `army/tile` ids.
+    /// Game mode: the tiles held (at most the rules' `hand_size`), as `army/tile` ids.
     pub hand: Option<Spanned<Vec<Spanned<String>>>>,
     /// Game mode: the discard pile, as `army/tile` ids.
     pub discard: Option<Spanned<Vec<Spanned<String>>>>,
@@ -613,11 +613,14 @@ pub fn parse_scenario_with_boards(
                 }
             }
         }
-        if three[1].len() > 3 {
+        if three[1].len() > usize::from(rules.hand_size) {
             if let Some(h) = &p.hand {
                 err!(
                     h.span(),
-                    "a hand holds at most 3 tiles (R2.5.1)".to_string()
+                    format!(
+                        "a hand holds at most {} tiles (R2.5.1, `hand_size`)",
+                        rules.hand_size
+                    )
                 );
             }
         }

@@ -1,12 +1,12 @@
 //! Player actions: what a player may do in a game, the check that refuses an illegal one with the
 //! rule it breaks, and the list of every legal action of a state.
 
-use super::{Game, HAND_SIZE, LegalActions, Stage, is_instant};
+use super::{Game, LegalActions, Stage, is_instant};
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
 use crate::play::{Play, PlayChecker, PlayError};
-use crate::rules::{InstantsOnAllies, MobilityTiming, MoveTarget};
+use crate::rules::{ExtraDiscards, InstantsOnAllies, MobilityTiming, MoveTarget};
 use crate::shape::{BoardShape, Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
 use std::fmt;
@@ -85,7 +85,7 @@ pub enum ActionError {
     GameOver,
     /// Setup: only the HQ may be placed (R2.3).
     PlaceHqFirst,
-    /// Three tiles after drawing: one must be discarded first (R2.5.2).
+    /// A full hand after drawing: one tile must be discarded first (R2.5.2).
     DiscardFirst,
     /// The player does not hold the tile the action names.
     NotInHand {
@@ -126,6 +126,17 @@ pub enum ActionError {
     TilesClosed,
     /// R9.1: the first turn of the alternative start plays at most one tile.
     OpeningLimit,
+    /// R9.2: the turn has played (and, when they count, discarded) as many tiles as
+    /// `tiles_per_turn` allows.
+    TileLimit {
+        /// The limit.
+        limit: u8,
+        /// Whether discards beyond the compulsory one count against it (`extra_discards`).
+        discards_count: bool,
+    },
+    /// R9.2.1, R9.2.3: beyond the compulsory discard, held tiles are kept (`extra_discards =
+    /// none`).
+    MustKeep,
     /// R2.6 does not allow a redraw now; the reason is given.
     NoRedraw(&'static str),
     /// An ability hook failed during a battle the action started.
@@ -140,7 +151,7 @@ impl fmt::Display for ActionError {
                 f.write_str("every player places their HQ before anything else (R2.3)")
             }
             ActionError::DiscardFirst => f.write_str(
-                "you hold 3 tiles after drawing: discard one before anything else (R2.5.2)",
+                "you hold a full hand after drawing: discard one before anything else (R2.5.2)",
             ),
             ActionError::NotInHand { tile } => write!(f, "`{tile}` is not in your hand"),
             ActionError::WrongKind { tile, kind } => match kind {
@@ -166,7 +177,24 @@ impl fmt::Display for ActionError {
                 "no more tiles this turn: a unit used Mobility after tiles were played (`mobility_timing = before_or_after_placing`, R3.13, Q13)",
             ),
             ActionError::OpeningLimit => f.write_str(
-                "the first turn of the alternative start plays at most one tile; keep or discard the other (R9.1)",
+                "the first turn plays at most one tile when hands are full from the first turn (`alternative_start`, R9.1, R9.2.3): keep the others",
+            ),
+            ActionError::TileLimit {
+                limit,
+                discards_count: false,
+            } => write!(
+                f,
+                "you have played {limit} tiles this turn, the most `tiles_per_turn` allows: keep the others for a later turn (R9.2)"
+            ),
+            ActionError::TileLimit {
+                limit,
+                discards_count: true,
+            } => write!(
+                f,
+                "you have played or discarded {limit} tiles this turn besides the compulsory discard, the most `tiles_per_turn` allows: keep the others for a later turn (R9.2.2)"
+            ),
+            ActionError::MustKeep => f.write_str(
+                "no more discards this turn: the tiles you neither play nor discarded first are kept for a later turn (`extra_discards = none`, R9.2.1, R9.2.3)",
             ),
             ActionError::NoRedraw(why) => write!(f, "no redraw: {why} (R2.6)"),
             ActionError::Hook(e) => write!(f, "an ability script failed: {e}"),
@@ -375,6 +403,7 @@ impl Game {
                 Action::Redraw => self.redraw(),
                 Action::Discard { tile } => {
                     self.held(tile)?;
+                    self.may_discard()?;
                     Ok(Checked::Discard(tile))
                 }
                 Action::EndTurn => Ok(Checked::EndTurn),
@@ -455,7 +484,31 @@ impl Game {
         if self.rules.alternative_start && self.turn_number == 1 && self.state.tiles_played >= 1 {
             return Err(ActionError::OpeningLimit);
         }
-        Ok(())
+        self.within_tile_limit()
+    }
+
+    /// R9.2: the tiles played this turn, and the discards that count, are below `tiles_per_turn`.
+    fn within_tile_limit(&self) -> Result<(), ActionError> {
+        match self.rules.tiles_per_turn {
+            0 => Ok(()),
+            limit if self.state.tiles_played + self.state.discards_counted >= limit => {
+                Err(ActionError::TileLimit {
+                    limit,
+                    discards_count: self.rules.extra_discards == ExtraDiscards::Counted,
+                })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether a held tile may be discarded in the play stage (the compulsory discard is the
+    /// discard stage's): always (R2.5.3), within `tiles_per_turn` (R9.2.2), or never (R9.2.1).
+    fn may_discard(&self) -> Result<(), ActionError> {
+        match self.rules.extra_discards {
+            ExtraDiscards::Free => Ok(()),
+            ExtraDiscards::Counted => self.within_tile_limit(),
+            ExtraDiscards::None => Err(ActionError::MustKeep),
+        }
     }
 
     fn place(&self, tile: TileRef, hex: Hex, facing: Dir) -> Result<Checked, ActionError> {
@@ -496,6 +549,11 @@ impl Game {
         }
         if !self.all_instants() {
             return Err("only when every tile you hold is an instant");
+        }
+        if rules.bad_draw_full_hand && self.hand(p).len() < usize::from(rules.hand_size) {
+            return Err(
+                "only when you hold a full hand of instants (`bad_draw_full_hand`, R9.2.2)",
+            );
         }
         if self.deck_len(p) == 0 {
             return Err("your draw pile is empty");
@@ -681,8 +739,10 @@ impl Game {
                 if self.may_redraw() {
                     out.push(Action::Redraw);
                 }
-                for tile in self.distinct_hand() {
-                    out.push(Action::Discard { tile });
+                if self.may_discard().is_ok() {
+                    for tile in self.distinct_hand() {
+                        out.push(Action::Discard { tile });
+                    }
                 }
                 if self.may_play_tile().is_ok() {
                     for tile in self.distinct_hand() {
@@ -709,7 +769,7 @@ impl Game {
 
     fn distinct_hand(&self) -> impl Iterator<Item = TileRef> + '_ {
         let hand = self.hand(self.state.turn.player());
-        debug_assert!(hand.len() <= HAND_SIZE);
+        debug_assert!(hand.len() <= usize::from(self.rules.hand_size));
         hand.iter()
             .enumerate()
             .filter(|(i, t)| !hand[..*i].contains(t))

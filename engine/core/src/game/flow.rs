@@ -13,7 +13,7 @@ use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints};
 use crate::marker::Lasts;
 use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
-use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, TieBreaker};
+use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, ExtraDiscards, TieBreaker};
 use crate::shape::{Cell, bits};
 use crate::tile::{Catalog, TileRef};
 use std::sync::OnceLock;
@@ -439,7 +439,14 @@ impl Game {
                     self.board_full(hooks, decider, sink);
                 }
             }
-            Checked::Discard(tile) => self.emit(Event::Discarded { player, tile }, sink),
+            Checked::Discard(tile) => {
+                // R9.2.2: beyond the compulsory discard, a discard may cost a tile of the turn.
+                if self.stage == Stage::Play && self.rules.extra_discards == ExtraDiscards::Counted
+                {
+                    self.state.discards_counted += 1;
+                }
+                self.emit(Event::Discarded { player, tile }, sink)
+            }
             Checked::Redraw => {
                 self.emit(Event::BadDraw { player }, sink);
                 let hand = self.hand(player).to_vec();
@@ -641,15 +648,12 @@ impl Game {
         }
     }
 
-    /// A turn begins: the player draws (R2.4 opening draws of 1, 2, then up to 3; R9.1).
+    /// A turn begins: the player draws (R2.4 opening draws of 1, 2 and 3, then up to the hand
+    /// size; R9.1, R9.2).
     pub(super) fn begin_turn<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
         let number = self.turn_number + 1;
         self.emit(Event::TurnStarted { player, number }, sink);
-        let up_to = if self.rules.alternative_start {
-            super::HAND_SIZE
-        } else {
-            usize::from(number).min(super::HAND_SIZE)
-        };
+        let up_to = self.draw_target(number);
         let have = self.hand(player).len();
         self.draw(player, up_to.saturating_sub(have), sink);
     }

@@ -4,7 +4,8 @@
 //! What is hashed: the players' armies and the mode; the board (its hexes and main area, then every
 //! cell in reading order: empty, or the tile's catalog index, owner, facing and wounds); each
 //! player's team and HQ HP; every pile (draw pile in its order, hand, discard pile); the turn
-//! cycle and whose turn it is; the stage and the result once over; what the current turn has used;
+//! cycle and whose turn it is; the stage and the result once over; what the current turn has used
+//! (the discards that count against `tiles_per_turn` only when there are any);
 //! the turn number, the battles fought, the last-tile, final-round and tie-break marks; the game's
 //! random number generator, the seed of its ability scripts and the count of hook calls made
 //! outside battles (each reseeds the scripts); the targets the scripted instants in the current
@@ -130,6 +131,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     let TurnState {
         turn,
         tiles_played,
+        discards_counted,
         acted,
         tiles_closed,
     } = state;
@@ -138,6 +140,10 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     h.u8(*tiles_played);
     h.bool(*acted);
     h.bool(*tiles_closed);
+    // Only `extra_discards = counted` counts discards: other games hash as before it existed.
+    if *discards_counted != 0 {
+        h.u8(*discards_counted);
+    }
 
     h.u16(*turn_number);
     h.u32(*battles);

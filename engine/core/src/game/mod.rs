@@ -27,9 +27,6 @@ use crate::tile::{Catalog, TileKind, TileRef};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-/// The most tiles a player holds (R2.5.1).
-pub const HAND_SIZE: usize = 3;
-
 /// One player of a new game.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct SeatSetup {
@@ -95,7 +92,7 @@ pub struct Piles {
     pub army: String,
     /// The draw pile, top first.
     pub deck: Vec<TileRef>,
-    /// The tiles held, at most [`HAND_SIZE`].
+    /// The tiles held, at most the rules' [`Rules::hand_size`].
     pub hand: Vec<TileRef>,
     /// The discard pile, oldest first.
     pub discard: Vec<TileRef>,
@@ -172,7 +169,7 @@ impl std::error::Error for GameError {}
 pub enum Stage {
     /// The current player puts their HQ on the board (R2.3).
     PlaceHq,
-    /// The current player holds 3 tiles after drawing and must discard one first (R2.5.2).
+    /// The current player holds a full hand after drawing and must discard one first (R2.5.2).
     Discard,
     /// The current player plays, keeps or discards tiles, uses Mobility, or ends the turn (R2.5.3).
     Play,
@@ -193,6 +190,9 @@ struct TurnState {
     turn: Turn,
     /// Tiles placed or instants played this turn.
     tiles_played: u8,
+    /// Tiles discarded beyond the compulsory one that count against `tiles_per_turn`
+    /// (`extra_discards = counted`, R9.2.2); always 0 under the other rules.
+    discards_counted: u8,
     /// Something other than a bad-draw redraw happened: no redraw any more (R2.6).
     acted: bool,
     /// A unit used Mobility after tiles were played: no more tiles this turn
@@ -323,7 +323,7 @@ impl Game {
                 .map(|t| usize::from(catalog.get(*t).count))
                 .sum();
             pile.deck.reserve_exact(size);
-            pile.hand.reserve_exact(HAND_SIZE);
+            pile.hand.reserve_exact(usize::from(rules.hand_size));
             pile.discard.reserve_exact(size);
             for t in &army.tiles {
                 let def = catalog.get(*t);
@@ -370,8 +370,8 @@ impl Game {
     }
 
     /// A game in progress, checked: the board is legal, every player has an HQ on it, hands hold
-    /// at most 3 tiles of the player's army. The turn of `next` begins at once (with its draws
-    /// and its `turn_started` hooks, run by `hooks`).
+    /// at most [`Rules::hand_size`] tiles of the player's army. The turn of `next` begins at
+    /// once (with its draws and its `turn_started` hooks, run by `hooks`).
     pub fn from_position<H, S>(
         position: Position,
         catalog: Arc<Catalog>,
@@ -421,10 +421,11 @@ impl Game {
                     "{seat} has no HQ on the board: a game in progress needs every HQ (R2.3)"
                 )));
             }
-            if p.hand.len() > HAND_SIZE {
+            if p.hand.len() > usize::from(rules.hand_size) {
                 return Err(GameError::Position(format!(
-                    "{seat} holds {} tiles; nobody may hold more than {HAND_SIZE} (R2.5.1)",
-                    p.hand.len()
+                    "{seat} holds {} tiles; nobody may hold more than {} (R2.5.1, `hand_size`)",
+                    p.hand.len(),
+                    rules.hand_size
                 )));
             }
             for t in p.deck.iter().chain(&p.hand).chain(&p.discard) {
@@ -699,9 +700,23 @@ impl Game {
 }
 
 impl Game {
-    /// Holding 3 tiles after drawing, the player must discard one first (R2.5.2, R2.7, Q31).
+    /// How many tiles turn `number` draws up to: the opening turns 1, 2 and 3 draw up to 1, 2 and
+    /// 3 (R2.4, R8.1), every later turn up to [`Rules::hand_size`] (R2.5.1, R9.2); with
+    /// `alternative_start`, a full hand from the first turn (R9.1, R9.2.3).
+    fn draw_target(&self, number: u16) -> usize {
+        if self.rules.alternative_start || number > 3 {
+            usize::from(self.rules.hand_size)
+        } else {
+            usize::from(number)
+        }
+    }
+
+    /// Holding a full hand after drawing, the player must discard one first (R2.5.2, R2.7, Q31):
+    /// the turn's draw target, and at least 3 (the opening turns that draw 1 and 2 discard
+    /// nothing, R2.4).
     fn stage_for_hand(&self, p: Seat) -> Stage {
-        if self.piles[p.index()].hand.len() >= HAND_SIZE {
+        let full = self.draw_target(self.turn_number).max(3);
+        if self.piles[p.index()].hand.len() >= full {
             Stage::Discard
         } else {
             Stage::Play
@@ -714,6 +729,7 @@ impl TurnState {
         TurnState {
             turn: Turn::new(p),
             tiles_played: 0,
+            discards_counted: 0,
             acted: false,
             tiles_closed: false,
         }
