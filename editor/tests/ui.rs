@@ -178,6 +178,14 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
         reef.replacen("id = \"reefguard\"", "id = \"reefs\"", 1),
     )
     .expect("write the army");
+    // And its board (two mods may not define one board id either).
+    let ford = fan.join("boards/sunken_ford.toml");
+    let board = std::fs::read_to_string(&ford).expect("read the board");
+    std::fs::write(
+        &ford,
+        board.replacen("id = \"sunken_ford\"", "id = \"fan_ford\"", 1),
+    )
+    .expect("write the board");
     std::fs::write(
         fan.join("mod.toml"),
         manifest

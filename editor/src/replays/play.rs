@@ -30,8 +30,8 @@ pub struct Match {
     pub seats: Vec<SeatChoice>,
     /// A built-in edition or a mod's preset.
     pub rules: String,
-    /// Whether the match is on the extended board (else the standard one).
-    pub extended: bool,
+    /// The board's id: built in (`standard`, `extended`) or a loaded mod's.
+    pub board: String,
     /// The seed of the match's tile draws and bots.
     pub seed: u64,
 }
@@ -58,7 +58,7 @@ pub fn record_match(
     hooks.reseed(0);
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(m.seed, m.seats.len());
     let armies: Vec<String> = m.seats.iter().map(|s| s.army.clone()).collect();
-    let board = if m.extended { "extended" } else { "standard" };
+    let board = m.board.as_str();
     let header = hexforge_replay::header((&m.rules, &[], board), mods, armies, game_seed, m.seed);
     let mut game = hexforge_replay::start(&header, mods, catalog).map_err(|e| e.to_string())?;
     let mut bots = Vec::new();
@@ -90,8 +90,8 @@ pub struct PlayPanel {
     pub seats: Vec<SeatChoice>,
     /// The rules picked: a built-in edition or a mod's preset.
     pub rules: String,
-    /// Whether to play on the extended board.
-    pub extended: bool,
+    /// The board picked: built in or a loaded mod's (docs/RULESETS.md, "Boards").
+    pub board: String,
     /// The seed as typed.
     pub seed: String,
     /// What the last match did (or why it could not be played).
@@ -104,7 +104,7 @@ impl Default for PlayPanel {
         PlayPanel {
             seats: Vec::new(),
             rules: Preset::V3.as_str().to_string(),
-            extended: false,
+            board: hexforge_content::boards::DEFAULT_BOARD.to_string(),
             seed: "1".to_string(),
             status: String::new(),
             worker: None,
@@ -135,10 +135,11 @@ impl PlayPanel {
                 return Err(format!("no army {:?} is loaded", s.army));
             }
         }
+        loaded.board(&self.board).map_err(|e| e.to_string())?;
         Ok(Match {
             seats: self.seats.clone(),
             rules: self.rules.clone(),
-            extended: self.extended,
+            board: self.board.clone(),
             seed,
         })
     }
@@ -213,7 +214,19 @@ impl PlayPanel {
                         ui.selectable_value(&mut self.rules, p, label);
                     }
                 });
-            ui.checkbox(&mut self.extended, "Extended board");
+        });
+        ui.horizontal(|ui| {
+            let named = ui.label("board");
+            egui::ComboBox::from_id_salt("replay_board")
+                .selected_text(self.board.as_str())
+                .show_ui(ui, |ui| {
+                    for b in loaded.boards() {
+                        ui.selectable_value(&mut self.board, b.id.clone(), b.id.as_str())
+                            .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
+                    }
+                })
+                .response
+                .labelled_by(named.id);
         });
         ui.horizontal(|ui| {
             let label = ui.label("Seed");

@@ -7,39 +7,40 @@ use hexforge_core::{
     Battlefield, BoardShape, Catalog, Dir, Event, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
 };
 
-/// Which board the sandbox shows (R1.2, R1.3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BoardKind {
-    /// The 19-hex battlefield.
-    Standard,
-    /// The 37-hex extended battlefield.
-    Extended,
-}
+/// Which board the sandbox shows: the standard or the extended battlefield (R1.2, R1.3) or a
+/// board a mod defines (docs/RULESETS.md, "Boards"), by its shape, whose name is the board's id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardKind(BoardShape);
 
 impl BoardKind {
+    /// The 19-hex battlefield.
+    pub fn standard() -> BoardKind {
+        BoardKind(BoardShape::standard())
+    }
+
+    /// The 37-hex extended battlefield.
+    pub fn extended() -> BoardKind {
+        BoardKind(BoardShape::extended())
+    }
+
+    /// A loaded board (built in or a mod's).
+    pub fn of_board(board: &hexforge_content::Board) -> BoardKind {
+        BoardKind(board.shape.clone())
+    }
+
     /// The engine's board shape of this kind.
-    pub fn shape(self) -> BoardShape {
-        match self {
-            BoardKind::Standard => BoardShape::standard(),
-            BoardKind::Extended => BoardShape::extended(),
-        }
+    pub fn shape(&self) -> BoardShape {
+        self.0.clone()
     }
 
-    /// The name scenario files give the board.
-    pub fn name(self) -> &'static str {
-        match self {
-            BoardKind::Standard => "standard",
-            BoardKind::Extended => "extended",
-        }
+    /// The board's id, as scenario files name it.
+    pub fn name(&self) -> &str {
+        self.0.name()
     }
 
-    /// The kind of a board shape: a shape larger than the standard board shows as extended.
+    /// The kind of a board shape (a battlefield's, a replay step's).
     pub fn of(shape: &BoardShape) -> BoardKind {
-        if shape.name() == "standard" || shape.len() <= BoardShape::standard().len() {
-            BoardKind::Standard
-        } else {
-            BoardKind::Extended
-        }
+        BoardKind(shape.clone())
     }
 }
 
@@ -97,7 +98,7 @@ pub struct Marker {
 /// Everything the designer set up on the sandbox.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
-    /// The standard or the extended board.
+    /// The board: the standard or the extended one, or a mod's.
     pub kind: BoardKind,
     /// The players, by seat.
     pub players: Vec<Player>,
@@ -132,7 +133,7 @@ impl Board {
             })
             .collect();
         Board {
-            kind: BoardKind::Standard,
+            kind: BoardKind::standard(),
             players,
             pieces: Vec::new(),
             marks: Vec::new(),
@@ -186,6 +187,37 @@ impl Board {
             marks,
             rules: rules.clone(),
         }
+    }
+
+    /// Puts the board on `next` (a loaded board): the markers `before`, the board shown until
+    /// now, put on its hexes come off, and those `next` puts on its hexes go on.
+    pub fn set_board(
+        &mut self,
+        next: &hexforge_content::Board,
+        before: Option<&hexforge_content::Board>,
+    ) {
+        let of = |b: &hexforge_content::Board| -> Vec<Marker> {
+            b.marks
+                .iter()
+                .map(|m| Marker {
+                    on: MarkPlace::Hex(m.hex),
+                    name: m.name,
+                    lasts: m.lasts,
+                    value: m.value,
+                })
+                .collect()
+        };
+        if let Some(before) = before {
+            let gone = of(before);
+            self.marks.retain(|m| !gone.contains(m));
+        }
+        let added = of(next);
+        self.marks
+            .retain(|m| !added.iter().any(|a| a.on == m.on && a.name == m.name));
+        let mut marks = added;
+        marks.append(&mut self.marks);
+        self.marks = marks;
+        self.kind = BoardKind::of_board(next);
     }
 
     /// The index of the piece on `hex`.
@@ -597,6 +629,40 @@ impl Board {
 mod tests {
     use super::*;
     use hexforge_core::{Initiative, Tile, TileKind};
+
+    #[test]
+    fn picking_a_board_takes_its_hex_markers_along_and_leaves_the_others() {
+        let hill = hexforge_content::parse_board(
+            &hexforge_content::SourceText::new(
+                "boards/hill.toml",
+                "id = \"hill\"\nname = \"Hill\"\ndoc = \"d\"\nradius = 3\n\n[[hex]]\nat = [0, 0]\nmarker = \"initiative\"\nvalue = 2\n",
+            ),
+            "t",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let cat = catalog(1, true);
+        let mut b = Board::new(&cat);
+        let own = Marker {
+            on: MarkPlace::Hex(Hex::new(1, 0)),
+            name: MarkerName::new("mud").expect("a name"),
+            lasts: Lasts::Permanent,
+            value: 1,
+        };
+        b.marks.push(own);
+        b.set_board(&hill, None);
+        assert_eq!(b.kind.name(), "hill");
+        assert_eq!(b.kind.shape().len(), 37);
+        assert_eq!(b.marks.len(), 2);
+        assert_eq!(b.marks[0].on, MarkPlace::Hex(Hex::ORIGIN));
+        let field = b.build(&cat).field.expect("a board");
+        let centre = field.shape().cell(Hex::ORIGIN).expect("the centre");
+        assert_eq!(field.initiative_mark(centre), 2);
+        // Back on the standard board: the hill's marker goes, the designer's own stays.
+        let standard = &hexforge_content::Board::built_in()[0];
+        b.set_board(standard, Some(&hill));
+        assert_eq!(b.kind, BoardKind::standard());
+        assert_eq!(b.marks, [own]);
+    }
 
     fn catalog(brute_melee: u8, with_brute: bool) -> Catalog {
         let mut c = Catalog::new();

@@ -16,7 +16,7 @@ mod instants;
 mod panels;
 
 use crate::board_view::{self, Layout};
-use board::{Board, BoardKind, Edits};
+use board::{Board, Edits};
 use hexforge_content::{Diagnostic, LoadedMods};
 use hexforge_core::battle::Context;
 use hexforge_core::tile::InstantEffect;
@@ -166,6 +166,7 @@ impl Sandbox {
                         panels::legend_ui(ui);
                     } else {
                         self.players_ui(ui, catalog);
+                        self.board_picker_ui(ui, loaded);
                         ui.separator();
                         self.palette_ui(ui, catalog);
                     }
@@ -417,7 +418,7 @@ mod tests {
         let mut sandbox = Sandbox::default();
         sandbox.open_game(&game);
         let board = sandbox.board().expect("the game's board");
-        assert_eq!(board.kind, BoardKind::Extended);
+        assert_eq!(board.kind, board::BoardKind::extended());
         assert_eq!(board.armies(), ["x", "x"]);
         assert_eq!(board.rules, rules);
         assert_eq!(board.players[1].hq_hp, game.field().hq_hp(Seat::new(1)));

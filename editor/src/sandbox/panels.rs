@@ -84,17 +84,6 @@ impl Sandbox {
             }
         });
         ui.horizontal(|ui| {
-            let mut kind = board.kind;
-            ui.radio_value(&mut kind, BoardKind::Standard, "standard");
-            ui.radio_value(&mut kind, BoardKind::Extended, "extended");
-            if kind != board.kind {
-                self.edit(catalog, |b| {
-                    b.kind = kind;
-                    Ok(())
-                });
-            }
-        });
-        ui.horizontal(|ui| {
             let named = ui.label("rules");
             let mut preset = board.rules.preset;
             egui::ComboBox::from_id_salt("sandbox_preset")
@@ -113,6 +102,40 @@ impl Sandbox {
                 });
             }
         });
+    }
+
+    /// The board picker: every loaded board, built in or a mod's (docs/RULESETS.md, "Boards");
+    /// picking one takes its hex markers along.
+    pub(super) fn board_picker_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods) {
+        let Some(board) = self.board().cloned() else {
+            return;
+        };
+        let shown = board.kind.name().to_string();
+        let mut picked: Option<&hexforge_content::Board> = None;
+        ui.horizontal(|ui| {
+            let named = ui.label("board");
+            egui::ComboBox::from_id_salt("sandbox_board")
+                .selected_text(shown.as_str())
+                .show_ui(ui, |ui| {
+                    for b in loaded.boards() {
+                        let item = ui
+                            .selectable_label(b.id == shown, b.id.as_str())
+                            .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
+                        if item.clicked() {
+                            picked = Some(b);
+                        }
+                    }
+                })
+                .response
+                .labelled_by(named.id);
+        });
+        if let Some(next) = picked.filter(|b| b.id != shown) {
+            let before = loaded.board(&shown).ok();
+            self.edit(&loaded.catalog, |b| {
+                b.set_board(next, before);
+                Ok(())
+            });
+        }
     }
 
     pub(super) fn palette_ui(&mut self, ui: &mut egui::Ui, catalog: &Catalog) {
