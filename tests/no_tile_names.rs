@@ -172,6 +172,59 @@ fn the_core_names_no_rule_option_of_an_army() {
     );
 }
 
+/// The ids of the base armies, each the first `id` of its file in mods/base/armies.
+fn base_armies(root: &Path) -> Vec<String> {
+    let mut ids = Vec::new();
+    let dir = root.join("mods/base/armies");
+    for e in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let text = std::fs::read_to_string(e.expect("an army file").path()).unwrap_or_default();
+        let id = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("id = "))
+            .map(|v| v.trim_matches('"').to_string());
+        ids.extend(id);
+    }
+    ids.sort();
+    ids
+}
+
+#[test]
+fn no_engine_key_names_a_base_army() {
+    use hexforge_core::Rules;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let armies = base_armies(&root);
+    assert_eq!(
+        armies,
+        ["borgo", "hegemony", "moloch", "outpost"],
+        "the base armies are read"
+    );
+    let mut found = Vec::new();
+    for key in Rules::KEYS {
+        let doc = Rules::key_info(key).map_or("", |i| i.doc).to_lowercase();
+        for army in &armies {
+            if key.split('_').any(|part| part == army) {
+                found.push(format!("`{key}` names `{army}`"));
+            }
+            if has_word(&doc, army) {
+                found.push(format!("the doc of `{key}` names `{army}`: {doc}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "an engine rule option named after an army (name the mechanic, e.g. `ally_attack_rule`):\n{}",
+        found.join("\n")
+    );
+    // A key renamed for this stays readable under its former name, which is no key itself.
+    for (old, new) in Rules::ALIASES {
+        assert!(
+            Rules::KEYS.contains(new),
+            "`{old}` becomes the engine key `{new}`"
+        );
+        assert!(!Rules::KEYS.contains(old) && Rules::is_key(old), "`{old}`");
+    }
+}
+
 #[test]
 fn the_word_check_sees_whole_words_only() {
     assert!(has_word("tile = \"clown\";", "clown"));

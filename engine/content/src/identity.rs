@@ -84,7 +84,13 @@ fn preset(h: &mut Fnv1a, p: &RulePreset) {
     h.str(&p.id);
     h.len(Rules::KEYS.len());
     for key in Rules::KEYS {
-        h.str(key);
+        // A renamed key hashes under its former name (`Rules::ALIASES`): renaming it changes no
+        // mod's hash, so replays recorded before still find their mods as they were.
+        let named = Rules::ALIASES
+            .iter()
+            .find(|(_, new)| new == key)
+            .map_or(*key, |(old, _)| old);
+        h.str(named);
         h.str(&p.rules.get(key).map(|v| v.to_string()).unwrap_or_default());
     }
 }

@@ -134,7 +134,7 @@ fn check_option(
             o.key.span(),
             format!("option key `{key}`: use a snake_case name (lowercase letters, digits, _)"),
         );
-    } else if Rules::KEYS.contains(&key.as_str()) {
+    } else if Rules::is_key(&key) {
         err(
             o.key.span(),
             format!(

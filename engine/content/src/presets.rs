@@ -250,7 +250,7 @@ pub fn rule_lines(
     let rules = table_rules(preset, options, presets, declared)?;
     let mut set: Vec<&str> = Vec::new();
     for o in options {
-        set.push(key_value(o)?.0);
+        set.push(Rules::canonical_key(key_value(o)?.0));
     }
     let default = Rules::default();
     let edition = Rules::preset(rules.preset);

@@ -7,7 +7,7 @@
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
 use crate::marker::{Mark, MarkOn, MarkerName};
-use crate::rules::{Rules, TeamException};
+use crate::rules::{AllyAttackRule, Rules};
 pub use crate::seat::Seat;
 use crate::shape::{BoardShape, Cell, MAX_CELLS, bits};
 use crate::tile::{Catalog, Tile, TileKind, TileRef};
@@ -687,7 +687,7 @@ mod tests {
 }
 
 fn team_exception(rules: &Rules) -> bool {
-    rules.moloch_team_exception != TeamException::Off
+    rules.ally_attack_rule != AllyAttackRule::Off
 }
 
 /// Who has won once a battle is over, judged on destroyed HQs (R2.9.1-R2.9.3, R8.5.6, Q35).

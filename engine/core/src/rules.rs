@@ -188,8 +188,8 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `moloch_team_exception`: whether tiles marked to attack allies do so in team games (R8.5.7).
-    TeamException {
+    /// `ally_attack_rule`: whether tiles marked to attack allies do so in team games (R8.5.7).
+    AllyAttackRule {
         /// They attack and net allies.
         Mandatory = "mandatory",
         /// The players may keep the exception; the engine plays it as on.
@@ -304,7 +304,7 @@ pub struct Rules {
     /// Which instants may target an ally's units (R5.8).
     pub team_instants_on_allies: InstantsOnAllies,
     /// Whether tiles marked to attack allies attack and net them in team games (R8.5.7).
-    pub moloch_team_exception: TeamException,
+    pub ally_attack_rule: AllyAttackRule,
     /// When a destroyed HQ and its player's tiles leave the board with 3-4 players.
     pub destroyed_hq_removal: DestroyedHqRemoval,
     /// Whether a 4-player game ends at the first HQ lost, the healthiest survivor winning.
@@ -338,6 +338,38 @@ pub struct Rules {
     /// The values of the rule options mods declare ([`DeclaredOption`]) set for this match, by
     /// key; a declared key missing here has its preset's value ([`Rules::option`]).
     pub options: BTreeMap<String, ParamValue>,
+}
+
+/// What values an engine key takes ([`KeyInfo`]), for the shells that show or change it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKind {
+    /// On or off.
+    Bool,
+    /// A whole number from `min` to `max`.
+    Number {
+        /// The smallest value accepted.
+        min: u16,
+        /// The largest value accepted.
+        max: u16,
+    },
+    /// One of the names listed.
+    Choice(&'static [&'static str]),
+    /// A list of names.
+    Names,
+    /// Two whole numbers.
+    Pair,
+}
+
+/// What one engine key is: the values it takes, the rule it follows and a line saying what it
+/// changes ([`Rules::key_info`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyInfo {
+    /// The values it takes.
+    pub kind: KeyKind,
+    /// The rule it follows (`R8.5.7`), or a question of docs/DECISIONS.md (`Q7`); may be empty.
+    pub rule: &'static str,
+    /// One line saying what it changes.
+    pub doc: &'static str,
 }
 
 /// A rule option that could not be set.
@@ -454,7 +486,7 @@ impl Rules {
             one_vs_team_compare: OneVsTeamCompare::BestTeamHq,
             team_ally_module_scope: AllyModuleScope::BonusesOnly,
             team_instants_on_allies: InstantsOnAllies::ForbidMovePush,
-            moloch_team_exception: TeamException::Mandatory,
+            ally_attack_rule: AllyAttackRule::Mandatory,
             destroyed_hq_removal: DestroyedHqRemoval::AllAfterBattle,
             hq_loss_ends_game_4p: false,
             ffa3_tie_procedure: Ffa3Tie::None,
@@ -501,7 +533,7 @@ impl Rules {
                 one_vs_team_compare: OneVsTeamCompare::Sum,
                 team_ally_module_scope: AllyModuleScope::BonusesAndGlobal,
                 team_instants_on_allies: InstantsOnAllies::ForbidAll,
-                moloch_team_exception: TeamException::Optional,
+                ally_attack_rule: AllyAttackRule::Optional,
                 ffa3_tie_procedure: Ffa3Tie::ExtraTurnsThenBattleShare,
                 scored_resolution: ScoredResolution::EndOfBattleCapShare,
                 ..v3
@@ -537,7 +569,7 @@ impl Rules {
         "one_vs_team_compare",
         "team_ally_module_scope",
         "team_instants_on_allies",
-        "moloch_team_exception",
+        "ally_attack_rule",
         "destroyed_hq_removal",
         "hq_loss_ends_game_4p",
         "ffa3_tie_procedure",
@@ -556,10 +588,247 @@ impl Rules {
     /// The hand sizes `hand_size` takes.
     pub const HAND_SIZES: std::ops::RangeInclusive<u8> = 3..=6;
 
+    /// What the engine key `key` (or a former key, [`Rules::ALIASES`]) takes, the rule it follows
+    /// and what it changes; `None` for an unknown key.
+    pub fn key_info(key: &str) -> Option<KeyInfo> {
+        use KeyKind::{Bool, Choice, Names, Pair};
+        const ANY: KeyKind = KeyKind::Number {
+            min: 0,
+            max: u16::MAX,
+        };
+        let (kind, rule, doc) = match Rules::canonical_key(key) {
+            "hq_hp" => (
+                ANY,
+                "R2.10",
+                "Starting HQ hit points in a duel or a free for all.",
+            ),
+            "hq_can_damage_hq" => (
+                Bool,
+                "R3.5.5",
+                "Whether an HQ's attacks damage an enemy HQ; if not, its shot stops at that HQ.",
+            ),
+            "first_player_rule" => (
+                Choice(FirstPlayer::VALUES),
+                "R2.2",
+                "How the player who starts the game is picked.",
+            ),
+            "bad_draw_rule" => (Bool, "R2.6", "Whether a hand of only instants is redrawn."),
+            "bad_draw_exempt_armies" => (
+                Names,
+                "R2.6",
+                "The armies (by id) whose hands are never redrawn for holding only instants.",
+            ),
+            "tie_breaker" => (
+                Choice(TieBreaker::VALUES),
+                "R2.9.5",
+                "What equal HP after the Final Battle leads to.",
+            ),
+            "battle_turn_end" => (
+                Choice(BattleTurnEnd::VALUES),
+                "R4.2",
+                "Whether a battle's turn ends as the battle starts or once it is over.",
+            ),
+            "repeat_battle_while_full" => (
+                Bool,
+                "R4.13",
+                "Whether battles repeat while the play area stays full after one.",
+            ),
+            "battle_loop_guard" => (
+                Choice(BattleLoopGuard::VALUES),
+                "Q7",
+                "What stops repeated full-board battles that change nothing.",
+            ),
+            "battle_loop_limit" => (
+                ANY,
+                "Q7",
+                "How many repeated battles `battle_loop_guard = stop_after_n` allows.",
+            ),
+            "move_tile_target" => (
+                Choice(MoveTarget::VALUES),
+                "R5.2",
+                "Whose units a Move instant may move.",
+            ),
+            "grenade_blocked_if_hq_netted" => (
+                Bool,
+                "R6.1.7",
+                "Whether a player whose HQ is netted may not throw a Grenade.",
+            ),
+            "net_cycle_rule" => (
+                Choice(NetCycleRule::VALUES),
+                "R6.1.6",
+                "Which rings of netters free each other.",
+            ),
+            "netted_keeps_armor_toughness" => (
+                Bool,
+                "R3.11.4",
+                "Whether a netted tile keeps its armor and toughness; if not, its first wound destroys it.",
+            ),
+            "transport_stacks" => (
+                Bool,
+                "R7.4.4",
+                "Whether carrying stacks with Mobility; kept for rule files, as units move once a turn.",
+            ),
+            "mobility_timing" => (
+                Choice(MobilityTiming::VALUES),
+                "R3.13",
+                "When in a turn a unit may use its Mobility.",
+            ),
+            "hijack_scope" => (
+                Choice(HijackScope::VALUES),
+                "R7.1.3",
+                "Which enemy tiles a hijacking module may take over.",
+            ),
+            "medic_absorbs" => (
+                Choice(MedicAbsorbs::VALUES),
+                "R4.8",
+                "How much a Medic takes off the unit it saves.",
+            ),
+            "convert_attack_limit" => (
+                Choice(ConvertLimit::VALUES),
+                "R7.4.3",
+                "How often a converting module turns an attack melee to ranged or back.",
+            ),
+            "initiative_markers" => (
+                Bool,
+                "R9.6",
+                "Whether initiative markers are used at the table; only presentation changes.",
+            ),
+            "hq_tracker" => (
+                Choice(HqTracker::VALUES),
+                "R2.1",
+                "How HQ hit points are tracked at the table; only presentation changes.",
+            ),
+            "team_hq_hp" => (
+                ANY,
+                "R8.5.1",
+                "Starting HQ hit points of each player in a game of two teams of two.",
+            ),
+            "one_vs_team_hq_hp" => (
+                Pair,
+                "R8.4.1",
+                "Starting HQ hit points against a team of two: the lone player's, then each member's.",
+            ),
+            "one_vs_team_compare" => (
+                Choice(OneVsTeamCompare::VALUES),
+                "R8.4.5",
+                "How a team's HP is counted against the lone player's after the Final Battle.",
+            ),
+            "team_ally_module_scope" => (
+                Choice(AllyModuleScope::VALUES),
+                "R8.5.5a",
+                "Which of a module's effects reach an ally's units.",
+            ),
+            "team_instants_on_allies" => (
+                Choice(InstantsOnAllies::VALUES),
+                "R5.8",
+                "Which instants a player may use on an ally's units.",
+            ),
+            "ally_attack_rule" => (
+                Choice(AllyAttackRule::VALUES),
+                "R8.5.7",
+                "Whether tiles marked to attack allies attack and net them in team games.",
+            ),
+            "destroyed_hq_removal" => (
+                Choice(DestroyedHqRemoval::VALUES),
+                "R8.2",
+                "When a fallen HQ and its player's tiles leave the board, with 3 or 4 players.",
+            ),
+            "hq_loss_ends_game_4p" => (
+                Bool,
+                "R8.6",
+                "Whether a 4-player game ends at the first HQ lost, the healthiest survivor winning.",
+            ),
+            "ffa3_tie_procedure" => (
+                Choice(Ffa3Tie::VALUES),
+                "R8.2.5",
+                "How a three-player free for all breaks equal HP.",
+            ),
+            "scored_target" => (
+                ANY,
+                "R8.3",
+                "Points a player needs to win the scored variant.",
+            ),
+            "scored_team_target" => (
+                ANY,
+                "R8.3",
+                "Points a team needs to win the scored variant.",
+            ),
+            "scored_resolution" => (
+                Choice(ScoredResolution::VALUES),
+                "R8.3",
+                "When and how the scored variant's winner is decided.",
+            ),
+            "extended_board" => (
+                Bool,
+                "R8.7",
+                "Whether the game is played on the extended 37-hex board instead of the standard 19 hexes.",
+            ),
+            "extended_board_trigger" => (
+                Choice(ExtendedTrigger::VALUES),
+                "R8.7",
+                "What a full centre of the extended board starts.",
+            ),
+            "alternative_start" => (
+                Bool,
+                "R9.1",
+                "Whether hands are drawn full from the first turn, which then plays at most one tile.",
+            ),
+            "hand_size" => (
+                KeyKind::Number {
+                    min: u16::from(*Rules::HAND_SIZES.start()),
+                    max: u16::from(*Rules::HAND_SIZES.end()),
+                },
+                "R2.5.1",
+                "The most tiles a player holds; one holding that many after drawing discards one first.",
+            ),
+            "tiles_per_turn" => (
+                KeyKind::Number { min: 0, max: 6 },
+                "R9.2.1",
+                "The most tiles a player plays in a turn, placed or instants; 0 for no limit beyond the hand.",
+            ),
+            "extra_discards" => (
+                Choice(ExtraDiscards::VALUES),
+                "R2.5.3",
+                "What discarding more than the one compulsory tile costs in a turn.",
+            ),
+            "bad_draw_full_hand" => (
+                Bool,
+                "R9.2.2",
+                "Whether the bad-draw redraw needs a full hand of instants, not only an all-instant one.",
+            ),
+            _ => return None,
+        };
+        Some(KeyInfo { kind, rule, doc })
+    }
+
+    /// Keys renamed since files were written with them, as (former key, key): every place a key
+    /// is read ([`Rules::set`], [`Rules::get`], [`Rules::set_any`], so presets, `--option`,
+    /// scenario files and replays) takes the former key as the key it became. Deprecated: files
+    /// should use the new key.
+    pub const ALIASES: &'static [(&'static str, &'static str)] = &[
+        // It named the base army whose tiles attack allies; the rule is any such tile's (R8.5.7).
+        ("moloch_team_exception", "ally_attack_rule"),
+    ];
+
+    /// `key` as [`Rules::KEYS`] spells it: a former key ([`Rules::ALIASES`]) gives the key it was
+    /// renamed to, any other key comes back as it is.
+    pub fn canonical_key(key: &str) -> &str {
+        Rules::ALIASES
+            .iter()
+            .find(|(old, _)| *old == key)
+            .map_or(key, |(_, new)| new)
+    }
+
+    /// Whether `key` is one of the engine's keys or a former one ([`Rules::ALIASES`]).
+    pub fn is_key(key: &str) -> bool {
+        Rules::KEYS.contains(&Rules::canonical_key(key))
+    }
+
     /// Sets one option by its Appendix B key. On/off keys accept `true`/`false` and `"on"`/`"off"`.
+    /// A former key ([`Rules::ALIASES`]) sets the key it was renamed to.
     pub fn set(&mut self, key: &str, value: &ParamValue) -> Result<(), OptionError> {
         let v = Setter { key, value };
-        match key {
+        match Rules::canonical_key(key) {
             "hq_hp" => self.hq_hp = v.number()?,
             "hq_can_damage_hq" => self.hq_can_damage_hq = v.flag()?,
             "first_player_rule" => {
@@ -622,9 +891,8 @@ impl Rules {
                 self.team_instants_on_allies =
                     v.choice(InstantsOnAllies::VALUES, InstantsOnAllies::parse)?
             }
-            "moloch_team_exception" => {
-                self.moloch_team_exception =
-                    v.choice(TeamException::VALUES, TeamException::parse)?
+            "ally_attack_rule" => {
+                self.ally_attack_rule = v.choice(AllyAttackRule::VALUES, AllyAttackRule::parse)?
             }
             "destroyed_hq_removal" => {
                 self.destroyed_hq_removal =
@@ -730,12 +998,13 @@ impl Rules {
     }
 
     /// The value of one option by its Appendix B key, as [`Rules::set`] accepts it (choices as
-    /// their names, on/off keys as booleans); `None` for an unknown key.
+    /// their names, on/off keys as booleans); `None` for an unknown key. A former key
+    /// ([`Rules::ALIASES`]) reads the key it was renamed to.
     pub fn get(&self, key: &str) -> Option<ParamValue> {
         use ParamValue::{Bool, Int, List, Str};
         let s = |v: &str| Some(Str(v.to_string()));
         let n = |v: u16| Some(Int(i64::from(v)));
-        match key {
+        match Rules::canonical_key(key) {
             "hq_hp" => n(self.hq_hp),
             "hq_can_damage_hq" => Some(Bool(self.hq_can_damage_hq)),
             "first_player_rule" => s(self.first_player_rule.as_str()),
@@ -772,7 +1041,7 @@ impl Rules {
             "one_vs_team_compare" => s(self.one_vs_team_compare.as_str()),
             "team_ally_module_scope" => s(self.team_ally_module_scope.as_str()),
             "team_instants_on_allies" => s(self.team_instants_on_allies.as_str()),
-            "moloch_team_exception" => s(self.moloch_team_exception.as_str()),
+            "ally_attack_rule" => s(self.ally_attack_rule.as_str()),
             "destroyed_hq_removal" => s(self.destroyed_hq_removal.as_str()),
             "hq_loss_ends_game_4p" => Some(Bool(self.hq_loss_ends_game_4p)),
             "ffa3_tie_procedure" => s(self.ffa3_tie_procedure.as_str()),
@@ -927,6 +1196,57 @@ mod tests {
             }
         }
         assert_eq!(Rules::preset(Preset::V3).get("no_such_key"), None);
+    }
+
+    #[test]
+    fn every_key_is_described_and_its_kind_reads_its_value() {
+        let rules = Rules::preset(Preset::Classic);
+        for key in Rules::KEYS {
+            let info = Rules::key_info(key).unwrap_or_else(|| panic!("`{key}` is not described"));
+            assert!(!info.doc.is_empty() && info.doc.ends_with('.'), "{key}");
+            let value = rules.get(key).expect("a value");
+            let fits = match (info.kind, &value) {
+                (KeyKind::Bool, ParamValue::Bool(_)) => true,
+                (KeyKind::Number { min, max }, ParamValue::Int(n)) => {
+                    (i64::from(min)..=i64::from(max)).contains(n)
+                }
+                (KeyKind::Choice(values), ParamValue::Str(s)) => values.contains(&s.as_str()),
+                (KeyKind::Names, ParamValue::List(l)) => {
+                    l.iter().all(|v| matches!(v, ParamValue::Str(_)))
+                }
+                (KeyKind::Pair, ParamValue::List(l)) => l.len() == 2,
+                _ => false,
+            };
+            assert!(fits, "`{key}` = {value} is not a {:?}", info.kind);
+        }
+        assert_eq!(Rules::key_info("no_such_key"), None);
+    }
+
+    #[test]
+    fn a_former_key_reads_and_sets_the_key_it_became() {
+        for (old, new) in Rules::ALIASES {
+            assert!(
+                Rules::KEYS.contains(new) && !Rules::KEYS.contains(old),
+                "{old}"
+            );
+            assert!(Rules::is_key(old) && Rules::is_key(new));
+            assert_eq!(Rules::key_info(old), Rules::key_info(new));
+        }
+        let mut r = Rules::preset(Preset::V3);
+        r.set("moloch_team_exception", &ParamValue::Str("off".into()))
+            .expect("the former key is accepted");
+        assert_eq!(r.ally_attack_rule, AllyAttackRule::Off);
+        assert_eq!(r.get("moloch_team_exception"), r.get("ally_attack_rule"));
+        let e = r
+            .set("moloch_team_exception", &ParamValue::Str("never".into()))
+            .expect_err("a bad value");
+        assert!(
+            e.to_string().starts_with(
+                "rule option `moloch_team_exception` expects one of mandatory | optional | off"
+            ),
+            "{e}"
+        );
+        assert_eq!(Rules::canonical_key("hq_hp"), "hq_hp");
     }
 
     #[test]

@@ -292,7 +292,7 @@ pub struct Tile {
     pub aura: Effects,
     /// Effects on the owner's units that need no connection.
     pub global: GlobalEffects,
-    /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
+    /// The tile's army attacks and nets allied units too (R8.5.7, `ally_attack_rule`).
     pub attacks_allies: bool,
     /// What the tile does when played, for instants; `None` for board tiles.
     pub instant: Option<InstantEffect>,
