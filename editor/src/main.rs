@@ -90,7 +90,7 @@ fn main() -> Result<()> {
         let (catalog, scripts) = (&editor.loaded.catalog, &mut editor.scripts);
         editor
             .sandbox
-            .open_scenario(&path, catalog)
+            .open_scenario(&path, &editor.loaded)
             .map_err(anyhow::Error::msg)?;
         if battle {
             editor

@@ -89,10 +89,11 @@ impl Sandbox {
     pub fn open_scenario(
         &mut self,
         path: &std::path::Path,
-        catalog: &Catalog,
+        loaded: &hexforge_content::LoadedMods,
     ) -> Result<(), String> {
+        self.follow_boards(loaded);
         self.path = path.display().to_string();
-        self.load(catalog);
+        self.load(&loaded.catalog);
         match &self.note {
             Some(Note::Error(e)) => {
                 let problems: Vec<String> = self.problems.iter().map(|d| d.to_string()).collect();
@@ -109,7 +110,11 @@ impl Sandbox {
     /// Loads the scenario file at `path` onto the board (as one undoable edit).
     pub(super) fn load(&mut self, catalog: &Catalog) {
         let path = PathBuf::from(self.path.trim());
-        let s = match hexforge_scenario::load_scenario(&path, catalog) {
+        let mut boards: Vec<&hexforge_content::Board> = self.boards.iter().collect();
+        if boards.is_empty() {
+            boards.extend(hexforge_content::Board::built_in());
+        }
+        let s = match hexforge_scenario::load_scenario_with_boards(&path, catalog, &boards) {
             Ok(s) => s,
             Err(d) => {
                 self.problems = d.0;
@@ -121,7 +126,7 @@ impl Sandbox {
             }
         };
         self.problems.clear();
-        let field = match Battlefield::new(s.setup.clone(), catalog) {
+        let mut field = match Battlefield::new(s.setup.clone(), catalog) {
             Ok(f) => f,
             Err(e) => {
                 self.note = Some(Note::Error(format!(
@@ -131,6 +136,10 @@ impl Sandbox {
                 return;
             }
         };
+        // Its markers too: its board's hex markers and its own.
+        for mark in &s.marks {
+            field.apply(&hexforge_core::Event::Marked { mark: *mark });
+        }
         let board = Board::from_field(&field, catalog, &s.armies, &s.rules);
         self.set_board(board, catalog);
         self.title = s.name.clone();
@@ -203,5 +212,25 @@ mod tests {
             .collect();
         assert_eq!(left, ["scenarios"]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_scenario_on_a_mod_board_opens_with_its_hex_markers() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let loaded = hexforge_content::load_mods(&[root.join("mods")]);
+        let mut sandbox = Sandbox::default();
+        let path = root
+            .join("tests/scenarios/r9_king_of_the_hill/01_the_unit_on_the_hill_strikes_first.toml");
+        sandbox
+            .open_scenario(&path, &loaded)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let board = sandbox.board().expect("a board");
+        assert_eq!(board.kind.name(), "king_of_the_hill");
+        let hill = board
+            .marks
+            .iter()
+            .filter(|m| matches!(m.on, board::MarkPlace::Hex(_)))
+            .count();
+        assert_eq!(hill, 7, "the centre and the six around it");
     }
 }

@@ -109,14 +109,25 @@ pub struct Sandbox {
     layout: Option<Layout>,
     /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
     fire: Option<(u64, Vec<battle::Attack>)>,
+    /// The loaded boards (built in and the mods'), as of the last frame, for the scenario files
+    /// that name one; empty until then (the built-in ones).
+    boards: Vec<hexforge_content::Board>,
 }
 
 /// How many points of scroll turn a tile by one sixth.
 const SCROLL_STEP: f32 = 40.0;
 
 impl Sandbox {
+    /// Keeps the loaded boards (a hot reload may add, change or drop some).
+    pub fn follow_boards(&mut self, loaded: &LoadedMods) {
+        if !self.boards.iter().eq(loaded.boards()) {
+            self.boards = loaded.boards().cloned().collect();
+        }
+    }
+
     /// The sandbox in the central area of `ui`.
     pub fn ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, scripts: &mut ScriptHost) {
+        self.follow_boards(loaded);
         let catalog = &loaded.catalog;
         if self.edits.is_none() {
             self.edits = Some(Edits::new(Board::new(catalog), catalog));
