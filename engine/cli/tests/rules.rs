@@ -96,18 +96,18 @@ fn a_declared_option_games_do_not_play_yet_is_refused_by_name() {
         "borgo",
         "--quiet",
         "--option",
-        "leaders=true",
+        "structures=true",
     ]);
     assert!(!ok);
     assert!(
         out.contains(
-            "the rule option `leaders` is not supported in whole games yet; turn it off to play"
+            "the rule option `structures` is not supported in whole games yet; turn it off to play"
         ),
         "{out}"
     );
-    let (ok, out) = hexforge(&["rules", "--option", "leaders=true"]);
+    let (ok, out) = hexforge(&["rules", "--option", "structures=true"]);
     assert!(
-        ok && out.contains("leaders = true  # --option, mod base"),
+        ok && out.contains("structures = true  # --option, mod base"),
         "{out}"
     );
 }
