@@ -263,6 +263,21 @@ pub enum Step {
         /// The line of the `[[step]]` in the file, for reports.
         line: usize,
     },
+    /// Game mode: an action of a mod's game rule (`Action::Rule`), on a hex or on none.
+    Rule {
+        /// The player who takes it.
+        by: Seat,
+        /// The rule's index in `Catalog::game_rules`.
+        rule: u8,
+        /// The action's index among the rule's actions.
+        action: u8,
+        /// The hex it is taken on; `None` for an action that takes no hex.
+        at: Option<Hex>,
+        /// `MOD/RULE ACTION`, as replays write it and refusals name it.
+        name: String,
+        /// The line of the `[[step]]` in the file, for reports.
+        line: usize,
+    },
 }
 
 /// A play of a step, with tiles named by their labels (found on the board when the step runs).
@@ -887,6 +902,22 @@ pub fn parse_scenario_with_boards(
                     steps.extend(step);
                 }
             }
+            "rule" => {
+                let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
+                if !game_mode {
+                    fields.error(st.action.span(), "`rule` is a step of a game in progress: add a `[game]` table".to_string());
+                }
+                fields.only(&["do", "by", "rule", "action", "at"]);
+                let by = fields.player("by", &player_ids).map(|b| Seat::new(b as u8));
+                let step = rule_step(catalog, &mut fields).map(|(rule, action, name)| (rule, action, name, fields.fields.contains_key("at").then(|| fields.hex("at"))));
+                errs.extend(fields.errors);
+                if game_mode
+                    && let (Some(by), Some((rule, action, name, at))) = (by, step)
+                    && at.is_none_or(|h| h.is_some())
+                {
+                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), name, line });
+                }
+            }
             "place" => {
                 let mut fields = StepFields { src, fields: st.fields, action: &st.action, errors: Vec::new() };
                 fields.only(&["do", "by", "tile", "label", "at", "facing"]);
@@ -964,7 +995,7 @@ pub fn parse_scenario_with_boards(
             }
             other => errs.push(src.error(
                 st.action.span(),
-                format!("unknown step `{other}`{}: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn", did_you_mean(other, STEP_KINDS.split(", "))),
+                format!("unknown step `{other}`{}: use battle, place, move, push, sniper, grenade, air_strike, instant, or in a game discard, redraw, end_turn, rule", did_you_mean(other, STEP_KINDS.split(", "))),
             )),
         }
     }
@@ -1357,6 +1388,46 @@ fn instant_step(f: &mut StepFields<'_>, catalog: &Catalog, known: &[String]) -> 
     }
 }
 
+/// The rule and action a `rule` step names (`rule = "MOD/RULE"` or `"RULE"`, `action =
+/// "NAME"`), as indices, with the name refusals use; a name no loaded rule has is an error at its
+/// place, with the closest known one.
+fn rule_step(catalog: &Catalog, f: &mut StepFields<'_>) -> Option<(u8, u8, String)> {
+    let rules = catalog.game_rules();
+    let (name, span) = f.string("rule")?;
+    let full = |r: &hexforge_core::tile::GameRule| format!("{}/{}", r.mod_id, r.name);
+    let Some(i) = rules.iter().position(|r| full(r) == name || r.name == name) else {
+        let known: Vec<String> = rules.iter().map(full).collect();
+        let known_list = match known.is_empty() {
+            true => "the rules mods define (none is loaded)".to_string(),
+            false => known.join(", "),
+        };
+        f.error(
+            span,
+            format!(
+                "no loaded game rule is named `{name}`{}: use one of {known_list}",
+                did_you_mean(&name, known.iter().map(String::as_str))
+            ),
+        );
+        return None;
+    };
+    let rule = &rules[i];
+    let (action, span) = f.string("action")?;
+    let Some(a) = rule.actions.iter().position(|x| x.name == action) else {
+        let names: Vec<&str> = rule.actions.iter().map(|x| x.name.as_str()).collect();
+        f.error(
+            span,
+            format!(
+                "the rule `{}` has no action `{action}`{}: use one of {}",
+                full(rule),
+                did_you_mean(&action, names.iter().copied()),
+                names.join(", ")
+            ),
+        );
+        return None;
+    };
+    Some((i as u8, a as u8, format!("rule {} {action}", full(rule))))
+}
+
 /// A step's name and all its fields.
 struct StepBody<'a> {
     action: Spanned<String>,
@@ -1677,8 +1748,7 @@ fn setup_error(
 }
 
 /// The kinds of step a scenario may have, as messages list them.
-const STEP_KINDS: &str =
-    "battle, place, move, push, sniper, grenade, air_strike, instant, discard, redraw, end_turn";
+const STEP_KINDS: &str = "battle, place, move, push, sniper, grenade, air_strike, instant, discard, redraw, end_turn, rule";
 
 /// An unknown `army/tile` name: the closest loaded tile, and how tiles are named.
 fn unknown_tile(catalog: &Catalog, name: &str) -> String {

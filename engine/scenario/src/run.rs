@@ -196,7 +196,10 @@ impl<'a> Runner<'a> {
         let by = match step {
             Step::Place { by, .. } | Step::Play { by, .. } => Some(*by),
             Step::Battle => None,
-            Step::Discard { line, .. } | Step::Redraw { line, .. } | Step::EndTurn { line, .. } => {
+            Step::Discard { line, .. }
+            | Step::Redraw { line, .. }
+            | Step::EndTurn { line, .. }
+            | Step::Rule { line, .. } => {
                 return Err(format!(
                     "step on line {line} needs a game in progress (`[game]`)"
                 ));
@@ -207,7 +210,10 @@ impl<'a> Runner<'a> {
         }
         let battle = match step {
             Step::Battle => true,
-            Step::Discard { .. } | Step::Redraw { .. } | Step::EndTurn { .. } => false,
+            Step::Discard { .. }
+            | Step::Redraw { .. }
+            | Step::EndTurn { .. }
+            | Step::Rule { .. } => false,
             Step::Place {
                 by,
                 tile,
