@@ -615,3 +615,42 @@ fn whole_mission_games_by_every_bot_end_and_replay_bit_for_bit() {
         }
     }
 }
+
+#[test]
+fn a_rule_step_naming_no_rule_or_action_is_refused_at_its_place_with_the_closest_name() {
+    let (loaded, _) = load();
+    let boards: Vec<_> = loaded.boards().collect();
+    let text = |rule: &str, action: &str| {
+        format!(
+            "name = \"t\"\n\n[options]\nleaders = true\n\n[game]\nnext = \"a\"\n\n\
+             [[player]]\nid = \"a\"\narmy = \"moloch\"\n\n[[player]]\nid = \"b\"\narmy = \"borgo\"\n\n\
+             [[tile]]\nowner = \"a\"\ntile = \"moloch/hq\"\nat = [0, 2]\n\n\
+             [[tile]]\nowner = \"b\"\ntile = \"borgo/hq\"\nat = [0, -2]\n\n\
+             [[step]]\ndo = \"rule\"\nby = \"a\"\nrule = \"{rule}\"\naction = \"{action}\"\n"
+        )
+    };
+    let parse = |t: String| {
+        hexforge_scenario::parse_scenario_with_boards(
+            &hexforge_content::SourceText::new("s.toml", t),
+            &loaded.catalog,
+            &boards,
+        )
+    };
+    let err = parse(text("leaders/leadrs", "scout"))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains("s.toml:30:8: no loaded game rule is named `leaders/leadrs` (did you mean `leaders/leaders`?)"),
+        "{err}"
+    );
+    let err = parse(text("leaders", "scot"))
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains(
+            "s.toml:31:10: the rule `leaders/leaders` has no action `scot` (did you mean `scout`?)"
+        ),
+        "{err}"
+    );
+    assert!(parse(text("leaders/leaders", "pick_scout")).is_ok());
+}
