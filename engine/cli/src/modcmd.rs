@@ -21,6 +21,17 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
             "loaded",
             armies.join(", ")
         )?;
+        if !m.boards.is_empty() {
+            let boards: Vec<String> = m
+                .boards
+                .iter()
+                .map(|b| match &b.rule {
+                    Some(rule) => format!("{} ({rule})", b.id),
+                    None => b.id.clone(),
+                })
+                .collect();
+            writeln!(out, "    boards: {}", boards.join(", "))?;
+        }
         for w in warnings_of(loaded, &m.dir) {
             writeln!(out, "    warning: {w}")?;
         }

@@ -68,6 +68,8 @@ fn mods_list_shows_each_mod_with_its_version_state_and_armies() {
         examples.contains("scrappers") && examples.contains("tidecallers"),
         "{out}"
     );
+    // Each mod's boards, under it.
+    assert!(out.contains("    boards: king_of_the_hill (R9.7)"), "{out}");
 }
 
 #[test]

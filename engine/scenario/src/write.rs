@@ -10,7 +10,8 @@ use hexforge_core::tile::ParamValue;
 use hexforge_core::{AbilityHooks, Battlefield, DefaultPolicy, Seat};
 use std::fmt::Write as _;
 
-/// `field` as a scenario file named `title` on the board `board` (`standard` or `extended`);
+/// `field` as a scenario file named `title` on the board `board` (its id: `standard`, `extended`
+/// or a mod's; empty is `standard`);
 /// `armies[i]` is the army id of seat `i`. The expectations come from one battle resolved on a
 /// copy of the board by the engine with its default decisions; the error is that battle's (a
 /// failing ability script).
@@ -59,6 +60,7 @@ fn write_setup(
     line(s, &format!("# {title}"));
     line(s, &format!("name = \"{}\"", escaped(title)));
     line(s, &format!("preset = \"{}\"", preset.as_str()));
+    let board = if board.is_empty() { "standard" } else { board };
     line(s, &format!("board = \"{board}\""));
     let mut changed: Vec<(&str, String)> = Rules::KEYS
         .iter()
