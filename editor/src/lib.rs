@@ -21,6 +21,7 @@ pub mod lua_view;
 pub mod new_army;
 pub mod reload;
 pub mod replays;
+pub mod rules_panel;
 pub mod sandbox;
 pub mod spot;
 pub mod tile_view;

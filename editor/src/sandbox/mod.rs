@@ -21,8 +21,8 @@ use hexforge_content::{Diagnostic, LoadedMods};
 use hexforge_core::battle::Context;
 use hexforge_core::tile::InstantEffect;
 use hexforge_core::{
-    AbilityHooks, Battlefield, Catalog, DefaultPolicy, Dir, Event, Game, Hex, Play, Preset, Rules,
-    Seat, TileRef, Turn,
+    AbilityHooks, Battlefield, Catalog, DefaultPolicy, Dir, Event, Game, Hex, Play, Seat, TileRef,
+    Turn,
 };
 use hexforge_script::ScriptHost;
 use std::path::{Path, PathBuf};
@@ -109,6 +109,8 @@ pub struct Sandbox {
     layout: Option<Layout>,
     /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
     fire: Option<(u64, Vec<battle::Attack>)>,
+    /// The rules the battles are fought with, as picked (the board keeps them).
+    pub rules: crate::rules_panel::RulesPanel,
     /// The loaded boards (built in and the mods'), as of the last frame, for the scenario files
     /// that name one; empty until then (the built-in ones).
     boards: Vec<hexforge_content::Board>,
@@ -178,6 +180,7 @@ impl Sandbox {
                     } else {
                         self.players_ui(ui, catalog);
                         self.board_picker_ui(ui, loaded);
+                        self.rules_ui(ui, loaded);
                         ui.separator();
                         self.palette_ui(ui, catalog);
                     }
@@ -402,7 +405,9 @@ impl Sandbox {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hexforge_core::{BoardShape, GameSetup, Initiative, SeatSetup, Tile, TileKind};
+    use hexforge_core::{
+        BoardShape, GameSetup, Initiative, Preset, Rules, SeatSetup, Tile, TileKind,
+    };
     use std::sync::Arc;
 
     #[test]

@@ -83,25 +83,6 @@ impl Sandbox {
                 self.seat = self.seat.min(board.players.len().saturating_sub(2));
             }
         });
-        ui.horizontal(|ui| {
-            let named = ui.label("rules");
-            let mut preset = board.rules.preset;
-            egui::ComboBox::from_id_salt("sandbox_preset")
-                .selected_text(preset.as_str())
-                .show_ui(ui, |ui| {
-                    for p in [Preset::Classic, Preset::V3, Preset::V2025] {
-                        ui.selectable_value(&mut preset, p, p.as_str());
-                    }
-                })
-                .response
-                .labelled_by(named.id);
-            if preset != board.rules.preset {
-                self.edit(catalog, |b| {
-                    b.rules = Rules::preset(preset);
-                    Ok(())
-                });
-            }
-        });
     }
 
     /// The board picker: every loaded board, built in or a mod's (docs/RULESETS.md, "Boards");
@@ -135,6 +116,25 @@ impl Sandbox {
                 b.set_board(next, before);
                 Ok(())
             });
+        }
+    }
+
+    /// The rules the board's battles are fought with (`crate::rules_panel`): they follow the
+    /// board (an undo, a loaded scenario), and a change is an edit of the board.
+    pub(super) fn rules_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods) {
+        let Some(board) = self.board() else {
+            return;
+        };
+        let now = board.rules.clone();
+        self.rules.follow(&now, loaded);
+        if let Some(rules) = self.rules.ui(ui, loaded, "sandbox_rules")
+            && !self.edit(&loaded.catalog, |b| {
+                b.rules = rules;
+                Ok(())
+            })
+        {
+            // The board refused the edit: the panel shows the board's rules again.
+            self.rules.resync();
         }
     }
 

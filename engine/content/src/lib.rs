@@ -32,7 +32,7 @@ pub use modpack::{
 };
 pub use options::{OPTIONS_FILE, OptionDecl, load_options, parse_options};
 pub use presets::{
-    RuleLine, RulePreset, RulesError, ValueSource, load_preset, mod_presets, rule_lines,
-    table_rules,
+    RuleInfo, RuleKind, RuleLine, RulePreset, RulesError, ValueSource, key_value, load_preset,
+    mod_presets, option_text, rule_info, rule_lines, table_rules,
 };
 pub use scaffold::{ScaffoldError, write_atomically};

@@ -4,8 +4,8 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::value::param;
-use hexforge_core::rules::{Preset, Rules};
-use hexforge_core::tile::{DeclaredOption, ParamValue};
+use hexforge_core::rules::{KeyKind, Preset, Rules};
+use hexforge_core::tile::{DeclaredOption, OptionKind, ParamValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -174,16 +174,18 @@ pub fn table_rules(
     for o in options {
         let (key, value) = key_value(o)?;
         rules.set_any(declared, key, &value)?;
+        explicit.push(Rules::canonical_key(key));
     }
     Ok(rules)
 }
 
-/// An option override `KEY=VALUE` split, its value read as a boolean, a whole number or text.
-fn key_value(o: &str) -> Result<(&str, ParamValue), RulesError> {
+/// An option override `KEY=VALUE` split, its value read as a boolean, a whole number, a list of
+/// them in brackets (`[20, 13]`, `["borgo"]`) or text.
+pub fn key_value(o: &str) -> Result<(&str, ParamValue), RulesError> {
     let Some((key, value)) = o.split_once('=') else {
         return Err(RulesError::NotKeyValue(o.to_string()));
     };
-    let value = match value.trim() {
+    let scalar = |v: &str| match v {
         "true" => ParamValue::Bool(true),
         "false" => ParamValue::Bool(false),
         v => v
@@ -191,7 +193,19 @@ fn key_value(o: &str) -> Result<(&str, ParamValue), RulesError> {
             .map(ParamValue::Int)
             .unwrap_or_else(|_| ParamValue::Str(v.trim_matches('"').to_string())),
     };
+    let value = value.trim();
+    let value = match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        Some(inner) if inner.trim().is_empty() => ParamValue::List(Vec::new()),
+        Some(inner) => ParamValue::List(inner.split(',').map(|v| scalar(v.trim())).collect()),
+        None => scalar(value),
+    };
     Ok((key.trim(), value))
+}
+
+/// The override `KEY=VALUE` that [`key_value`] reads back as `value` (text quoted, lists in
+/// brackets), as `--option`, the editor and replays' `option` lines write it.
+pub fn option_text(key: &str, value: &ParamValue) -> String {
+    format!("{key}={value}")
 }
 
 /// Where the value of a rule option at a table comes from ([`rule_lines`]).
@@ -236,6 +250,122 @@ impl std::fmt::Display for RuleLine {
             None => f.write_str("engine"),
             Some(m) => write!(f, "mod {m}"),
         }
+    }
+}
+
+/// What values a rule option takes ([`RuleInfo::kind`]): an engine key's
+/// ([`hexforge_core::rules::KeyKind`]) or a declared option's ([`OptionKind`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RuleKind {
+    /// On or off.
+    Bool,
+    /// A whole number, within `min` and `max` when given.
+    Integer {
+        /// The smallest value accepted, if any.
+        min: Option<i64>,
+        /// The largest value accepted, if any.
+        max: Option<i64>,
+    },
+    /// One of the names listed.
+    Enum(Vec<String>),
+    /// Any text.
+    String,
+    /// A list in brackets: names (`["borgo"]`) or two whole numbers (`[20, 13]`).
+    List,
+}
+
+impl From<KeyKind> for RuleKind {
+    fn from(k: KeyKind) -> Self {
+        match k {
+            KeyKind::Bool => RuleKind::Bool,
+            KeyKind::Number { min, max } => RuleKind::Integer {
+                min: Some(i64::from(min)),
+                max: Some(i64::from(max)),
+            },
+            KeyKind::Choice(values) => {
+                RuleKind::Enum(values.iter().map(|v| v.to_string()).collect())
+            }
+            KeyKind::Names | KeyKind::Pair => RuleKind::List,
+        }
+    }
+}
+
+impl From<&OptionKind> for RuleKind {
+    fn from(k: &OptionKind) -> Self {
+        match k {
+            OptionKind::Bool => RuleKind::Bool,
+            OptionKind::Integer { min, max } => RuleKind::Integer {
+                min: *min,
+                max: *max,
+            },
+            OptionKind::Enum(values) => RuleKind::Enum(values.clone()),
+            OptionKind::String => RuleKind::String,
+        }
+    }
+}
+
+/// What a rule option is, for a shell that shows or changes it ([`rule_info`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleInfo {
+    /// The values it takes.
+    pub kind: RuleKind,
+    /// The rule it follows (`R8.5.7`); may be empty.
+    pub rule: String,
+    /// One line saying what it changes.
+    pub doc: String,
+    /// Whether games play it: `false` for a declared option with `played = false`, which a game
+    /// refuses at any value but its default.
+    pub played: bool,
+}
+
+/// What the rule option `key` is: an engine key (or a former one, `Rules::ALIASES`) or one of
+/// `declared` (the catalog's [`hexforge_core::Catalog::options`]); `None` for an unknown key.
+pub fn rule_info(key: &str, declared: &BTreeMap<String, DeclaredOption>) -> Option<RuleInfo> {
+    if let Some(i) = Rules::key_info(key) {
+        return Some(RuleInfo {
+            kind: i.kind.into(),
+            rule: i.rule.to_string(),
+            doc: i.doc.to_string(),
+            played: true,
+        });
+    }
+    declared.get(key).map(|d| RuleInfo {
+        kind: (&d.kind).into(),
+        rule: d.rule.clone(),
+        doc: d.doc.clone(),
+        played: d.played,
+    })
+}
+
+impl crate::LoadedMods {
+    /// [`table_rules`] with these mods' presets and the rule options their catalog declares.
+    pub fn table_rules(&self, preset: &str, options: &[String]) -> Result<Rules, RulesError> {
+        table_rules(
+            preset,
+            options,
+            &mod_presets(&self.mods),
+            self.catalog.options(),
+        )
+    }
+
+    /// [`rule_lines`] with these mods' presets and the rule options their catalog declares, as
+    /// `hexforge rules` prints them.
+    pub fn rule_lines(
+        &self,
+        preset: &str,
+        options: &[String],
+    ) -> Result<Vec<RuleLine>, RulesError> {
+        rule_lines(
+            preset,
+            options,
+            &mod_presets(&self.mods),
+            self.catalog.options(),
+        )
+    }
+
+    /// [`rule_info`] of `key` with the rule options these mods declare.
+    pub fn rule_info(&self, key: &str) -> Option<RuleInfo> {
+        rule_info(key, self.catalog.options())
     }
 }
 
@@ -361,5 +491,54 @@ mod tests {
             "option `hq_hp` should be KEY=VALUE, e.g. tie_breaker=draw"
         );
         assert!(table_rules("v3", &["hq_hp=many".into()], &[], &BTreeMap::new()).is_err());
+        let listed = table_rules(
+            "v3",
+            &[
+                "one_vs_team_hq_hp=[18, 12]".into(),
+                "bad_draw_exempt_armies=[\"borgo\", \"moloch\"]".into(),
+            ],
+            &[],
+            &BTreeMap::new(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(listed.one_vs_team_hq_hp, [18, 12]);
+        assert_eq!(listed.bad_draw_exempt_armies, ["borgo", "moloch"]);
+        for key in ["one_vs_team_hq_hp", "bad_draw_exempt_armies", "tie_breaker"] {
+            let value = listed.get(key).expect("a key");
+            let text = option_text(key, &value);
+            assert_eq!(key_value(&text).ok(), Some((key, value)), "{text}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+
+    #[test]
+    fn a_former_key_is_an_override_of_the_key_it_became_with_its_rule_and_doc() {
+        let lines = rule_lines(
+            "v3",
+            &["moloch_team_exception=off".into()],
+            &[],
+            &BTreeMap::new(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let line = lines
+            .iter()
+            .find(|l| l.key == "ally_attack_rule")
+            .expect("the new key is listed");
+        assert_eq!(line.source, ValueSource::Override);
+        assert_eq!(line.value, ParamValue::Str("off".into()));
+        let info = rule_info("moloch_team_exception", &BTreeMap::new()).expect("a key");
+        assert_eq!(info.rule, "R8.5.7");
+        assert_eq!(
+            info.kind,
+            RuleKind::Enum(vec!["mandatory".into(), "optional".into(), "off".into()])
+        );
+        assert!(info.played && !info.doc.is_empty());
+        assert_eq!(rule_info("no_such_key", &BTreeMap::new()), None);
+        assert!(!lines.iter().any(|l| l.key == "moloch_team_exception"));
+        assert_eq!(lines.len(), Rules::KEYS.len());
     }
 }
