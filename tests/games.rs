@@ -256,6 +256,35 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
     panic!("seed {seed}: the game did not end within {ACTION_LIMIT} actions");
 }
 
+/// The rules of a table playing the base mod's Reinforcements variant in `mode` (R9.2), as
+/// `--option` builds them: the engine keys come from the mod's `[[implies]]`.
+fn reinforcements(preset: &str, mode: &str) -> Rules {
+    let cat = catalog();
+    let options = [
+        "reinforcements=true".to_string(),
+        format!("reinforcements_mode={mode}"),
+    ];
+    hexforge_content::table_rules(preset, &options, &[], cat.options(), cat.implications())
+        .unwrap_or_else(|e| panic!("{mode}: {e}"))
+}
+
+/// Each mode of Reinforcements (R9.2.1-R9.2.3): random duels and a free for all end with every
+/// invariant holding, hands of up to 6 tiles; in one duel per mode every accepted action is
+/// listed (the play limit and the discards each mode allows).
+#[test]
+fn random_reinforcements_games_end_with_every_invariant_holding() {
+    for (preset, mode) in [("v3", "v3"), ("v2025", "v2025"), ("v3", "monolith")] {
+        let rules = reinforcements(preset, mode);
+        assert_eq!((rules.hand_size, rules.tiles_per_turn), (6, 2), "{mode}");
+        play_random_game(rules.clone(), &["moloch", "borgo"], &[0, 1], 1, true);
+        for seed in 2..12 {
+            let armies = [ARMIES[seed as usize % 4], ARMIES[(seed as usize + 1) % 4]];
+            random_game(rules.clone(), &armies, &[0, 1], seed);
+        }
+        random_game(rules, &ARMIES, &[0, 1, 2, 3], 12);
+    }
+}
+
 fn preset(i: usize) -> Rules {
     Rules::preset([Preset::Classic, Preset::V3, Preset::V2025][i % 3])
 }

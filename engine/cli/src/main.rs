@@ -174,6 +174,7 @@ impl TableArgs {
             board,
             presets: hexforge_content::mod_presets(&loaded.mods),
             declared: loaded.catalog.options().clone(),
+            implications: loaded.catalog.implications().to_vec(),
         })
     }
 
@@ -194,6 +195,7 @@ fn rules(out: &mut impl Write, loaded: &LoadedMods, table: &TableArgs) -> Result
         &table.options,
         &hexforge_content::mod_presets(&loaded.mods),
         loaded.catalog.options(),
+        loaded.catalog.implications(),
     )?;
     for line in lines {
         writeln!(out, "{line}")?;

@@ -139,6 +139,19 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
             h.str(&v.to_string());
         }
     }
+    // Mods without `[[implies]]` hash as they did before there were any.
+    if !m.implies.is_empty() {
+        h.len(m.implies.len());
+        for i in &m.implies {
+            for pairs in [&i.when, &i.rules] {
+                h.len(pairs.len());
+                for (k, v) in pairs {
+                    h.str(k);
+                    h.str(&v.to_string());
+                }
+            }
+        }
+    }
     h.len(m.patches.len() + m.scripts.len());
     for s in m.patches.iter().chain(&m.scripts) {
         let rel = s.path.strip_prefix(&m.dir).unwrap_or(&s.path);

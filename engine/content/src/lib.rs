@@ -30,7 +30,7 @@ pub use modpack::{
     ArmyCheck, LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
     load_mods_except, mod_dirs, script_files, user_mods_dir,
 };
-pub use options::{OPTIONS_FILE, OptionDecl, load_options, parse_options};
+pub use options::{OPTIONS_FILE, OptionDecl, OptionsFile, load_options, parse_options};
 pub use presets::{
     RuleInfo, RuleKind, RuleLine, RulePreset, RulesError, ValueSource, key_value, load_preset,
     mod_presets, option_text, rule_info, rule_lines, table_rules,

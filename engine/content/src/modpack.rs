@@ -13,6 +13,7 @@ use crate::patch::{History, PatchedArmy, apply_patch_files, read_patch_files, re
 use crate::presets::{RulePreset, load_preset};
 use crate::resolve::resolve;
 use hexforge_core::Catalog;
+use hexforge_core::tile::Implication;
 use semver::Version;
 use std::path::{Path, PathBuf};
 
@@ -35,6 +36,9 @@ pub struct ModInfo {
     pub presets: Vec<RulePreset>,
     /// The rule options its `options.toml` declares, in file order (docs/RULESETS.md).
     pub options: Vec<OptionDecl>,
+    /// The `[[implies]]` of its `options.toml`: declared options' values that set engine keys,
+    /// in file order.
+    pub implies: Vec<Implication>,
     /// The text of its patch files (`patches/*.toml`), for the content hash.
     pub patches: Vec<ScriptFile>,
     /// The boards of `boards/*.toml`, in path order (docs/RULESETS.md, "Boards"); a board whose
@@ -207,11 +211,12 @@ fn load_mod_files(
         }
     }
     let mut options = Vec::new();
+    let mut implies = Vec::new();
     let options_file = dir.join(OPTIONS_FILE);
     if options_file.is_file() {
         let ids: Vec<&str> = presets.iter().map(|p| p.id.as_str()).collect();
         match load_options(&options_file, &manifest.id, &ids) {
-            Ok(o) => options = o,
+            Ok(o) => (options, implies) = (o.options, o.implies),
             Err(d) => problems.extend(d.0),
         }
     }
@@ -302,6 +307,7 @@ fn load_mod_files(
         scripts,
         presets,
         options,
+        implies,
         patches: patches
             .iter()
             .filter_map(|p| p.as_ref().ok().cloned())
@@ -611,6 +617,9 @@ pub(crate) fn assemble(
             } else {
                 declared_at.push((o.key.clone(), o.at.clone()));
             }
+        }
+        for i in &m.implies {
+            out.catalog.add_implication(i.clone());
         }
     }
     // A board id names one board: the first in load order keeps it.

@@ -1,13 +1,14 @@
 //! Rule options a mod declares in its `options.toml` (docs/RULESETS.md): each `[[option]]` names
 //! a key the engine does not have, what values it takes, its default and its value in each
-//! preset, for the mod's scripts to read with `ctx:option(key)`.
+//! preset, for the mod's scripts to read with `ctx:option(key)`; each `[[implies]]` gives engine
+//! keys values when declared options have given values (a variant played by the engine's rules).
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::value::param;
 use hexforge_core::Rules;
 use hexforge_core::names::did_you_mean;
 use hexforge_core::rules::Preset;
-use hexforge_core::tile::{DeclaredOption, OptionKind, ParamValue};
+use hexforge_core::tile::{DeclaredOption, Implication, OptionKind, ParamValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -27,6 +28,31 @@ pub struct OptionsFileDef {
     /// The `[[option]]` tables, in file order.
     #[serde(default)]
     pub option: Vec<OptionDef>,
+    /// The `[[implies]]` tables, in file order.
+    #[serde(default)]
+    pub implies: Vec<ImpliesDef>,
+}
+
+/// Keys of an `[[implies]]` table with their values, each with its place in the file.
+pub type SpannedTable = BTreeMap<Spanned<String>, Spanned<toml::Value>>;
+
+/// One raw `[[implies]]` table of an `options.toml`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ImpliesDef {
+    /// Options this file declares and the value each must have.
+    pub when: Spanned<SpannedTable>,
+    /// Engine keys ([`Rules::KEYS`]) and the value each then takes.
+    pub rules: Spanned<SpannedTable>,
+}
+
+/// A valid `options.toml`: its declared options and its implications.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct OptionsFile {
+    /// The `[[option]]` tables, checked, in file order.
+    pub options: Vec<OptionDecl>,
+    /// The `[[implies]]` tables, checked, in file order.
+    pub implies: Vec<Implication>,
 }
 
 /// One raw `[[option]]` table of an `options.toml`.
@@ -81,7 +107,7 @@ pub fn load_options(
     path: &Path,
     mod_id: &str,
     presets: &[&str],
-) -> Result<Vec<OptionDecl>, Diagnostics> {
+) -> Result<OptionsFile, Diagnostics> {
     parse_options(&SourceText::read(path, "options file")?, mod_id, presets)
 }
 
@@ -91,10 +117,12 @@ pub fn parse_options(
     src: &SourceText,
     mod_id: &str,
     presets: &[&str],
-) -> Result<Vec<OptionDecl>, Diagnostics> {
+) -> Result<OptionsFile, Diagnostics> {
     let def: OptionsFileDef = parse_toml(src)?;
     let mut errors = Vec::new();
     let mut out: Vec<OptionDecl> = Vec::new();
+    // The keys the file declares, valid or not, for `[[implies]]` to name.
+    let keys: Vec<String> = def.option.iter().map(|o| o.key.get_ref().clone()).collect();
     for o in def.option {
         if let Some(d) = check_option(src, o, mod_id, presets, &mut errors) {
             if out.iter().any(|p| p.key == d.key) {
@@ -110,12 +138,127 @@ pub fn parse_options(
             }
         }
     }
+    let mut implies = Vec::new();
+    for i in &def.implies {
+        if let Some(i) = check_implies(src, i, mod_id, &keys, &out, &mut errors) {
+            implies.push(i);
+        }
+    }
     if errors.is_empty() {
-        Ok(out)
+        Ok(OptionsFile {
+            options: out,
+            implies,
+        })
     } else {
         errors.sort_by_key(|d| (d.line, d.column));
         Err(Diagnostics(errors))
     }
+}
+
+/// One `[[implies]]` checked against the file's declared options (`keys` as written, `declared`
+/// those that passed their checks) and the engine's keys; its problems go to `errors` and `None`
+/// is returned when there is any.
+fn check_implies(
+    src: &SourceText,
+    i: &ImpliesDef,
+    mod_id: &str,
+    keys: &[String],
+    declared: &[OptionDecl],
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Implication> {
+    let before = errors.len();
+    let mut err = |span: Range<usize>, message: String| errors.push(src.error(span, message));
+    if i.when.get_ref().is_empty() {
+        err(
+            i.when.span(),
+            "`when` names no option: give at least one option this file declares and its value"
+                .into(),
+        );
+    }
+    if i.rules.get_ref().is_empty() {
+        err(
+            i.rules.span(),
+            "`rules` names no engine key: give at least one engine rule option and its value"
+                .into(),
+        );
+    }
+    let mut when = Vec::new();
+    for (key, value) in i.when.get_ref() {
+        let k = key.get_ref();
+        if !keys.contains(k) {
+            let also = if Rules::KEYS.contains(&k.as_str()) {
+                format!(" (`{k}` is an engine key: engine keys go in `rules`)")
+            } else {
+                did_you_mean(k, keys.iter().map(String::as_str))
+            };
+            err(
+                key.span(),
+                format!(
+                    "`when` names option `{k}`, which this file does not declare{also}: name one of {}",
+                    if keys.is_empty() {
+                        "its `[[option]]` keys (it declares none)".to_string()
+                    } else {
+                        keys.join(", ")
+                    }
+                ),
+            );
+            continue;
+        }
+        // An option whose own declaration failed is reported there.
+        let Some(d) = declared.iter().find(|d| d.key == *k) else {
+            continue;
+        };
+        let kind = &d.option.kind;
+        match param(value.get_ref()).ok().and_then(|p| kind.accept(&p)) {
+            Some(p) => when.push((k.clone(), p)),
+            None => {
+                let found = value.get_ref().to_string();
+                let mut message = format!(
+                    "`when` gives option `{k}` the value {found}: use {} (type `{}`)",
+                    kind.expected(),
+                    kind.name()
+                );
+                if let OptionKind::Enum(values) = kind {
+                    message.push_str(&did_you_mean(
+                        found.trim_matches('"'),
+                        values.iter().map(String::as_str),
+                    ));
+                }
+                err(value.span(), message);
+            }
+        }
+    }
+    let mut rules = Vec::new();
+    let mut check = Rules::default();
+    for (key, value) in i.rules.get_ref() {
+        let k = key.get_ref();
+        if !Rules::KEYS.contains(&k.as_str()) {
+            let also = if keys.contains(k) {
+                format!(" (`{k}` is an option this file declares: such options go in `when`)")
+            } else {
+                did_you_mean(k, Rules::KEYS.iter().copied())
+            };
+            err(
+                key.span(),
+                format!(
+                    "`rules` names `{k}`, which is not an engine rule option{also}: use one of the keys `hexforge rules` lists as the engine's"
+                ),
+            );
+            continue;
+        }
+        match param(value.get_ref()) {
+            Ok(p) => match check.set(k, &p) {
+                Ok(()) => rules.push((k.clone(), p)),
+                Err(e) => err(value.span(), e.to_string()),
+            },
+            Err(message) => err(value.span(), format!("`rules` key `{k}`: {message}")),
+        }
+    }
+    (errors.len() == before).then(|| Implication {
+        when,
+        rules,
+        declared_by: mod_id.to_string(),
+    })
 }
 
 /// One option checked; its problems go to `errors` and `None` is returned when there is any.
@@ -301,6 +444,10 @@ mod tests {
     use super::*;
 
     fn parse(text: &str) -> Result<Vec<OptionDecl>, Diagnostics> {
+        parse_file(text).map(|f| f.options)
+    }
+
+    fn parse_file(text: &str) -> Result<OptionsFile, Diagnostics> {
         parse_options(&SourceText::new("options.toml", text), "m", &["quick"])
     }
 
@@ -341,11 +488,107 @@ mod tests {
             OptionKind::Enum(vec!["ring".into(), "line".into()])
         );
         let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base/options.toml");
-        let o = load_options(&base, "base", &[]).unwrap_or_else(|e| panic!("{e}"));
+        let o = load_options(&base, "base", &[])
+            .unwrap_or_else(|e| panic!("{e}"))
+            .options;
         assert_eq!(
             o[0].option.value_for("classic"),
             &ParamValue::Str("as_bomb_no_hqs".into())
         );
+    }
+
+    #[test]
+    fn implies_keep_their_conditions_and_engine_keys() {
+        let f = parse_file(concat!(
+            "[[option]]\nkey = \"big\"\ntype = \"bool\"\ndefault = false\ndoc = \"x\"\n",
+            "[[implies]]\nwhen = { big = \"on\" }\nrules = { hand_size = 6, extra_discards = \"none\" }\n",
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            f.implies,
+            vec![Implication {
+                when: vec![("big".into(), ParamValue::Bool(true))],
+                rules: vec![
+                    ("extra_discards".into(), ParamValue::Str("none".into())),
+                    ("hand_size".into(), ParamValue::Int(6)),
+                ],
+                declared_by: "m".into(),
+            }]
+        );
+    }
+
+    /// The `[[implies]]` example of docs/RULESETS.md loads, and a table's rules follow it: the
+    /// implied keys, and an explicit `--option` of an engine key over them.
+    #[test]
+    fn the_implies_example_of_docs_rulesets_loads_and_plays() {
+        let doc = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/RULESETS.md"),
+        )
+        .expect("docs/RULESETS.md");
+        let at = doc.find("\n[[implies]]").expect("an [[implies]] example");
+        let start = doc[..at].rfind("```toml\n").expect("its start") + 8;
+        let end = start + doc[start..].find("```").expect("its end");
+        let f = parse_file(&doc[start..end]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((f.options.len(), f.implies.len()), (2, 2));
+        let declared: BTreeMap<String, DeclaredOption> = f
+            .options
+            .iter()
+            .map(|o| (o.key.clone(), o.option.clone()))
+            .collect();
+        let table = |options: &[&str]| {
+            let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+            crate::table_rules("v3", &options, &[], &declared, &f.implies)
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let off = Rules {
+            options: BTreeMap::new(),
+            ..table(&[])
+        };
+        assert_eq!(off, Rules::preset(Preset::V3));
+        let r = table(&["big_hands=true"]);
+        assert_eq!((r.hand_size, r.tiles_per_turn), (5, 0));
+        let r = table(&["big_hands=true", "big_hands_mode=quick"]);
+        assert_eq!((r.hand_size, r.tiles_per_turn), (5, 3));
+        let r = table(&["big_hands=true", "big_hands_mode=quick", "tiles_per_turn=2"]);
+        assert_eq!((r.hand_size, r.tiles_per_turn), (5, 2));
+    }
+
+    /// Each mode of the base mod's Reinforcements sets the engine keys of its rules (R9.2).
+    #[test]
+    fn the_base_mods_reinforcements_set_the_hand_keys_of_each_mode() {
+        use hexforge_core::rules::ExtraDiscards;
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base/options.toml");
+        let f = load_options(&base, "base", &[]).unwrap_or_else(|e| panic!("{e}"));
+        let declared: BTreeMap<String, DeclaredOption> = f
+            .options
+            .iter()
+            .map(|o| (o.key.clone(), o.option.clone()))
+            .collect();
+        let table = |preset: &str, options: &[&str]| {
+            let options: Vec<String> = options.iter().map(|o| o.to_string()).collect();
+            crate::table_rules(preset, &options, &[], &declared, &f.implies)
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        for preset in ["classic", "v3", "v2025"] {
+            let mut plain = Rules::preset(Preset::parse(preset).expect("an edition"));
+            plain.start_options(&declared, preset);
+            assert_eq!(table(preset, &[]), plain, "{preset}");
+        }
+        let on = "reinforcements=true";
+        let v3 = table("v3", &[on]);
+        assert_eq!((v3.hand_size, v3.tiles_per_turn), (6, 2));
+        assert_eq!(v3.extra_discards, ExtraDiscards::None);
+        assert!(!v3.alternative_start && !v3.bad_draw_full_hand);
+        // The 2025 edition's own mode is 2025's.
+        let v2025 = table("v2025", &[on]);
+        assert_eq!((v2025.hand_size, v2025.tiles_per_turn), (6, 2));
+        assert_eq!(v2025.extra_discards, ExtraDiscards::Counted);
+        assert!(v2025.bad_draw_full_hand && !v2025.alternative_start);
+        let monolith = table("v3", &[on, "reinforcements_mode=monolith"]);
+        assert_eq!(monolith.extra_discards, ExtraDiscards::None);
+        assert!(monolith.alternative_start && monolith.hand_size == 6);
+        // A mode alone changes nothing.
+        assert_eq!(table("v3", &["reinforcements_mode=v2025"]).hand_size, 3);
     }
 
     #[test]

@@ -149,13 +149,27 @@ pub fn mod_presets(mods: &[crate::ModInfo]) -> Vec<RulePreset> {
 /// The rules of a table: the built-in edition or mod preset `preset` (one of `presets`), the
 /// options mods declare (`declared`, the catalog's [`hexforge_core::Catalog::options`]) at their
 /// value for that preset, then each of `options` (`KEY=VALUE`, an engine key or a declared one)
-/// set on top.
+/// set on top, then the engine keys the declared options' values imply (`implications`, the
+/// catalog's [`hexforge_core::Catalog::implications`]) but those `options` set
+/// ([`Rules::imply`]).
 pub fn table_rules(
     preset: &str,
     options: &[String],
     presets: &[RulePreset],
     declared: &BTreeMap<String, DeclaredOption>,
+    implications: &[hexforge_core::tile::Implication],
 ) -> Result<Rules, RulesError> {
+    table_rules_implied(preset, options, presets, declared, implications).map(|(r, _)| r)
+}
+
+/// [`table_rules`], with each engine key an implication set and the index of that implication.
+fn table_rules_implied(
+    preset: &str,
+    options: &[String],
+    presets: &[RulePreset],
+    declared: &BTreeMap<String, DeclaredOption>,
+    implications: &[hexforge_core::tile::Implication],
+) -> Result<(Rules, Vec<(String, usize)>), RulesError> {
     let mut rules = match Preset::parse(preset) {
         Some(p) => Rules::preset(p),
         None => match presets.iter().find(|p| p.id == preset) {
@@ -171,12 +185,14 @@ pub fn table_rules(
         },
     };
     rules.start_options(declared, preset);
+    let mut explicit = Vec::with_capacity(options.len());
     for o in options {
         let (key, value) = key_value(o)?;
         rules.set_any(declared, key, &value)?;
         explicit.push(Rules::canonical_key(key));
     }
-    Ok(rules)
+    let implied = rules.imply(declared, implications, &explicit)?;
+    Ok((rules, implied))
 }
 
 /// An option override `KEY=VALUE` split, its value read as a boolean, a whole number, a list of
@@ -217,6 +233,13 @@ pub enum ValueSource {
     Preset(String),
     /// An `--option KEY=VALUE` set it.
     Override,
+    /// An `[[implies]]` of a mod's `options.toml` set it (docs/RULESETS.md).
+    Implied {
+        /// The declared option keys of its `when`.
+        by: Vec<String>,
+        /// The id of the mod whose `options.toml` holds it.
+        declared_by: String,
+    },
 }
 
 impl std::fmt::Display for ValueSource {
@@ -225,6 +248,9 @@ impl std::fmt::Display for ValueSource {
             ValueSource::Default => f.write_str("default"),
             ValueSource::Preset(p) => write!(f, "preset {p}"),
             ValueSource::Override => f.write_str("--option"),
+            ValueSource::Implied { by, declared_by } => {
+                write!(f, "implied by {} (mod {declared_by})", by.join(", "))
+            }
         }
     }
 }
@@ -345,6 +371,7 @@ impl crate::LoadedMods {
             options,
             &mod_presets(&self.mods),
             self.catalog.options(),
+            self.catalog.implications(),
         )
     }
 
@@ -360,6 +387,7 @@ impl crate::LoadedMods {
             options,
             &mod_presets(&self.mods),
             self.catalog.options(),
+            self.catalog.implications(),
         )
     }
 
@@ -376,8 +404,9 @@ pub fn rule_lines(
     options: &[String],
     presets: &[RulePreset],
     declared: &BTreeMap<String, DeclaredOption>,
+    implications: &[hexforge_core::tile::Implication],
 ) -> Result<Vec<RuleLine>, RulesError> {
-    let rules = table_rules(preset, options, presets, declared)?;
+    let (rules, implied) = table_rules_implied(preset, options, presets, declared, implications)?;
     let mut set: Vec<&str> = Vec::new();
     for o in options {
         set.push(Rules::canonical_key(key_value(o)?.0));
@@ -388,8 +417,15 @@ pub fn rule_lines(
     let mut lines = Vec::new();
     for key in Rules::KEYS {
         let value = rules.get(key).unwrap_or(ParamValue::Bool(false));
+        let by = implied.iter().find(|(k, _)| k == key);
         let source = if set.contains(key) {
             ValueSource::Override
+        } else if let Some((_, n)) = by {
+            let i = &implications[*n];
+            ValueSource::Implied {
+                by: i.when.iter().map(|(k, _)| k.clone()).collect(),
+                declared_by: i.declared_by.clone(),
+            }
         } else if from_mod.is_some_and(|p| p.rules.get(key) != edition.get(key)) {
             ValueSource::Preset(preset.to_string())
         } else if edition.get(key) != default.get(key) {
@@ -472,25 +508,27 @@ mod tests {
             &["tie_breaker=draw".into()],
             std::slice::from_ref(&quick),
             &BTreeMap::new(),
+            &[],
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(rules.hq_hp, 10);
         assert_eq!(rules.tie_breaker, hexforge_core::rules::TieBreaker::Draw);
         assert_eq!(
-            table_rules("v3", &[], &[], &BTreeMap::new()).ok(),
+            table_rules("v3", &[], &[], &BTreeMap::new(), &[]).ok(),
             Some(Rules::preset(Preset::V3))
         );
-        let e = table_rules("nope", &[], &[quick], &BTreeMap::new()).expect_err("unknown");
+        let e = table_rules("nope", &[], &[quick], &BTreeMap::new(), &[]).expect_err("unknown");
         assert_eq!(
             e.to_string(),
             "unknown rules preset `nope`: use one of classic, v3, v2025, quick"
         );
-        let e = table_rules("v3", &["hq_hp".into()], &[], &BTreeMap::new()).expect_err("no value");
+        let e =
+            table_rules("v3", &["hq_hp".into()], &[], &BTreeMap::new(), &[]).expect_err("no value");
         assert_eq!(
             e.to_string(),
             "option `hq_hp` should be KEY=VALUE, e.g. tie_breaker=draw"
         );
-        assert!(table_rules("v3", &["hq_hp=many".into()], &[], &BTreeMap::new()).is_err());
+        assert!(table_rules("v3", &["hq_hp=many".into()], &[], &BTreeMap::new(), &[]).is_err());
         let listed = table_rules(
             "v3",
             &[
@@ -499,6 +537,7 @@ mod tests {
             ],
             &[],
             &BTreeMap::new(),
+            &[],
         )
         .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(listed.one_vs_team_hq_hp, [18, 12]);
@@ -522,6 +561,7 @@ mod line_tests {
             &["moloch_team_exception=off".into()],
             &[],
             &BTreeMap::new(),
+            &[],
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let line = lines

@@ -5,7 +5,7 @@
 //! files using them stay valid. Options that only an army's abilities read are declared by that
 //! army's mod ([`crate::tile::DeclaredOption`]) and kept in [`Rules::options`].
 
-use crate::tile::{DeclaredOption, ParamValue};
+use crate::tile::{DeclaredOption, Implication, ParamValue};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -962,6 +962,44 @@ impl Rules {
             .collect();
     }
 
+    /// Applies the mods' implications (`implications`, the catalog's
+    /// [`crate::Catalog::implications`]) once the preset and the table's overrides are set: each
+    /// whose `when` the declared options' values meet (read as [`Rules::option`] does) sets its
+    /// engine keys, in order (a later one wins), except the keys in `explicit`, which the table
+    /// set itself and which keep their value. Every way a match's rules are built calls this
+    /// last, so that the precedence is the same everywhere: default, preset, implied, explicit.
+    /// Returns each key set with the index of the implication that set it last, in key order.
+    pub fn imply(
+        &mut self,
+        declared: &BTreeMap<String, DeclaredOption>,
+        implications: &[Implication],
+        explicit: &[&str],
+    ) -> Result<Vec<(String, usize)>, OptionError> {
+        let mut set: BTreeMap<String, usize> = BTreeMap::new();
+        // The conditions are read before any key is set: engine keys never enter a `when`.
+        let met: Vec<bool> = implications
+            .iter()
+            .map(|i| {
+                i.when
+                    .iter()
+                    .all(|(k, v)| self.option(declared, k).as_ref() == Some(v))
+            })
+            .collect();
+        for (n, i) in implications.iter().enumerate() {
+            if !met[n] {
+                continue;
+            }
+            for (key, value) in &i.rules {
+                if explicit.contains(&key.as_str()) {
+                    continue;
+                }
+                self.set(key, value)?;
+                set.insert(key.clone(), n);
+            }
+        }
+        Ok(set.into_iter().collect())
+    }
+
     /// Sets one option: an engine key as [`Rules::set`] does, else a key of `declared` (the
     /// options mods declare), checked against what it accepts. An unknown key's error lists the
     /// engine's keys and the declared ones with their mods.
@@ -1332,6 +1370,67 @@ mod tests {
             .set("extra_discards", &ParamValue::Str("count".into()))
             .expect_err("misspelt");
         assert!(e.to_string().contains("(did you mean `counted`?)"), "{e}");
+    }
+
+    #[test]
+    fn implications_set_engine_keys_unless_the_table_sets_them() {
+        use crate::tile::OptionKind;
+        let mut declared = BTreeMap::new();
+        declared.insert(
+            "big".to_string(),
+            DeclaredOption {
+                kind: OptionKind::Bool,
+                default: ParamValue::Bool(false),
+                presets: [("v2025".to_string(), ParamValue::Bool(true))].into(),
+                declared_by: "m".into(),
+                doc: "Bigger hands.".into(),
+                rule: String::new(),
+                played: true,
+            },
+        );
+        let imply = |when: bool, rules: &[(&str, ParamValue)]| Implication {
+            when: vec![("big".into(), ParamValue::Bool(when))],
+            rules: rules
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+            declared_by: "m".into(),
+        };
+        let all = [
+            imply(
+                true,
+                &[
+                    ("hand_size", ParamValue::Int(6)),
+                    ("tiles_per_turn", ParamValue::Int(2)),
+                ],
+            ),
+            imply(false, &[("hand_size", ParamValue::Int(4))]),
+            imply(true, &[("tiles_per_turn", ParamValue::Int(3))]),
+        ];
+        // Off by default: only the second applies.
+        let mut r = Rules::preset(Preset::V3);
+        let set = r.imply(&declared, &all, &[]).expect("valid");
+        assert_eq!((r.hand_size, r.tiles_per_turn), (4, 0));
+        assert_eq!(set, vec![("hand_size".to_string(), 1)]);
+        // On in the 2025 preset: the first and third apply, the later one winning.
+        let mut r = Rules::preset(Preset::V2025);
+        r.start_options(&declared, "v2025");
+        let set = r.imply(&declared, &all, &[]).expect("valid");
+        assert_eq!((r.hand_size, r.tiles_per_turn), (6, 3));
+        assert_eq!(
+            set,
+            vec![
+                ("hand_size".to_string(), 0),
+                ("tiles_per_turn".to_string(), 2)
+            ]
+        );
+        // A key the table sets itself keeps its value.
+        let mut r = Rules::preset(Preset::V3);
+        r.set_any(&declared, "big", &ParamValue::Bool(true))
+            .expect("declared");
+        r.set("hand_size", &ParamValue::Int(5)).expect("in range");
+        r.imply(&declared, &all, &["hand_size"]).expect("valid");
+        assert_eq!((r.hand_size, r.tiles_per_turn), (5, 3));
     }
 
     #[test]

@@ -94,6 +94,7 @@ pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result
         &header.options,
         &mod_presets(mods),
         catalog.options(),
+        catalog.implications(),
     )
     .map_err(StartError::Rules)?;
     let board = table_board(header_board(header, mods)?, &rules);

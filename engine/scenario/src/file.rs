@@ -530,6 +530,11 @@ pub fn parse_scenario_with_boards(
             Err(msg) => err!(value.span(), format!("option `{key}`: {msg}")),
         }
     }
+    // The engine keys the declared options imply, but those the scenario sets (docs/RULESETS.md).
+    let explicit: Vec<&str> = def.options.keys().map(String::as_str).collect();
+    if let Err(e) = rules.imply(catalog.options(), catalog.implications(), &explicit) {
+        err!(def.name.span(), e.to_string());
+    }
 
     let n = def.player.len();
     if !(2..=4).contains(&n) {
