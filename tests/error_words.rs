@@ -450,8 +450,13 @@ fn replay_mutants(loaded: &LoadedMods, g: &mut Gen, bad: &mut Vec<String>) -> us
         1,
         1,
     );
-    let mut game = hexforge_replay::start(&header, &loaded.mods, catalog.clone())
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut game = hexforge_replay::start(
+        &header,
+        &loaded.mods,
+        catalog.clone(),
+        &mut hexforge_core::NoAbilities,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut written = Vec::new();
     let recorder = hexforge_replay::Recorder::new(&mut written, &header).expect("memory");
     hexforge_replay::record_game(
@@ -543,8 +548,12 @@ fn replay_mutants(loaded: &LoadedMods, g: &mut Gen, bad: &mut Vec<String>) -> us
                 continue;
             }
         };
-        if let Err(e) = hexforge_replay::start_replay(&replay, &loaded.mods, catalog.clone())
-            && let Some(why) = badly_worded(&e.to_string(), e.line > 0)
+        if let Err(e) = hexforge_replay::start_replay(
+            &replay,
+            &loaded.mods,
+            catalog.clone(),
+            &mut hexforge_core::NoAbilities,
+        ) && let Some(why) = badly_worded(&e.to_string(), e.line > 0)
         {
             bad.push(format!(
                 "replay start: {why}\n--- mutant ---\n{}",

@@ -500,7 +500,7 @@ mod game_regression {
             hp += g.hq_hp.iter().sum::<i32>();
             match g.result {
                 GameResult::Won { team } => won[usize::from(team)] += 1,
-                GameResult::Draw { .. } => won[2] += 1,
+                GameResult::Draw { .. } | GameResult::Shared { .. } => won[2] += 1,
             }
         }
         assert_eq!((turns, battles, won, hp), (1256, 228, [23, 16, 9], 1757));

@@ -173,11 +173,12 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     assert!(replay.complete);
     assert_eq!(replay.header.armies, ["borgo_fan", "moloch"]);
     let catalog = std::sync::Arc::new(editor.loaded.catalog.clone());
-    let mut game = hexforge_replay::start(&replay.header, &editor.loaded.mods, catalog)
-        .unwrap_or_else(|e| panic!("{e}"));
     // Verified with a fresh Lua host, as `hexforge replay --verify` does in another process.
     let mut scripts =
         hexforge_script::load(&editor.roots, hexforge_script::Limits::default()).scripts;
+    let mut game =
+        hexforge_replay::start(&replay.header, &editor.loaded.mods, catalog, &mut scripts)
+            .unwrap_or_else(|e| panic!("{e}"));
     for (n, step) in replay.steps.iter().enumerate() {
         let r = hexforge_replay::replay_step(&mut game, step, &mut scripts, &mut ())
             .unwrap_or_else(|e| panic!("step {n}: {e}"));

@@ -188,14 +188,15 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
     let text = std::fs::read_to_string(&files[0]).expect("read the replay");
     let replay =
         hexforge_replay::parse(&text, &h.state().loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+    let mut scripts =
+        hexforge_script::load(&h.state().roots, hexforge_script::Limits::default()).scripts;
     let begin = hexforge_replay::start(
         &replay.header,
         &h.state().loaded.mods,
         Arc::new(h.state().loaded.catalog.clone()),
+        &mut scripts,
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let mut scripts =
-        hexforge_script::load(&h.state().roots, hexforge_script::Limits::default()).scripts;
     let timeline =
         Timeline::new(begin, &replay.steps, &mut scripts).unwrap_or_else(|e| panic!("{e}"));
     // The first step after which the engine's board has a marker on a tile, and the step before.

@@ -59,6 +59,7 @@ fn start(editor: &Editor, replay: &Replay) -> Game {
         &replay.header,
         &editor.loaded.mods,
         Arc::new(editor.loaded.catalog.clone()),
+        &mut hexforge_core::NoAbilities,
     )
     .unwrap_or_else(|e| panic!("{e}"))
 }

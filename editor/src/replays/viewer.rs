@@ -109,8 +109,9 @@ impl Viewer {
             warnings.push(format!("the mods differ: {list}"));
         }
         let catalog = Arc::new(loaded.catalog.clone());
-        let start = hexforge_replay::start(&replay.header, &loaded.mods, catalog.clone())
-            .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
+        let start =
+            hexforge_replay::start(&replay.header, &loaded.mods, catalog.clone(), &mut *hooks)
+                .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
         // One pass for each step's turn and battle phases, checking the recorded hashes.
         let mut game = start.clone();
         let mut turns = vec![game.turn_number()];

@@ -38,6 +38,9 @@ pub fn terminal(result: GameResult, field: &Battlefield, me: Seat) -> i32 {
     match result {
         GameResult::Won { team } if team == field.team(me) => WIN,
         GameResult::Won { .. } => -WIN,
+        // A shared victory is worth half a win to those who share it.
+        GameResult::Shared { teams } if teams & 1 << field.team(me) != 0 => WIN / 2,
+        GameResult::Shared { .. } => -WIN,
         GameResult::Draw { .. } => 0,
     }
 }

@@ -26,8 +26,6 @@ pub struct Table {
     pub presets: Vec<RulePreset>,
     /// The rule options the loaded mods declare, by key.
     pub declared: BTreeMap<String, DeclaredOption>,
-    /// The loaded mods' implications of declared options on engine keys, in load order.
-    pub implications: Vec<hexforge_core::tile::Implication>,
 }
 
 impl Table {
@@ -38,7 +36,6 @@ impl Table {
             &self.options,
             &self.presets,
             &self.declared,
-            &self.implications,
         )?)
     }
 
@@ -87,15 +84,17 @@ fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + S
         .collect()
 }
 
+/// A new game of `lineup` with its bots; the `setup` hooks of the game rules in play run with
+/// `scripts`, their events going to `sink`.
 fn new_game(
     lineup: &Lineup<'_>,
-    catalog: &Arc<Catalog>,
-    rules: &Arc<Rules>,
-    board: &Board,
+    (catalog, rules, board): (&Arc<Catalog>, &Arc<Rules>, &Board),
+    scripts: &mut dyn AbilityHooks,
+    sink: &mut Vec<Event>,
 ) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len());
     let seats = SeatSetup::each_alone(&lineup.armies);
-    let game = Game::new(
+    let game = Game::start(
         GameSetup {
             shape: board.shape.clone(),
             seats,
@@ -104,6 +103,8 @@ fn new_game(
         },
         catalog.clone(),
         rules.clone(),
+        scripts,
+        sink,
     )?;
     Ok((game, bots(lineup, &bot_seeds)?))
 }
@@ -188,7 +189,13 @@ pub fn play_match(
         bots: (0..armies.len()).map(|i| bot_name(bot_names, i)).collect(),
         seed,
     };
-    let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, board)?;
+    let mut set_up: Vec<Event> = Vec::new();
+    let (mut game, mut bots) = new_game(
+        &lineup,
+        (&catalog, &rules, board),
+        &mut *scripts,
+        &mut set_up,
+    )?;
     let mut printer = Printer::new(&game, &lineup.armies, quiet);
     let names = printer.names().to_vec();
     let mut recorder = match record {
@@ -214,6 +221,7 @@ pub fn play_match(
         }
         writeln!(out, "Setup: each player places their HQ")?;
     }
+    printer.events(out, &set_up)?;
     let mut legal = LegalActions::new();
     let mut events: Vec<Event> = Vec::new();
     while let Some(seat) = game.current() {
@@ -334,7 +342,8 @@ pub fn play_matches<H: AbilityHooks>(
                 },
                 seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
             };
-            let (mut game, mut bots) = new_game(&lineup, &catalog, &rules, board)?;
+            let (mut game, mut bots) =
+                new_game(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())?;
             let mut players: Vec<&mut dyn Player> = bots
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)
@@ -380,7 +389,8 @@ pub fn play_matches<H: AbilityHooks>(
             Ok(o) => {
                 let slot = match o.result {
                     GameResult::Won { team } => usize::from((team == 1) != o.swapped),
-                    GameResult::Draw { .. } => 2,
+                    // Two armies sharing a victory count as a draw of the pairing.
+                    GameResult::Draw { .. } | GameResult::Shared { .. } => 2,
                 };
                 tally[o.pairing][slot] += 1;
             }

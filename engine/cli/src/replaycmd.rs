@@ -120,9 +120,13 @@ pub fn replay_to(
         }
         writeln!(out, "warning: the mods differ: {}", differences.join("; "))?;
     }
-    let mut game =
-        hexforge_replay::start_replay(&replay, &loaded.mods, Arc::new(loaded.catalog.clone()))
-            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let mut game = hexforge_replay::start_replay(
+        &replay,
+        &loaded.mods,
+        Arc::new(loaded.catalog.clone()),
+        &mut *scripts,
+    )
+    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let armies: Vec<&str> = h.armies.iter().map(String::as_str).collect();
     let mut printer = Printer::new(&game, &armies, opts.quiet);
     if !opts.quiet {

@@ -212,6 +212,18 @@ pub enum Event {
     BattleEnded,
 
     // Game events: turns, hands and piles, and the end of the game (section 2).
+    /// A player takes an action a mod's game rule offers (docs/RULESETS.md, "Mod actions"); its
+    /// effects follow.
+    RuleAction {
+        /// The player who takes it.
+        player: Seat,
+        /// The rule's index in `Catalog::game_rules`.
+        rule: u8,
+        /// The action's index in the rule's `actions`.
+        action: u8,
+        /// The hex it is taken on, if any.
+        at: Option<Cell>,
+    },
     /// A player's turn begins; `number` counts the turns of the game from 1 (R2.5).
     TurnStarted {
         /// The player whose turn it is.
@@ -300,6 +312,11 @@ pub enum GameResult {
         /// The winning team's number (the seat's own index in a duel or free for all).
         team: u8,
     },
+    /// Several teams share the victory (R8.2.5, R8.3.2): one bit per team number.
+    Shared {
+        /// The winning teams, bit `t` for team `t`.
+        teams: u8,
+    },
     /// No side won; `reason` says why.
     Draw {
         /// Why the game was drawn.
@@ -316,6 +333,8 @@ pub enum DrawReason {
     EqualHp,
     /// A full-board battle changed nothing and would repeat forever (Q7, `battle_loop_guard`).
     BattleLoop,
+    /// A game rule of a mod declared the draw (its `check` hook).
+    Rule,
 }
 
 /// Where events go. `Vec<Event>` keeps them; `()` drops them (bots and benchmarks).

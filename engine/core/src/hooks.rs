@@ -17,7 +17,7 @@ use crate::rules::Rules;
 use crate::shape::Cell;
 use crate::tile::{AbilityRef, Catalog, Effects, Tile};
 
-pub use crate::points::{HookError, HookPoints};
+pub use crate::points::{HookError, HookPoints, RulePoints};
 
 /// An attack a unit is about to make, before targets are found.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -209,6 +209,174 @@ impl InstantTargets {
     }
 }
 
+/// What a game rule's hooks see of one player's tiles off the board.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerPiles<'a> {
+    /// The id of the army the player plays.
+    pub army: &'a str,
+    /// The tiles the player holds, face up (R2.5.1).
+    pub hand: &'a [crate::tile::TileRef],
+    /// How many tiles are left in the draw pile (its order is hidden).
+    pub deck: usize,
+    /// The discard pile, oldest first.
+    pub discard: &'a [crate::tile::TileRef],
+}
+
+/// What a game rule's hooks see: the board, the game's progress and every player's piles.
+#[derive(Clone, Copy, Debug)]
+pub struct GameContext<'a> {
+    /// The board as it stands (markers on tiles, hexes and players included); read only.
+    pub field: &'a Battlefield,
+    /// The definitions of every tile of the game, and the game rules (`Catalog::game_rules`).
+    pub catalog: &'a Catalog,
+    /// The rule options of the game.
+    pub rules: &'a Rules,
+    /// The rule whose hook runs: its index in `catalog.game_rules()`.
+    pub rule: usize,
+    /// The player whose turn it is (during setup, the player who places an HQ first).
+    pub player: crate::battlefield::Seat,
+    /// The number of the current turn; 0 before the first.
+    pub turn: u16,
+    /// Battles fought so far.
+    pub battles: u32,
+    /// Whether a last tile has been drawn (the final round runs, R2.8).
+    pub last_tile_drawn: bool,
+    /// Every player's piles, in seat order.
+    pub piles: &'a [PlayerPiles<'a>],
+}
+
+/// A tile that left the board destroyed, as a rule's `destroyed` hook sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Lost {
+    /// The hex it stood on (empty now).
+    pub cell: Cell,
+    /// Which tile it was.
+    pub tile: crate::tile::TileRef,
+    /// Its owner.
+    pub owner: crate::battlefield::Seat,
+}
+
+/// HP an HQ lost, as a rule's `hq_damaged` hook sees it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct HqLoss {
+    /// The player whose HQ lost HP.
+    pub player: crate::battlefield::Seat,
+    /// HP lost at once (one phase of a battle, or one effect).
+    pub amount: u16,
+    /// The HQ's HP afterwards.
+    pub hp: i32,
+    /// How much of `amount` each player's units dealt, by seat (attacks of units; wounds an
+    /// effect or an instant dealt are in `amount` but nobody's here).
+    pub by: [u16; crate::battlefield::MAX_PLAYERS],
+}
+
+/// The kinds of action a rule's `restrict` hook may close, as flags.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Closed(u8);
+
+impl Closed {
+    /// Nothing is closed.
+    pub const NONE: Closed = Closed(0);
+    /// Placing tiles from the hand (HQs during setup are never closed).
+    pub const PLACE: Closed = Closed(1);
+    /// Playing instants (the Battle tile included).
+    pub const INSTANT: Closed = Closed(1 << 1);
+    /// Mobility moves.
+    pub const MOVE: Closed = Closed(1 << 2);
+    /// Discarding beyond the compulsory discard of a full hand (which is never closed).
+    pub const DISCARD: Closed = Closed(1 << 3);
+    /// The bad-draw redraw (R2.6).
+    pub const REDRAW: Closed = Closed(1 << 4);
+    /// Every kind with its name in scripts.
+    pub const ALL: [(Closed, &'static str); 5] = [
+        (Closed::PLACE, "place"),
+        (Closed::INSTANT, "instant"),
+        (Closed::MOVE, "move"),
+        (Closed::DISCARD, "discard"),
+        (Closed::REDRAW, "redraw"),
+    ];
+
+    /// The flags as a number (bit 0 `place`, then the order of [`Closed::ALL`]).
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
+    /// Whether every kind of `other` is closed.
+    pub const fn contains(self, other: Closed) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Both sets of kinds.
+    pub const fn union(self, other: Closed) -> Closed {
+        Closed(self.0 | other.0)
+    }
+}
+
+/// What the `restrict` hooks of the rules in play close to the current player until the next
+/// action: kinds of action, and hexes where no tile may be placed or moved to. Ending the turn
+/// is never closed, so a player always has an action.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Restriction {
+    /// The kinds of action closed.
+    pub closed: Closed,
+    /// The cells no tile may be placed on or moved to, one bit per cell index.
+    pub blocked: u64,
+}
+
+impl Restriction {
+    /// Whether nothing is closed.
+    pub const fn is_open(&self) -> bool {
+        self.closed.0 == 0 && self.blocked == 0
+    }
+}
+
+/// One call of a game rule's hook, with what it may change.
+#[derive(Debug)]
+pub enum RuleCall<'a> {
+    /// `setup`, `drawn`, `turn_ended`, `battle_started` or `battle_ended` (the point named):
+    /// effects, carried out at once.
+    Effects(RulePoints, &'a mut Vec<Effect>),
+    /// `turn_started`, before the draw: effects, and how many tiles the player draws (the
+    /// engine's count comes in; `fx:draw(n)` changes it).
+    TurnStarted {
+        /// The number of tiles to draw.
+        draw: &'a mut u8,
+        /// Effects, carried out before the draw.
+        effects: &'a mut Vec<Effect>,
+    },
+    /// `destroyed`: a tile that left the board; effects.
+    Destroyed(Lost, &'a mut Vec<Effect>),
+    /// `hq_damaged`: HP an HQ lost; effects.
+    HqDamaged(HqLoss, &'a mut Vec<Effect>),
+    /// `check`: the engine's result if the engine is ending the game now, else `None`; the
+    /// hook's verdict (a result ends the game, or replaces the engine's).
+    Check {
+        /// The result the engine has reached, if it is ending the game.
+        ended: Option<crate::event::GameResult>,
+        /// What the hook decides; `None` leaves the game as the engine has it.
+        verdict: &'a mut Option<crate::event::GameResult>,
+    },
+    /// `restrict`: what is closed to the current player until the next action.
+    Restrict(&'a mut Restriction),
+    /// The `targets` function of the rule's action number `action`: where it may be taken now.
+    Targets {
+        /// The action's index in the rule's `actions`.
+        action: usize,
+        /// What the function lists (nothing: the action cannot be taken now).
+        targets: &'a mut InstantTargets,
+    },
+    /// The `play` function of the rule's action number `action`, taken on `target`: effects,
+    /// carried out at once.
+    Play {
+        /// The action's index in the rule's `actions`.
+        action: usize,
+        /// The hex it is taken on, or `None` for an action taken with no target.
+        target: Option<Cell>,
+        /// Effects.
+        effects: &'a mut Vec<Effect>,
+    },
+}
+
 /// Scripted abilities. Every method has a default that does nothing; the engine calls a method
 /// only for abilities whose [`AbilityRef::points`] contain its point.
 pub trait AbilityHooks {
@@ -374,13 +542,29 @@ pub trait AbilityHooks {
     ) -> Result<(), HookError> {
         Ok(())
     }
+    /// A game rule's hook (docs/RULESETS.md, "Game scripts"): the engine calls it only for the
+    /// rules in play whose points contain the call's point.
+    fn game_rule(&mut self, _ctx: &GameContext<'_>, _call: RuleCall<'_>) -> Result<(), HookError> {
+        Ok(())
+    }
 }
 
 /// The hooks of content without scripts: every hook point does nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoAbilities;
 
-impl AbilityHooks for NoAbilities {}
+impl AbilityHooks for NoAbilities {
+    /// A game rule needs its mod's scripts: without them its hooks fail, never pass silently.
+    fn game_rule(&mut self, ctx: &GameContext<'_>, _call: RuleCall<'_>) -> Result<(), HookError> {
+        let rule = &ctx.catalog.game_rules()[ctx.rule];
+        Err(HookError {
+            message: format!(
+                "the game rule `{}` of mod `{}` is in play, but its scripts are not loaded: load the mods through the script host",
+                rule.name, rule.mod_id
+            ),
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {

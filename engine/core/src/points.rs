@@ -119,3 +119,85 @@ impl fmt::Display for HookError {
 }
 
 impl std::error::Error for HookError {}
+
+/// The points a game rule (a mod's Lua attached to the game, not to a tile) defines: when the
+/// game calls it (docs/RULESETS.md, "Game scripts"). A set of flags, like [`HookPoints`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct RulePoints(u16);
+
+impl RulePoints {
+    /// No point: the rule is never called.
+    pub const NONE: RulePoints = RulePoints(0);
+    /// Once, when the game is set up, before the first HQ is placed.
+    pub const SETUP: RulePoints = RulePoints(1);
+    /// At the start of each turn, before the draw: effects, and how many tiles are drawn.
+    pub const TURN_STARTED: RulePoints = RulePoints(1 << 1);
+    /// At the start of each turn, after the draw: effects.
+    pub const DRAWN: RulePoints = RulePoints(1 << 2);
+    /// At the end of each turn: effects.
+    pub const TURN_ENDED: RulePoints = RulePoints(1 << 3);
+    /// Before each battle: effects.
+    pub const BATTLE_STARTED: RulePoints = RulePoints(1 << 4);
+    /// After each battle: effects.
+    pub const BATTLE_ENDED: RulePoints = RulePoints(1 << 5);
+    /// For each tile that left the board destroyed, once the battle or action is over: effects.
+    pub const DESTROYED: RulePoints = RulePoints(1 << 6);
+    /// For each time an HQ lost HP, once the battle or action is over: effects.
+    pub const HQ_DAMAGED: RulePoints = RulePoints(1 << 7);
+    /// After every action and whenever the engine ends the game: who won, a shared victory or a
+    /// draw, or nothing to let the game go on (or end as the engine says).
+    pub const CHECK: RulePoints = RulePoints(1 << 8);
+    /// After every action: which kinds of action and which hexes are closed to the player now.
+    pub const RESTRICT: RulePoints = RulePoints(1 << 9);
+    /// The rule offers actions of its own (`actions`): their targets are asked after every
+    /// action, and an action taken is played by its `play` function.
+    pub const ACTIONS: RulePoints = RulePoints(1 << 10);
+
+    /// Every point with its name in scripts, in the order the docs give them.
+    pub const ALL: [(RulePoints, &'static str); 11] = [
+        (RulePoints::SETUP, "setup"),
+        (RulePoints::TURN_STARTED, "turn_started"),
+        (RulePoints::DRAWN, "drawn"),
+        (RulePoints::TURN_ENDED, "turn_ended"),
+        (RulePoints::BATTLE_STARTED, "battle_started"),
+        (RulePoints::BATTLE_ENDED, "battle_ended"),
+        (RulePoints::DESTROYED, "destroyed"),
+        (RulePoints::HQ_DAMAGED, "hq_damaged"),
+        (RulePoints::CHECK, "check"),
+        (RulePoints::RESTRICT, "restrict"),
+        (RulePoints::ACTIONS, "actions"),
+    ];
+
+    /// The points asked after every action, whose answers the game keeps until the next one.
+    pub const AFTER_ACTIONS: RulePoints = RulePoints(1 << 9 | 1 << 10);
+    /// The points that follow what a battle or an action destroyed and damaged.
+    pub const LOSSES: RulePoints = RulePoints(1 << 6 | 1 << 7);
+
+    /// The name scripts give a single point; `None` for a set of several or none.
+    pub fn name(self) -> Option<&'static str> {
+        RulePoints::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map(|(_, n)| *n)
+    }
+
+    /// Whether every point of `other` is in this set.
+    pub const fn contains(self, other: RulePoints) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether this set and `other` share a point.
+    pub const fn intersects(self, other: RulePoints) -> bool {
+        self.0 & other.0 != 0
+    }
+
+    /// The points of both sets.
+    pub const fn union(self, other: RulePoints) -> RulePoints {
+        RulePoints(self.0 | other.0)
+    }
+
+    /// Whether the set holds no point.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+}

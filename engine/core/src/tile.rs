@@ -4,7 +4,7 @@
 //! engine refers to a tile by its [`TileRef`] index; names are for people and files.
 
 use crate::hex::Edge;
-use crate::points::HookPoints;
+use crate::points::{HookPoints, RulePoints};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -292,7 +292,7 @@ pub struct Tile {
     pub aura: Effects,
     /// Effects on the owner's units that need no connection.
     pub global: GlobalEffects,
-    /// The tile's army attacks and nets allied units too (R8.5.7, `ally_attack_rule`).
+    /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
     pub attacks_allies: bool,
     /// What the tile does when played, for instants; `None` for board tiles.
     pub instant: Option<InstantEffect>,
@@ -526,19 +526,6 @@ impl OptionKind {
     }
 }
 
-/// An `[[implies]]` of a mod's `options.toml` (docs/RULESETS.md): when every declared option of
-/// `when` has its value there, the engine's rule options of `rules` take theirs, unless the table
-/// sets them itself ([`crate::Rules::imply`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Implication {
-    /// Declared option keys and the value each must have, in file order.
-    pub when: Vec<(String, ParamValue)>,
-    /// Engine keys ([`crate::Rules::KEYS`]) and the value each then takes, in file order.
-    pub rules: Vec<(String, ParamValue)>,
-    /// The id of the mod whose `options.toml` holds it.
-    pub declared_by: String,
-}
-
 /// A rule option a mod declares (its `options.toml`), as the engine keeps it: what it accepts,
 /// its value by default and in each preset, and who declares it.
 #[derive(Clone, Debug, PartialEq)]
@@ -567,19 +554,54 @@ impl DeclaredOption {
     }
 }
 
+/// A game rule: Lua a mod attaches to the game rather than to a tile (docs/RULESETS.md, "Game
+/// scripts"), as the engine keeps it once the script host has bound it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRule {
+    /// The name the script gives it (`rule("last_stand", { ... })`), unique in its mod.
+    pub name: String,
+    /// The id of the mod whose scripts define it.
+    pub mod_id: String,
+    /// The points it defines.
+    pub points: RulePoints,
+    /// When it is in play: every declared option named has the value given (an empty list: in
+    /// every game of a catalog that holds it).
+    pub when: Vec<(String, ParamValue)>,
+    /// The actions it offers players, in the order the script lists them.
+    pub actions: Vec<RuleAction>,
+}
+
+/// A player action a game rule offers (docs/RULESETS.md, "Mod actions").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleAction {
+    /// Its name, unique in the rule: `snake_case`.
+    pub name: String,
+    /// One line saying what it does, shown to players.
+    pub doc: String,
+}
+
+impl GameRule {
+    /// Whether the rule is in play under `value`, the value of each declared option by key.
+    pub fn applies(&self, value: impl Fn(&str) -> Option<ParamValue>) -> bool {
+        self.when
+            .iter()
+            .all(|(key, want)| value(key).as_ref() == Some(want))
+    }
+}
+
 /// Every tile definition a match or battle may use, indexed by [`TileRef`], with the rule
 /// options the loaded mods declare.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Catalog {
     tiles: Vec<Tile>,
     traits: Vec<Traits>,
-    /// The loaded mods' implications of declared options on engine keys, in load order.
-    implications: Vec<Implication>,
     /// The hook points of every tile's abilities together.
     hooks: HookPoints,
     armies: Vec<Army>,
     by_name: BTreeMap<String, TileRef>,
     options: BTreeMap<String, DeclaredOption>,
+    /// The game rules the loaded mods' scripts define, in load order.
+    game_rules: Vec<GameRule>,
 }
 
 impl Catalog {
@@ -707,15 +729,21 @@ impl Catalog {
         &self.options
     }
 
-    /// Adds a mod's implication of declared options on engine keys; later ones are applied after
-    /// earlier ones ([`crate::Rules::imply`]).
-    pub fn add_implication(&mut self, implication: Implication) {
-        self.implications.push(implication);
+    /// The game rules the loaded mods' scripts define, in load order (at most
+    /// [`Catalog::MAX_GAME_RULES`]).
+    pub fn game_rules(&self) -> &[GameRule] {
+        &self.game_rules
     }
 
-    /// The implications of declared options on engine keys, in the order they were added.
-    pub fn implications(&self) -> &[Implication] {
-        &self.implications
+    /// The most game rules a catalog holds: a game keeps those in play as a 64-bit set.
+    pub const MAX_GAME_RULES: usize = 64;
+
+    /// Sets the game rules (the script host's binding does); those beyond
+    /// [`Catalog::MAX_GAME_RULES`] are returned, not kept.
+    pub fn set_game_rules(&mut self, mut rules: Vec<GameRule>) -> Vec<GameRule> {
+        let over = rules.split_off(rules.len().min(Self::MAX_GAME_RULES));
+        self.game_rules = rules;
+        over
     }
 }
 

@@ -157,14 +157,37 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
         Action::Discard { tile } => format!("discard {}", tile_name(catalog, tile)),
         Action::Redraw => "redraw".to_string(),
         Action::EndTurn => "end_turn".to_string(),
+        Action::Rule {
+            rule,
+            action,
+            target,
+        } => {
+            let (r, a) = catalog
+                .game_rules()
+                .get(usize::from(rule))
+                .map(|r| {
+                    let a = r
+                        .actions
+                        .get(usize::from(action))
+                        .map_or_else(|| action.to_string(), |a| a.name.clone());
+                    (format!("{}/{}", r.mod_id, r.name), a)
+                })
+                .unwrap_or_else(|| (rule.to_string(), action.to_string()));
+            match target {
+                Some(h) => format!("rule {r} {a} {}", hex(h)),
+                None => format!("rule {r} {a} none"),
+            }
+        }
     }
 }
 
 /// The words an action line starts with.
-const ACTIONS: &[&str] = &["place", "instant", "move", "discard", "redraw", "end_turn"];
+const ACTIONS: &[&str] = &[
+    "place", "instant", "move", "discard", "redraw", "end_turn", "rule",
+];
 
 /// How each action is written, for errors about one.
-const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw` or `end_turn`";
+const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw`, `end_turn` or `rule MOD/RULE ACTION none|Q R`";
 
 /// The words a line of a replay file starts with.
 const KEYS: &[&str] = &[
@@ -305,9 +328,57 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
             exact(1)?;
             Action::EndTurn
         }
+        Some("rule") => {
+            let named = words.get(1).copied().unwrap_or_default();
+            let rules = catalog.game_rules();
+            let Some(rule) = rules
+                .iter()
+                .position(|r| format!("{}/{}", r.mod_id, r.name) == named)
+            else {
+                let known: Vec<String> = rules
+                    .iter()
+                    .map(|r| format!("{}/{}", r.mod_id, r.name))
+                    .collect();
+                return Err(format!(
+                    "`{text}`: no loaded mod defines the game rule `{named}`{}; load its mod (rules loaded: {})",
+                    hexforge_core::names::did_you_mean(named, known.iter().map(String::as_str)),
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                ));
+            };
+            let wanted = words.get(2).copied().unwrap_or_default();
+            let actions = &rules[rule].actions;
+            let Some(action) = actions.iter().position(|a| a.name == wanted) else {
+                return Err(format!(
+                    "`{text}`: the game rule `{named}` has no action `{wanted}`{}",
+                    hexforge_core::names::did_you_mean(
+                        wanted,
+                        actions.iter().map(|a| a.name.as_str())
+                    )
+                ));
+            };
+            let target = match words.get(3).copied() {
+                Some("none") => {
+                    exact(4)?;
+                    None
+                }
+                _ => {
+                    exact(5)?;
+                    Some(hx(3)?)
+                }
+            };
+            Action::Rule {
+                rule: rule as u8,
+                action: action as u8,
+                target,
+            }
+        }
         _ => {
             return Err(format!(
-                "unknown action `{text}`{}: an action is place, instant, move, discard, redraw or end_turn",
+                "unknown action `{text}`{}: an action is place, instant, move, discard, redraw, end_turn or rule",
                 hexforge_core::names::did_you_mean(
                     words.first().copied().unwrap_or_default(),
                     ACTIONS.iter().copied()

@@ -6,7 +6,7 @@ use hexforge_content::{
     Board, ModInfo, RulesError, UnknownBoard, find_board, mod_presets, table_board, table_rules,
 };
 use hexforge_core::rules::OptionError;
-use hexforge_core::{Catalog, Game, GameError, GameSetup, SeatSetup};
+use hexforge_core::{AbilityHooks, Catalog, Game, GameError, GameSetup, SeatSetup};
 use std::fmt;
 use std::sync::Arc;
 
@@ -87,18 +87,23 @@ impl fmt::Display for StartError {
 impl std::error::Error for StartError {}
 
 /// The game a replay with `header` starts from (before its first action), with the rules presets
-/// of `mods` and the tiles of `catalog`.
-pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result<Game, StartError> {
+/// of `mods` and the tiles of `catalog`; `hooks` (the mods' scripts) run the `setup` hooks of the
+/// game rules in play.
+pub fn start(
+    header: &Header,
+    mods: &[ModInfo],
+    catalog: Arc<Catalog>,
+    hooks: &mut dyn AbilityHooks,
+) -> Result<Game, StartError> {
     let rules = table_rules(
         &header.rules,
         &header.options,
         &mod_presets(mods),
         catalog.options(),
-        catalog.implications(),
     )
     .map_err(StartError::Rules)?;
     let board = table_board(header_board(header, mods)?, &rules);
-    Game::new(
+    Game::start(
         GameSetup {
             shape: board.shape.clone(),
             seats: SeatSetup::each_alone(&header.armies),
@@ -107,6 +112,8 @@ pub fn start(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result
         },
         catalog,
         Arc::new(rules),
+        hooks,
+        &mut (),
     )
     .map_err(StartError::Game)
 }
@@ -135,10 +142,11 @@ pub fn start_replay(
     replay: &crate::Replay,
     mods: &[ModInfo],
     catalog: Arc<Catalog>,
+    hooks: &mut dyn AbilityHooks,
 ) -> Result<Game, crate::ReplayError> {
     let h = &replay.header;
     let at = &replay.lines;
-    start(h, mods, catalog).map_err(|e| {
+    start(h, mods, catalog, hooks).map_err(|e| {
         let first_seat = at.seats.first().copied().unwrap_or(1);
         let seat_of = |army: &str| {
             h.armies
@@ -187,6 +195,20 @@ pub fn start_replay(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`start`] with no scripts: none of these games has a game rule in play.
+    fn begin(header: &Header, mods: &[ModInfo], catalog: Arc<Catalog>) -> Result<Game, StartError> {
+        start(header, mods, catalog, &mut hexforge_core::NoAbilities)
+    }
+
+    /// [`start_replay`] with no scripts.
+    fn begin_replay(
+        replay: &crate::Replay,
+        mods: &[ModInfo],
+        catalog: Arc<Catalog>,
+    ) -> Result<Game, crate::ReplayError> {
+        start_replay(replay, mods, catalog, &mut hexforge_core::NoAbilities)
+    }
     use std::path::Path;
 
     fn loaded() -> hexforge_content::LoadedMods {
@@ -231,16 +253,16 @@ mod tests {
         let loaded = loaded();
         let catalog = Arc::new(loaded.catalog.clone());
         let h = table_header(&loaded, "v3");
-        let game = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let game = begin(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(game.field().player_count(), 2);
         assert_eq!(game.army(hexforge_core::Seat::new(1)), h.armies[1]);
-        let again = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let again = begin(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             game.state_hash(),
             again.state_hash(),
             "the seed fixes the game"
         );
-        let e = start(&table_header(&loaded, "v9"), &loaded.mods, catalog.clone())
+        let e = begin(&table_header(&loaded, "v9"), &loaded.mods, catalog.clone())
             .expect_err("unknown preset");
         assert!(
             e.to_string().starts_with("unknown rules preset `v9`"),
@@ -249,7 +271,7 @@ mod tests {
         let mut ghost = h.clone();
         ghost.armies[0] = "ghosts".into();
         assert!(matches!(
-            start(&ghost, &loaded.mods, catalog),
+            begin(&ghost, &loaded.mods, catalog),
             Err(StartError::Game(_))
         ));
     }
@@ -264,7 +286,7 @@ mod tests {
         crate::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
         let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
-        let e = start_replay(&replay, &loaded.mods, catalog.clone()).expect_err("molloch");
+        let e = begin_replay(&replay, &loaded.mods, catalog.clone()).expect_err("molloch");
         let seat = text
             .lines()
             .position(|l| l == "seat molloch")
@@ -291,7 +313,7 @@ mod tests {
         crate::Recorder::new(&mut written, &preset).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
         let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
-        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("v33");
+        let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("v33");
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("(did you mean `v3`?)"), "{e}");
     }
@@ -302,12 +324,12 @@ mod tests {
         let catalog = Arc::new(loaded.catalog.clone());
         let mut h = table_header(&loaded, "v3");
         h.board = "king_of_the_hill".into();
-        let game = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let game = begin(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(game.field().shape().name(), "king_of_the_hill");
         assert_eq!(game.field().marks().len(), 7, "the hill's hexes are marked");
         // A file without a `board` line plays on the standard board.
         h.board = String::new();
-        let old = start(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let old = begin(&h, &loaded.mods, catalog.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(old.field().shape().name(), "standard");
         assert!(old.field().marks().is_empty());
         h.board = "king_of_the_hil".into();
@@ -315,7 +337,7 @@ mod tests {
         crate::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
         let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
-        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("unknown board");
+        let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("unknown board");
         let line = text
             .lines()
             .position(|l| l == "board king_of_the_hil")
@@ -341,7 +363,7 @@ mod tests {
         crate::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
         let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
-        let e = start_replay(&replay, &loaded.mods, catalog).expect_err("removed option");
+        let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("removed option");
         let line = text
             .lines()
             .position(|l| l == "option netted_can_push=true")
@@ -364,7 +386,7 @@ mod tests {
     fn a_recorded_game_reads_back_and_replays_to_every_recorded_state() {
         let loaded = loaded();
         let h = table_header(&loaded, "v3");
-        let mut game = start(&h, &loaded.mods, Arc::new(loaded.catalog.clone()))
+        let mut game = begin(&h, &loaded.mods, Arc::new(loaded.catalog.clone()))
             .unwrap_or_else(|e| panic!("{e}"));
         let begin = game.clone();
         let mut written = Vec::new();

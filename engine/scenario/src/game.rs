@@ -120,7 +120,6 @@ impl GameRunner<'_> {
             Step::Discard { by, line, .. } => (*by, *line, "discard".to_string()),
             Step::Redraw { by, line } => (*by, *line, "redraw".to_string()),
             Step::EndTurn { by, line } => (*by, *line, "end_turn".to_string()),
-            Step::Rule { by, line, name, .. } => (*by, *line, name.clone()),
         };
         let fail = |msg: String| format!("{what} (line {line}): {msg}");
         match self.game.current() {
@@ -155,13 +154,6 @@ impl GameRunner<'_> {
             Step::Discard { tile, .. } => Action::Discard { tile: *tile },
             Step::Redraw { .. } => Action::Redraw,
             Step::EndTurn { .. } => Action::EndTurn,
-            Step::Rule {
-                rule, action, at, ..
-            } => Action::Rule {
-                rule: *rule,
-                action: *action,
-                target: *at,
-            },
             Step::Play {
                 play: play @ PlayStep::Scripted { .. },
                 tile,
@@ -333,6 +325,17 @@ fn expect_game(report: &mut Report, s: &Scenario, game: &Game, battles: &[&str])
             None => "nobody yet (the game goes on)".to_string(),
             Some(GameResult::Draw { .. }) => "draw".to_string(),
             Some(GameResult::Won { team }) => winners(s, game.field(), team, w),
+            Some(GameResult::Shared { teams }) => {
+                let who: Vec<String> = (0..8)
+                    .filter(|t| teams & 1 << t != 0)
+                    .map(|t| winners(s, game.field(), t, w))
+                    .collect();
+                if who.iter().any(|x| x == w) {
+                    w.clone()
+                } else {
+                    who.join(" and ")
+                }
+            }
         };
         if got != *w {
             fail.push(format!("winner: expected {w}, found {got}"));

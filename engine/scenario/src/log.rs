@@ -18,6 +18,8 @@ pub struct Names {
     tiles: Vec<(String, String, String)>,
     /// Each player's team, to name the winners.
     teams: Vec<u8>,
+    /// Per game rule of the catalog, the names of its actions, for rule actions taken.
+    rule_actions: Vec<Vec<String>>,
 }
 
 impl Names {
@@ -47,6 +49,12 @@ impl Names {
             players: players.to_vec(),
             tiles,
             teams: field.players().map(|p| field.team(p)).collect(),
+            rule_actions: ctx
+                .catalog
+                .game_rules()
+                .iter()
+                .map(|r| r.actions.iter().map(|a| a.name.clone()).collect())
+                .collect(),
         }
     }
 
@@ -71,12 +79,20 @@ impl Names {
                     .collect();
                 format!("{} won", who.join(" and "))
             }
+            GameResult::Shared { teams } => {
+                let who: Vec<String> = (0..self.teams.len())
+                    .filter(|i| teams & 1 << self.teams[*i] != 0)
+                    .map(|i| self.player(Seat::new(i as u8)))
+                    .collect();
+                format!("{} share the victory", who.join(" and "))
+            }
             GameResult::Draw { reason } => format!(
                 "draw ({})",
                 match reason {
                     DrawReason::AllHqsDestroyed => "every side lost its HQ in the same battle",
                     DrawReason::EqualHp => "equal HQ HP",
                     DrawReason::BattleLoop => "a full-board battle changed nothing",
+                    DrawReason::Rule => "a game rule declared it",
                 }
             ),
         }
@@ -285,6 +301,26 @@ impl Names {
                 ),
                 None => format!("  {} plays {}", self.player(player), self.tile(tile)),
             },
+            Event::RuleAction {
+                player,
+                rule,
+                action,
+                at,
+            } => {
+                let name = self
+                    .rule_actions
+                    .get(usize::from(rule))
+                    .and_then(|a| a.get(usize::from(action)))
+                    .map_or("a rule action", String::as_str);
+                match at {
+                    Some(c) => format!(
+                        "  {} takes {name} on {}",
+                        self.player(player),
+                        self.hexes[c.index()]
+                    ),
+                    None => format!("  {} takes {name}", self.player(player)),
+                }
+            }
             Event::TurnEnded { .. } => return None,
             Event::BattleCalled { cause } => match cause {
                 BattleCause::Instant { player } => {

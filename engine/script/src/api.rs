@@ -34,6 +34,131 @@ pub(crate) struct Call {
     pub(crate) initiative_changes: Vec<i8>,
     /// What `gives_to` hooks give in the battle of the call (empty outside battles).
     pub(crate) gifts: Vec<hexforge_core::hooks::Gift>,
+    /// The game a game rule's hook runs in (`ctx:game()`); off for tiles' hooks.
+    pub(crate) game: GameInfo,
+}
+
+/// What `ctx:game()` reads in a game rule's hook, copied in before the call into buffers kept
+/// from call to call.
+#[derive(Default)]
+pub(crate) struct GameInfo {
+    /// A game rule's hook runs: the rest holds its game.
+    pub(crate) on: bool,
+    turn: u16,
+    player: Seat,
+    battles: u32,
+    last_tile_drawn: bool,
+    piles: Vec<PileInfo>,
+}
+
+/// One player's piles, as `ctx:game()` reads them.
+#[derive(Default)]
+struct PileInfo {
+    army: String,
+    hand: Vec<TileRef>,
+    deck: usize,
+    discard: Vec<TileRef>,
+}
+
+impl GameInfo {
+    /// Copies the game of a rule's hook in.
+    pub(crate) fn fill(&mut self, ctx: &hexforge_core::hooks::GameContext<'_>) {
+        self.on = true;
+        self.turn = ctx.turn;
+        self.player = ctx.player;
+        self.battles = ctx.battles;
+        self.last_tile_drawn = ctx.last_tile_drawn;
+        self.piles.resize_with(ctx.piles.len(), PileInfo::default);
+        for (mine, theirs) in self.piles.iter_mut().zip(ctx.piles) {
+            mine.army.clear();
+            mine.army.push_str(theirs.army);
+            mine.hand.clear();
+            mine.hand.extend_from_slice(theirs.hand);
+            mine.deck = theirs.deck;
+            mine.discard.clear();
+            mine.discard.extend_from_slice(theirs.discard);
+        }
+    }
+}
+
+/// The game of a game rule's hook; an error in a tile's hook.
+fn in_game(call: &Call) -> mlua::Result<&GameInfo> {
+    if call.game.on {
+        Ok(&call.game)
+    } else {
+        Err(mlua::Error::runtime(
+            "the game's turn, hands and piles are read in a game rule's hooks (docs/RULESETS.md, \"Game scripts\"); a tile's hook reads the board",
+        ))
+    }
+}
+
+/// Player `p`'s piles (numbered from 1) in a game rule's hook.
+fn pile(call: &Call, p: i64) -> mlua::Result<&PileInfo> {
+    let g = in_game(call)?;
+    usize::try_from(p - 1)
+        .ok()
+        .and_then(|i| g.piles.get(i))
+        .ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "player {p} is not playing: use 1 to {}",
+                g.piles.len()
+            ))
+        })
+}
+
+/// The error for a player number `p` that is not playing on `f`.
+fn no_player(f: &Battlefield, p: i64) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "player {p} is not playing: use 1 to {}",
+        f.player_count()
+    ))
+}
+
+/// Tiles as a list of `army/tile` ids.
+fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
+    let l = lua.create_table_with_capacity(tiles.len(), 0)?;
+    for (i, x) in tiles.iter().enumerate() {
+        l.raw_set(i + 1, call.catalog.get(*x).full_id())?;
+    }
+    Ok(l)
+}
+
+/// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, players = { { army, hand, deck,
+/// discard, hq_hp, team }, ... } }`.
+fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
+    if !call.game.on {
+        return Err(mlua::Error::runtime(
+            "ctx:game() is read in a game rule's hooks (docs/RULESETS.md, \"Game scripts\"); a tile's hook reads the board",
+        ));
+    }
+    let g = &call.game;
+    let f = field(call)?;
+    let t = lua.create_table()?;
+    t.raw_set("turn", g.turn)?;
+    t.raw_set("player", g.player.index() + 1)?;
+    t.raw_set("battles", g.battles)?;
+    t.raw_set("last_tile_drawn", g.last_tile_drawn)?;
+    let ids = |tiles: &[TileRef]| -> mlua::Result<Table> {
+        let l = lua.create_table()?;
+        for (i, x) in tiles.iter().enumerate() {
+            l.raw_set(i + 1, call.catalog.get(*x).full_id())?;
+        }
+        Ok(l)
+    };
+    let players = lua.create_table()?;
+    for (i, p) in g.piles.iter().enumerate() {
+        let seat = Seat::new(i as u8);
+        let pt = lua.create_table()?;
+        pt.raw_set("army", p.army.as_str())?;
+        pt.raw_set("hand", ids(&p.hand)?)?;
+        pt.raw_set("deck", p.deck)?;
+        pt.raw_set("discard", ids(&p.discard)?)?;
+        pt.raw_set("hq_hp", f.hq_hp(seat))?;
+        pt.raw_set("team", f.team(seat) + 1)?;
+        players.raw_set(i + 1, pt)?;
+    }
+    t.raw_set("players", players)?;
+    Ok(t)
 }
 
 /// The attacks being planned: an [`AttackPlan`] moved in for the call.
@@ -263,6 +388,31 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
         });
         reg.add_method("phase", |_, call, ()| Ok(call.phase));
+        reg.add_method("game", |lua, call, ()| game_table(lua, call));
+        reg.add_method("players", |_, call, ()| Ok(field(call)?.player_count()));
+        reg.add_method("team", |_, call, p: i64| {
+            let f = field(call)?;
+            let seat = player_seat(f, p).ok_or_else(|| no_player(f, p))?;
+            Ok(f.team(seat) + 1)
+        });
+        reg.add_method("hq_hp", |_, call, p: i64| {
+            let f = field(call)?;
+            let seat = player_seat(f, p).ok_or_else(|| no_player(f, p))?;
+            Ok(f.hq_hp(seat))
+        });
+        reg.add_method("turn", |_, call, ()| Ok(in_game(call)?.turn));
+        reg.add_method("current", |_, call, ()| {
+            Ok(in_game(call)?.player.index() + 1)
+        });
+        reg.add_method("battles", |_, call, ()| Ok(in_game(call)?.battles));
+        reg.add_method("army", |_, call, p: i64| Ok(pile(call, p)?.army.clone()));
+        reg.add_method("deck", |_, call, p: i64| Ok(pile(call, p)?.deck));
+        reg.add_method("hand", |lua, call, p: i64| {
+            tile_ids(lua, call, &pile(call, p)?.hand)
+        });
+        reg.add_method("discard", |lua, call, p: i64| {
+            tile_ids(lua, call, &pile(call, p)?.discard)
+        });
         reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
         reg.add_method("hex", |_, call, ()| {
             let (f, cell, _) = own(call)?;

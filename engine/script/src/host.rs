@@ -3,7 +3,7 @@
 
 use crate::api::{self, AttackSlot, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
-use crate::registry::{Ability, Registry, ability_function};
+use crate::registry::{Ability, Registry, RuleImpl, ability_function, rule_function};
 use crate::sandbox::{
     Budget, Failure, Limits, Runner, Sandbox, UpvalueAccess, child_env, error_text, new_sandbox,
     split_position,
@@ -25,6 +25,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
+
+mod rules;
 
 /// A failed script call, located: `mod, file:line, hook, tile: message`, then the script
 /// frames it happened in.
@@ -140,6 +142,9 @@ pub struct ScriptHost {
     failed: Vec<String>,
     states: Vec<Rc<ModState>>,
     bindings: Vec<Binding>,
+    /// The game rules of the catalog (`Catalog::game_rules`), by index: the state of the mod
+    /// that defines each, and its implementation.
+    game_rules: Vec<(usize, RuleImpl)>,
     catalog: Arc<Catalog>,
     rules: Arc<Rules>,
     rng: Rc<RefCell<Rng>>,
@@ -360,6 +365,7 @@ impl ScriptHost {
             failed,
             states: Vec::new(),
             bindings: Vec::new(),
+            game_rules: Vec::new(),
             catalog: Arc::new(Catalog::new()),
             rules: Arc::new(Rules::default()),
             rng,
@@ -415,6 +421,11 @@ impl ScriptHost {
             ability_function(&sb.lua, registry.clone()).map_err(whole)?,
         )
         .map_err(whole)?;
+        env.raw_set(
+            "rule",
+            rule_function(&sb.lua, registry.clone()).map_err(whole)?,
+        )
+        .map_err(whole)?;
         for file in &m.scripts {
             let name = relative_name(&file.path, &m.dir);
             if let Err(d) = run_chunk(&sb, &env, &name, &file.path, &file.text) {
@@ -440,6 +451,12 @@ impl ScriptHost {
                             .chain(&a.instant)
                             .chain(a.hooks.iter().flatten())
                     })
+                    .chain(r.borrow().rules.iter().flat_map(|rule| {
+                        rule.hooks
+                            .iter()
+                            .flatten()
+                            .chain(rule.actions.iter().flat_map(|a| [&a.targets, &a.play]))
+                    }))
                     .cloned()
                     .collect::<Vec<_>>()
             })
@@ -476,6 +493,7 @@ impl ScriptHost {
             answer: None,
             initiative_changes: Vec::new(),
             gifts: Vec::new(),
+            game: api::GameInfo::default(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
@@ -658,6 +676,7 @@ impl ScriptHost {
             }
         });
         self.bindings = bindings;
+        self.bind_rules(mods, &index_of, catalog, problems);
     }
 
     /// The mods whose scripts did not load or whose tiles' abilities did not bind: they should
@@ -753,6 +772,7 @@ impl ScriptHost {
                 .extend_from_slice(ctx.initiative_changes);
             call.gifts.clear();
             call.gifts.extend_from_slice(ctx.gifts);
+            call.game.on = false;
         }
         let shape = ctx.field.shape();
         st.fx.borrow_mut::<Fx>().map_err(fail)?.start(
@@ -1472,6 +1492,14 @@ impl AbilityHooks for ScriptHost {
             HookPoints::TARGETS,
             Args::Targets(targets),
         )
+    }
+
+    fn game_rule(
+        &mut self,
+        ctx: &hexforge_core::hooks::GameContext<'_>,
+        call: hexforge_core::hooks::RuleCall<'_>,
+    ) -> Result<(), HookError> {
+        self.call_rule(ctx, call)
     }
 
     fn instant_played(

@@ -1,7 +1,7 @@
-//! The abilities scripts define with `ability(name, { point = function ... })`, by name, with
-//! where each was defined.
+//! The abilities scripts define with `ability(name, { point = function ... })` and the game
+//! rules they define with `rule(name, { point = function ... })`, with where each was defined.
 
-use hexforge_core::hooks::HookPoints;
+use hexforge_core::hooks::{HookPoints, RulePoints};
 use mlua::{Function, Lua, Table, Value};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -27,10 +27,37 @@ pub(crate) struct Ability {
     pub(crate) defined_at: String,
 }
 
-/// The abilities of one environment (the shared library's, or one mod's).
+/// One action a game rule offers: its name, its one-line doc, and its two functions.
+#[derive(Clone, Debug)]
+pub(crate) struct RuleActionImpl {
+    pub(crate) name: String,
+    pub(crate) doc: String,
+    /// Where it may be taken now: a list of hexes, `"none"`, or nothing.
+    pub(crate) targets: Function,
+    /// What taking it does: effects.
+    pub(crate) play: Function,
+}
+
+/// One game rule's implementation (docs/RULESETS.md, "Game scripts").
+#[derive(Clone, Debug)]
+pub(crate) struct RuleImpl {
+    pub(crate) name: String,
+    /// The hook functions, in the order of [`RulePoints::ALL`] (`actions` has none of its own).
+    pub(crate) hooks: [Option<Function>; RulePoints::ALL.len()],
+    pub(crate) points: RulePoints,
+    /// `when`: the declared options and the values that put the rule in play, as written.
+    pub(crate) when: Vec<(String, Value)>,
+    pub(crate) actions: Vec<RuleActionImpl>,
+    /// `file:line` of the `rule(...)` call.
+    pub(crate) defined_at: String,
+}
+
+/// The abilities of one environment (the shared library's, or one mod's), and the game rules of
+/// a mod, in the order its scripts define them.
 #[derive(Debug, Default)]
 pub(crate) struct Registry {
     pub(crate) abilities: BTreeMap<String, Ability>,
+    pub(crate) rules: Vec<RuleImpl>,
     sealed: Cell<bool>,
 }
 
@@ -180,4 +207,244 @@ fn caller_position(lua: &Lua) -> String {
         format!("{file}:{}", d.current_line().unwrap_or(0))
     })
     .unwrap_or_else(|| "?".to_string())
+}
+
+/// A value in words, for errors: its text for numbers, booleans and strings, else its type.
+fn words(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
+        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) => {
+            v.to_string().unwrap_or_else(|_| v.type_name().into())
+        }
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+/// The `rule` function a mod's scripts call while they load.
+pub(crate) fn rule_function(lua: &Lua, registry: Rc<RefCell<Registry>>) -> mlua::Result<Function> {
+    lua.create_function(move |lua, (name, def): (Value, Value)| {
+        let name = match name {
+            Value::String(s) => s.to_str()?.to_string(),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule: the first argument is the rule's name (a string), not {}",
+                    words(&other)
+                )));
+            }
+        };
+        if !snake_case(&name) {
+            return Err(mlua::Error::runtime(format!(
+                "rule: `{name}` is not a valid name: use snake_case (lowercase letters, digits and _)"
+            )));
+        }
+        let Value::Table(def) = def else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: the second argument is a table of hook functions, e.g. {{ turn_started = function(ctx, fx, draw) ... end }}"
+            )));
+        };
+        if registry.borrow().sealed.get() {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: rules are defined when the script loads, not inside a hook"
+            )));
+        }
+        let rule = read_rule(lua, &name, &def)?;
+        let mut reg = registry.borrow_mut();
+        if reg.rules.iter().any(|r| r.name == name) {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}` is defined twice in this mod: rename one"
+            )));
+        }
+        reg.rules.push(rule);
+        Ok(())
+    })
+}
+
+fn snake_case(name: &str) -> bool {
+    !name.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
+    let points = || {
+        RulePoints::ALL
+            .iter()
+            .map(|(_, n)| *n)
+            .chain(["when", "doc"])
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut rule = RuleImpl {
+        name: name.to_string(),
+        hooks: Default::default(),
+        points: RulePoints::NONE,
+        when: Vec::new(),
+        actions: Vec::new(),
+        defined_at: caller_position(lua),
+    };
+    for pair in def.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        let Value::String(key) = &k else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: keys are hook point names ({})",
+                points()
+            )));
+        };
+        let key = key.to_str()?.to_string();
+        match key.as_str() {
+            "doc" => continue,
+            "when" => {
+                rule.when = read_when(name, &v)?;
+                continue;
+            }
+            "actions" => {
+                rule.actions = read_actions(name, &v)?;
+                if !rule.actions.is_empty() {
+                    rule.points = rule.points.union(RulePoints::ACTIONS);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let Some(i) = RulePoints::ALL.iter().position(|(_, n)| *n == key) else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: unknown key `{key}`{} (keys: {})",
+                hexforge_core::names::did_you_mean(
+                    &key,
+                    RulePoints::ALL
+                        .iter()
+                        .map(|(_, n)| *n)
+                        .chain(["when", "doc"])
+                ),
+                points()
+            )));
+        };
+        let Value::Function(f) = v else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: `{key}` must be a function, not {}",
+                words(&v)
+            )));
+        };
+        rule.points = rule.points.union(RulePoints::ALL[i].0);
+        rule.hooks[i] = Some(f);
+    }
+    Ok(rule)
+}
+
+/// `when = "key"` (a bool option that must be on) or `when = { key = value, ... }`.
+fn read_when(name: &str, v: &Value) -> mlua::Result<Vec<(String, Value)>> {
+    match v {
+        Value::String(key) => Ok(vec![(key.to_str()?.to_string(), Value::Boolean(true))]),
+        Value::Table(t) => {
+            let mut when = Vec::new();
+            for pair in t.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                let Value::String(k) = k else {
+                    return Err(mlua::Error::runtime(format!(
+                        "rule `{name}`: `when` is a table of option keys and values, e.g. {{ reinforcements = true }}"
+                    )));
+                };
+                if !matches!(v, Value::Boolean(_) | Value::Integer(_) | Value::String(_)) {
+                    return Err(mlua::Error::runtime(format!(
+                        "rule `{name}`: `when` gives `{}` the value {}: use true/false, a whole number or a string",
+                        k.to_string_lossy(),
+                        words(&v)
+                    )));
+                }
+                when.push((k.to_str()?.to_string(), v));
+            }
+            Ok(when)
+        }
+        other => Err(mlua::Error::runtime(format!(
+            "rule `{name}`: `when` names a bool option (\"king_of_the_hill\") or gives a table of option values ({{ reinforcements_mode = \"v3\" }}), not {}",
+            words(other)
+        ))),
+    }
+}
+
+/// `actions = { { name = ..., doc = ..., targets = function, play = function }, ... }`.
+fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
+    let Value::Table(list) = v else {
+        return Err(mlua::Error::runtime(format!(
+            "rule `{rule}`: `actions` is a list of actions, each {{ name = \"...\", doc = \"...\", targets = function(ctx) ... end, play = function(ctx, target, fx) ... end }}"
+        )));
+    };
+    let mut actions: Vec<RuleActionImpl> = Vec::new();
+    for i in 1..=list.raw_len() {
+        let Value::Table(t) = list.raw_get::<Value>(i)? else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{rule}`: action {i} is not a table {{ name, doc, targets, play }}"
+            )));
+        };
+        let name = match t.raw_get::<Value>("name")? {
+            Value::String(s) if snake_case(&s.to_str()?) => s.to_str()?.to_string(),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`: action {i} needs a `name` in snake_case, not {}",
+                    words(&other)
+                )));
+            }
+        };
+        if actions.iter().any(|a| a.name == name) {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{rule}`: two actions are named `{name}`: rename one"
+            )));
+        }
+        let doc = match t.raw_get::<Value>("doc")? {
+            Value::String(s) => s.to_str()?.to_string(),
+            Value::Nil => String::new(),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: `doc` is one line of text, not {}",
+                    words(&other)
+                )));
+            }
+        };
+        let function = |key: &str, what: &str| -> mlua::Result<Function> {
+            match t.raw_get::<Value>(key)? {
+                Value::Function(f) => Ok(f),
+                Value::Nil => Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}` has no `{key}` function: {what}"
+                ))),
+                other => Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: `{key}` must be a function, not {}",
+                    words(&other)
+                ))),
+            }
+        };
+        let targets = function(
+            "targets",
+            "every action says who may take it and where, with targets(ctx) returning a list of hexes, {\"none\"}, or {} when it may not be taken now",
+        )?;
+        let play = function(
+            "play",
+            "every action says what it does, with play(ctx, target, fx) asking for effects",
+        )?;
+        for pair in t.pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let known = ["name", "doc", "targets", "play"];
+            let key = k.to_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play)",
+                    hexforge_core::names::did_you_mean(&key, known)
+                )));
+            }
+        }
+        actions.push(RuleActionImpl {
+            name,
+            doc,
+            targets,
+            play,
+        });
+    }
+    if actions.len() > usize::from(u8::MAX) {
+        return Err(mlua::Error::runtime(format!(
+            "rule `{rule}` offers {} actions: at most 255",
+            actions.len()
+        )));
+    }
+    Ok(actions)
 }

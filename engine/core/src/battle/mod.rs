@@ -44,6 +44,8 @@ pub struct BattleReport {
     pub removed: u32,
     /// HP each player's HQ lost.
     pub hq_damage: [u16; MAX_PLAYERS],
+    /// Of that, what each player's units dealt: `hq_damage_by[hq owner][attacker's owner]`.
+    pub hq_damage_by: [[u16; MAX_PLAYERS]; MAX_PLAYERS],
     /// Number of phases played (highest initiative + 1).
     pub phases: u8,
 }
@@ -898,6 +900,12 @@ where
             let def = self.cat.get(p.tile);
             if def.is_hq() {
                 hq_damage[p.owner.index()] += sum;
+                let by = &mut self.report.hq_damage_by[p.owner.index()];
+                for h in self.hits.iter().filter(|h| !h.absorbed && h.target == cell) {
+                    if let Some(attacker) = h.from.and_then(|f| field.at(f)) {
+                        by[attacker.owner.index()] += u16::from(h.wounds);
+                    }
+                }
                 continue;
             }
             let added = sum.min(u8::MAX as u16) as u8;

@@ -5,6 +5,7 @@ use super::{Game, LegalActions, Stage, is_instant};
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
+use crate::hooks::Closed;
 use crate::play::{Play, PlayChecker, PlayError};
 use crate::rules::{ExtraDiscards, InstantsOnAllies, MobilityTiming, MoveTarget};
 use crate::shape::{BoardShape, Cell, bits};
@@ -49,6 +50,16 @@ pub enum Action {
     Redraw,
     /// Keep the tiles still held and end the turn (R2.5.5).
     EndTurn,
+    /// An action a mod's game rule offers (docs/RULESETS.md, "Mod actions"), taken on one of the
+    /// hexes its `targets` function lists, or with no target when it lists `"none"`.
+    Rule {
+        /// The rule's index in `Catalog::game_rules`.
+        rule: u8,
+        /// The action's index in the rule's `actions`.
+        action: u8,
+        /// The hex it is taken on; `None` for no target.
+        target: Option<Hex>,
+    },
 }
 
 /// What an instant is played on.
@@ -137,6 +148,23 @@ pub enum ActionError {
     /// R9.2.1, R9.2.3: beyond the compulsory discard, held tiles are kept (`extra_discards =
     /// none`).
     MustKeep,
+    /// A game rule's action that may not be taken now, or not on that target.
+    RuleAction {
+        /// `rule/action`.
+        action: String,
+        /// Why, and what to do.
+        why: String,
+    },
+    /// A game rule in play closes this kind of action now (its `restrict` hook).
+    ClosedByRule {
+        /// The kind closed: `place`, `instant`, `move`, `discard` or `redraw`.
+        what: &'static str,
+    },
+    /// A game rule in play blocks this hex now: no tile may be placed on it or moved to it.
+    BlockedByRule {
+        /// The hex.
+        hex: Hex,
+    },
     /// R2.6 does not allow a redraw now; the reason is given.
     NoRedraw(&'static str),
     /// An ability hook failed during a battle the action started.
@@ -197,6 +225,17 @@ impl fmt::Display for ActionError {
                 "no more discards this turn: the tiles you neither play nor discarded first are kept for a later turn (`extra_discards = none`, R9.2.1, R9.2.3)",
             ),
             ActionError::NoRedraw(why) => write!(f, "no redraw: {why} (R2.6)"),
+            ActionError::RuleAction { action, why } => {
+                write!(f, "the action `{action}` is refused: {why}")
+            }
+            ActionError::ClosedByRule { what } => write!(
+                f,
+                "a game rule in play closes `{what}` actions now (its `restrict` hook): take another action, or end the turn"
+            ),
+            ActionError::BlockedByRule { hex } => write!(
+                f,
+                "a game rule in play blocks {hex} now (its `restrict` hook): no tile may be placed on it or moved to it"
+            ),
             ActionError::Hook(e) => write!(f, "an ability script failed: {e}"),
         }
     }
@@ -228,6 +267,12 @@ pub(super) enum Checked {
         pusher: Cell,
         target: Cell,
         options: u64,
+    },
+    /// A game rule's action on a target its `targets` function listed.
+    Rule {
+        rule: usize,
+        action: usize,
+        target: Option<Cell>,
     },
 }
 
@@ -365,6 +410,24 @@ impl Action {
             Action::Discard { tile } => format!("discard {}", name(tile)),
             Action::Redraw => "redraw an all-instant hand".to_string(),
             Action::EndTurn => "end the turn".to_string(),
+            Action::Rule {
+                rule,
+                action,
+                target,
+            } => {
+                let name = catalog
+                    .game_rules()
+                    .get(usize::from(rule))
+                    .and_then(|r| r.actions.get(usize::from(action)))
+                    .map_or_else(
+                        || format!("rule action {rule}.{action}"),
+                        |a| a.name.clone(),
+                    );
+                match target {
+                    Some(h) => format!("{name} on {h}"),
+                    None => name,
+                }
+            }
         }
     }
 }
@@ -376,6 +439,17 @@ impl Game {
     }
 
     pub(super) fn check_action(&self, action: &Action) -> Result<Checked, ActionError> {
+        if let Action::Rule {
+            rule,
+            action,
+            target,
+        } = *action
+        {
+            return self.rule_action(usize::from(rule), usize::from(action), target);
+        }
+        if !self.restriction.is_open() {
+            self.open_to(action)?;
+        }
         let player = self.state.turn.player();
         let cat = &*self.catalog;
         match self.stage {
@@ -400,6 +474,11 @@ impl Game {
                 _ => Err(ActionError::DiscardFirst),
             },
             Stage::Play => match *action {
+                Action::Rule {
+                    rule,
+                    action,
+                    target,
+                } => self.rule_action(usize::from(rule), usize::from(action), target),
                 Action::Redraw => self.redraw(),
                 Action::Discard { tile } => {
                     self.held(tile)?;
@@ -474,6 +553,89 @@ impl Game {
             Err(ActionError::NotInHand {
                 tile: self.catalog.get(tile).full_id(),
             })
+        }
+    }
+
+    /// A game rule's action: listed by its `targets` function after the last action, on a target
+    /// it listed.
+    fn rule_action(
+        &self,
+        rule: usize,
+        action: usize,
+        target: Option<Hex>,
+    ) -> Result<Checked, ActionError> {
+        if let Stage::Over(_) = self.stage {
+            return Err(ActionError::GameOver);
+        }
+        let name = || {
+            self.catalog
+                .game_rules()
+                .get(rule)
+                .and_then(|r| Some(format!("{}/{}", r.name, r.actions.get(action)?.name)))
+                .unwrap_or_else(|| format!("rule {rule}, action {action}"))
+        };
+        let Some(listed) = self.rule_action_targets(rule, action) else {
+            return Err(ActionError::RuleAction {
+                action: name(),
+                why: "it may not be taken now (its `targets` function lists nothing)".into(),
+            });
+        };
+        let shape = self.field.shape();
+        match target {
+            None if listed.none => Ok(Checked::Rule {
+                rule,
+                action,
+                target: None,
+            }),
+            None => Err(ActionError::RuleAction {
+                action: name(),
+                why: "it needs a target: one of the hexes its `targets` function lists".into(),
+            }),
+            Some(hex) => match shape.cell(hex) {
+                Some(cell) if listed.has(cell) => Ok(Checked::Rule {
+                    rule,
+                    action,
+                    target: Some(cell),
+                }),
+                _ => Err(ActionError::RuleAction {
+                    action: name(),
+                    why: format!("{hex} is not among the targets its `targets` function lists"),
+                }),
+            },
+        }
+    }
+
+    /// Whether what the game rules' `restrict` hooks closed leaves `action` open.
+    fn open_to(&self, action: &Action) -> Result<(), ActionError> {
+        let r = self.restriction;
+        let shape = self.field.shape();
+        let blocked = |hex: Hex| shape.cell(hex).is_some_and(|c| r.blocked & c.bit() != 0);
+        let closed = |kind: Closed| r.closed.contains(kind);
+        let (kind, to) = match *action {
+            Action::Place { hex, .. } if self.stage == Stage::PlaceHq => (None, Some(hex)),
+            Action::Place { hex, .. } => (Some(Closed::PLACE), Some(hex)),
+            Action::Instant { target, .. } => (
+                Some(Closed::INSTANT),
+                match target {
+                    Target::Move { unit, to, .. } if to != unit => Some(to),
+                    _ => None,
+                },
+            ),
+            Action::Move { unit, to, .. } => (Some(Closed::MOVE), (to != unit).then_some(to)),
+            Action::Discard { .. } if self.stage == Stage::Play => (Some(Closed::DISCARD), None),
+            Action::Redraw => (Some(Closed::REDRAW), None),
+            _ => (None, None),
+        };
+        if let Some(kind) = kind.filter(|k| closed(*k)) {
+            let what = Closed::ALL
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or("", |(_, n)| *n);
+            return Err(ActionError::ClosedByRule { what });
+        }
+        match to {
+            Some(hex) if blocked(hex) => Err(ActionError::BlockedByRule { hex }),
+            _ => Ok(()),
         }
     }
 
@@ -763,6 +925,36 @@ impl Game {
                     });
                 }
                 out.push(Action::EndTurn);
+            }
+        }
+        if self.rule_targets.is_empty() && self.restriction.is_open() {
+            return;
+        }
+        if !self.restriction.is_open() {
+            // Rare (a rule closes something now): the list is written out and filtered.
+            let open: Vec<Action> = out.iter().filter(|a| self.open_to(a).is_ok()).collect();
+            out.clear(shape);
+            for a in open {
+                out.push(a);
+            }
+        }
+        if !matches!(self.stage, Stage::Over(_)) {
+            for (rule, action, targets) in self.rule_actions() {
+                let (rule, action) = (rule as u8, action as u8);
+                if targets.none {
+                    out.push(Action::Rule {
+                        rule,
+                        action,
+                        target: None,
+                    });
+                }
+                for hex in targets.hexes(shape) {
+                    out.push(Action::Rule {
+                        rule,
+                        action,
+                        target: Some(hex),
+                    });
+                }
             }
         }
     }

@@ -3,13 +3,14 @@
 //! and the tie-break), the end of the turn, the final round and the result.
 
 use super::action::Checked;
-use super::{Game, Hand, Movers, Stage, apply_piles};
+use super::scripts::{MAX_LOSS_ROUNDS, hook_call_seed};
+use super::{Game, Hand, Loss, Movers, Stage, apply_piles};
 use crate::battle::{self, Context};
 use crate::battlefield::{MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
-use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints};
+use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints, HqLoss, Lost, RulePoints};
 use crate::marker::Lasts;
 use crate::play::{Views, resolve_with};
 use crate::rng::Rng;
@@ -48,6 +49,8 @@ impl<S: EventSink + ?Sized> EventSink for TurnWatch<'_, S> {
 /// owners' discard piles (R4.3.5) before the events reach the caller.
 struct Piled<'a, S: ?Sized> {
     piles: &'a mut [Hand; MAX_PLAYERS],
+    /// The losses the game rules' hooks are to see, when a rule in play follows them.
+    losses: Option<&'a mut Vec<Loss>>,
     /// The kept movers, if any, follow the tiles moved and removed.
     movers: Option<&'a mut Movers>,
     catalog: &'a Catalog,
@@ -58,7 +61,7 @@ struct Piled<'a, S: ?Sized> {
 /// from the game's fields (borrowed one by one, so the board stays free to change).
 fn piled<'a, S: ?Sized>(
     (catalog, rules): (&'a Catalog, &'a crate::rules::Rules),
-    piles: &'a mut [Hand; MAX_PLAYERS],
+    (piles, losses): (&'a mut [Hand; MAX_PLAYERS], Option<&'a mut Vec<Loss>>),
     movers: Option<&'a mut Movers>,
     sink: &'a mut S,
 ) -> (Context<'a>, Piled<'a, S>) {
@@ -66,6 +69,7 @@ fn piled<'a, S: ?Sized>(
         Context { catalog, rules },
         Piled {
             piles,
+            losses,
             movers,
             catalog,
             sink,
@@ -76,6 +80,20 @@ fn piled<'a, S: ?Sized>(
 impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     fn push(&mut self, event: Event) {
         apply_piles(self.piles, &event);
+        if let Some(losses) = self.losses.as_deref_mut() {
+            match event {
+                Event::Removed { cell, tile, owner } => {
+                    losses.push(Loss::Tile(Lost { cell, tile, owner }));
+                }
+                Event::HqDamaged { player, amount, hp } => losses.push(Loss::Hq(HqLoss {
+                    player,
+                    amount,
+                    hp,
+                    by: [0; MAX_PLAYERS],
+                })),
+                _ => {}
+            }
+        }
         if let Some(movers) = self.movers.as_deref_mut() {
             movers.follow(self.catalog, &event);
         }
@@ -91,16 +109,6 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
 /// the game's hook seed and that number in the high half.
 fn battle_seed(hook_seed: u64, battles: u32) -> u64 {
     Rng::seeded(hook_seed ^ u64::from(battles).rotate_left(32)).next_u64()
-}
-
-/// The seed of the next hook call outside a battle, from the game's hook seed and the count
-/// of such calls `calls` (which it advances): the second output of a generator seeded with their
-/// count in the low half, so that these seeds and [`battle_seed`]'s come from different streams.
-fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
-    let mut seeds = Rng::seeded(hook_seed ^ u64::from(*calls));
-    *calls = calls.wrapping_add(1);
-    seeds.next_u64();
-    seeds.next_u64()
 }
 
 /// The seed of the `targets` hooks of the `k`th scripted instant in a hand, from the game's hook
@@ -160,7 +168,7 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let checked = self.check_action(action)?;
-        if !self.has_scripted && !self.may_call_hooks(&checked) {
+        if !self.has_scripted && self.rule_points.is_empty() && !self.may_call_hooks(&checked) {
             self.perform(checked, hooks, decider, sink);
             return match self.hook_failure.take() {
                 Some(e) => Err(ActionError::Hook(e)),
@@ -178,7 +186,10 @@ impl Game {
         }
         let failure = match self.hook_failure.take() {
             Some(e) => Some(e),
-            None => self.refresh_targets(hooks).err(),
+            None => self
+                .refresh_targets(hooks)
+                .and_then(|()| self.refresh_rules(hooks))
+                .err(),
         };
         if let Some(e) = failure {
             *self = before;
@@ -188,6 +199,129 @@ impl Game {
             sink.push(e);
         }
         Ok(())
+    }
+
+    /// The game rules' hooks of `point` (`setup`, `drawn`, `turn_ended`, `battle_started`,
+    /// `battle_ended`), then the effects they asked carried out at once; a failure is left in
+    /// `hook_failure`.
+    pub(super) fn rule_effects<H, D, S>(
+        &mut self,
+        point: RulePoints,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        if !self.rule_points.contains(point) || self.hook_failure.is_some() {
+            return;
+        }
+        match self.ask_rules(point, hooks) {
+            Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+            Err(e) => {
+                self.hook_failure.get_or_insert(e);
+            }
+        }
+    }
+
+    /// The rules' `turn_started` hooks before the current player draws `draw` tiles: their
+    /// effects carried out, and how many tiles the player draws.
+    fn rule_turn_started<H, D, S>(
+        &mut self,
+        draw: usize,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) -> usize
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        if !self.rule_points.contains(RulePoints::TURN_STARTED) || self.hook_failure.is_some() {
+            return draw;
+        }
+        match self.ask_turn_started(draw, hooks) {
+            Ok((n, effects)) => {
+                self.carry_out(&effects, hooks, decider, sink);
+                n
+            }
+            Err(e) => {
+                self.hook_failure.get_or_insert(e);
+                draw
+            }
+        }
+    }
+
+    /// The rules' `destroyed` and `hq_damaged` hooks, for every loss not yet seen, in the order
+    /// they happened; each loss's effects are carried out before the next loss (and their own
+    /// losses follow, up to [`MAX_LOSS_ROUNDS`] rounds). A failure is left in `hook_failure`.
+    fn rule_losses<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        for _ in 0..MAX_LOSS_ROUNDS {
+            if self.losses.is_empty() || self.hook_failure.is_some() || self.result().is_some() {
+                break;
+            }
+            for loss in std::mem::take(&mut self.losses) {
+                if self.hook_failure.is_some() || self.result().is_some() {
+                    break;
+                }
+                match self.ask_loss(loss, hooks) {
+                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+                    Err(e) => {
+                        self.hook_failure.get_or_insert(e);
+                    }
+                }
+            }
+        }
+        self.losses.clear();
+    }
+
+    /// Ends the game with `result`, or with the verdict the rules' `check` hooks give instead.
+    fn end_game<H, S>(&mut self, result: GameResult, hooks: &mut H, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let result = if self.rule_points.contains(RulePoints::CHECK) {
+            match self.ask_check(Some(result), hooks) {
+                Ok(verdict) => verdict.unwrap_or(result),
+                Err(e) => {
+                    self.hook_failure.get_or_insert(e);
+                    return;
+                }
+            }
+        } else {
+            result
+        };
+        self.emit(Event::GameEnded { result }, sink);
+    }
+
+    /// While the game goes on, the rules' `check` hooks may end it.
+    fn rules_may_end<H, S>(&mut self, hooks: &mut H, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        if self.result().is_some()
+            || self.hook_failure.is_some()
+            || !self.rule_points.contains(RulePoints::CHECK)
+        {
+            return;
+        }
+        match self.ask_check(None, hooks) {
+            Ok(Some(result)) => self.emit(Event::GameEnded { result }, sink),
+            Ok(None) => {}
+            Err(e) => {
+                self.hook_failure.get_or_insert(e);
+            }
+        }
     }
 
     /// Whether performing a checked action may call ability hooks: it may start a battle (a
@@ -310,7 +444,12 @@ impl Game {
         }
         let (ctx, mut out) = piled(
             (&self.catalog, &self.rules),
-            &mut self.piles,
+            (
+                &mut self.piles,
+                self.rule_points
+                    .intersects(RulePoints::LOSSES)
+                    .then_some(&mut self.losses),
+            ),
             self.movers.get_mut(),
             &mut *sink,
         );
@@ -330,7 +469,7 @@ impl Game {
         if self.result().is_none()
             && let Some(result) = self.decisive()
         {
-            self.emit(Event::GameEnded { result }, sink);
+            self.end_game(result, hooks, sink);
         }
     }
 
@@ -388,9 +527,16 @@ impl Game {
         ] {
             let Some(seat) = seat else { continue };
             if self.hook_failure.is_some() || self.result().is_some() {
-                return;
+                break;
             }
             self.turn_hooks(seat, point, hooks, decider, sink);
+        }
+        if !self.rule_points.is_empty() && self.hook_failure.is_none() {
+            // What the action destroyed outside battles, then whether the rules end the game.
+            self.rule_losses(hooks, decider, sink);
+            if self.hook_failure.is_none() {
+                self.rules_may_end(hooks, sink);
+            }
         }
     }
 
@@ -433,7 +579,7 @@ impl Game {
                     }
                 }
                 if setup {
-                    self.next_hq(sink);
+                    self.next_hq(hooks, decider, sink);
                 } else if self.field.main_area_full() {
                     // R4.11.1: a full play area starts a battle at once and ends the turn.
                     self.board_full(hooks, decider, sink);
@@ -511,6 +657,27 @@ impl Game {
                     target,
                     hooks,
                 ) {
+                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+                    Err(e) => {
+                        self.hook_failure.get_or_insert(e);
+                    }
+                }
+            }
+            Checked::Rule {
+                rule,
+                action,
+                target,
+            } => {
+                self.emit(
+                    Event::RuleAction {
+                        player,
+                        rule: rule as u8,
+                        action: action as u8,
+                        at: target,
+                    },
+                    sink,
+                );
+                match self.ask_rule_action((rule, action), target, hooks) {
                     Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
                     Err(e) => {
                         self.hook_failure.get_or_insert(e);
@@ -596,13 +763,20 @@ impl Game {
 
     /// The end of `player`'s turn: the event, then the markers whose time runs out with it
     /// (those put for the turn go, those put for a number of turns count one down).
-    fn turn_over<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
+    /// The game rules' `turn_ended` hooks follow.
+    fn turn_over<H, D, S>(&mut self, player: Seat, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         self.emit(Event::TurnEnded { player }, sink);
         if !self.field.marks().is_empty() {
             crate::battle::expire_marks(&mut self.field, Lasts::Turn, true, sink);
             // The nets and moves the kept views hold may depend on the markers that went.
             self.views = OnceLock::new();
         }
+        self.rule_effects(RulePoints::TURN_ENDED, hooks, decider, sink);
     }
 
     /// Resolves a checked core play (an instant's effect or a Mobility move) with the kept views it
@@ -616,7 +790,12 @@ impl Game {
         let views = self.views();
         let (ctx, mut out) = piled(
             (&self.catalog, &self.rules),
-            &mut self.piles,
+            (
+                &mut self.piles,
+                self.rule_points
+                    .intersects(RulePoints::LOSSES)
+                    .then_some(&mut self.losses),
+            ),
             self.movers.get_mut(),
             sink,
         );
@@ -633,7 +812,12 @@ impl Game {
     }
 
     /// After an HQ is placed: the next player in turn order without one, or the first turn (R2.3).
-    fn next_hq<S: EventSink + ?Sized>(&mut self, sink: &mut S) {
+    fn next_hq<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         let next = self
             .order
             .iter()
@@ -643,19 +827,38 @@ impl Game {
             Some(p) => self.state = super::TurnState::new(p),
             None => {
                 self.cursor = 0;
-                self.begin_turn(self.order[0], sink);
+                self.begin_turn(self.order[0], hooks, decider, sink);
             }
         }
     }
 
     /// A turn begins: the player draws (R2.4 opening draws of 1, 2 and 3, then up to the hand
-    /// size; R9.1, R9.2).
-    pub(super) fn begin_turn<S: EventSink + ?Sized>(&mut self, player: Seat, sink: &mut S) {
+    /// size; R9.1, R9.2). The game rules' `turn_started` hooks run before the draw (and may
+    /// change how many tiles are drawn), their `drawn` hooks after it.
+    pub(super) fn begin_turn<H, D, S>(
+        &mut self,
+        player: Seat,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         let number = self.turn_number + 1;
         self.emit(Event::TurnStarted { player, number }, sink);
         let up_to = self.draw_target(number);
         let have = self.hand(player).len();
-        self.draw(player, up_to.saturating_sub(have), sink);
+        let mut n = up_to.saturating_sub(have);
+        if !self.rule_points.is_empty() {
+            n = self.rule_turn_started(n, hooks, decider, sink);
+            if self.hook_failure.is_some() || self.result().is_some() {
+                return;
+            }
+        }
+        self.draw(player, n, sink);
+        self.rule_effects(RulePoints::DRAWN, hooks, decider, sink);
     }
 
     /// Draws up to `n` tiles one at a time from the top of the pile (R2.5.1); the first player to
@@ -679,7 +882,7 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let player = self.state.turn.player();
-        self.turn_over(player, sink);
+        self.turn_over(player, hooks, decider, sink);
         self.after_turn(hooks, decider, sink);
     }
 
@@ -701,18 +904,23 @@ impl Game {
                 };
                 self.final_battle(cause, hooks, decider, sink);
             }
-            _ => self.next_turn(sink),
+            _ => self.next_turn(hooks, decider, sink),
         }
     }
 
-    fn next_turn<S: EventSink + ?Sized>(&mut self, sink: &mut S) {
+    fn next_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         let n = self.order.len();
         for step in 1..=n {
             let i = (self.cursor + step) % n;
             let p = self.order[i];
             if self.active(p) {
                 self.cursor = i;
-                self.begin_turn(p, sink);
+                self.begin_turn(p, hooks, decider, sink);
                 return;
             }
         }
@@ -731,24 +939,38 @@ impl Game {
         S: EventSink + ?Sized,
     {
         self.fight(cause, hooks, decider, sink);
-        if self.result().is_some() {
+        if self.result().is_some() || self.hook_failure.is_some() {
             return;
         }
+        if self.rule_points.contains(RulePoints::CHECK) {
+            // The rules judge the end of the game before HQ hit points do (a scored variant,
+            // say): their verdict ends it, tie-break or not.
+            let provisional = self.by_hit_points().unwrap_or(GameResult::Draw {
+                reason: DrawReason::EqualHp,
+            });
+            match self.ask_check(Some(provisional), hooks) {
+                Ok(Some(result)) => {
+                    self.emit(Event::GameEnded { result }, sink);
+                    return;
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    self.hook_failure.get_or_insert(e);
+                    return;
+                }
+            }
+        }
         if let Some(result) = self.by_hit_points() {
-            self.emit(Event::GameEnded { result }, sink);
+            self.end_game(result, hooks, sink);
         } else if self.rules.tie_breaker == TieBreaker::ExtraTurnThenBattle && !self.tie_break {
             // R2.9.5 and Q3: one more turn each, in the usual order, then one more battle.
             self.emit(Event::TieBreak, sink);
-            self.next_turn(sink);
+            self.next_turn(hooks, decider, sink);
         } else {
-            self.emit(
-                Event::GameEnded {
-                    result: GameResult::Draw {
-                        reason: DrawReason::EqualHp,
-                    },
-                },
-                sink,
-            );
+            let draw = GameResult::Draw {
+                reason: DrawReason::EqualHp,
+            };
+            self.end_game(draw, hooks, sink);
         }
     }
 
@@ -763,7 +985,7 @@ impl Game {
         let extended = self.field.shape().main_area() != self.field.shape().all();
         if extended && self.rules.extended_board_trigger == ExtendedTrigger::FinalBattle {
             let player = self.state.turn.player();
-            self.turn_over(player, sink);
+            self.turn_over(player, hooks, decider, sink);
             self.final_battle(BattleCause::Final, hooks, decider, sink);
         } else {
             self.battle_ends_turn(BattleCause::BoardFull, hooks, decider, sink);
@@ -786,14 +1008,14 @@ impl Game {
         let player = self.state.turn.player();
         let at_start = self.rules.battle_turn_end == BattleTurnEnd::AtStart;
         if at_start {
-            self.turn_over(player, sink);
+            self.turn_over(player, hooks, decider, sink);
         }
         self.battles_while_full(cause, hooks, decider, sink);
         if self.result().is_some() {
             return;
         }
         if !at_start {
-            self.turn_over(player, sink);
+            self.turn_over(player, hooks, decider, sink);
         }
         self.after_turn(hooks, decider, sink);
     }
@@ -826,7 +1048,7 @@ impl Game {
                 && self.field.occupied() == before.occupied()
             {
                 // R9.5.3: a full-board battle that removes no unit ends the game in a draw.
-                self.draw_game(DrawReason::BattleLoop, sink);
+                self.draw_game(DrawReason::BattleLoop, hooks, sink);
                 return;
             }
             if !(self.rules.repeat_battle_while_full && self.field.main_area_full()) {
@@ -834,7 +1056,7 @@ impl Game {
             }
             match self.rules.battle_loop_guard {
                 BattleLoopGuard::DrawIfNoChange if self.field == before => {
-                    self.draw_game(DrawReason::BattleLoop, sink);
+                    self.draw_game(DrawReason::BattleLoop, hooks, sink);
                     return;
                 }
                 BattleLoopGuard::StopAfterN
@@ -849,16 +1071,17 @@ impl Game {
         }
     }
 
-    fn draw_game<S: EventSink + ?Sized>(&mut self, reason: DrawReason, sink: &mut S) {
-        self.emit(
-            Event::GameEnded {
-                result: GameResult::Draw { reason },
-            },
-            sink,
-        );
+    fn draw_game<H, S>(&mut self, reason: DrawReason, hooks: &mut H, sink: &mut S)
+    where
+        H: AbilityHooks + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        self.end_game(GameResult::Draw { reason }, hooks, sink);
     }
 
-    /// One battle; then the game ends if it destroyed an HQ that decides it (R2.9.1).
+    /// One battle; then the game ends if it destroyed an HQ that decides it (R2.9.1). The game
+    /// rules' `battle_started` hooks run before it; after it, their `destroyed` and `hq_damaged`
+    /// hooks for what it cost, their `battle_ended` hooks, and their `check`.
     fn fight<H, D, S>(&mut self, cause: BattleCause, hooks: &mut H, decider: &mut D, sink: &mut S)
     where
         H: AbilityHooks + ?Sized,
@@ -866,21 +1089,48 @@ impl Game {
         S: EventSink + ?Sized,
     {
         self.emit(Event::BattleCalled { cause }, sink);
+        if !self.rule_points.is_empty() {
+            self.rule_effects(RulePoints::BATTLE_STARTED, hooks, decider, sink);
+            if self.hook_failure.is_some() || self.result().is_some() {
+                return;
+            }
+        }
+        let mark = self.losses.len();
         let (ctx, mut out) = piled(
             (&self.catalog, &self.rules),
-            &mut self.piles,
+            (
+                &mut self.piles,
+                self.rule_points
+                    .intersects(RulePoints::LOSSES)
+                    .then_some(&mut self.losses),
+            ),
             self.movers.get_mut(),
             &mut *sink,
         );
         // Each battle's scripts draw from a seed of the game and the battle's number.
         hooks.reseed(battle_seed(self.hook_seed, self.battles));
-        if let Err(e) = battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
-            // The battle left the board as it was; the action that called it is refused.
-            self.hook_failure.get_or_insert(e);
-            return;
+        let report = match battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
+            Ok(report) => report,
+            Err(e) => {
+                // The battle left the board as it was; the action that called it is refused.
+                self.hook_failure.get_or_insert(e);
+                return;
+            }
+        };
+        if !self.rule_points.is_empty() {
+            if self.rule_points.intersects(RulePoints::LOSSES) {
+                self.note_battle_losses(mark, &report);
+                self.rule_losses(hooks, decider, sink);
+            }
+            self.rule_effects(RulePoints::BATTLE_ENDED, hooks, decider, sink);
+            if self.hook_failure.is_some() || self.result().is_some() {
+                return;
+            }
         }
         if let Some(result) = self.decisive() {
-            self.emit(Event::GameEnded { result }, sink);
+            self.end_game(result, hooks, sink);
+        } else if !self.rule_points.is_empty() {
+            self.rules_may_end(hooks, sink);
         }
     }
 }

@@ -9,12 +9,13 @@
 //! the turn number, the battles fought, the last-tile, final-round and tie-break marks; the game's
 //! random number generator, the seed of its ability scripts and the count of hook calls made
 //! outside battles (each reseeds the scripts); the targets the scripted instants in the current
-//! player's hand list (only when there are any, so other games hash as they did).
+//! player's hand list (only when there are any, so other games hash as they did); what the game
+//! rules in play close and where their actions may be taken (likewise only when there are any).
 //!
 //! What is not: the catalog and the rules, which a game is given rather than plays (a tile is
 //! hashed by its catalog index), the kept board views (worked out again from the board) and the
-//! hook failure of an action in progress, and whether the armies hold scripted instants (the
-//! catalog's). std's `Hash`/`DefaultHasher` are not used: their output
+//! hook failure of an action in progress, whether the armies hold scripted instants (the
+//! catalog's) and which game rules are in play (the rules'). std's `Hash`/`DefaultHasher` are not used: their output
 //! may change with the Rust version.
 
 use super::{Game, Hand, Mode, Stage, TurnState};
@@ -60,6 +61,11 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         hook_calls,
         has_scripted: _,
         scripted,
+        rules_in_play: _,
+        rule_points: _,
+        restriction,
+        rule_targets,
+        losses: _,
     } = game;
     let mut h = Fnv1a::new();
     h.bytes(ENCODING);
@@ -123,7 +129,12 @@ pub(super) fn state_hash(game: &Game) -> u64 {
                         DrawReason::AllHqsDestroyed => 0,
                         DrawReason::EqualHp => 1,
                         DrawReason::BattleLoop => 2,
+                        DrawReason::Rule => 3,
                     });
+                }
+                GameResult::Shared { teams } => {
+                    h.u8(2);
+                    h.u8(*teams);
                 }
             }
         }
@@ -169,6 +180,18 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         h.len(scripted.len());
         for (tile, targets) in scripted {
             h.u16(tile.index() as u16);
+            h.bool(targets.none);
+            h.u64(targets.cells);
+        }
+    }
+    // Likewise for what game rules close and where their actions may be taken.
+    if !restriction.is_open() || !rule_targets.is_empty() {
+        h.u8(restriction.closed.bits());
+        h.u64(restriction.blocked);
+        h.len(rule_targets.len());
+        for (rule, action, targets) in rule_targets {
+            h.u8(*rule);
+            h.u8(*action);
             h.bool(targets.none);
             h.u64(targets.cells);
         }

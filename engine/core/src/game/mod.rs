@@ -9,6 +9,7 @@ mod hash;
 mod judge;
 mod legal;
 mod player;
+mod scripts;
 
 use action::Movers;
 pub use action::{Action, ActionError, Target};
@@ -19,6 +20,7 @@ pub use player::{Player, Seats, next_action, play_out};
 use crate::battle::Context;
 use crate::battlefield::{Battlefield, MAX_PLAYERS, PlayerSetup, Seat, Setup, SetupError};
 use crate::event::{Event, GameResult};
+use crate::hooks::{Restriction, RulePoints};
 use crate::play::{PlayChecker, Turn, Views};
 use crate::rng::Rng;
 use crate::rules::{Ffa3Tie, FirstPlayer, Rules};
@@ -129,8 +131,16 @@ pub enum GameError {
     /// A marker the board starts with is not on one of its hexes, or carries a value its name
     /// cannot take.
     BoardMark(String),
-    /// An ability hook failed as the first turn began.
+    /// An ability hook or a game rule's hook failed as the game was set up or the first turn
+    /// began.
     Hook(crate::hooks::HookError),
+    /// A mod's game rule is in play, so the game needs its scripts: use [`Game::start`].
+    NeedsScripts {
+        /// The rule's name.
+        rule: String,
+        /// The mod that defines it.
+        mod_id: String,
+    },
 }
 
 impl fmt::Display for GameError {
@@ -157,7 +167,11 @@ impl fmt::Display for GameError {
             GameError::Board(e) => write!(f, "{e}"),
             GameError::Position(why) => f.write_str(why),
             GameError::BoardMark(why) => write!(f, "the board's markers: {why}"),
-            GameError::Hook(e) => write!(f, "an ability script failed as the turn began: {e}"),
+            GameError::Hook(e) => write!(f, "a script failed as the game began: {e}"),
+            GameError::NeedsScripts { rule, mod_id } => write!(
+                f,
+                "the game rule `{rule}` of mod `{mod_id}` is in play: the game needs its scripts from the start (set it up with Game::start and the mods' script host)"
+            ),
         }
     }
 }
@@ -246,12 +260,86 @@ pub struct Game {
     /// order), worked out by the hooks after every action (`Game::refresh_targets`), so that
     /// listing the legal actions calls no hook.
     scripted: Vec<(TileRef, crate::hooks::InstantTargets)>,
+    /// The game rules in play (`Catalog::game_rules`), one bit per rule index: fixed for the
+    /// game by its rule options.
+    rules_in_play: u64,
+    /// The points of the rules in play together; empty, the game calls no rule at all.
+    rule_points: RulePoints,
+    /// What the rules' `restrict` hooks closed after the last action.
+    restriction: Restriction,
+    /// The targets of the rules' actions after the last action: rule index, action index and
+    /// where it may be taken, for every action that may be taken now.
+    rule_targets: Vec<(u8, u8, crate::hooks::InstantTargets)>,
+    /// Tiles destroyed and HQ HP lost that the rules' `destroyed` and `hq_damaged` hooks have not
+    /// seen yet (kept only while such a rule is in play).
+    losses: Vec<Loss>,
+}
+
+/// A loss the rules' hooks are still to see.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Loss {
+    /// A tile left the board destroyed.
+    Tile(crate::hooks::Lost),
+    /// An HQ lost HP.
+    Hq(crate::hooks::HqLoss),
 }
 
 impl Game {
     /// Sets up a new game: each army's tiles but the HQ shuffled into a draw pile with the game's
     /// seeded RNG (R2.1), the first player chosen (R2.2), and the first HQ to place (R2.3).
+    ///
+    /// A game whose rule options put a mod's game rule in play needs its scripts from the
+    /// start: it is refused here ([`GameError::NeedsScripts`]); set it up with [`Game::start`].
     pub fn new(
+        setup: GameSetup,
+        catalog: Arc<Catalog>,
+        rules: Arc<Rules>,
+    ) -> Result<Self, GameError> {
+        let game = Self::build(setup, catalog, rules)?;
+        if let Some(i) = game.rules_in_play().next() {
+            let rule = &game.catalog.game_rules()[i];
+            return Err(GameError::NeedsScripts {
+                rule: rule.name.clone(),
+                mod_id: rule.mod_id.clone(),
+            });
+        }
+        Ok(game)
+    }
+
+    /// Sets up a new game as [`Game::new`] does, then runs the `setup` hooks of the game rules
+    /// in play (docs/RULESETS.md, "Game scripts") with `hooks`, their events going to `sink`,
+    /// and asks the rules what is closed and where their actions may be taken. With no rule in
+    /// play it is [`Game::new`].
+    pub fn start<H, S>(
+        setup: GameSetup,
+        catalog: Arc<Catalog>,
+        rules: Arc<Rules>,
+        hooks: &mut H,
+        sink: &mut S,
+    ) -> Result<Self, GameError>
+    where
+        H: crate::hooks::AbilityHooks + ?Sized,
+        S: crate::event::EventSink + ?Sized,
+    {
+        let mut game = Self::build(setup, catalog, rules)?;
+        if game.rule_points.is_empty() {
+            return Ok(game);
+        }
+        game.rule_effects(
+            RulePoints::SETUP,
+            hooks,
+            &mut crate::decision::DefaultPolicy,
+            sink,
+        );
+        if let Some(e) = game.hook_failure.take() {
+            return Err(GameError::Hook(e));
+        }
+        game.refresh_rules(hooks).map_err(GameError::Hook)?;
+        Ok(game)
+    }
+
+    /// The game of `setup`, checked, with the rules in play worked out and no hook called.
+    fn build(
         setup: GameSetup,
         catalog: Arc<Catalog>,
         rules: Arc<Rules>,
@@ -366,7 +454,13 @@ impl Game {
             movers: OnceLock::new(),
             has_scripted,
             scripted: Vec::new(),
-        })
+            rules_in_play: 0,
+            rule_points: RulePoints::NONE,
+            restriction: Restriction::default(),
+            rule_targets: Vec::new(),
+            losses: Vec::new(),
+        }
+        .with_rules_in_play())
     }
 
     /// A game in progress, checked: the board is legal, every player has an HQ on it, hands hold
@@ -479,9 +573,20 @@ impl Game {
             movers: OnceLock::new(),
             has_scripted: false,
             scripted: Vec::new(),
-        };
+            rules_in_play: 0,
+            rule_points: RulePoints::NONE,
+            restriction: Restriction::default(),
+            rule_targets: Vec::new(),
+            losses: Vec::new(),
+        }
+        .with_rules_in_play();
         game.has_scripted = scripted_in(&game.catalog, game.armies.iter().map(String::as_str));
-        game.begin_turn(position.next, sink);
+        game.begin_turn(
+            position.next,
+            hooks,
+            &mut crate::decision::DefaultPolicy,
+            sink,
+        );
         game.turn_hooks(
             position.next,
             crate::hooks::HookPoints::TURN_STARTED,
@@ -493,6 +598,7 @@ impl Game {
             return Err(GameError::Hook(e));
         }
         game.refresh_targets(hooks).map_err(GameError::Hook)?;
+        game.refresh_rules(hooks).map_err(GameError::Hook)?;
         Ok(game)
     }
 
@@ -693,6 +799,7 @@ impl Game {
                 self.owed = Some(self.active_mask());
             }
             Event::BattleCalled { .. } => self.battles += 1,
+            Event::RuleAction { .. } => self.state.acted = true,
             Event::GameEnded { result } => self.stage = Stage::Over(result),
             _ => {}
         }

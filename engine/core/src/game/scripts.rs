@@ -1,0 +1,334 @@
+//! The game rules of mods (docs/RULESETS.md, "Game scripts"): which rules a game has in play,
+//! their hooks called at the game's moments and what those hooks ask, and the answers
+//! kept between actions (what is closed, where the rules' actions may be taken). The game flow
+//! (`flow`, the floor above) carries out what the hooks ask.
+//!
+//! A game with no rule in play calls none of this: every entry point first tests the points of
+//! the rules in play, an empty set.
+
+use super::{Game, Loss};
+use crate::battle::BattleReport;
+use crate::battlefield::MAX_PLAYERS;
+use crate::effect::Effect;
+use crate::event::GameResult;
+use crate::hooks::{
+    AbilityHooks, GameContext, HookError, HqLoss, InstantTargets, PlayerPiles, Restriction,
+    RuleCall, RulePoints,
+};
+use crate::rng::Rng;
+use crate::shape::Cell;
+
+/// The seed of the next hook call outside a battle, from the game's hook seed and the count
+/// of such calls `calls` (which it advances): the second output of a generator seeded with their
+/// count in the low half, so that these seeds and a battle's come from different streams.
+pub(super) fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
+    let mut seeds = Rng::seeded(hook_seed ^ u64::from(*calls));
+    *calls = calls.wrapping_add(1);
+    seeds.next_u64();
+    seeds.next_u64()
+}
+
+/// Losses followed in one go at most this often (a rule whose effects destroy a tile, whose
+/// `destroyed` hook wounds another...): then the rest wait for the next action.
+pub(super) const MAX_LOSS_ROUNDS: usize = 64;
+
+impl Game {
+    /// Works out which of the catalog's game rules the game's rule options put in play.
+    pub(super) fn with_rules_in_play(mut self) -> Self {
+        let declared = self.catalog.options();
+        let mut mask = 0u64;
+        let mut points = RulePoints::NONE;
+        for (i, rule) in self.catalog.game_rules().iter().enumerate() {
+            if rule.applies(|key| self.rules.option(declared, key)) {
+                mask |= 1 << i;
+                points = points.union(rule.points);
+            }
+        }
+        self.rules_in_play = mask;
+        self.rule_points = points;
+        self
+    }
+
+    /// The points of the game rules in play together; empty when no rule plays.
+    pub fn rule_points(&self) -> RulePoints {
+        self.rule_points
+    }
+
+    /// The indices (in `Catalog::game_rules`) of the game rules in play, in load order.
+    pub fn rules_in_play(&self) -> impl Iterator<Item = usize> + '_ {
+        crate::shape::bits(self.rules_in_play)
+    }
+
+    /// What the rules' `restrict` hooks closed to the current player after the last action.
+    pub fn restriction(&self) -> Restriction {
+        self.restriction
+    }
+
+    /// Where the rule action `action` of the rule `rule` may be taken now (both indices as
+    /// `Catalog::game_rules` lists them); `None` when it may not be taken now.
+    pub fn rule_action_targets(&self, rule: usize, action: usize) -> Option<InstantTargets> {
+        self.rule_targets
+            .iter()
+            .find(|(r, a, _)| usize::from(*r) == rule && usize::from(*a) == action)
+            .map(|(_, _, t)| *t)
+    }
+
+    /// Every rule action that may be taken now: rule index, action index and its targets.
+    pub fn rule_actions(&self) -> impl Iterator<Item = (usize, usize, InstantTargets)> + '_ {
+        self.rule_targets
+            .iter()
+            .map(|(r, a, t)| (usize::from(*r), usize::from(*a), *t))
+    }
+
+    /// Calls the hook of each rule in play whose points contain `point`, in load order, with a
+    /// context of the game as it stands: `call` makes each call's argument. Every call is a
+    /// reseed point of its own. The first failure stops the calls.
+    pub(super) fn call_rules<H>(
+        &self,
+        point: RulePoints,
+        hooks: &mut H,
+        calls: &mut u32,
+        mut call: impl FnMut(&mut H, &GameContext<'_>) -> Result<(), HookError>,
+    ) -> Result<(), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let rules = self.catalog.game_rules();
+        let n = self.field.player_count();
+        let empty = PlayerPiles {
+            army: "",
+            hand: &[],
+            deck: 0,
+            discard: &[],
+        };
+        let mut piles = [empty; MAX_PLAYERS];
+        for (i, p) in piles.iter_mut().enumerate().take(n) {
+            *p = PlayerPiles {
+                army: &self.armies[i],
+                hand: &self.piles[i].hand,
+                deck: self.piles[i].deck.len(),
+                discard: &self.piles[i].discard,
+            };
+        }
+        for i in self.rules_in_play() {
+            if !rules[i].points.contains(point) {
+                continue;
+            }
+            hooks.reseed(hook_call_seed(self.hook_seed, calls));
+            let ctx = GameContext {
+                field: &self.field,
+                catalog: &self.catalog,
+                rules: &self.rules,
+                rule: i,
+                player: self.state.turn.player(),
+                turn: self.turn_number,
+                battles: self.battles,
+                last_tile_drawn: self.last_drawn,
+                piles: &piles[..n],
+            };
+            call(hooks, &ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Asks the hooks of `point` (`setup`, `drawn`, `turn_ended`, `battle_started`,
+    /// `battle_ended`) of every rule in play for their effects.
+    pub(super) fn ask_rules<H>(
+        &mut self,
+        point: RulePoints,
+        hooks: &mut H,
+    ) -> Result<Vec<Effect>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut calls = self.hook_calls;
+        let called = self.call_rules(point, hooks, &mut calls, |h, ctx| {
+            h.game_rule(ctx, RuleCall::Effects(point, &mut effects))
+        });
+        self.hook_calls = calls;
+        called.map(|()| effects)
+    }
+
+    /// Asks the `turn_started` hooks, before the current player draws `draw` tiles: how many
+    /// they draw instead, and the effects to carry out first.
+    pub(super) fn ask_turn_started<H>(
+        &mut self,
+        draw: usize,
+        hooks: &mut H,
+    ) -> Result<(usize, Vec<Effect>), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut count = u8::try_from(draw).unwrap_or(u8::MAX);
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut calls = self.hook_calls;
+        let called = self.call_rules(RulePoints::TURN_STARTED, hooks, &mut calls, |h, ctx| {
+            h.game_rule(
+                ctx,
+                RuleCall::TurnStarted {
+                    draw: &mut count,
+                    effects: &mut effects,
+                },
+            )
+        });
+        self.hook_calls = calls;
+        called.map(|()| (usize::from(count), effects))
+    }
+
+    /// Asks the `destroyed` or `hq_damaged` hooks about one loss for their effects.
+    pub(super) fn ask_loss<H>(
+        &mut self,
+        loss: Loss,
+        hooks: &mut H,
+    ) -> Result<Vec<Effect>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut calls = self.hook_calls;
+        let called = match loss {
+            Loss::Tile(lost) => {
+                self.call_rules(RulePoints::DESTROYED, hooks, &mut calls, |h, ctx| {
+                    h.game_rule(ctx, RuleCall::Destroyed(lost, &mut effects))
+                })
+            }
+            Loss::Hq(hq) => self.call_rules(RulePoints::HQ_DAMAGED, hooks, &mut calls, |h, ctx| {
+                h.game_rule(ctx, RuleCall::HqDamaged(hq, &mut effects))
+            }),
+        };
+        self.hook_calls = calls;
+        called.map(|()| effects)
+    }
+
+    /// Asks the `play` function of the action `action` of rule `rule`, taken on `target`, for
+    /// its effects.
+    pub(super) fn ask_rule_action<H>(
+        &mut self,
+        (rule, action): (usize, usize),
+        target: Option<Cell>,
+        hooks: &mut H,
+    ) -> Result<Vec<Effect>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut calls = self.hook_calls;
+        let in_play = std::mem::replace(&mut self.rules_in_play, 1u64 << rule);
+        let called = self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
+            h.game_rule(
+                ctx,
+                RuleCall::Play {
+                    action,
+                    target,
+                    effects: &mut effects,
+                },
+            )
+        });
+        self.rules_in_play = in_play;
+        self.hook_calls = calls;
+        called.map(|()| effects)
+    }
+
+    /// The HQ losses of a battle just fought, from its report, in place of the HQ losses its
+    /// events noted since `mark` (one per player and battle, with who dealt what).
+    pub(super) fn note_battle_losses(&mut self, mark: usize, report: &BattleReport) {
+        let mut i = mark;
+        while i < self.losses.len() {
+            if matches!(self.losses[i], Loss::Hq(_)) {
+                self.losses.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+        for p in self.field.players() {
+            let amount = report.hq_damage[p.index()];
+            if amount > 0 {
+                self.losses.push(Loss::Hq(HqLoss {
+                    player: p,
+                    amount,
+                    hp: self.field.hq_hp(p),
+                    by: report.hq_damage_by[p.index()],
+                }));
+            }
+        }
+    }
+
+    /// Asks the `check` hooks: `ended` is the result the engine is ending the game with, if it
+    /// is; the first rule (in load order) that gives a verdict decides. `None` leaves the game as
+    /// the engine has it.
+    pub(super) fn ask_check<H>(
+        &mut self,
+        ended: Option<GameResult>,
+        hooks: &mut H,
+    ) -> Result<Option<GameResult>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut verdict = None;
+        let mut calls = self.hook_calls;
+        let called = self.call_rules(RulePoints::CHECK, hooks, &mut calls, |h, ctx| {
+            if verdict.is_some() {
+                return Ok(());
+            }
+            h.game_rule(
+                ctx,
+                RuleCall::Check {
+                    ended,
+                    verdict: &mut verdict,
+                },
+            )
+        });
+        self.hook_calls = calls;
+        called.map(|()| verdict)
+    }
+
+    /// Works out again what the rules close to the current player (`restrict`) and where their
+    /// actions may be taken (their `targets` functions), kept until the next action so that
+    /// listing the legal actions calls no hook. Nothing is asked once the game is over. Asking
+    /// is no reseed point of the game: each call draws from a seed of its own, so asking again
+    /// gives the same answers.
+    pub(super) fn refresh_rules<H>(&mut self, hooks: &mut H) -> Result<(), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        self.restriction = Restriction::default();
+        self.rule_targets.clear();
+        if !self.rule_points.intersects(RulePoints::AFTER_ACTIONS) || self.result().is_some() {
+            return Ok(());
+        }
+        let shape_cells = self.field.shape().all();
+        // A copy of the call count: refreshing does not advance the game's reseed points.
+        let mut calls = self.hook_calls ^ 0x8000_0000;
+        let mut restriction = Restriction::default();
+        self.call_rules(RulePoints::RESTRICT, hooks, &mut calls, |h, ctx| {
+            let mut r = Restriction::default();
+            h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
+            restriction.closed = restriction.closed.union(r.closed);
+            restriction.blocked |= r.blocked & shape_cells;
+            Ok(())
+        })?;
+        let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();
+        let rules = self.catalog.game_rules();
+        self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
+            for action in 0..rules[ctx.rule].actions.len() {
+                let mut targets = InstantTargets::default();
+                h.game_rule(
+                    ctx,
+                    RuleCall::Targets {
+                        action,
+                        targets: &mut targets,
+                    },
+                )?;
+                targets.cells &= shape_cells;
+                if !targets.is_empty() {
+                    found.push((ctx.rule as u8, action as u8, targets));
+                }
+            }
+            Ok(())
+        })?;
+        self.restriction = restriction;
+        self.rule_targets = found;
+        Ok(())
+    }
+}

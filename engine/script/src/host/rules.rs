@@ -1,0 +1,537 @@
+//! Game rules in the script host: binding the rules mods' scripts define into the catalog (their
+//! `when` checked against the declared options), and calling their hooks for the engine.
+
+use super::{Failure, ScriptError, ScriptHost, function_at, outside, read_targets};
+use crate::api::{self, Fx};
+use hexforge_content::{Diagnostic, ModInfo};
+use hexforge_core::battlefield::Battlefield;
+use hexforge_core::event::{DrawReason, GameResult};
+use hexforge_core::hooks::{Closed, GameContext, HookError, Restriction, RuleCall, RulePoints};
+use hexforge_core::tile::{GameRule, ParamValue, RuleAction};
+use hexforge_core::{Catalog, Hex, Seat};
+use mlua::{Lua, Table, Value};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A Lua value of a rule's `when` as an option value, if it is one.
+fn param_of(v: &Value) -> Option<ParamValue> {
+    match v {
+        Value::Boolean(b) => Some(ParamValue::Bool(*b)),
+        Value::Integer(i) => Some(ParamValue::Int(*i)),
+        Value::String(s) => Some(ParamValue::Str(s.to_str().ok()?.to_string())),
+        _ => None,
+    }
+}
+
+/// The diagnostic of a problem at `at` (`file:line`, the file relative to the mod's folder).
+fn located(dir: &Path, at: &str, message: String) -> Diagnostic {
+    let (file, line) = match at.rsplit_once(':') {
+        Some((file, line)) => (file, line.parse().unwrap_or(1)),
+        None => (at, 1),
+    };
+    Diagnostic {
+        file: dir.join(file),
+        line,
+        column: 1,
+        message,
+    }
+}
+
+impl ScriptHost {
+    /// Puts the game rules of every mod whose scripts loaded into `catalog`, in load order and
+    /// in the order each mod's scripts define them; a rule whose `when` names an option no
+    /// loaded mod declares, or gives it a value it does not take, is reported at its line and
+    /// its mod counts as failed.
+    pub(super) fn bind_rules(
+        &mut self,
+        mods: &[ModInfo],
+        index_of: &[Option<usize>],
+        catalog: &mut Catalog,
+        problems: &mut Vec<Diagnostic>,
+    ) {
+        let mut rules = Vec::new();
+        let mut bound = Vec::new();
+        for (m, state) in index_of.iter().enumerate() {
+            let Some(state) = *state else { continue };
+            let st = &self.states[state];
+            for rule in &st.registry.borrow().rules {
+                let mut when = Vec::new();
+                let mut bad = false;
+                for (key, value) in &rule.when {
+                    let declared = catalog.options();
+                    let Some(d) = declared.get(key) else {
+                        problems.push(located(
+                            &mods[m].dir,
+                            &rule.defined_at,
+                            format!(
+                                "rule `{}`: `when` names the option `{key}`, which no loaded mod declares{}: declare it in an options.toml (docs/RULESETS.md), or name a declared option",
+                                rule.name,
+                                hexforge_core::names::did_you_mean(
+                                    key,
+                                    declared.keys().map(String::as_str)
+                                )
+                            ),
+                        ));
+                        bad = true;
+                        continue;
+                    };
+                    match param_of(value).and_then(|v| d.kind.accept(&v)) {
+                        Some(v) => when.push((key.clone(), v)),
+                        None => {
+                            problems.push(located(
+                                &mods[m].dir,
+                                &rule.defined_at,
+                                format!(
+                                    "rule `{}`: `when` gives the option `{key}` a value it does not take: use {} (type `{}`)",
+                                    rule.name,
+                                    d.kind.expected(),
+                                    d.kind.name()
+                                ),
+                            ));
+                            bad = true;
+                        }
+                    }
+                }
+                if bad {
+                    if !self.failed.contains(&mods[m].id) {
+                        self.failed.push(mods[m].id.clone());
+                    }
+                    continue;
+                }
+                rules.push(GameRule {
+                    name: rule.name.clone(),
+                    mod_id: mods[m].id.clone(),
+                    points: rule.points,
+                    when,
+                    actions: rule
+                        .actions
+                        .iter()
+                        .map(|a| RuleAction {
+                            name: a.name.clone(),
+                            doc: a.doc.clone(),
+                        })
+                        .collect(),
+                });
+                bound.push((state, rule.clone()));
+            }
+        }
+        for over in catalog.set_game_rules(rules) {
+            let at = bound
+                .iter()
+                .find(|(_, r)| r.name == over.name)
+                .map(|(_, r)| r.defined_at.clone())
+                .unwrap_or_default();
+            let dir = mods
+                .iter()
+                .find(|m| m.id == over.mod_id)
+                .map_or(Path::new(""), |m| m.dir.as_path());
+            problems.push(located(
+                dir,
+                &at,
+                format!(
+                    "rule `{}`: the loaded mods define more than {} game rules; merge some rules into one",
+                    over.name,
+                    Catalog::MAX_GAME_RULES
+                ),
+            ));
+        }
+        bound.truncate(Catalog::MAX_GAME_RULES);
+        self.game_rules = bound;
+    }
+
+    /// Calls the hook a [`RuleCall`] names for the rule of `ctx`.
+    pub(super) fn call_rule(
+        &mut self,
+        ctx: &GameContext<'_>,
+        mut call: RuleCall<'_>,
+    ) -> Result<(), HookError> {
+        let Some((state, rule)) = self.game_rules.get(ctx.rule) else {
+            return Err(HookError {
+                message: format!(
+                    "game rule {} is not bound to a script (load the catalog through the script host)",
+                    ctx.rule
+                ),
+            });
+        };
+        let (point, f, action) = match &call {
+            RuleCall::Effects(point, _) => (*point, None, None),
+            RuleCall::TurnStarted { .. } => (RulePoints::TURN_STARTED, None, None),
+            RuleCall::Destroyed(..) => (RulePoints::DESTROYED, None, None),
+            RuleCall::HqDamaged(..) => (RulePoints::HQ_DAMAGED, None, None),
+            RuleCall::Check { .. } => (RulePoints::CHECK, None, None),
+            RuleCall::Restrict(_) => (RulePoints::RESTRICT, None, None),
+            RuleCall::Targets { action, .. } => (
+                RulePoints::ACTIONS,
+                rule.actions.get(*action).map(|a| a.targets.clone()),
+                Some(*action),
+            ),
+            RuleCall::Play { action, .. } => (
+                RulePoints::ACTIONS,
+                rule.actions.get(*action).map(|a| a.play.clone()),
+                Some(*action),
+            ),
+        };
+        let f = match f {
+            Some(f) => f,
+            None => {
+                let Some(i) = RulePoints::ALL.iter().position(|(p, _)| *p == point) else {
+                    return Ok(());
+                };
+                match &rule.hooks[i] {
+                    Some(f) => f.clone(),
+                    None => return Ok(()),
+                }
+            }
+        };
+        let st = self.states[*state].clone();
+        let is_targets = matches!(call, RuleCall::Targets { .. });
+        // What names the hook in a message, worked out only when there is one.
+        let error = |f: Failure| HookError {
+            message: ScriptError {
+                mod_id: st.id.clone(),
+                at: f.at.unwrap_or_else(|| rule.defined_at.clone()),
+                hook: match action {
+                    Some(a) if is_targets => format!("actions.{}.targets", rule.actions[a].name),
+                    Some(a) => format!("actions.{}.play", rule.actions[a].name),
+                    _ => point.name().unwrap_or("rule").to_string(),
+                },
+                tile: format!("rule {}", rule.name),
+                message: f.message,
+                traceback: f.traceback,
+            }
+            .to_string(),
+        };
+        if let Some(message) = st.broken.borrow().clone() {
+            return Err(error(Failure {
+                at: None,
+                message,
+                traceback: Vec::new(),
+            }));
+        }
+        if *self.rules != *ctx.rules {
+            self.rules = Arc::new(ctx.rules.clone());
+        }
+        st.dirty.set(true);
+        let fail = |e: mlua::Error| error(outside(&e));
+        st.attack_now.set(None).map_err(fail)?;
+        {
+            let mut c = st.ctx.borrow_mut::<api::Call>().map_err(fail)?;
+            if !Arc::ptr_eq(&c.catalog, &self.catalog) {
+                c.catalog = self.catalog.clone();
+            }
+            if !Arc::ptr_eq(&c.rules, &self.rules) {
+                c.rules = self.rules.clone();
+            }
+            c.field = Some(ctx.field.clone());
+            c.cell = None;
+            c.tile = None;
+            c.player = Some(ctx.player);
+            c.ability = 0;
+            c.phase = 0;
+            c.initiative_changes.clear();
+            c.gifts.clear();
+            c.game.fill(ctx);
+        }
+        st.fx
+            .borrow_mut::<Fx>()
+            .map_err(fail)?
+            .start(ctx.field, None, false);
+        let lua = &st.lua;
+        let located = |message: String| Failure {
+            at: Some(function_at(&rule.defined_at, &f)),
+            message,
+            traceback: Vec::new(),
+        };
+        let result = match &mut call {
+            RuleCall::Effects(..) => st.runner.call::<()>(lua, &f, (&st.ctx, &st.fx)),
+            RuleCall::TurnStarted { draw, .. } => st
+                .runner
+                .call::<Value>(lua, &f, (&st.ctx, &st.fx, **draw))
+                .and_then(|v| match v {
+                    Value::Nil => Ok(()),
+                    Value::Integer(n) if (0..=99).contains(&n) => {
+                        **draw = n as u8;
+                        Ok(())
+                    }
+                    other => Err(located(format!(
+                        "turn_started returns how many tiles the player draws (0 to 99) or nothing, not {}",
+                        words(&other)
+                    ))),
+                }),
+            RuleCall::Destroyed(lost, _) => {
+                let t = lost_table(lua, ctx, lost).map_err(fail)?;
+                st.runner.call::<()>(lua, &f, (&st.ctx, &st.fx, t))
+            }
+            RuleCall::HqDamaged(hq, _) => {
+                let t = hq_table(lua, ctx, hq).map_err(fail)?;
+                st.runner.call::<()>(lua, &f, (&st.ctx, &st.fx, t))
+            }
+            RuleCall::Check { ended, verdict } => {
+                let e = match ended {
+                    Some(r) => Value::Table(result_table(lua, ctx.field, *r).map_err(fail)?),
+                    None => Value::Nil,
+                };
+                st.runner
+                    .call::<Value>(lua, &f, (&st.ctx, e))
+                    .and_then(|v| {
+                        **verdict = read_verdict(ctx.field, &v).map_err(located)?;
+                        Ok(())
+                    })
+            }
+            RuleCall::Restrict(out) => st
+                .runner
+                .call::<Value>(lua, &f, &st.ctx)
+                .and_then(|v| read_restriction(ctx.field, &v, out).map_err(located)),
+            RuleCall::Targets { targets, .. } => st
+                .runner
+                .call::<Value>(lua, &f, &st.ctx)
+                .and_then(|v| {
+                    if v.is_nil() {
+                        return Ok(());
+                    }
+                    read_targets(ctx.field, &v, targets).map_err(located)
+                }),
+            RuleCall::Play { target, .. } => {
+                let t = match target {
+                    Some(c) => {
+                        let h = ctx.field.shape().hex(*c);
+                        Value::Table(hex_table(lua, h).map_err(fail)?)
+                    }
+                    None => Value::Nil,
+                };
+                st.runner
+                    .call::<()>(lua, &f, (&st.ctx, t, &st.fx))
+                    .and_then(|()| {
+                        let fx = st.fx.borrow::<Fx>().map_err(|e| outside(&e))?;
+                        hexforge_core::effect::check_effects(ctx.field, &fx.asked)
+                            .map_err(|e| located(e.message))
+                    })
+            }
+        };
+        {
+            let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
+            let effects = match &mut call {
+                RuleCall::Effects(_, e)
+                | RuleCall::TurnStarted { effects: e, .. }
+                | RuleCall::Destroyed(_, e)
+                | RuleCall::HqDamaged(_, e)
+                | RuleCall::Play { effects: e, .. } => Some(e),
+                _ => None,
+            };
+            if result.is_ok()
+                && let Some(effects) = effects
+            {
+                effects.append(&mut fx.asked);
+            }
+            fx.asked.clear();
+        }
+        result.map_err(error)
+    }
+}
+
+/// A value in words, for errors.
+fn words(v: &Value) -> String {
+    match v {
+        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) | Value::String(_) => {
+            v.to_string().unwrap_or_else(|_| v.type_name().to_string())
+        }
+        other => format!("a {}", other.type_name()),
+    }
+}
+
+fn hex_table(lua: &Lua, h: Hex) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("q", h.q())?;
+    t.raw_set("r", h.r())?;
+    Ok(t)
+}
+
+/// What a `destroyed` hook reads of the tile: `{ q, r, id, kind, owner }`.
+fn lost_table(
+    lua: &Lua,
+    ctx: &GameContext<'_>,
+    lost: &hexforge_core::hooks::Lost,
+) -> mlua::Result<Table> {
+    let t = hex_table(lua, ctx.field.shape().hex(lost.cell))?;
+    let def = ctx.catalog.get(lost.tile);
+    t.raw_set("id", def.full_id())?;
+    t.raw_set("kind", def.kind.name())?;
+    t.raw_set("owner", lost.owner.index() + 1)?;
+    Ok(t)
+}
+
+/// What an `hq_damaged` hook reads: `{ player, amount, hp, by = { wounds per player } }`.
+fn hq_table(
+    lua: &Lua,
+    ctx: &GameContext<'_>,
+    hq: &hexforge_core::hooks::HqLoss,
+) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("player", hq.player.index() + 1)?;
+    t.raw_set("amount", hq.amount)?;
+    t.raw_set("hp", hq.hp)?;
+    let by = lua.create_table()?;
+    for p in 0..ctx.field.player_count() {
+        by.raw_set(p + 1, hq.by[p])?;
+    }
+    t.raw_set("by", by)?;
+    Ok(t)
+}
+
+/// The players of `team`, numbered from 1, in seat order.
+fn team_players(field: &Battlefield, team: u8) -> Vec<usize> {
+    field
+        .players()
+        .filter(|p| field.team(*p) == team)
+        .map(|p| p.index() + 1)
+        .collect()
+}
+
+/// A result as a `check` hook reads it: `{ winners = {1}, draw = false, reason = "..." }`.
+fn result_table(lua: &Lua, field: &Battlefield, r: GameResult) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    let winners = lua.create_table()?;
+    let (players, reason): (Vec<usize>, &str) = match r {
+        GameResult::Won { team } => (team_players(field, team), "won"),
+        GameResult::Shared { teams } => (
+            (0..8u8)
+                .filter(|t| teams & 1 << t != 0)
+                .flat_map(|t| team_players(field, t))
+                .collect(),
+            "shared",
+        ),
+        GameResult::Draw { reason } => (
+            Vec::new(),
+            match reason {
+                DrawReason::AllHqsDestroyed => "all_hqs_destroyed",
+                DrawReason::EqualHp => "equal_hp",
+                DrawReason::BattleLoop => "battle_loop",
+                DrawReason::Rule => "rule",
+            },
+        ),
+    };
+    for (i, p) in players.iter().enumerate() {
+        winners.raw_set(i + 1, *p)?;
+    }
+    t.raw_set("winners", winners)?;
+    t.raw_set("draw", matches!(r, GameResult::Draw { .. }))?;
+    t.raw_set("reason", reason)?;
+    Ok(t)
+}
+
+/// A `check` hook's answer: nothing, `{ winner = p }`, `{ winners = { p, ... } }` or
+/// `{ draw = true }`.
+fn read_verdict(field: &Battlefield, v: &Value) -> Result<Option<GameResult>, String> {
+    const SHAPE: &str = "check returns nothing (the game goes on, or ends as the engine says), { winner = P }, { winners = { P, ... } } (a shared victory) or { draw = true }";
+    let t = match v {
+        Value::Nil => return Ok(None),
+        Value::Table(t) => t,
+        other => return Err(format!("{SHAPE}, not {}", words(other))),
+    };
+    let n = field.player_count();
+    let player = |v: Value| -> Result<Seat, String> {
+        match v {
+            Value::Integer(p) if (1..=n as i64).contains(&p) => Ok(Seat::new(p as u8 - 1)),
+            other => Err(format!(
+                "a winner is a player number from 1 to {n}, not {}",
+                words(&other)
+            )),
+        }
+    };
+    if t.raw_get::<Value>("draw").map_err(|e| e.to_string())? == Value::Boolean(true) {
+        return Ok(Some(GameResult::Draw {
+            reason: DrawReason::Rule,
+        }));
+    }
+    let mut teams = 0u8;
+    match t.raw_get::<Value>("winner").map_err(|e| e.to_string())? {
+        Value::Nil => {}
+        w => teams |= 1 << field.team(player(w)?),
+    }
+    match t.raw_get::<Value>("winners").map_err(|e| e.to_string())? {
+        Value::Nil => {}
+        Value::Table(list) => {
+            for i in 1..=list.raw_len() {
+                let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
+                teams |= 1 << field.team(player(w)?);
+            }
+        }
+        other => {
+            return Err(format!(
+                "`winners` is a list of player numbers, not {}",
+                words(&other)
+            ));
+        }
+    }
+    Ok(match teams.count_ones() {
+        0 => return Err(format!("{SHAPE}: this table names no winner")),
+        1 => Some(GameResult::Won {
+            team: teams.trailing_zeros() as u8,
+        }),
+        _ => Some(GameResult::Shared { teams }),
+    })
+}
+
+/// A `restrict` hook's answer: nothing, or `{ close = { "place", ... }, block = { {q, r}, ... } }`.
+fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Result<(), String> {
+    let t = match v {
+        Value::Nil => return Ok(()),
+        Value::Table(t) => t,
+        other => {
+            return Err(format!(
+                "restrict returns nothing or {{ close = {{ \"place\", ... }}, block = {{ {{q, r}}, ... }} }}, not {}",
+                words(other)
+            ));
+        }
+    };
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let key = k.to_string().unwrap_or_default();
+        if key != "close" && key != "block" {
+            return Err(format!(
+                "restrict: unknown key `{key}`{} (keys: close, block)",
+                hexforge_core::names::did_you_mean(&key, ["close", "block"])
+            ));
+        }
+    }
+    match t.raw_get::<Value>("close").map_err(|e| e.to_string())? {
+        Value::Nil => {}
+        Value::Table(list) => {
+            for i in 1..=list.raw_len() {
+                let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
+                let name = w.to_string().unwrap_or_default();
+                let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == name) else {
+                    return Err(format!(
+                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard or redraw",
+                        hexforge_core::names::did_you_mean(
+                            &name,
+                            Closed::ALL.iter().map(|(_, n)| *n)
+                        )
+                    ));
+                };
+                out.closed = out.closed.union(*kind);
+            }
+        }
+        other => {
+            return Err(format!(
+                "restrict: `close` is a list of kinds of action, not {}",
+                words(&other)
+            ));
+        }
+    }
+    match t.raw_get::<Value>("block").map_err(|e| e.to_string())? {
+        Value::Nil => {}
+        v @ Value::Table(_) => {
+            let mut listed = hexforge_core::hooks::InstantTargets::default();
+            read_targets(field, &v, &mut listed).map_err(|e| format!("restrict: block: {e}"))?;
+            out.blocked |= listed.cells;
+        }
+        other => {
+            return Err(format!(
+                "restrict: `block` is a list of hexes {{q, r}}, not {}",
+                words(&other)
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,522 @@
+//! Game scripts (docs/RULESETS.md, "Game scripts" and "Mod actions"): Lua a mod attaches to the
+//! game through `rule(...)`, in play only when its `when` options hold. The fixture
+//! `tests/fixtures/rule_test` touches every point: setup markers, the draw count, what a turn
+//! drew, losses, the end-of-game check, what is closed, and an action of its own, which bots
+//! take, replays record and a fresh host plays again bit for bit.
+
+use hexforge_bots::{GreedyBot, MonteCarloBot, RandomBot};
+use hexforge_core::game::{LegalActions, Player, Seats};
+use hexforge_core::hooks::{Closed, RulePoints};
+use hexforge_core::marker::{MarkOn, MarkerName};
+use hexforge_core::tile::ParamValue;
+use hexforge_core::{
+    Action, ActionError, BoardShape, Catalog, Event, Game, GameError, GameResult, GameSetup, Hex,
+    Rules, Seat, SeatSetup, Stage,
+};
+use hexforge_replay::{Step, act_noted, decode_action, encode_action, replay_step};
+use hexforge_script::{Limits, ScriptHost};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn roots() -> Vec<PathBuf> {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    vec![here.join("../mods/base"), here.join("fixtures/rule_test")]
+}
+
+fn load() -> (Arc<Catalog>, ScriptHost) {
+    let loaded = hexforge_script::load(&roots(), Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    (Arc::new(loaded.mods.catalog), loaded.scripts)
+}
+
+/// The rules with the declared options `set` (key, value).
+fn rules(catalog: &Catalog, set: &[(&str, ParamValue)]) -> Arc<Rules> {
+    let mut rules = Rules::default();
+    for (key, value) in set {
+        rules
+            .set_any(catalog.options(), key, value)
+            .unwrap_or_else(|e| panic!("{key}: {e}"));
+    }
+    Arc::new(rules)
+}
+
+fn counting(catalog: &Catalog) -> Arc<Rules> {
+    rules(catalog, &[("counting", ParamValue::Bool(true))])
+}
+
+fn setup(seed: u64) -> GameSetup {
+    GameSetup {
+        shape: BoardShape::standard(),
+        seats: SeatSetup::each_alone(&["moloch", "outpost"]),
+        seed,
+        marks: Vec::new(),
+    }
+}
+
+fn score(game: &Game, p: u8) -> Option<i16> {
+    let name = MarkerName::new("score").expect("a name");
+    game.field()
+        .mark(MarkOn::Player(Seat::new(p)), name)
+        .map(|m| m.value)
+}
+
+/// Plays `game` to its end, a bot per seat, and returns every step as recorded.
+fn record<P: Player>(game: &mut Game, bots: &mut [P], scripts: &mut ScriptHost) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let mut legal = LegalActions::new();
+    while let Some(seat) = game.current() {
+        game.legal_actions(&mut legal);
+        let pick = bots[seat.index()].act(game, &legal, scripts);
+        let action = legal.get(pick).expect("listed");
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        let mut seats = Seats {
+            players: &mut players,
+        };
+        steps.push(act_noted(game, action, scripts, &mut seats, &mut ()).expect("legal"));
+        assert!(steps.len() < 2000, "the game ends");
+    }
+    steps
+}
+
+#[test]
+fn a_rule_whose_options_are_off_is_not_in_play_and_costs_nothing() {
+    let (catalog, _) = load();
+    assert_eq!(catalog.game_rules().len(), 3);
+    let game = Game::new(setup(1), catalog.clone(), Arc::new(Rules::default())).expect("a game");
+    assert!(game.rule_points().is_empty());
+    assert_eq!(game.rules_in_play().count(), 0);
+}
+
+#[test]
+fn a_game_with_a_rule_in_play_needs_its_scripts_from_the_start() {
+    let (catalog, _) = load();
+    let err = Game::new(setup(1), catalog.clone(), counting(&catalog)).expect_err("refused");
+    assert!(matches!(err, GameError::NeedsScripts { .. }));
+    assert!(
+        err.to_string().contains("`counting` of mod `rule_test`"),
+        "{err}"
+    );
+    // Without the scripts, a rule's hook fails rather than doing nothing.
+    let err = Game::start(
+        setup(1),
+        catalog.clone(),
+        counting(&catalog),
+        &mut hexforge_core::NoAbilities,
+        &mut (),
+    )
+    .expect_err("refused");
+    assert!(
+        err.to_string().contains("its scripts are not loaded"),
+        "{err}"
+    );
+}
+
+#[test]
+fn setup_marks_players_and_hexes_before_the_first_hq() {
+    let (catalog, mut scripts) = load();
+    let mut events: Vec<Event> = Vec::new();
+    let game = Game::start(
+        setup(1),
+        catalog.clone(),
+        counting(&catalog),
+        &mut scripts,
+        &mut events,
+    )
+    .expect("a game");
+    assert_eq!(game.stage(), Stage::PlaceHq);
+    assert!(game.rule_points().contains(RulePoints::SETUP));
+    assert_eq!(score(&game, 0), Some(0));
+    assert_eq!(score(&game, 1), Some(0));
+    let hill = MarkerName::new("hill").expect("a name");
+    let centre = game
+        .field()
+        .shape()
+        .cell(Hex::new(0, 0))
+        .expect("on the board");
+    assert_eq!(
+        game.field()
+            .mark(MarkOn::Hex(centre), hill)
+            .map(|m| m.value),
+        Some(1)
+    );
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::Marked { .. }))
+            .count(),
+        3,
+        "the setup's markers are events"
+    );
+}
+
+/// A game of the fixture at the start of turn `n` (the first player's HQ placed first), played
+/// by a random bot.
+fn at_turn(n: u16, seed: u64) -> (Game, ScriptHost) {
+    let (catalog, mut scripts) = load();
+    let mut game = Game::start(
+        setup(seed),
+        catalog.clone(),
+        counting(&catalog),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
+    let mut legal = LegalActions::new();
+    while game.turn_number() < n && game.current().is_some() {
+        let seat = game.current().expect("a player");
+        game.legal_actions(&mut legal);
+        // Rally is never taken here, so each turn's actions stay as the engine's.
+        let pick = loop {
+            let k = bots[seat.index()].act(&game, &legal, &mut scripts);
+            if !matches!(legal.get(k), Some(Action::Rule { .. })) {
+                break k;
+            }
+        };
+        let action = legal.get(pick).expect("listed");
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        game.act(
+            &action,
+            &mut scripts,
+            &mut Seats {
+                players: &mut players,
+            },
+            &mut (),
+        )
+        .expect("legal");
+    }
+    (game, scripts)
+}
+
+#[test]
+fn turn_started_changes_how_many_tiles_are_drawn_and_drawn_sees_the_hand() {
+    // R2.4: turn 2 draws up to 2 tiles; the fixture's `turn_started` returns 0 for it.
+    let (game, _) = at_turn(2, 4);
+    assert_eq!(game.turn_number(), 2);
+    let p = game.current().expect("a player");
+    assert!(game.hand(p).is_empty(), "{:?}", game.hand(p));
+    let drew = MarkerName::new("drew").expect("a name");
+    assert_eq!(
+        game.field().mark(MarkOn::Player(p), drew).map(|m| m.value),
+        Some(0),
+        "`drawn` ran after the draw"
+    );
+    let (game, _) = at_turn(3, 4);
+    let p = game.current().expect("a player");
+    assert!(!game.hand(p).is_empty(), "turn 3 draws as usual");
+}
+
+#[test]
+fn restrict_closes_moves_and_blocks_a_hex_for_the_turn() {
+    let (game, _) = at_turn(4, 9);
+    assert_eq!(game.turn_number(), 4);
+    let r = game.restriction();
+    assert!(r.closed.contains(Closed::MOVE));
+    let centre = game
+        .field()
+        .shape()
+        .cell(Hex::new(0, 0))
+        .expect("on the board");
+    assert_ne!(r.blocked & (1u64 << centre.index()), 0);
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    for a in legal.iter() {
+        match a {
+            Action::Move { .. } => panic!("a move is listed: {a:?}"),
+            Action::Place { hex, .. } => assert_ne!(hex, Hex::new(0, 0)),
+            _ => {}
+        }
+    }
+    if game.field().at(centre).is_none()
+        && let Some(tile) = game
+            .hand(game.current().expect("a player"))
+            .iter()
+            .copied()
+            .find(|t| game.catalog().get(*t).kind.is_board_tile())
+    {
+        let refused = game.check(&Action::Place {
+            tile,
+            hex: Hex::new(0, 0),
+            facing: hexforge_core::Dir::N,
+        });
+        assert!(
+            matches!(refused, Err(ActionError::BlockedByRule { .. })),
+            "{refused:?}"
+        );
+        assert!(refused.expect_err("refused").to_string().contains("blocks"));
+    }
+    let (game, _) = at_turn(5, 9);
+    assert!(game.restriction().is_open(), "turn 5 is open again");
+}
+
+#[test]
+fn a_rule_action_is_listed_taken_once_per_turn_and_written_in_replays() {
+    let (mut game, mut scripts) = at_turn(3, 2);
+    let p = game.current().expect("a player");
+    let own_units = game
+        .field()
+        .tiles()
+        .filter(|(_, t)| t.owner == p && !game.catalog().get(t.tile).is_hq())
+        .count();
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    let rallies: Vec<Action> = legal
+        .iter()
+        .filter(|a| matches!(a, Action::Rule { .. }))
+        .collect();
+    assert_eq!(
+        rallies.len(),
+        own_units,
+        "one target per unit of the player"
+    );
+    if let Some(rally) = rallies.first().copied() {
+        let text = encode_action(&rally, game.catalog());
+        assert!(text.starts_with("rule rule_test/counting rally "), "{text}");
+        assert_eq!(decode_action(&text, game.catalog()), Ok(rally));
+        let mut events: Vec<Event> = Vec::new();
+        game.act(
+            &rally,
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut events,
+        )
+        .expect("legal");
+        assert!(matches!(events[0], Event::RuleAction { .. }), "{events:?}");
+        let rallied = MarkerName::new("rallied").expect("a name");
+        assert!(game.field().mark(MarkOn::Player(p), rallied).is_some());
+        game.legal_actions(&mut legal);
+        assert!(
+            !legal.iter().any(|a| matches!(a, Action::Rule { .. })),
+            "once per turn"
+        );
+        let again = game.check(&rally).expect_err("refused");
+        assert!(
+            again.to_string().contains("may not be taken now"),
+            "{again}"
+        );
+    }
+    let unknown =
+        decode_action("rule rule_test/countng rally none", game.catalog()).expect_err("refused");
+    assert!(
+        unknown.contains("(did you mean `rule_test/counting`?)"),
+        "{unknown}"
+    );
+}
+
+#[test]
+fn bots_play_games_with_rules_to_the_end_and_a_fresh_host_replays_them_bit_for_bit() {
+    for seed in [1u64, 5] {
+        let (catalog, mut scripts) = load();
+        let rules = counting(&catalog);
+        let mut game = Game::start(
+            setup(seed),
+            catalog.clone(),
+            rules.clone(),
+            &mut scripts,
+            &mut (),
+        )
+        .expect("a game");
+        let start = game.clone();
+        let steps = if seed == 1 {
+            record(
+                &mut game,
+                &mut [RandomBot::new(3), RandomBot::new(4)],
+                &mut scripts,
+            )
+        } else {
+            let mut bots: [Box<dyn Player>; 2] = [
+                Box::new(GreedyBot::new(7)),
+                Box::new(MonteCarloBot::new(2, 2)),
+            ];
+            let mut steps = Vec::new();
+            let mut legal = LegalActions::new();
+            while let Some(seat) = game.current() {
+                game.legal_actions(&mut legal);
+                let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+                let action = legal.get(pick).expect("listed");
+                let mut players: Vec<&mut dyn Player> = bots
+                    .iter_mut()
+                    .map(|b| b.as_mut() as &mut dyn Player)
+                    .collect();
+                steps.push(
+                    act_noted(
+                        &mut game,
+                        action,
+                        &mut scripts,
+                        &mut Seats {
+                            players: &mut players,
+                        },
+                        &mut (),
+                    )
+                    .expect("legal"),
+                );
+            }
+            steps
+        };
+        let result = game.result().expect("the game ended");
+        let (s0, s1) = (score(&game, 0).unwrap_or(0), score(&game, 1).unwrap_or(0));
+        match result {
+            GameResult::Won { team } => {
+                let (mine, theirs) = if team == 0 { (s0, s1) } else { (s1, s0) };
+                assert!(
+                    mine >= theirs,
+                    "the check names the best score: {s0} to {s1}"
+                );
+            }
+            GameResult::Shared { .. } => assert_eq!(s0, s1),
+            GameResult::Draw { .. } => assert_eq!(s0, s1),
+        }
+        assert!(
+            steps
+                .iter()
+                .any(|s| matches!(s.action, Action::Rule { .. }))
+                || seed == 5,
+            "a random bot takes the rule's action at some point"
+        );
+        let fresh = hexforge_script::load(&roots(), Limits::default());
+        let mut fresh_scripts = fresh.scripts;
+        let fresh_catalog = Arc::new(fresh.mods.catalog);
+        let mut again = Game::start(
+            setup(seed),
+            fresh_catalog.clone(),
+            counting(&fresh_catalog),
+            &mut fresh_scripts,
+            &mut (),
+        )
+        .expect("a game");
+        assert_eq!(again.state_hash(), start.state_hash());
+        for (n, step) in steps.iter().enumerate() {
+            replay_step(&mut again, step, &mut fresh_scripts, &mut ())
+                .unwrap_or_else(|e| panic!("step {}: {e}", n + 1));
+            assert_eq!(again.state_hash(), step.hash, "step {}", n + 1);
+        }
+    }
+}
+
+#[test]
+fn a_failing_rule_hook_is_refused_with_its_mod_file_line_hook_and_rule() {
+    let (catalog, mut scripts) = load();
+    let rules = rules(
+        &catalog,
+        &[("broken_rule", ParamValue::Str("turn_ended".into()))],
+    );
+    let mut game =
+        Game::start(setup(2), catalog.clone(), rules, &mut scripts, &mut ()).expect("a game");
+    let mut legal = LegalActions::new();
+    let mut failure = None;
+    for _ in 0..50 {
+        game.legal_actions(&mut legal);
+        let before = game.state_hash();
+        let end = legal
+            .iter()
+            .find(|a| matches!(a, Action::EndTurn))
+            .or_else(|| legal.get(0))
+            .expect("an action");
+        match game.act(
+            &end,
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut (),
+        ) {
+            Ok(()) => {}
+            Err(e) => {
+                assert_eq!(game.state_hash(), before, "the game is as it was");
+                failure = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let failure = failure.expect("ending a turn fails");
+    assert!(
+        failure.contains("rule_test, scripts/rules.lua:")
+            && failure.contains(", turn_ended, rule broken: ")
+            && failure.contains("the broken rule fails here"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn a_check_naming_no_player_is_refused_at_its_line() {
+    let (catalog, mut scripts) = load();
+    let rules = rules(
+        &catalog,
+        &[("broken_rule", ParamValue::Str("check".into()))],
+    );
+    let mut game =
+        Game::start(setup(2), catalog.clone(), rules, &mut scripts, &mut ()).expect("a game");
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    let err = game
+        .act(
+            &legal.get(0).expect("an action"),
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut (),
+        )
+        .expect_err("the check fails");
+    let text = err.to_string();
+    assert!(
+        text.contains("check, rule broken_check: ") && text.contains("from 1 to 2, not 7"),
+        "{text}"
+    );
+}
+
+/// The fixture copied to a temporary folder with `rules.lua` replaced by `script`.
+fn mod_with(name: &str, script: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hexforge-rules-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("scripts")).expect("a temp folder");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rule_test");
+    for f in ["mod.toml", "options.toml"] {
+        std::fs::copy(fixture.join(f), dir.join(f)).expect("copy");
+    }
+    std::fs::write(dir.join("scripts/rules.lua"), script).expect("write");
+    dir
+}
+
+#[test]
+fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
+    let cases = [
+        (
+            "when_unknown",
+            "-- one\nrule(\"a\", {\n  when = \"countng\",\n  setup = function(ctx, fx) end,\n})\n",
+            "rules.lua:2",
+            "names the option `countng`, which no loaded mod declares (did you mean `counting`?)",
+        ),
+        (
+            "when_value",
+            "rule(\"a\", { when = { counting_target = \"many\" }, setup = function() end })\n",
+            "rules.lua:1",
+            "a value it does not take: use a whole number from 1 to 99",
+        ),
+        (
+            "no_targets",
+            "rule(\"a\", {\n  actions = {\n    { name = \"go\", play = function(ctx, t, fx) end },\n  },\n})\n",
+            "rules.lua:1",
+            "action `go` has no `targets` function: every action says who may take it and where",
+        ),
+        (
+            "unknown_point",
+            "rule(\"a\", { turn_start = function() end })\n",
+            "rules.lua:1",
+            "unknown key `turn_start` (did you mean `turn_started`?)",
+        ),
+    ];
+    for (name, script, at, message) in cases {
+        let dir = mod_with(name, script);
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base");
+        let loaded = hexforge_script::load(&[base, dir.clone()], Limits::default());
+        let text = loaded.mods.problems.to_string();
+        assert!(
+            text.contains(at) && text.contains(message),
+            "{name}: {text}"
+        );
+        assert!(
+            loaded.mods.catalog.army("moloch").is_some(),
+            "{name}: the other mods still load"
+        );
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
