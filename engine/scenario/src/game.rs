@@ -120,6 +120,7 @@ impl GameRunner<'_> {
             Step::Discard { by, line, .. } => (*by, *line, "discard".to_string()),
             Step::Redraw { by, line } => (*by, *line, "redraw".to_string()),
             Step::EndTurn { by, line } => (*by, *line, "end_turn".to_string()),
+            Step::Rule { by, line, name, .. } => (*by, *line, name.clone()),
         };
         let fail = |msg: String| format!("{what} (line {line}): {msg}");
         match self.game.current() {
@@ -154,6 +155,13 @@ impl GameRunner<'_> {
             Step::Discard { tile, .. } => Action::Discard { tile: *tile },
             Step::Redraw { .. } => Action::Redraw,
             Step::EndTurn { .. } => Action::EndTurn,
+            Step::Rule {
+                rule, action, at, ..
+            } => Action::Rule {
+                rule: *rule,
+                action: *action,
+                target: *at,
+            },
             Step::Play {
                 play: play @ PlayStep::Scripted { .. },
                 tile,
