@@ -26,6 +26,8 @@ pub struct Table {
     pub presets: Vec<RulePreset>,
     /// The rule options the loaded mods declare, by key.
     pub declared: BTreeMap<String, DeclaredOption>,
+    /// The loaded mods' implications of declared options on engine keys, in load order.
+    pub implications: Vec<hexforge_core::tile::Implication>,
 }
 
 impl Table {
@@ -36,6 +38,7 @@ impl Table {
             &self.options,
             &self.presets,
             &self.declared,
+            &self.implications,
         )?)
     }
 

@@ -292,7 +292,7 @@ pub struct Tile {
     pub aura: Effects,
     /// Effects on the owner's units that need no connection.
     pub global: GlobalEffects,
-    /// The tile's army attacks and nets allied units too (R8.5.7, `moloch_team_exception`).
+    /// The tile's army attacks and nets allied units too (R8.5.7, `ally_attack_rule`).
     pub attacks_allies: bool,
     /// What the tile does when played, for instants; `None` for board tiles.
     pub instant: Option<InstantEffect>,
@@ -526,6 +526,19 @@ impl OptionKind {
     }
 }
 
+/// An `[[implies]]` of a mod's `options.toml` (docs/RULESETS.md): when every declared option of
+/// `when` has its value there, the engine's rule options of `rules` take theirs, unless the table
+/// sets them itself ([`crate::Rules::imply`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Implication {
+    /// Declared option keys and the value each must have, in file order.
+    pub when: Vec<(String, ParamValue)>,
+    /// Engine keys ([`crate::Rules::KEYS`]) and the value each then takes, in file order.
+    pub rules: Vec<(String, ParamValue)>,
+    /// The id of the mod whose `options.toml` holds it.
+    pub declared_by: String,
+}
+
 /// A rule option a mod declares (its `options.toml`), as the engine keeps it: what it accepts,
 /// its value by default and in each preset, and who declares it.
 #[derive(Clone, Debug, PartialEq)]
@@ -595,6 +608,8 @@ impl GameRule {
 pub struct Catalog {
     tiles: Vec<Tile>,
     traits: Vec<Traits>,
+    /// The loaded mods' implications of declared options on engine keys, in load order.
+    implications: Vec<Implication>,
     /// The hook points of every tile's abilities together.
     hooks: HookPoints,
     armies: Vec<Army>,
@@ -727,6 +742,17 @@ impl Catalog {
     /// The rule options the loaded mods declare, by key.
     pub fn options(&self) -> &BTreeMap<String, DeclaredOption> {
         &self.options
+    }
+
+    /// Adds a mod's implication of declared options on engine keys; later ones are applied after
+    /// earlier ones ([`crate::Rules::imply`]).
+    pub fn add_implication(&mut self, implication: Implication) {
+        self.implications.push(implication);
+    }
+
+    /// The implications of declared options on engine keys, in the order they were added.
+    pub fn implications(&self) -> &[Implication] {
+        &self.implications
     }
 
     /// The game rules the loaded mods' scripts define, in load order (at most

@@ -100,6 +100,7 @@ pub fn start(
         &header.options,
         &mod_presets(mods),
         catalog.options(),
+        catalog.implications(),
     )
     .map_err(StartError::Rules)?;
     let board = table_board(header_board(header, mods)?, &rules);
