@@ -197,3 +197,43 @@ fn the_complete_example_of_the_docs_is_a_valid_board() {
     assert_eq!(board.marks.len(), 2);
     assert!(board.marks.iter().any(|m| m.value == -1));
 }
+
+#[test]
+fn a_game_refuses_board_markers_that_are_not_on_its_hexes_or_not_understood() {
+    let (loaded, _) = load();
+    let catalog = Arc::new(loaded.catalog.clone());
+    let shape = Board::built_in()[0].shape.clone();
+    let centre = shape.cell(Hex::ORIGIN).expect("the centre");
+    let with = |on: MarkOn, name: MarkerName, value: i16| {
+        Game::new(
+            GameSetup {
+                shape: shape.clone(),
+                seats: SeatSetup::each_alone(&["moloch", "borgo"]),
+                seed: 1,
+                marks: vec![hexforge_core::marker::Mark {
+                    on,
+                    name,
+                    lasts: hexforge_core::marker::Lasts::Permanent,
+                    value,
+                }],
+            },
+            catalog.clone(),
+            Arc::new(Rules::default()),
+        )
+        .map(|g| g.field().marks().len())
+        .map_err(|e| e.to_string())
+    };
+    assert_eq!(with(MarkOn::Hex(centre), MarkerName::INITIATIVE, 2), Ok(1));
+    assert_eq!(
+        with(MarkOn::Tile(centre), MarkerName::INITIATIVE, 2),
+        Err("the board's markers: the marker `initiative` is not on a hex: a board marks only its hexes".into())
+    );
+    assert_eq!(
+        with(MarkOn::Hex(centre), MarkerName::INITIATIVE, 12),
+        Err("the board's markers: the `initiative` marker's value is added to initiative: use -9 to 9, not 12".into())
+    );
+    assert_eq!(
+        with(MarkOn::Hex(centre), MarkerName::ADD_NET, 1),
+        Err("the board's markers: the engine's marker `add_net` goes on a tile, not on a hex or a player".into())
+    );
+}
