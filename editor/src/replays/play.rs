@@ -1,12 +1,14 @@
-//! "Play a match": 2 to 4 seats, each an army and a bot, on a rules preset, a board and a seed,
-//! played to its end by the engine and the bots and recorded step by step into a new file of the
-//! replay folder, as `hexforge match --replay` records. Quick bots play on the UI thread; the
-//! Monte-Carlo bot plays on a worker with a Lua host of its own.
+//! "Play a match": 2 to 4 seats, each an army and a bot, on rules (a preset and overrides, from
+//! the Rules panel), a board and a seed, played to its end by the engine and the bots and
+//! recorded step by step into a new file of the replay folder, as `hexforge match --replay`
+//! records (the replay's header keeps the preset and the overrides). Quick bots play on the UI
+//! thread; the Monte-Carlo bot plays on a worker with a Lua host of its own.
 
 use super::folder;
+use crate::rules_panel::RulesPanel;
 use hexforge_content::{LoadedMods, ModInfo};
 use hexforge_core::game::Player;
-use hexforge_core::{AbilityHooks, Catalog, Preset};
+use hexforge_core::{AbilityHooks, Catalog};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -30,6 +32,8 @@ pub struct Match {
     pub seats: Vec<SeatChoice>,
     /// A built-in edition or a mod's preset.
     pub rules: String,
+    /// Rule options set on top of the preset, `KEY=VALUE` as `--option` takes them.
+    pub options: Vec<String>,
     /// The board's id: built in (`standard`, `extended`) or a loaded mod's.
     pub board: String,
     /// The seed of the match's tile draws and bots.
@@ -59,7 +63,13 @@ pub fn record_match(
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(m.seed, m.seats.len());
     let armies: Vec<String> = m.seats.iter().map(|s| s.army.clone()).collect();
     let board = m.board.as_str();
-    let header = hexforge_replay::header((&m.rules, &[], board), mods, armies, game_seed, m.seed);
+    let header = hexforge_replay::header(
+        (&m.rules, &m.options, board),
+        mods,
+        armies,
+        game_seed,
+        m.seed,
+    );
     let mut game =
         hexforge_replay::start(&header, mods, catalog, &mut *hooks).map_err(|e| e.to_string())?;
     let mut bots = Vec::new();
@@ -89,8 +99,8 @@ pub fn record_match(
 pub struct PlayPanel {
     /// The seats as picked.
     pub seats: Vec<SeatChoice>,
-    /// The rules picked: a built-in edition or a mod's preset.
-    pub rules: String,
+    /// The rules picked: a preset (a built-in edition or a mod's preset) and overrides.
+    pub rules: RulesPanel,
     /// The board picked: built in or a loaded mod's (docs/RULESETS.md, "Boards").
     pub board: String,
     /// The seed as typed.
@@ -104,7 +114,7 @@ impl Default for PlayPanel {
     fn default() -> Self {
         PlayPanel {
             seats: Vec::new(),
-            rules: Preset::V3.as_str().to_string(),
+            rules: RulesPanel::default(),
             board: hexforge_content::boards::DEFAULT_BOARD.to_string(),
             seed: "1".to_string(),
             status: String::new(),
@@ -136,10 +146,12 @@ impl PlayPanel {
                 return Err(format!("no army {:?} is loaded", s.army));
             }
         }
+        self.rules.rules(loaded).map_err(|e| e.to_string())?;
         loaded.board(&self.board).map_err(|e| e.to_string())?;
         Ok(Match {
             seats: self.seats.clone(),
-            rules: self.rules.clone(),
+            rules: self.rules.preset.clone(),
+            options: self.rules.options.clone(),
             board: self.board.clone(),
             seed,
         })
@@ -200,22 +212,7 @@ impl PlayPanel {
                 bot: BOTS[0].to_string(),
             });
         }
-        ui.horizontal(|ui| {
-            let mut presets: Vec<String> = Preset::VALUES.iter().map(|p| p.to_string()).collect();
-            presets.extend(
-                hexforge_content::mod_presets(&loaded.mods)
-                    .into_iter()
-                    .map(|p| p.id),
-            );
-            egui::ComboBox::new("replay_rules", "rules")
-                .selected_text(self.rules.as_str())
-                .show_ui(ui, |ui| {
-                    for p in presets {
-                        let label = p.clone();
-                        ui.selectable_value(&mut self.rules, p, label);
-                    }
-                });
-        });
+        self.rules.ui(ui, loaded, "replay_rules");
         ui.horizontal(|ui| {
             let named = ui.label("board");
             egui::ComboBox::from_id_salt("replay_board")
