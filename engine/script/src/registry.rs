@@ -358,7 +358,7 @@ fn read_when(name: &str, v: &Value) -> mlua::Result<Vec<(String, Value)>> {
             Ok(when)
         }
         other => Err(mlua::Error::runtime(format!(
-            "rule `{name}`: `when` names a bool option (\"king_of_the_hill\") or gives a table of option values ({{ reinforcements_mode = \"v3\" }}), not {}",
+            "rule `{name}`: `when` names a bool option (\"scored\") or gives a table of option values ({{ reinforcements_mode = \"v3\" }}), not {}",
             words(other)
         ))),
     }
