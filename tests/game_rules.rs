@@ -520,3 +520,83 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+/// The shipped scored deathmatch (mods/scored, R8.3): three players, each wound on an opposing
+/// HQ scores for the attacker, and the points decide the game.
+#[test]
+fn scored_deathmatch_counts_hq_wounds_and_the_points_decide_r8_3() {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let roots = [here.join("../mods/base"), here.join("../mods/scored")];
+    for seed in [2u64, 9] {
+        let loaded = hexforge_script::load(&roots, Limits::default());
+        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let catalog = Arc::new(loaded.mods.catalog);
+        let mut scripts = loaded.scripts;
+        let mut rules = Rules::default();
+        rules
+            .set_any(catalog.options(), "scored", &ParamValue::Bool(true))
+            .expect("declared");
+        // What the mod's [[implies]] gives: no HQ is ever destroyed (R8.3.1).
+        rules.hq_hp = 9999;
+        let setup = GameSetup {
+            shape: BoardShape::standard(),
+            seats: SeatSetup::each_alone(&["moloch", "borgo", "outpost"]),
+            seed,
+            marks: Vec::new(),
+        };
+        let rules = Arc::new(rules);
+        let mut game = Game::start(
+            setup.clone(),
+            catalog.clone(),
+            rules.clone(),
+            &mut scripts,
+            &mut (),
+        )
+        .expect("a game");
+        let mut bots = [
+            RandomBot::new(seed),
+            RandomBot::new(seed + 1),
+            RandomBot::new(seed + 2),
+        ];
+        let steps = record(&mut game, &mut bots, &mut scripts);
+        let scores: Vec<i16> = (0..3).map(|p| score(&game, p).expect("a score")).collect();
+        let lost: Vec<i32> = (0..3)
+            .map(|p| 9999 - game.field().hq_hp(Seat::new(p)))
+            .collect();
+        // Every wound an HQ took was dealt by an opponent's unit or by an instant (nobody's).
+        assert!(
+            scores.iter().map(|s| i32::from(*s)).sum::<i32>() <= lost.iter().sum::<i32>(),
+            "{scores:?} {lost:?}"
+        );
+        let best = *scores.iter().max().expect("three scores");
+        match game.result().expect("the game ended") {
+            GameResult::Won { team } => assert_eq!(scores[usize::from(team)], best, "{scores:?}"),
+            GameResult::Shared { teams } => {
+                for t in 0..3 {
+                    assert_eq!(teams & 1 << t != 0, scores[t] == best, "{scores:?}");
+                }
+            }
+            GameResult::Draw { .. } => {
+                assert!(
+                    scores.iter().filter(|s| **s == best).count() > 1,
+                    "{scores:?}"
+                )
+            }
+        }
+        let fresh = hexforge_script::load(&roots, Limits::default());
+        let mut fresh_scripts = fresh.scripts;
+        let mut again = Game::start(
+            setup,
+            Arc::new(fresh.mods.catalog),
+            rules.clone(),
+            &mut fresh_scripts,
+            &mut (),
+        )
+        .expect("a game");
+        for (n, step) in steps.iter().enumerate() {
+            replay_step(&mut again, step, &mut fresh_scripts, &mut ())
+                .unwrap_or_else(|e| panic!("step {}: {e}", n + 1));
+            assert_eq!(again.state_hash(), step.hash, "step {}", n + 1);
+        }
+    }
+}
