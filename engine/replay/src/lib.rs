@@ -39,6 +39,9 @@ pub struct Header {
     pub board: String,
     /// The army of each seat, in seat order.
     pub armies: Vec<String>,
+    /// The team of each seat, in seat order (players of one team are allies, R8.4, R8.5);
+    /// empty in a file without a `teams` line, where every player is on their own.
+    pub teams: Vec<u8>,
     /// The mods loaded: id, version, content hash.
     pub mods: Vec<(String, String, u64)>,
     /// The seed of the game (its shuffles and first player).
@@ -86,6 +89,8 @@ pub struct Lines {
     pub options: Vec<usize>,
     /// Each `seat` line, in seat order.
     pub seats: Vec<usize>,
+    /// The `teams` line.
+    pub teams: usize,
     /// Each `mod` line, in order.
     pub mods: Vec<usize>,
     /// Each step's `action` line, in order.
@@ -196,6 +201,7 @@ const KEYS: &[&str] = &[
     "option",
     "board",
     "seat",
+    "teams",
     "mod",
     "seed",
     "match_seed",
@@ -408,6 +414,10 @@ impl<W: Write> Recorder<W> {
         for a in &header.armies {
             writeln!(out, "seat {a}")?;
         }
+        if !header.teams.is_empty() {
+            let teams: Vec<String> = header.teams.iter().map(u8::to_string).collect();
+            writeln!(out, "teams {}", teams.join(" "))?;
+        }
         for (id, version, hash) in &header.mods {
             writeln!(out, "mod {id} {version} {hash:016x}")?;
         }
@@ -535,6 +545,24 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                 header.armies.push(rest.to_string());
                 at.seats.push(n);
             }
+            "teams" => {
+                let teams: Option<Vec<u8>> = rest
+                    .split_whitespace()
+                    .map(|t| t.parse().ok().filter(|t| *t < 8))
+                    .collect();
+                match teams {
+                    Some(teams) if !teams.is_empty() => header.teams = teams,
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!(
+                                "`{line}`: write `teams` and each seat's team in seat order, numbers from 0 to 7 (e.g. `teams 0 1 0 1`)"
+                            ),
+                        ));
+                    }
+                }
+                at.teams = n;
+            }
             "mod" => {
                 let parts: Vec<&str> = rest.split_whitespace().collect();
                 let hash = parts.get(2).and_then(|h| u64::from_str_radix(h, 16).ok());
@@ -626,6 +654,16 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                 ));
             }
         }
+    }
+    if !header.teams.is_empty() && header.teams.len() != header.armies.len() {
+        return Err(err(
+            at.teams,
+            format!(
+                "{} teams for {} seats: the `teams` line gives one team per `seat` line, in seat order",
+                header.teams.len(),
+                header.armies.len()
+            ),
+        ));
     }
     if !seed_seen || header.armies.len() < 2 {
         return Err(err(
@@ -957,6 +995,7 @@ mod tests {
             options: vec!["tie_breaker=draw".into()],
             board: "standard".into(),
             armies: vec!["a".into(), "a".into()],
+            teams: Vec::new(),
             mods: vec![("base".into(), "1.0.0".into(), 0x0123_4567_89ab_cdef)],
             seed: 7,
             match_seed: Some(3),

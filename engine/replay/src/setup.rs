@@ -26,6 +26,7 @@ pub fn header(
         options: options.to_vec(),
         board: board.to_string(),
         armies,
+        teams: Vec::new(),
         mods: mods
             .iter()
             .map(|m| {
@@ -107,7 +108,7 @@ pub fn start(
     Game::start(
         GameSetup {
             shape: board.shape.clone(),
-            seats: SeatSetup::each_alone(&header.armies),
+            seats: seats(header),
             seed: header.seed,
             marks: board.start_marks(),
         },
@@ -117,6 +118,23 @@ pub fn start(
         &mut (),
     )
     .map_err(StartError::Game)
+}
+
+/// The seats of a header: each army with its team from the `teams` line, or every player on
+/// their own when the file has none.
+pub fn seats(header: &Header) -> Vec<SeatSetup> {
+    if header.teams.is_empty() {
+        return SeatSetup::each_alone(&header.armies);
+    }
+    header
+        .armies
+        .iter()
+        .zip(&header.teams)
+        .map(|(army, team)| SeatSetup {
+            army: army.clone(),
+            team: *team,
+        })
+        .collect()
 }
 
 /// The board a header names among the built-in boards and those of `mods`; a header without a
@@ -176,11 +194,12 @@ pub fn start_replay(
             StartError::Rules(RulesError::NotKeyValue(o)) => option_of(o),
             StartError::Rules(RulesError::UnknownPreset { .. }) => at.rules,
             StartError::Board(_) => at.board,
+            StartError::Game(GameError::Teams(_)) if at.teams != 0 => at.teams,
             StartError::Game(_) => first_seat,
         };
         let message = match &e {
             // Other content would not bring a removed option back.
-            StartError::Game(GameError::UnknownArmy { .. })
+            StartError::Game(GameError::UnknownArmy { .. } | GameError::Teams(_))
             | StartError::Rules(RulesError::Option(OptionError::Removed { .. })) => e.to_string(),
             _ => format!(
                 "{e} (the replay was recorded with other content: load its mods with --mods DIR)"
