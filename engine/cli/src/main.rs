@@ -65,6 +65,12 @@ enum Command {
         /// A bot per player (random, greedy, mc); the last one given plays the remaining seats.
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
+        /// Each seat's team, in seat order, as a list (`--team 1,2,1,2`: the first and third
+        /// armies against the second and fourth); players with the same label are allies. With
+        /// 3 players, one alone against a team of two (R8.4); with 4, two teams of two (R8.5).
+        /// Default: every player on their own.
+        #[arg(long = "team", value_name = "TEAMS", value_delimiter = ',')]
+        teams: Vec<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -112,6 +118,15 @@ enum Command {
         /// The bot of the first and second army of each pairing (default: random).
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
+        /// Not taken: a series plays two-player pairings; play a team game with `hexforge match
+        /// --team`.
+        #[arg(
+            long = "team",
+            value_name = "TEAMS",
+            value_delimiter = ',',
+            hide = true
+        )]
+        teams: Vec<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         #[command(flatten)]
@@ -325,6 +340,7 @@ fn run() -> Result<ExitCode> {
         Command::Match {
             armies,
             bots,
+            teams,
             seed,
             table,
             quiet,
@@ -333,12 +349,14 @@ fn run() -> Result<ExitCode> {
         } => {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
+            let teams = matches::seat_teams(&armies, &teams)?;
             let content = content_line(&loaded);
             let table = table.table(&loaded)?;
             let record = |game_seed: u64| {
                 let path = replay.as_deref().unwrap_or(Path::new("replay.txt"));
-                let header =
+                let mut header =
                     replaycmd::header(table.setup(), &loaded.mods, armies.clone(), game_seed, seed);
+                header.teams = teams.clone().unwrap_or_default();
                 recorder(path, &header)
             };
             matches::play_match(
@@ -346,7 +364,7 @@ fn run() -> Result<ExitCode> {
                 loaded.catalog,
                 &mut scripts,
                 &table,
-                &armies,
+                (&armies, teams.as_deref()),
                 &bots,
                 seed,
                 matches::Show {
@@ -364,10 +382,16 @@ fn run() -> Result<ExitCode> {
             games,
             armies,
             bots,
+            teams,
             seed,
             table,
             replays,
         } => {
+            if !teams.is_empty() {
+                bail!(
+                    "`hexforge matches` plays two-player pairings, so it takes no --team: play a game of teams with `hexforge match --army A --army B --army C --army D --team 1,2,1,2` (R8.4, R8.5)"
+                );
+            }
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
             // Lua states stay on their thread: every worker loads the scripts once for itself.

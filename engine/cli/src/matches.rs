@@ -58,8 +58,43 @@ impl Table {
 /// A game's seats, bots and seed.
 struct Lineup<'a> {
     armies: Vec<&'a str>,
+    /// Each seat's team; `None`: every player on their own.
+    teams: Option<&'a [u8]>,
     bots: Vec<&'a str>,
     seed: u64,
+}
+
+/// The teams of `--team` labels, one per army in seat order: the first label seen is team 0,
+/// the next new one team 1, and so on (`1,2,1,2` and `b,a,b,a` both give 0, 1, 0, 1); `None`
+/// when no label is given. Whether the teams make a game is the engine's to say (R8).
+pub fn seat_teams(armies: &[String], labels: &[String]) -> Result<Option<Vec<u8>>> {
+    if labels.is_empty() {
+        return Ok(None);
+    }
+    if labels.len() != armies.len() {
+        bail!(
+            "{} teams for {} armies: give one team per --army, in seat order (e.g. --team 1,2,1,2 for four armies)",
+            labels.len(),
+            armies.len()
+        );
+    }
+    let mut seen: Vec<&str> = Vec::new();
+    let mut teams = Vec::with_capacity(labels.len());
+    for label in labels {
+        let label = label.trim();
+        if label.is_empty() {
+            bail!("an empty team in --team: name each seat's team, e.g. --team 1,2,1,2");
+        }
+        let team = match seen.iter().position(|l| *l == label) {
+            Some(i) => i,
+            None => {
+                seen.push(label);
+                seen.len() - 1
+            }
+        };
+        teams.push(team as u8);
+    }
+    Ok(Some(teams))
 }
 
 /// The bot of seat `seat`: its own `--bot`, else the last one given, else `random`.
@@ -96,7 +131,18 @@ fn new_game(
     sink: &mut Vec<Event>,
 ) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
     let (game_seed, bot_seeds) = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len());
-    let seats = SeatSetup::each_alone(&lineup.armies);
+    let seats = match lineup.teams {
+        Some(teams) => lineup
+            .armies
+            .iter()
+            .zip(teams)
+            .map(|(army, team)| SeatSetup {
+                army: army.to_string(),
+                team: *team,
+            })
+            .collect(),
+        None => SeatSetup::each_alone(&lineup.armies),
+    };
     let game = Game::start(
         GameSetup {
             shape: board.shape.clone(),
@@ -174,7 +220,7 @@ pub fn play_match(
     catalog: Catalog,
     scripts: &mut dyn AbilityHooks,
     table: &Table,
-    armies: &[String],
+    (armies, teams): (&[String], Option<&[u8]>),
     bot_names: &[String],
     seed: u64,
     show: Show,
@@ -189,6 +235,7 @@ pub fn play_match(
     let catalog = Arc::new(catalog);
     let lineup = Lineup {
         armies: armies.iter().map(String::as_str).collect(),
+        teams,
         bots: (0..armies.len()).map(|i| bot_name(bot_names, i)).collect(),
         seed,
     };
@@ -338,6 +385,7 @@ pub fn play_matches<H: AbilityHooks>(
             let (first, second) = if swapped { (b, a) } else { (a, b) };
             let lineup = Lineup {
                 armies: vec![&armies[first], &armies[second]],
+                teams: None,
                 bots: if swapped {
                     vec![bot(1), bot(0)]
                 } else {
