@@ -81,18 +81,7 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
     fn push(&mut self, event: Event) {
         apply_piles(self.piles, &event);
         if let Some(losses) = self.losses.as_deref_mut() {
-            match event {
-                Event::Removed { cell, tile, owner } => {
-                    losses.push(Loss::Tile(Lost { cell, tile, owner }));
-                }
-                Event::HqDamaged { player, amount, hp } => losses.push(Loss::Hq(HqLoss {
-                    player,
-                    amount,
-                    hp,
-                    by: [0; MAX_PLAYERS],
-                })),
-                _ => {}
-            }
+            note_loss(losses, &event);
         }
         if let Some(movers) = self.movers.as_deref_mut() {
             movers.follow(self.catalog, &event);
@@ -102,6 +91,25 @@ impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
 
     fn keeps_events(&self) -> bool {
         self.sink.keeps_events()
+    }
+}
+
+/// Notes a tile that left the board or HP an HQ lost, for the rules' `destroyed` and
+/// `hq_damaged` hooks (only games with such a rule in play call it).
+#[cold]
+#[inline(never)]
+fn note_loss(losses: &mut Vec<Loss>, event: &Event) {
+    match *event {
+        Event::Removed { cell, tile, owner } => {
+            losses.push(Loss::Tile(Lost { cell, tile, owner }));
+        }
+        Event::HqDamaged { player, amount, hp } => losses.push(Loss::Hq(HqLoss {
+            player,
+            amount,
+            hp,
+            by: [0; MAX_PLAYERS],
+        })),
+        _ => {}
     }
 }
 
@@ -204,6 +212,7 @@ impl Game {
     /// The game rules' hooks of `point` (`setup`, `drawn`, `turn_ended`, `battle_started`,
     /// `battle_ended`), then the effects they asked carried out at once; a failure is left in
     /// `hook_failure`.
+    #[inline(never)]
     pub(super) fn rule_effects<H, D, S>(
         &mut self,
         point: RulePoints,
@@ -228,6 +237,7 @@ impl Game {
 
     /// The rules' `turn_started` hooks before the current player draws `draw` tiles: their
     /// effects carried out, and how many tiles the player draws.
+    #[inline(never)]
     fn rule_turn_started<H, D, S>(
         &mut self,
         draw: usize,
@@ -258,6 +268,7 @@ impl Game {
     /// The rules' `destroyed` and `hq_damaged` hooks, for every loss not yet seen, in the order
     /// they happened; each loss's effects are carried out before the next loss (and their own
     /// losses follow, up to [`MAX_LOSS_ROUNDS`] rounds). A failure is left in `hook_failure`.
+    #[inline(never)]
     fn rule_losses<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
     where
         H: AbilityHooks + ?Sized,
@@ -304,6 +315,7 @@ impl Game {
     }
 
     /// While the game goes on, the rules' `check` hooks may end it.
+    #[inline(never)]
     fn rules_may_end<H, S>(&mut self, hooks: &mut H, sink: &mut S)
     where
         H: AbilityHooks + ?Sized,
@@ -776,7 +788,9 @@ impl Game {
             // The nets and moves the kept views hold may depend on the markers that went.
             self.views = OnceLock::new();
         }
-        self.rule_effects(RulePoints::TURN_ENDED, hooks, decider, sink);
+        if !self.rule_points.is_empty() {
+            self.rule_effects(RulePoints::TURN_ENDED, hooks, decider, sink);
+        }
     }
 
     /// Resolves a checked core play (an instant's effect or a Mobility move) with the kept views it
@@ -858,7 +872,9 @@ impl Game {
             }
         }
         self.draw(player, n, sink);
-        self.rule_effects(RulePoints::DRAWN, hooks, decider, sink);
+        if !self.rule_points.is_empty() {
+            self.rule_effects(RulePoints::DRAWN, hooks, decider, sink);
+        }
     }
 
     /// Draws up to `n` tiles one at a time from the top of the pile (R2.5.1); the first player to
