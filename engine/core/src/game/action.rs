@@ -558,6 +558,8 @@ impl Game {
 
     /// A game rule's action: listed by its `targets` function after the last action, on a target
     /// it listed.
+    #[cold]
+    #[inline(never)]
     fn rule_action(
         &self,
         rule: usize,
@@ -606,6 +608,8 @@ impl Game {
     }
 
     /// Whether what the game rules' `restrict` hooks closed leaves `action` open.
+    #[cold]
+    #[inline(never)]
     fn open_to(&self, action: &Action) -> Result<(), ActionError> {
         let r = self.restriction;
         let shape = self.field.shape();
@@ -927,9 +931,17 @@ impl Game {
                 out.push(Action::EndTurn);
             }
         }
-        if self.rule_targets.is_empty() && self.restriction.is_open() {
-            return;
+        if !(self.rule_targets.is_empty() && self.restriction.is_open()) {
+            self.legal_by_rules(out);
         }
+    }
+
+    /// What the game rules change in the list of legal actions: what their `restrict` hooks
+    /// closed is taken out, the actions their `targets` functions listed are added.
+    #[cold]
+    #[inline(never)]
+    fn legal_by_rules(&self, out: &mut LegalActions) {
+        let shape = self.field.shape();
         if !self.restriction.is_open() {
             // Rare (a rule closes something now): the list is written out and filtered.
             let open: Vec<Action> = out.iter().filter(|a| self.open_to(a).is_ok()).collect();

@@ -235,6 +235,40 @@ impl Game {
         }
     }
 
+    /// A game rule's action taken by the current player on `target`: the event, then what its
+    /// `play` function asks carried out at once; a failure is left in `hook_failure`.
+    #[cold]
+    #[inline(never)]
+    fn take_rule_action<H, D, S>(
+        &mut self,
+        (rule, action): (usize, usize),
+        target: Option<Cell>,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
+        let player = self.state.turn.player();
+        self.emit(
+            Event::RuleAction {
+                player,
+                rule: rule as u8,
+                action: action as u8,
+                at: target,
+            },
+            sink,
+        );
+        match self.ask_rule_action((rule, action), target, hooks) {
+            Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+            Err(e) => {
+                self.hook_failure.get_or_insert(e);
+            }
+        }
+    }
+
     /// The rules' `turn_started` hooks before the current player draws `draw` tiles: their
     /// effects carried out, and how many tiles the player draws.
     #[inline(never)]
@@ -679,23 +713,7 @@ impl Game {
                 rule,
                 action,
                 target,
-            } => {
-                self.emit(
-                    Event::RuleAction {
-                        player,
-                        rule: rule as u8,
-                        action: action as u8,
-                        at: target,
-                    },
-                    sink,
-                );
-                match self.ask_rule_action((rule, action), target, hooks) {
-                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
-                    Err(e) => {
-                        self.hook_failure.get_or_insert(e);
-                    }
-                }
-            }
+            } => self.take_rule_action((rule, action), target, hooks, decider, sink),
             Checked::Push {
                 tile,
                 pusher,
