@@ -131,6 +131,26 @@ impl Game {
         Ok(())
     }
 
+    /// Asks the hooks of `point` of every rule in play for effects, `call` making each call
+    /// with the list the effects go to; the calls are reseed points of the game.
+    fn ask<H>(
+        &mut self,
+        point: RulePoints,
+        hooks: &mut H,
+        mut call: impl FnMut(&mut H, &GameContext<'_>, &mut Vec<Effect>) -> Result<(), HookError>,
+    ) -> Result<Vec<Effect>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut effects: Vec<Effect> = Vec::new();
+        let mut calls = self.hook_calls;
+        let called = self.call_rules(point, hooks, &mut calls, |h, ctx| {
+            call(h, ctx, &mut effects)
+        });
+        self.hook_calls = calls;
+        called.map(|()| effects)
+    }
+
     /// Asks the hooks of `point` (`setup`, `drawn`, `turn_ended`, `battle_started`,
     /// `battle_ended`) of every rule in play for their effects.
     pub(super) fn ask_rules<H>(
@@ -141,13 +161,9 @@ impl Game {
     where
         H: AbilityHooks + ?Sized,
     {
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut calls = self.hook_calls;
-        let called = self.call_rules(point, hooks, &mut calls, |h, ctx| {
-            h.game_rule(ctx, RuleCall::Effects(point, &mut effects))
-        });
-        self.hook_calls = calls;
-        called.map(|()| effects)
+        self.ask(point, hooks, |h, ctx, fx| {
+            h.game_rule(ctx, RuleCall::Effects(point, fx))
+        })
     }
 
     /// Asks the `turn_started` hooks, before the current player draws `draw` tiles: how many
@@ -161,19 +177,16 @@ impl Game {
         H: AbilityHooks + ?Sized,
     {
         let mut count = u8::try_from(draw).unwrap_or(u8::MAX);
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut calls = self.hook_calls;
-        let called = self.call_rules(RulePoints::TURN_STARTED, hooks, &mut calls, |h, ctx| {
+        let effects = self.ask(RulePoints::TURN_STARTED, hooks, |h, ctx, fx| {
             h.game_rule(
                 ctx,
                 RuleCall::TurnStarted {
                     draw: &mut count,
-                    effects: &mut effects,
+                    effects: fx,
                 },
             )
-        });
-        self.hook_calls = calls;
-        called.map(|()| (usize::from(count), effects))
+        })?;
+        Ok((usize::from(count), effects))
     }
 
     /// Asks the `destroyed` or `hq_damaged` hooks about one loss for their effects.
@@ -185,20 +198,14 @@ impl Game {
     where
         H: AbilityHooks + ?Sized,
     {
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut calls = self.hook_calls;
-        let called = match loss {
-            Loss::Tile(lost) => {
-                self.call_rules(RulePoints::DESTROYED, hooks, &mut calls, |h, ctx| {
-                    h.game_rule(ctx, RuleCall::Destroyed(lost, &mut effects))
-                })
-            }
-            Loss::Hq(hq) => self.call_rules(RulePoints::HQ_DAMAGED, hooks, &mut calls, |h, ctx| {
-                h.game_rule(ctx, RuleCall::HqDamaged(hq, &mut effects))
+        match loss {
+            Loss::Tile(lost) => self.ask(RulePoints::DESTROYED, hooks, |h, ctx, fx| {
+                h.game_rule(ctx, RuleCall::Destroyed(lost, fx))
             }),
-        };
-        self.hook_calls = calls;
-        called.map(|()| effects)
+            Loss::Hq(hq) => self.ask(RulePoints::HQ_DAMAGED, hooks, |h, ctx, fx| {
+                h.game_rule(ctx, RuleCall::HqDamaged(hq, fx))
+            }),
+        }
     }
 
     /// Asks the `play` function of the action `action` of rule `rule`, taken on `target`, for
@@ -212,22 +219,19 @@ impl Game {
     where
         H: AbilityHooks + ?Sized,
     {
-        let mut effects: Vec<Effect> = Vec::new();
-        let mut calls = self.hook_calls;
         let in_play = std::mem::replace(&mut self.rules_in_play, 1u64 << rule);
-        let called = self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
+        let asked = self.ask(RulePoints::ACTIONS, hooks, |h, ctx, fx| {
             h.game_rule(
                 ctx,
                 RuleCall::Play {
                     action,
                     target,
-                    effects: &mut effects,
+                    effects: fx,
                 },
             )
         });
         self.rules_in_play = in_play;
-        self.hook_calls = calls;
-        called.map(|()| effects)
+        asked
     }
 
     /// The HQ losses of a battle just fought, from its report, in place of the HQ losses its
