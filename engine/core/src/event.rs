@@ -277,8 +277,17 @@ pub enum Event {
         cause: BattleCause,
     },
     /// Equal HP after the Final Battle: every player plays one more turn, then one more battle
-    /// (R2.9.5, `tie_breaker = extra_turn_then_battle`).
+    /// (R2.9.5, `tie_breaker = extra_turn_then_battle`); in a three-player tie only the players
+    /// still in the race do (R8.2.5, after [`Event::OutOfRace`]).
     TieBreak,
+    /// A three-player free for all ended tied: this player, who would lose, is out of the race
+    /// (their HQ marker leaves the track) while their army stays on the board and fights on;
+    /// the tied players play one more turn each, then one more battle (R8.2.5,
+    /// `ffa3_tie_procedure = extra_turns_then_battle_share`).
+    OutOfRace {
+        /// The player out of the race.
+        player: Seat,
+    },
     /// The game is over, with its result; no action is accepted after it.
     GameEnded {
         /// Who won, or why it is a draw.

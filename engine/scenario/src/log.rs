@@ -332,8 +332,12 @@ impl Names {
                 BattleCause::TieBreak => "Tie-break battle".to_string(),
             },
             Event::TieBreak => {
-                "Equal HP: every player plays one more turn, then one more battle".to_string()
+                "Equal HP: every tied player plays one more turn, then one more battle".to_string()
             }
+            Event::OutOfRace { player } => format!(
+                "{} would lose the tie: out of the race, their army stays on the board",
+                self.player(player)
+            ),
             Event::GameEnded { result } => format!("Game over: {}", self.result(result)),
         })
     }

@@ -952,7 +952,7 @@ impl Game {
         for step in 1..=n {
             let i = (self.cursor + step) % n;
             let p = self.order[i];
-            if self.active(p) {
+            if self.racing(p) {
                 self.cursor = i;
                 self.begin_turn(p, hooks, decider, sink);
                 return;
@@ -976,12 +976,19 @@ impl Game {
         if self.result().is_some() || self.hook_failure.is_some() {
             return;
         }
+        // R8.2.5 (4): after the extra battle of a three-player tie, the tied players still at
+        // the top share the victory; any other tie is a draw.
+        let tied = if self.tie_break && self.three_player_tie() {
+            self.shared(self.tied_at_the_top())
+        } else {
+            GameResult::Draw {
+                reason: DrawReason::EqualHp,
+            }
+        };
         if self.rule_points.contains(RulePoints::CHECK) {
             // The rules judge the end of the game before HQ hit points do (a scored variant,
             // say): their verdict ends it, tie-break or not.
-            let provisional = self.by_hit_points().unwrap_or(GameResult::Draw {
-                reason: DrawReason::EqualHp,
-            });
+            let provisional = self.by_hit_points().unwrap_or(tied);
             match self.ask_check(Some(provisional), hooks) {
                 Ok(Some(result)) => {
                     self.emit(Event::GameEnded { result }, sink);
@@ -996,15 +1003,27 @@ impl Game {
         }
         if let Some(result) = self.by_hit_points() {
             self.end_game(result, hooks, sink);
+        } else if self.three_player_tie() && !self.tie_break {
+            // R8.2.5 (1): whoever would lose is out of the race, their army left on the board;
+            // (2) the tied players play one more turn each, from the player after the one who
+            // ended the game; (3) then one more battle, in which every unit acts.
+            let top = self.tied_at_the_top();
+            let behind: Vec<_> = self
+                .field
+                .players()
+                .filter(|p| self.racing(*p) && top & 1 << p.index() == 0)
+                .collect();
+            for player in behind {
+                self.emit(Event::OutOfRace { player }, sink);
+            }
+            self.emit(Event::TieBreak, sink);
+            self.next_turn(hooks, decider, sink);
         } else if self.rules.tie_breaker == TieBreaker::ExtraTurnThenBattle && !self.tie_break {
             // R2.9.5 and Q3: one more turn each, in the usual order, then one more battle.
             self.emit(Event::TieBreak, sink);
             self.next_turn(hooks, decider, sink);
         } else {
-            let draw = GameResult::Draw {
-                reason: DrawReason::EqualHp,
-            };
-            self.end_game(draw, hooks, sink);
+            self.end_game(tied, hooks, sink);
         }
     }
 

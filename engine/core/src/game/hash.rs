@@ -6,7 +6,8 @@
 //! player's team and HQ HP; every pile (draw pile in its order, hand, discard pile); the turn
 //! cycle and whose turn it is; the stage and the result once over; what the current turn has used
 //! (the discards that count against `tiles_per_turn` only when there are any);
-//! the turn number, the battles fought, the last-tile, final-round and tie-break marks; the game's
+//! the turn number, the battles fought, the last-tile, final-round and tie-break marks, the players
+//! out of the race of a three-player tie (only when there are any); the game's
 //! random number generator, the seed of its ability scripts and the count of hook calls made
 //! outside battles (each reseeds the scripts); the targets the scripted instants in the current
 //! player's hand list (only when there are any, so other games hash as they did); what the game
@@ -52,6 +53,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         last_drawn,
         owed,
         tie_break,
+        out,
         battles,
         rng,
         views: _,
@@ -167,6 +169,10 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         }
     }
     h.bool(*tie_break);
+    // Only a three-player tie puts players out of the race: other games hash as before.
+    if *out != 0 {
+        h.u8(*out);
+    }
     // The generator's state is private to it; four outputs of a copy fix all 256 bits of it
     // (xoshiro256** can be run backwards from them), and the game's own generator does not move.
     let mut copy = rng.clone();

@@ -4,7 +4,7 @@
 use super::{Game, GameError};
 use crate::battlefield::Seat;
 use crate::event::{DrawReason, GameResult};
-use crate::rules::OneVsTeamCompare;
+use crate::rules::{Ffa3Tie, OneVsTeamCompare};
 
 /// The mode a game is played in, read from its players' teams.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -75,7 +75,8 @@ impl Game {
         let lost = |p: Seat| f.hq_hp(p) <= 0;
         match self.mode {
             Mode::Duel | Mode::FreeForAll => {
-                let alive: Vec<Seat> = f.players().filter(|p| !lost(*p)).collect();
+                // R8.2.5: a player out of the race of a tie can no longer win.
+                let alive: Vec<Seat> = f.players().filter(|p| self.racing(*p)).collect();
                 match alive.len() {
                     0 => Some(GameResult::Draw {
                         reason: DrawReason::AllHqsDestroyed,
@@ -144,7 +145,7 @@ impl Game {
         let f = &self.field;
         match self.mode {
             Mode::Duel | Mode::FreeForAll => {
-                let alive: Vec<Seat> = f.players().filter(|p| self.active(*p)).collect();
+                let alive: Vec<Seat> = f.players().filter(|p| self.racing(*p)).collect();
                 self.compare(&alive)
             }
             Mode::OneVsTeam | Mode::Teams => {
@@ -171,6 +172,38 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// Whether a tie after the Final Battle follows the three-player procedure of R8.2.5
+    /// (`ffa3_tie_procedure = extra_turns_then_battle_share`) rather than R2.9.5: a free for all
+    /// of three players.
+    pub(super) fn three_player_tie(&self) -> bool {
+        self.mode == Mode::FreeForAll
+            && self.field.player_count() == 3
+            && self.rules.ffa3_tie_procedure == Ffa3Tie::ExtraTurnsThenBattleShare
+    }
+
+    /// The players in the race who share the most HQ HP, one bit each (R8.2.5).
+    pub(super) fn tied_at_the_top(&self) -> u8 {
+        let f = &self.field;
+        let racing: Vec<Seat> = f.players().filter(|p| self.racing(*p)).collect();
+        let Some(best) = racing.iter().map(|p| f.hq_hp(*p)).max() else {
+            return 0;
+        };
+        racing
+            .iter()
+            .filter(|p| f.hq_hp(**p) == best)
+            .fold(0, |m, p| m | 1 << p.index())
+    }
+
+    /// The shared victory of the players in `players` (one bit per seat): one bit per team.
+    pub(super) fn shared(&self, players: u8) -> GameResult {
+        let f = &self.field;
+        let teams = f
+            .players()
+            .filter(|p| players & 1 << p.index() != 0)
+            .fold(0u8, |m, p| m | 1 << f.team(p));
+        GameResult::Shared { teams }
     }
 
     /// The player with the most HQ HP among `players`, or `None` if the most is shared.

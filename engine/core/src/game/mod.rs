@@ -23,7 +23,7 @@ use crate::event::{Event, GameResult};
 use crate::hooks::{Restriction, RulePoints};
 use crate::play::{PlayChecker, Turn, Views};
 use crate::rng::Rng;
-use crate::rules::{Ffa3Tie, FirstPlayer, Rules};
+use crate::rules::{FirstPlayer, Rules};
 use crate::shape::BoardShape;
 use crate::tile::{Catalog, TileKind, TileRef};
 use std::fmt;
@@ -236,6 +236,9 @@ pub struct Game {
     owed: Option<u8>,
     /// The tie-break of R2.9.5 has begun.
     tie_break: bool,
+    /// The players out of the race of a three-player tie (R8.2.5), one bit each: they play no
+    /// more turns and cannot win, but their army stays on the board. 0 in every other game.
+    out: u8,
     /// Battles fought so far.
     battles: u32,
     rng: Rng,
@@ -346,7 +349,7 @@ impl Game {
     ) -> Result<Self, GameError> {
         let teams: Vec<u8> = setup.seats.iter().map(|s| s.team).collect();
         let mode = Mode::of(&teams)?;
-        supported(&rules, &catalog, mode, teams.len())?;
+        supported(&rules, &catalog)?;
         let hp = rules.starting_hq_hp(&teams);
         let mut field = Battlefield::new(
             Setup {
@@ -445,6 +448,7 @@ impl Game {
             last_drawn: false,
             owed: None,
             tie_break: false,
+            out: 0,
             battles: 0,
             rng,
             views: OnceLock::new(),
@@ -479,7 +483,7 @@ impl Game {
     {
         let teams: Vec<u8> = position.setup.players.iter().map(|p| p.team).collect();
         let mode = Mode::of(&teams)?;
-        supported(&rules, &catalog, mode, teams.len())?;
+        supported(&rules, &catalog)?;
         let mut field = Battlefield::new(position.setup, &catalog).map_err(GameError::Board)?;
         let n = field.player_count();
         for mark in position.marks {
@@ -564,6 +568,7 @@ impl Game {
             last_drawn: owed.is_some(),
             owed,
             tie_break: false,
+            out: 0,
             battles: 0,
             rng: Rng::seeded(position.seed),
             views: OnceLock::new(),
@@ -728,6 +733,17 @@ impl Game {
             .fold(0u8, |m, p| m | 1 << p.index())
     }
 
+    /// Whether the player is still in the race: in the game, and not out of the race of a
+    /// three-player tie (R8.2.5). Only players in the race take turns and may win.
+    pub fn racing(&self, p: Seat) -> bool {
+        self.active(p) && self.out & 1 << p.index() == 0
+    }
+
+    /// The players in the race, one bit each.
+    fn racing_mask(&self) -> u8 {
+        self.active_mask() & !self.out
+    }
+
     /// Reshuffles every draw pile with `rng`: a bot sampling futures must not read the real order.
     pub fn shuffle_unknown(&mut self, rng: &mut Rng) {
         for p in &mut self.piles {
@@ -796,8 +812,9 @@ impl Game {
             }
             Event::TieBreak => {
                 self.tie_break = true;
-                self.owed = Some(self.active_mask());
+                self.owed = Some(self.racing_mask());
             }
+            Event::OutOfRace { player } => self.out |= 1 << player.index(),
             Event::BattleCalled { .. } => self.battles += 1,
             Event::RuleAction { .. } => self.state.acted = true,
             Event::GameEnded { result } => self.stage = Stage::Over(result),
@@ -871,23 +888,9 @@ fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
 }
 
 /// Options that change the game flow in ways not built yet are refused rather than ignored:
-/// the three-player tie procedure that shares wins, and every option a mod declares as not
-/// played yet (`played = false`) set to anything but its default.
-fn supported(
-    rules: &Rules,
-    catalog: &Catalog,
-    mode: Mode,
-    players: usize,
-) -> Result<(), GameError> {
-    // R8.2.5: only the tied players play on, and a victory may be shared; not played yet.
-    if mode == Mode::FreeForAll
-        && players == 3
-        && rules.ffa3_tie_procedure == Ffa3Tie::ExtraTurnsThenBattleShare
-    {
-        return Err(GameError::Unsupported {
-            key: "ffa3_tie_procedure".into(),
-        });
-    }
+/// every option a mod declares as not played yet (`played = false`) set to anything but its
+/// default.
+fn supported(rules: &Rules, catalog: &Catalog) -> Result<(), GameError> {
     let declared = catalog.options();
     match declared
         .iter()

@@ -527,43 +527,183 @@ fn kept_views_always_match_the_board() {
     }
 }
 
-/// R8.2.5: the 2025 tie procedure of three-player games is not played yet, so such a game is
-/// refused rather than played with another procedure; two players, or the standard procedure,
-/// are fine.
-#[test]
-fn three_player_games_refuse_the_2025_tie_procedure() {
+/// A three-player free for all under the 2025 rules (`ffa3_tie_procedure =
+/// extra_turns_then_battle_share`, R8.2.5) in its final round: HQs at [0, 2], [0, -2] and
+/// [2, -2] (none adjacent) with `hp`, empty piles, `next` to play and everyone owing a last
+/// turn; `tiles` more on the board, and `cat` the catalog (armies a, b, a).
+fn three_tied(cat: Arc<Catalog>, hp: [i32; 3], next: u8, tiles: Vec<TileSetup>) -> Game {
+    let tile = |id: &str| cat.find(id).expect("tile");
+    let armies = ["a", "b", "a"];
+    let hexes = [Hex::new(0, 2), Hex::new(0, -2), Hex::new(2, -2)];
+    let mut all: Vec<TileSetup> = (0..3)
+        .map(|i| TileSetup {
+            tile: tile(&format!("{}/hq", armies[i])),
+            owner: Seat::new(i as u8),
+            hex: hexes[i],
+            facing: Dir::N,
+            wounds: 0,
+        })
+        .collect();
+    all.extend(tiles);
     let mut rules = Rules::default();
     rules.ffa3_tie_procedure = crate::rules::Ffa3Tie::ExtraTurnsThenBattleShare;
-    let seats = |n: u8| {
-        (0..n)
-            .map(|i| SeatSetup {
-                army: if i % 2 == 0 { "a" } else { "b" }.into(),
-                team: i,
-            })
-            .collect()
-    };
-    let game = |n: u8, rules: &Rules| {
-        Game::new(
-            GameSetup {
+    Game::from_position(
+        Position {
+            setup: Setup {
                 shape: BoardShape::standard(),
-                seats: seats(n),
-                seed: 1,
-                marks: Vec::new(),
+                players: (0..3)
+                    .map(|i| PlayerSetup {
+                        team: i as u8,
+                        hq_hp: hp[i],
+                    })
+                    .collect(),
+                tiles: all,
             },
-            catalog(),
-            Arc::new(rules.clone()),
-        )
-    };
-    let e = game(3, &rules).expect_err("refused");
+            piles: armies
+                .iter()
+                .map(|a| Piles {
+                    army: a.to_string(),
+                    ..Piles::default()
+                })
+                .collect(),
+            next: Seat::new(next),
+            turn_number: 20,
+            last_turns: Some((0..3).map(Seat::new).collect()),
+            seed: 0,
+            marks: Vec::new(),
+        },
+        cat,
+        Arc::new(rules),
+        &mut NoAbilities,
+        &mut (),
+    )
+    .expect("position")
+}
+
+/// Ends the turns of `seats` in order, checking each is the one to play; the events of the last.
+fn end_turns(g: &mut Game, seats: &[u8]) -> Vec<Event> {
+    let mut last = Vec::new();
+    for s in seats {
+        assert_eq!(g.current(), Some(Seat::new(*s)), "{s} to play");
+        last = act(g, Action::EndTurn);
+    }
+    last
+}
+
+/// R8.2.5 (1), (2), (4): two players tie at the top after the Final Battle; the third, who
+/// would lose, is out of the race and plays no more; the tied players play one more turn each,
+/// starting after the player who ended the game (skipping the one out); still tied after the
+/// extra battle, they share the victory.
+#[test]
+fn a_three_player_tie_puts_the_loser_out_and_the_tied_players_share_the_victory() {
+    // Seat 1 plays first, so seat 0 ends the game; seat 1 would lose.
+    let mut g = three_tied(catalog(), [15, 10, 15], 1, Vec::new());
+    let end = end_turns(&mut g, &[1, 2, 0]);
+    assert!(end.contains(&Event::BattleCalled {
+        cause: BattleCause::Final
+    }));
+    let out = end
+        .iter()
+        .position(|e| {
+            *e == Event::OutOfRace {
+                player: Seat::new(1),
+            }
+        })
+        .expect("seat 1 is out of the race");
+    let tie = end.iter().position(|e| *e == Event::TieBreak).expect("tie");
+    assert!(out < tie, "{end:?}");
+    assert!(g.racing(Seat::new(0)) && g.racing(Seat::new(2)));
+    assert!(!g.racing(Seat::new(1)) && g.active(Seat::new(1)));
     assert_eq!(
-        e,
-        GameError::Unsupported {
-            key: "ffa3_tie_procedure".into()
-        }
+        g.field().hq_hp(Seat::new(1)),
+        10,
+        "the HQ stays, its HP too"
     );
-    assert!(game(2, &rules).is_ok());
-    rules.ffa3_tie_procedure = crate::rules::Ffa3Tie::None;
-    assert!(game(3, &rules).is_ok());
+    assert_eq!(g.last_turns(), Some(vec![Seat::new(0), Seat::new(2)]));
+    // After seat 0 comes seat 1, who is out: seat 2 plays first, then seat 0.
+    let last = end_turns(&mut g, &[2, 0]);
+    assert!(last.contains(&Event::BattleCalled {
+        cause: BattleCause::TieBreak
+    }));
+    assert_eq!(g.result(), Some(GameResult::Shared { teams: 0b101 }));
+}
+
+/// R8.2.5 (3): the extra battle is fought by every unit on the board, the army of the player out
+/// of the race included; here its soldier, next to seat 0's HQ, breaks the tie for seat 2.
+#[test]
+fn the_army_of_the_player_out_of_the_race_fights_the_extra_battle() {
+    let mut cat = Catalog::clone(&catalog());
+    cat.edit_tiles(|_, t| {
+        if t.army == "b" && t.id == "soldier" {
+            t.toughness = 5;
+        }
+    });
+    let cat = Arc::new(cat);
+    let soldier = TileSetup {
+        tile: cat.find("b/soldier").expect("tile"),
+        owner: Seat::new(1),
+        hex: Hex::new(0, 1),
+        facing: Dir::S,
+        wounds: 0,
+    };
+    // The Final Battle costs seat 0 one HP: 15 all against 15, seat 1 far behind.
+    let mut g = three_tied(cat, [16, 10, 15], 0, vec![soldier]);
+    let end = end_turns(&mut g, &[0, 1, 2]);
+    assert_eq!(g.field().hq_hp(Seat::new(0)), 15);
+    assert!(end.contains(&Event::OutOfRace {
+        player: Seat::new(1)
+    }));
+    end_turns(&mut g, &[0, 2]);
+    assert_eq!(
+        g.field().hq_hp(Seat::new(0)),
+        14,
+        "the soldier struck again"
+    );
+    assert!(
+        g.field()
+            .at(g.field().shape().cell(Hex::new(0, 1)).expect("hex"))
+            .is_some()
+    );
+    assert_eq!(g.result(), Some(GameResult::Won { team: 2 }));
+}
+
+/// All three tied: nobody would lose, so nobody is out; everyone plays one more turn, and the
+/// players still tied at the top after the extra battle share the victory.
+#[test]
+fn three_equal_players_all_play_on_and_share() {
+    let mut g = three_tied(catalog(), [12, 12, 12], 0, Vec::new());
+    let end = end_turns(&mut g, &[0, 1, 2]);
+    assert!(!end.iter().any(|e| matches!(e, Event::OutOfRace { .. })));
+    assert!(end.contains(&Event::TieBreak));
+    end_turns(&mut g, &[0, 1, 2]);
+    assert_eq!(g.result(), Some(GameResult::Shared { teams: 0b111 }));
+}
+
+/// Without the option, a three-player tie follows R2.9.5 (everyone plays on, still equal is a
+/// draw); and the players out of the race are part of the state hash.
+#[test]
+fn without_the_option_a_three_player_tie_is_the_standard_one_and_out_players_are_hashed() {
+    let mut g = three_tied(catalog(), [15, 10, 15], 1, Vec::new());
+    let plain = Game {
+        rules: Arc::new(Rules::default()),
+        ..g.clone()
+    };
+    let mut plain = plain;
+    let end = end_turns(&mut plain, &[1, 2, 0]);
+    assert!(!end.iter().any(|e| matches!(e, Event::OutOfRace { .. })));
+    end_turns(&mut plain, &[1, 2, 0]);
+    assert_eq!(
+        plain.result(),
+        Some(GameResult::Draw {
+            reason: crate::event::DrawReason::EqualHp
+        })
+    );
+    let before = g.state_hash();
+    let mut out = g.clone();
+    out.out = 0b010;
+    assert_ne!(out.state_hash(), before);
+    end_turns(&mut g, &[1, 2, 0]);
+    assert_eq!(g.out, 0b010);
 }
 
 /// Ability hooks whose `plan_attacks` always fails.
