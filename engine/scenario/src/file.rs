@@ -1104,11 +1104,17 @@ pub fn parse_scenario_with_boards(
                 .push((l.clone(), Hex::new(q, r), Dir::new(f.rem_euclid(6) as u8)));
         }
         if let Some(w) = &e.winner {
-            if w.get_ref() != "draw" && !player_ids.contains(w.get_ref()) {
+            // A shared victory names its players joined by ` and ` (R8.2.5).
+            if w.get_ref() != "draw"
+                && !w
+                    .get_ref()
+                    .split(" and ")
+                    .all(|p| player_ids.iter().any(|id| id == p))
+            {
                 err!(
                     w.span(),
                     format!(
-                        "expect.winner must be a player id or \"draw\", not `{}`",
+                        "expect.winner must be a player id, players who share the victory (`a and c`) or \"draw\", not `{}`",
                         w.get_ref()
                     ),
                 );

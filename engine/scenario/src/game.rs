@@ -333,6 +333,16 @@ fn expect_game(report: &mut Report, s: &Scenario, game: &Game, battles: &[&str])
             None => "nobody yet (the game goes on)".to_string(),
             Some(GameResult::Draw { .. }) => "draw".to_string(),
             Some(GameResult::Won { team }) => winners(s, game.field(), team, w),
+            Some(GameResult::Shared { teams }) if w.contains(" and ") => {
+                // Every player who shares the victory, in seat order.
+                let f = game.field();
+                let who: Vec<&str> = f
+                    .players()
+                    .filter(|p| teams & 1 << f.team(*p) != 0)
+                    .map(|p| s.player_ids[p.index()].as_str())
+                    .collect();
+                who.join(" and ")
+            }
             Some(GameResult::Shared { teams }) => {
                 let who: Vec<String> = (0..8)
                     .filter(|t| teams & 1 << t != 0)
