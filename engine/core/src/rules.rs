@@ -217,15 +217,6 @@ option_enum!(
     }
 );
 option_enum!(
-    /// `scored_resolution`: how the scored variant decides the winner.
-    ScoredResolution {
-        /// The first side to reach the target score wins at once.
-        FirstTo20 = "first_to_20",
-        /// Scores compared after each battle, capped at the target; a win may be shared.
-        EndOfBattleCapShare = "end_of_battle_cap_share",
-    }
-);
-option_enum!(
     /// `extra_discards`: what discarding more than the one compulsory tile costs in a turn.
     ExtraDiscards {
         /// Any number of held tiles may be discarded (R2.5.3).
@@ -311,12 +302,6 @@ pub struct Rules {
     pub hq_loss_ends_game_4p: bool,
     /// How a three-player free for all breaks equal HP (R8.2.5).
     pub ffa3_tie_procedure: Ffa3Tie,
-    /// Points a player needs to win the scored variant.
-    pub scored_target: u16,
-    /// Points a team needs to win the scored variant.
-    pub scored_team_target: u16,
-    /// When and how the scored variant's winner is decided.
-    pub scored_resolution: ScoredResolution,
     /// Whether the game is played on the extended 37-hex board instead of the standard 19 hexes.
     pub extended_board: bool,
     /// What a full centre of the extended board starts.
@@ -490,9 +475,6 @@ impl Rules {
             destroyed_hq_removal: DestroyedHqRemoval::AllAfterBattle,
             hq_loss_ends_game_4p: false,
             ffa3_tie_procedure: Ffa3Tie::None,
-            scored_target: 20,
-            scored_team_target: 40,
-            scored_resolution: ScoredResolution::FirstTo20,
             extended_board: false,
             extended_board_trigger: ExtendedTrigger::Battle,
             alternative_start: false,
@@ -518,7 +500,6 @@ impl Rules {
                 team_hq_hp: 20,
                 destroyed_hq_removal: DestroyedHqRemoval::HqEndOfPhaseRestAfterBattle,
                 hq_loss_ends_game_4p: true,
-                scored_resolution: ScoredResolution::FirstTo20,
                 ..v3
             },
             Preset::V2025 => Rules {
@@ -535,7 +516,6 @@ impl Rules {
                 team_instants_on_allies: InstantsOnAllies::ForbidAll,
                 ally_attack_rule: AllyAttackRule::Optional,
                 ffa3_tie_procedure: Ffa3Tie::ExtraTurnsThenBattleShare,
-                scored_resolution: ScoredResolution::EndOfBattleCapShare,
                 ..v3
             },
         }
@@ -573,9 +553,6 @@ impl Rules {
         "destroyed_hq_removal",
         "hq_loss_ends_game_4p",
         "ffa3_tie_procedure",
-        "scored_target",
-        "scored_team_target",
-        "scored_resolution",
         "extended_board",
         "extended_board_trigger",
         "alternative_start",
@@ -743,21 +720,6 @@ impl Rules {
                 "R8.2.5",
                 "How a three-player free for all breaks equal HP.",
             ),
-            "scored_target" => (
-                ANY,
-                "R8.3",
-                "Points a player needs to win the scored variant.",
-            ),
-            "scored_team_target" => (
-                ANY,
-                "R8.3",
-                "Points a team needs to win the scored variant.",
-            ),
-            "scored_resolution" => (
-                Choice(ScoredResolution::VALUES),
-                "R8.3",
-                "When and how the scored variant's winner is decided.",
-            ),
             "extended_board" => (
                 Bool,
                 "R8.7",
@@ -901,12 +863,6 @@ impl Rules {
             "hq_loss_ends_game_4p" => self.hq_loss_ends_game_4p = v.flag()?,
             "ffa3_tie_procedure" => {
                 self.ffa3_tie_procedure = v.choice(Ffa3Tie::VALUES, Ffa3Tie::parse)?
-            }
-            "scored_target" => self.scored_target = v.number()?,
-            "scored_team_target" => self.scored_team_target = v.number()?,
-            "scored_resolution" => {
-                self.scored_resolution =
-                    v.choice(ScoredResolution::VALUES, ScoredResolution::parse)?
             }
             "extended_board" => self.extended_board = v.flag()?,
             "extended_board_trigger" => {
@@ -1083,9 +1039,6 @@ impl Rules {
             "destroyed_hq_removal" => s(self.destroyed_hq_removal.as_str()),
             "hq_loss_ends_game_4p" => Some(Bool(self.hq_loss_ends_game_4p)),
             "ffa3_tie_procedure" => s(self.ffa3_tie_procedure.as_str()),
-            "scored_target" => n(self.scored_target),
-            "scored_team_target" => n(self.scored_team_target),
-            "scored_resolution" => s(self.scored_resolution.as_str()),
             "extended_board" => Some(Bool(self.extended_board)),
             "extended_board_trigger" => s(self.extended_board_trigger.as_str()),
             "alternative_start" => Some(Bool(self.alternative_start)),

@@ -29,9 +29,9 @@ end
 
 local function target(ctx, shared)
   if shared then
-    return ctx:rule("scored_team_target")
+    return ctx:option("scored_team_target")
   end
-  return ctx:rule("scored_target")
+  return ctx:option("scored_target")
 end
 
 rule("scored_deathmatch", {
@@ -45,7 +45,7 @@ rule("scored_deathmatch", {
   end,
 
   hq_damaged = function(ctx, fx, hq)
-    local cap = ctx:rule("scored_resolution") == "end_of_battle_cap_share"
+    local cap = ctx:option("scored_resolution") == "end_of_battle_cap_share"
     local _, shared = teams(ctx)
     local goal = target(ctx, shared)
     for p, wounds in ipairs(hq.by) do
