@@ -177,14 +177,26 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
         .flat_map(|a| &a.tiles)
         .map(|t| t.abilities.len())
         .sum();
+    // The game rules its scripts define (docs/RULESETS.md, "Game scripts"), when it has any.
+    let rules = loaded
+        .catalog
+        .game_rules()
+        .iter()
+        .filter(|r| r.mod_id == m.id)
+        .count();
     if problems.is_empty() {
         writeln!(
             out,
-            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound{}",
+            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound{}{}",
             m.id,
             m.manifest.version,
             m.armies.len(),
             if m.armies.len() == 1 { "y" } else { "ies" },
+            match rules {
+                0 => String::new(),
+                1 => ", 1 game rule".to_string(),
+                n => format!(", {n} game rules"),
+            },
             match warnings.len() {
                 0 => String::new(),
                 n => format!("; {n} warning(s) above"),

@@ -225,3 +225,17 @@ fn mods_commands_show_the_warning_of_a_mod_written_for_hexforge_0_1_and_still_lo
         "{out}"
     );
 }
+
+#[test]
+fn a_mods_check_counts_the_game_rules_a_mod_defines() {
+    let user = temp_dir("rules_count");
+    let scored = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/scored");
+    let (ok, out) = hexforge(&["mods", "check", scored.to_str().expect("a path")], &user);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(
+            "ok: mod scored 1.0.0: 0 armies, 0 tile kinds, 0 abilities bound, 1 game rule"
+        ),
+        "{out}"
+    );
+}
