@@ -439,16 +439,19 @@ impl Game {
     }
 
     pub(super) fn check_action(&self, action: &Action) -> Result<Checked, ActionError> {
-        if let Action::Rule {
-            rule,
-            action,
-            target,
-        } = *action
-        {
-            return self.rule_action(usize::from(rule), usize::from(action), target);
-        }
-        if !self.restriction.is_open() {
-            self.open_to(action)?;
+        // A game with no rule in play tests one flag (a rule action is then refused below).
+        if !self.rule_points.is_empty() {
+            if let Action::Rule {
+                rule,
+                action,
+                target,
+            } = *action
+            {
+                return self.rule_action(usize::from(rule), usize::from(action), target);
+            }
+            if !self.restriction.is_open() {
+                self.open_to(action)?;
+            }
         }
         let player = self.state.turn.player();
         let cat = &*self.catalog;
@@ -931,7 +934,9 @@ impl Game {
                 out.push(Action::EndTurn);
             }
         }
-        if !(self.rule_targets.is_empty() && self.restriction.is_open()) {
+        if !self.rule_points.is_empty()
+            && !(self.rule_targets.is_empty() && self.restriction.is_open())
+        {
             self.legal_by_rules(out);
         }
     }

@@ -867,6 +867,7 @@ impl Game {
     /// A turn begins: the player draws (R2.4 opening draws of 1, 2 and 3, then up to the hand
     /// size; R9.1, R9.2). The game rules' `turn_started` hooks run before the draw (and may
     /// change how many tiles are drawn), their `drawn` hooks after it.
+    #[inline]
     pub(super) fn begin_turn<H, D, S>(
         &mut self,
         player: Seat,
