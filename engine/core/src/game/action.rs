@@ -935,7 +935,7 @@ impl Game {
             }
         }
         if !self.rule_points.is_empty()
-            && !(self.rule_targets.is_empty() && self.restriction.is_open())
+            && (!self.rule_targets.is_empty() || !self.restriction.is_open())
         {
             self.legal_by_rules(out);
         }
