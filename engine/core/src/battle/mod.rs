@@ -45,6 +45,8 @@ pub struct BattleReport {
     /// HP each player's HQ lost.
     pub hq_damage: [u16; MAX_PLAYERS],
     /// Of that, what each player's units dealt: `hq_damage_by[hq owner][attacker's owner]`.
+    /// Worked out only when the catalog holds game rules (their `hq_damaged` hooks read it);
+    /// zeros otherwise.
     pub hq_damage_by: [[u16; MAX_PLAYERS]; MAX_PLAYERS],
     /// Number of phases played (highest initiative + 1).
     pub phases: u8,
@@ -900,10 +902,12 @@ where
             let def = self.cat.get(p.tile);
             if def.is_hq() {
                 hq_damage[p.owner.index()] += sum;
-                let by = &mut self.report.hq_damage_by[p.owner.index()];
-                for h in self.hits.iter().filter(|h| !h.absorbed && h.target == cell) {
-                    if let Some(attacker) = h.from.and_then(|f| field.at(f)) {
-                        by[attacker.owner.index()] += u16::from(h.wounds);
+                if !self.cat.game_rules().is_empty() {
+                    let by = &mut self.report.hq_damage_by[p.owner.index()];
+                    for h in self.hits.iter().filter(|h| !h.absorbed && h.target == cell) {
+                        if let Some(attacker) = h.from.and_then(|f| field.at(f)) {
+                            by[attacker.owner.index()] += u16::from(h.wounds);
+                        }
                     }
                 }
                 continue;
