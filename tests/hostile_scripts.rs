@@ -969,3 +969,26 @@ fn a_script_reads_declared_options_and_an_undeclared_key_is_an_error() {
     let err = fight_with(&classic).expect_err("the value set");
     assert!(err.contains("range 3"), "{err}");
 }
+
+#[test]
+fn a_tile_hook_reads_players_teams_and_hq_hp_but_not_the_game() {
+    // Every hook reads the players on the board; the game's turn and piles are a game rule's.
+    let (c, mut host, _) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    assert(ctx:players() == 2 and ctx:team(1) ~= ctx:team(2))\n    assert(ctx:hq_hp(2) == 20)\n    plan:clear()\n  end,\n})\n",
+    );
+    assert_eq!(fight(&c, &mut host), Ok(0), "the unit made no attack");
+    let (c, mut host, _) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    local t = ctx:turn()\n  end,\n})\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(
+        err.contains("scripts/probe.lua:3, plan_attacks, probe/gunner: ")
+            && err.contains("read in a game rule's hooks"),
+        "{err}"
+    );
+    let (c, mut host, _) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    local hp = ctx:hq_hp(5)\n  end,\n})\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("player 5 is not playing: use 1 to 2"), "{err}");
+}
