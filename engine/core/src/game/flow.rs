@@ -1002,8 +1002,9 @@ impl Game {
                 }
             }
         }
+        // The rules' `check` has seen these results just above: they end the game as they are.
         if let Some(result) = self.by_hit_points() {
-            self.end_game(result, hooks, sink);
+            self.emit(Event::GameEnded { result }, sink);
         } else if self.three_player_tie() && !self.tie_break {
             // R8.2.5 (1): whoever would lose is out of the race, their army left on the board;
             // (2) the tied players play one more turn each, from the player after the one who
@@ -1024,7 +1025,7 @@ impl Game {
             self.emit(Event::TieBreak, sink);
             self.next_turn(hooks, decider, sink);
         } else {
-            self.end_game(tied, hooks, sink);
+            self.emit(Event::GameEnded { result: tied }, sink);
         }
     }
 
