@@ -120,6 +120,15 @@ impl ModState {
         *self.broken.borrow_mut() = failed;
     }
 
+    /// The failure every hook call reports while putting the state back fails, if it does.
+    fn broken_failure(&self) -> Option<Failure> {
+        self.broken.borrow().clone().map(|message| Failure {
+            at: None,
+            message,
+            traceback: Vec::new(),
+        })
+    }
+
     /// The implementation of an ability: the mod's own, else the shared library's.
     fn find(&self, name: &str) -> Option<Ability> {
         let own = self.registry.borrow().abilities.get(name).cloned();
@@ -737,12 +746,8 @@ impl ScriptHost {
             }
             .to_string(),
         };
-        if let Some(message) = st.broken.borrow().clone() {
-            return Err(error(Failure {
-                at: None,
-                message,
-                traceback: Vec::new(),
-            }));
+        if let Some(f) = st.broken_failure() {
+            return Err(error(f));
         }
         st.dirty.set(true);
         // An error of the host's own work around the call (the call's results checked, say): at

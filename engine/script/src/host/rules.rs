@@ -201,12 +201,8 @@ impl ScriptHost {
             }
             .to_string(),
         };
-        if let Some(message) = st.broken.borrow().clone() {
-            return Err(error(Failure {
-                at: None,
-                message,
-                traceback: Vec::new(),
-            }));
+        if let Some(f) = st.broken_failure() {
+            return Err(error(f));
         }
         if *self.rules != *ctx.rules {
             self.rules = Arc::new(ctx.rules.clone());
