@@ -519,6 +519,7 @@ fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
             last_turns: None,
             seed: 1,
             marks: Vec::new(),
+            links: Vec::new(),
         },
         std::sync::Arc::new(c.clone()),
         std::sync::Arc::new(Rules::default()),

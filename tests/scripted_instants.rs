@@ -66,6 +66,7 @@ fn game(
             last_turns: None,
             seed: 1,
             marks: Vec::new(),
+            links: Vec::new(),
         },
         catalog.clone(),
         Arc::new(Rules::default()),

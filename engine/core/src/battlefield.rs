@@ -6,6 +6,7 @@
 
 use crate::event::Event;
 use crate::hex::{Dir, Hex};
+use crate::link::{Link, LinkError, LinkLoss, MAX_LINKS, MAX_SEGMENTS, connected};
 use crate::marker::{Mark, MarkOn, MarkerName};
 use crate::rules::{AllyAttackRule, Rules};
 pub use crate::seat::Seat;
@@ -175,6 +176,8 @@ pub struct Battlefield {
     players: u8,
     /// The markers in play, sorted by what they are on, then name (one per name and place).
     marks: Vec<Mark>,
+    /// The linked units on the board, by number (docs/LINKED_UNITS.md).
+    links: Vec<Link>,
 }
 
 impl Battlefield {
@@ -200,6 +203,7 @@ impl Battlefield {
             sides,
             players: n as u8,
             marks: Vec::new(),
+            links: Vec::new(),
         };
         for t in setup.tiles {
             field.place_checked(t, catalog)?;
@@ -291,6 +295,9 @@ impl Battlefield {
                     if !self.marks.is_empty() && from != to {
                         self.move_marks(from, to);
                     }
+                    if !self.links.is_empty() && from != to {
+                        self.move_segment(from, to);
+                    }
                 }
             }
             Event::Marked { .. } | Event::Unmarked { .. } => self.apply_mark(event),
@@ -306,12 +313,155 @@ impl Battlefield {
                 if !self.marks.is_empty() {
                     self.marks.retain(|m| m.on != MarkOn::Tile(cell));
                 }
+                if !self.links.is_empty() {
+                    self.drop_segment(cell);
+                }
             }
+            Event::Linked { link } => match self.links.binary_search_by_key(&link.id, |l| l.id) {
+                Ok(i) => self.links[i] = link,
+                Err(i) => self.links.insert(i, link),
+            },
+            Event::Unlinked { id } => self.links.retain(|l| l.id != id),
             Event::HqDamaged { player, hp, .. } => {
                 self.sides[player.index()].hq_hp = hp;
             }
             _ => {}
         }
+    }
+
+    /// A tile on a segment carries its segment along (R10.6.9).
+    #[cold]
+    fn move_segment(&mut self, from: Cell, to: Cell) {
+        for l in &mut self.links {
+            if l.segments & from.bit() != 0 {
+                l.segments = l.segments & !from.bit() | to.bit();
+            }
+        }
+    }
+
+    /// A tile of a linked unit left the board: a `whole` unit is gone (its other tiles leave
+    /// with it, [`Self::with_whole_units`]); a `segment` unit keeps the segment as an empty hex
+    /// (R10.6.7) and is gone once no tile is left on it.
+    #[cold]
+    fn drop_segment(&mut self, cell: Cell) {
+        let occupied = self.occupied;
+        self.links.retain(|l| {
+            l.segments & cell.bit() == 0
+                || (l.loss == LinkLoss::Segment && l.segments & occupied != 0)
+        });
+    }
+
+    /// The linked units on the board, by number.
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    /// The linked unit with a segment on `cell`, if any.
+    pub fn link_at(&self, cell: Cell) -> Option<&Link> {
+        self.links.iter().find(|l| l.segments & cell.bit() != 0)
+    }
+
+    /// Every cell that is a segment of a linked unit.
+    pub fn segments(&self) -> u64 {
+        self.links.iter().fold(0, |m, l| m | l.segments)
+    }
+
+    /// The smallest number no linked unit on the board has, or `None` when [`MAX_LINKS`] are.
+    pub fn free_link_id(&self) -> Option<u8> {
+        (1..=MAX_LINKS as u8).find(|id| self.links.iter().all(|l| l.id != *id))
+    }
+
+    /// Checks a new linked unit of `owner` on the cells of `segments` (R9.3, R10.6.3): 2 to
+    /// [`MAX_SEGMENTS`] hexes of the board, none a segment of another unit, in one piece, and a
+    /// tile on each when its tiles leave together. Returns the event that makes it, with the
+    /// next free number.
+    pub fn check_link(
+        &self,
+        kind: MarkerName,
+        owner: Seat,
+        segments: u64,
+        loss: LinkLoss,
+        shared: bool,
+    ) -> Result<Event, LinkError> {
+        let n = segments.count_ones();
+        if !(2..=MAX_SEGMENTS).contains(&n) {
+            return Err(LinkError::Size(n));
+        }
+        if segments & !self.shape.all() != 0 {
+            return Err(LinkError::OffBoard);
+        }
+        if let Some(other) = self.links.iter().find(|l| l.segments & segments != 0) {
+            return Err(LinkError::Taken { id: other.id });
+        }
+        if !connected(&self.shape, segments) {
+            return Err(LinkError::Split);
+        }
+        if loss == LinkLoss::Whole && segments & !self.occupied != 0 {
+            return Err(LinkError::Empty);
+        }
+        let id = self.free_link_id().ok_or(LinkError::Full)?;
+        Ok(Event::Linked {
+            link: Link {
+                id,
+                kind,
+                owner,
+                segments,
+                loss,
+                shared,
+            },
+        })
+    }
+
+    /// Of the cells in `dests`, those the tile on `from` may move or be pushed to and leave its
+    /// linked unit in one piece (R9.3.3, R10.6.5, R10.6.9): not a segment of any unit, and its
+    /// unit still connected with its segment there. All of `dests` when `from` is no segment.
+    pub fn keeps_links(&self, from: Cell, dests: u64) -> u64 {
+        if self.links.is_empty() {
+            return dests;
+        }
+        let Some(l) = self.link_at(from) else {
+            return dests;
+        };
+        let rest = l.segments & !from.bit();
+        let mut ok = 0u64;
+        for i in bits(dests & !self.segments()) {
+            let d = self.shape.cell_from_index(i);
+            if connected(&self.shape, rest | d.bit()) {
+                ok |= d.bit();
+            }
+        }
+        ok
+    }
+
+    /// `reach` and the other tiles of every shared linked unit one of whose tiles it touches
+    /// (R9.3.2: a net or a module that reaches either of its tiles reaches the whole
+    /// unit). Only the unit owner's tiles are shared; a module next to two tiles still gives once.
+    pub fn spread_shared(&self, reach: u64) -> u64 {
+        let mut out = reach;
+        for l in &self.links {
+            if !l.shared {
+                continue;
+            }
+            let tiles = bits(l.segments & self.occupied)
+                .filter(|&i| self.cells[i].is_some_and(|p| p.owner == l.owner))
+                .fold(0u64, |m, i| m | 1 << i);
+            if reach & tiles != 0 {
+                out |= tiles;
+            }
+        }
+        out
+    }
+
+    /// `cells` and every tile of the `whole` linked units with a tile among them: the tiles
+    /// that leave the board together (R9.3.2).
+    pub fn with_whole_units(&self, cells: u64) -> u64 {
+        let mut all = cells;
+        for l in &self.links {
+            if l.loss == LinkLoss::Whole && l.segments & cells != 0 {
+                all |= l.segments & self.occupied;
+            }
+        }
+        all
     }
 
     /// The markers of the tile on `from` follow it to `to`.
@@ -502,6 +652,7 @@ impl Battlefield {
     /// and wounds (the board of [`Self::state_hash`] and of a game's state hash).
     pub(crate) fn hash_cells(&self, h: &mut crate::fnv::Fnv1a) {
         self.hash_board_cells(h);
+        self.hash_links(h);
         // Markers only when there are any, so the hashes of games without them never change.
         if !self.marks.is_empty() {
             h.u8(0x4d);
@@ -533,6 +684,23 @@ impl Battlefield {
                 }
                 h.i32(i32::from(m.value));
             }
+        }
+    }
+
+    /// The linked units into `h`, only when there are any (so other hashes never change).
+    pub(crate) fn hash_links(&self, h: &mut crate::fnv::Fnv1a) {
+        if self.links.is_empty() {
+            return;
+        }
+        h.u8(0x4c);
+        h.len(self.links.len());
+        for l in &self.links {
+            h.u8(l.id);
+            h.str(l.kind.write(&mut [0; crate::marker::MAX_NAME]));
+            h.u8(l.owner.index() as u8);
+            h.u64(l.segments);
+            h.u8(l.loss as u8);
+            h.u8(u8::from(l.shared));
         }
     }
 

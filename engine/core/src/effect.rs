@@ -46,6 +46,25 @@ pub enum Effect {
     /// An attack made by the tile on its `from` cell: it goes through armor, Medics and
     /// `before_wound` like a printed one (docs/LUA_API.md, `fx:attack`).
     Attack(ScriptedAttack),
+    /// Makes a linked unit on `segments` (docs/LINKED_UNITS.md), checked like any new one
+    /// ([`Battlefield::check_link`]).
+    Link {
+        /// What kind of unit it is.
+        kind: crate::marker::MarkerName,
+        /// The player it belongs to.
+        owner: crate::seat::Seat,
+        /// Its segments.
+        segments: u64,
+        /// What destroying one of its tiles does.
+        loss: crate::link::LinkLoss,
+        /// Whether nets and modules reaching one tile reach them all.
+        shared: bool,
+    },
+    /// Undoes the linked unit with a segment on `cell`: its tiles stand alone from now on.
+    Unlink {
+        /// A segment of the unit.
+        cell: Cell,
+    },
     /// A change to the initiative values of the unit on `cell` for the rest of the battle being
     /// fought (only asked during battles; the battle carries it out).
     Initiative {
@@ -160,6 +179,8 @@ fn refuse(what: &str) -> HookError {
 /// onto is free. The error names the first effect that is not.
 pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), HookError> {
     let mut occupied = field.occupied();
+    // The segments of the linked units asked for so far.
+    let mut claimed = 0u64;
     for e in effects {
         match *e {
             Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => {
@@ -185,6 +206,13 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 if occupied & to.bit() != 0 {
                     return Err(refuse(&format!(
                         "cannot move onto {}: the hex is taken",
+                        field.shape().hex(to)
+                    )));
+                }
+                if field.keeps_links(from, to.bit()) == 0 {
+                    return Err(refuse(&format!(
+                        "cannot move the tile on {} to {}: it would split its linked unit, or put it on another unit's segment (R9.3.3, R10.6.9)",
+                        field.shape().hex(from),
                         field.shape().hex(to)
                     )));
                 }
@@ -217,6 +245,31 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                             field.shape().hex(c)
                         )));
                     }
+                }
+            }
+            Effect::Link {
+                kind,
+                owner,
+                segments,
+                loss,
+                shared,
+            } => {
+                field
+                    .check_link(kind, owner, segments, loss, shared)
+                    .map_err(|e| refuse(&format!("link: {e}")))?;
+                if claimed & segments != 0 {
+                    return Err(refuse(
+                        "link: a segment is already part of a linked unit asked for before it: a segment never goes on another unit's segment (R10.6.4)",
+                    ));
+                }
+                claimed |= segments;
+            }
+            Effect::Unlink { cell } => {
+                if field.link_at(cell).is_none() {
+                    return Err(refuse(&format!(
+                        "unlink: no linked unit has a segment on {}",
+                        field.shape().hex(cell)
+                    )));
                 }
             }
             Effect::Attack(a) => {
@@ -256,7 +309,9 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
     effects.retain(|e| match *e {
         Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => occupied & cell.bit() != 0,
         Effect::Move { from, to } => {
-            let keep = occupied & from.bit() != 0 && occupied & to.bit() == 0;
+            let keep = occupied & from.bit() != 0
+                && occupied & to.bit() == 0
+                && field.keeps_links(from, to.bit()) != 0;
             if keep {
                 occupied = occupied & !from.bit() | to.bit();
             }
@@ -267,6 +322,7 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             MarkOn::Hex(_) | MarkOn::Player(_) => true,
         },
         Effect::Attack(a) => occupied & a.from.bit() != 0,
+        Effect::Link { .. } | Effect::Unlink { .. } => true,
         Effect::Initiative { cell, change } => {
             occupied & cell.bit() != 0
                 && match change {

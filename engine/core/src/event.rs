@@ -210,6 +210,18 @@ pub enum Event {
     },
     /// The battle is over; the board is as it will stay until the next turn.
     BattleEnded,
+    /// A linked unit is made, or changed, on the board (docs/LINKED_UNITS.md): from now on its
+    /// segments stay in one piece (R9.3.3, R10.6.5).
+    Linked {
+        /// The unit as it now is.
+        link: crate::link::Link,
+    },
+    /// A linked unit is undone: its tiles stand alone from now on (a unit folding up,
+    /// R10.6.6), or its last tile left the board.
+    Unlinked {
+        /// Its number.
+        id: u8,
+    },
 
     // Game events: turns, hands and piles, and the end of the game (section 2).
     /// A player takes an action a mod's game rule offers (docs/RULESETS.md, "Mod actions"); its

@@ -13,6 +13,7 @@ pub mod game;
 pub mod hex;
 pub mod hooks;
 pub mod instant;
+pub mod link;
 pub mod marker;
 pub mod names;
 pub mod play;
@@ -32,6 +33,7 @@ pub use event::{AttackKind, BattleCause, DrawReason, Event, EventSink, GameResul
 pub use game::{Action, ActionError, Game, GameError, GameSetup, SeatSetup, Stage, Target};
 pub use hex::{Dir, Edge, Hex};
 pub use hooks::{AbilityHooks, NoAbilities};
+pub use link::{Link, LinkError, LinkLoss};
 pub use play::{Play, PlayChecker, PlayError, Refusal, Turn, check_play, resolve_play};
 pub use rng::Rng;
 pub use rules::{Preset, Rules};

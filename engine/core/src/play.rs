@@ -156,6 +156,11 @@ pub enum Refusal {
     NetterPushedByItsTarget,
     /// No empty hex lies two steps from the pusher next to the pushed unit (R5.3.5).
     NoPushHex,
+    /// Every hex the unit could be pushed to would split its linked unit (R9.3.3, R10.6.9).
+    PushSplitsLink,
+    /// Moving the unit to the hex would split its linked unit, or put a segment on another
+    /// unit's segment (R9.3.3, R10.6.4, R10.6.9).
+    SplitsLink(Hex),
     /// `to` is not among the legal hexes, which are listed (at most six).
     PushHex {
         /// The hex asked for.
@@ -236,6 +241,13 @@ impl fmt::Display for Refusal {
             }
             Refusal::NoPushHex => f.write_str(
                 "no empty hex two steps from the pusher next to the pushed unit (R5.3.5)",
+            ),
+            Refusal::PushSplitsLink => f.write_str(
+                "the pushed tile is part of a linked unit, and every hex it could go to would split that unit: its segments must stay in one piece (R9.3.3, R10.6.9)",
+            ),
+            Refusal::SplitsLink(h) => write!(
+                f,
+                "moving the tile to {h} would split its linked unit, or put it on another unit's segment: its segments must stay in one piece (R9.3.3, R10.6.4, R10.6.9)"
             ),
             Refusal::PushHex { to, legal } => {
                 write!(f, "{to} is not a legal hex for the pushed unit (legal: ")?;
@@ -600,7 +612,8 @@ impl<'f> PlayChecker<'f> {
     /// whether it may move at all: [`PlayChecker::check`] says that.
     pub fn move_destinations(&self, unit: Cell) -> u64 {
         let owner = self.field.at(unit).map(|p| p.owner).unwrap_or_default();
-        reach(self.field, unit, self.move_range(owner))
+        self.field
+            .keeps_links(unit, reach(self.field, unit, self.move_range(owner)))
     }
 
     /// How far the units of `owner` move (R7.1.4).
@@ -615,7 +628,8 @@ impl<'f> PlayChecker<'f> {
 
     /// R5.3.2: the empty hexes where a Push by `pusher` could send the unit on `target`.
     pub fn push_destinations(&self, pusher: Cell, target: Cell) -> u64 {
-        push_destinations(self.field, pusher, target)
+        self.field
+            .keeps_links(target, push_destinations(self.field, pusher, target))
     }
 }
 
@@ -723,6 +737,9 @@ fn check(
                     Refusal::NotAdjacent { to, unit }
                 }));
             }
+            if field.keeps_links(from, dest.bit()) == 0 {
+                return Err(no(Refusal::SplitsLink(to)));
+            }
             Ok(Checked::Move {
                 from,
                 to: dest,
@@ -767,6 +784,10 @@ fn check(
             let legal = push_destinations(field, pc, tc);
             if legal == 0 {
                 return Err(no(Refusal::NoPushHex));
+            }
+            let legal = field.keeps_links(tc, legal);
+            if legal == 0 {
+                return Err(no(Refusal::PushSplitsLink));
             }
             let dest = field
                 .shape()

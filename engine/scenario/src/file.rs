@@ -6,7 +6,10 @@ use hexforge_content::{Board, Diagnostic, Diagnostics, SourceText, find_board};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::names::did_you_mean;
 use hexforge_core::rules::Preset;
-use hexforge_core::{Catalog, Dir, Hex, PlayerSetup, Rules, Seat, Setup, TileRef, TileSetup};
+use hexforge_core::{
+    BoardShape, Catalog, Dir, Hex, Link, LinkLoss, PlayerSetup, Rules, Seat, Setup, TileRef,
+    TileSetup,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -37,6 +40,9 @@ pub struct ScenarioDef {
     /// The `[[hex_marker]]` tables: markers on hexes at the start.
     #[serde(default)]
     pub hex_marker: Vec<Spanned<HexMarkerDef>>,
+    /// The `[[link]]` tables: linked units on the board at the start (docs/LINKED_UNITS.md).
+    #[serde(default)]
+    pub link: Vec<Spanned<LinkDef>>,
     /// The `[[step]]` tables, played in order.
     #[serde(default)]
     pub step: Vec<Spanned<StepDef>>,
@@ -111,6 +117,34 @@ pub struct HexMarkerDef {
     pub lasts: Option<Spanned<toml::Value>>,
     /// The number it carries, -999 to 999; 0 when omitted.
     pub value: Option<Spanned<i64>>,
+}
+
+/// One entry of `expect.links`: a linked unit afterwards.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LinkExpectDef {
+    /// Its kind.
+    pub kind: String,
+    /// Its segments, as axial `[q, r]` pairs, in any order.
+    pub hexes: Vec<Spanned<Vec<Spanned<i64>>>>,
+}
+
+/// A raw `[[link]]` table: tiles and hexes that make one linked unit at the start.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LinkDef {
+    /// What kind of unit it is, a name like a marker's (`structure`, `monolith`).
+    pub kind: Spanned<String>,
+    /// The id of the player it belongs to.
+    pub owner: Spanned<String>,
+    /// Its segments, as axial `[q, r]` pairs: 2 to 7 hexes in one piece.
+    pub hexes: Spanned<Vec<Spanned<Vec<Spanned<i64>>>>>,
+    /// `whole` (its tiles leave the board together) or `segment` (a destroyed tile leaves an
+    /// empty segment); `whole` when omitted.
+    pub loss: Option<Spanned<String>>,
+    /// Whether nets and modules reaching one tile reach them all; `true` for `whole` when
+    /// omitted, `false` for `segment`.
+    pub shared: Option<bool>,
 }
 
 /// One table of `expect.hex_markers`: exactly the markers on a hex afterwards.
@@ -205,6 +239,8 @@ pub struct ExpectDef {
     /// Exactly the markers on players afterwards, by player id.
     #[serde(default)]
     pub player_markers: BTreeMap<String, Spanned<Vec<Spanned<toml::Value>>>>,
+    /// Exactly the linked units afterwards, each `{ kind, hexes = [[q, r], ...] }` (any order).
+    pub links: Option<Vec<LinkExpectDef>>,
 }
 
 /// One `[[step]]` after validation: what a player does, with its line for reports.
@@ -393,6 +429,9 @@ pub struct Expect {
     pub hex_markers: Vec<(Hex, Vec<ExpectedMarker>)>,
     /// Exactly the markers on players afterwards: the player, its id and the markers.
     pub player_markers: Vec<(Seat, String, Vec<ExpectedMarker>)>,
+    /// Exactly the linked units afterwards, each shown as `kind [q, r] [q, r]...` (segments in
+    /// reading order), sorted.
+    pub links: Option<Vec<String>>,
 }
 
 /// A marker an expectation names, with the value it must carry when the file gives one.
@@ -433,6 +472,8 @@ pub struct Scenario {
     pub setup: Setup,
     /// The markers in play at the start, put on the board once it is built.
     pub marks: Vec<Mark>,
+    /// The linked units at the start, made on the board once it is built (numbered from 1).
+    pub links: Vec<Link>,
     /// Each player's id, in seat order.
     pub player_ids: Vec<String>,
     /// The army id of each player, in seat order.
@@ -838,6 +879,7 @@ pub fn parse_scenario_with_boards(
         };
         marks.extend(start_mark(src, MarkOn::Hex(c), &def, &mut errs));
     }
+    let links = start_links(src, &def.link, &shape, &player_ids, &mut errs);
     let mut steps = Vec::new();
     for st in &def.step {
         let action: Spanned<String> = match st.get_ref().get("do") {
@@ -1246,6 +1288,33 @@ pub fn parse_scenario_with_boards(
                 Err(d) => errs.push(src.error(d.0, d.1)),
             }
         }
+        if let Some(list) = &e.links {
+            let mut shown = Vec::new();
+            for l in list {
+                let mut cells = Vec::new();
+                for h in &l.hexes {
+                    match ints(h, 2, "expect.links.hexes", "[q, r]") {
+                        Ok(v) => match shape.cell(Hex::new(v[0], v[1])) {
+                            Some(c) => cells.push(c),
+                            None => err!(
+                                h.span(),
+                                format!(
+                                    "hex [{}, {}] is not on the {} board",
+                                    v[0],
+                                    v[1],
+                                    shape.name()
+                                )
+                            ),
+                        },
+                        Err(d) => errs.push(src.error(d.0, d.1)),
+                    }
+                }
+                cells.sort();
+                shown.push(link_shown(&l.kind, cells.iter().map(|c| shape.hex(*c))));
+            }
+            shown.sort();
+            expect.links = Some(shown);
+        }
         for (pid, list) in &e.player_markers {
             let names = expected_markers(src, list.get_ref(), &mut errs);
             match seat(pid) {
@@ -1268,12 +1337,23 @@ pub fn parse_scenario_with_boards(
         tiles,
     };
     // The starting board as the engine checks it, each refusal at the `[[tile]]` that causes
-    // it (a scenario that expects an error is refused when it runs, as it says).
-    if errs.is_empty()
-        && expect.error.is_none()
-        && let Err(e) = hexforge_core::Battlefield::new(setup.clone(), catalog)
-    {
-        errs.push(setup_error(src, &setup, &tile_spans, &e));
+    // it (a scenario that expects an error is refused when it runs, as it says); then its
+    // linked units, each refusal at its `[[link]]`.
+    if errs.is_empty() && expect.error.is_none() {
+        match hexforge_core::Battlefield::new(setup.clone(), catalog) {
+            Err(e) => errs.push(setup_error(src, &setup, &tile_spans, &e)),
+            Ok(mut field) => {
+                for (l, d) in links.iter().zip(&def.link) {
+                    match field.check_link(l.kind, l.owner, l.segments, l.loss, l.shared) {
+                        Ok(e) => field.apply(&e),
+                        Err(e) => errs.push(src.error(
+                            d.get_ref().hexes.span(),
+                            format!("this linked unit cannot stand here: {e}"),
+                        )),
+                    }
+                }
+            }
+        }
     }
     if !errs.is_empty() {
         return Err(Diagnostics(errs));
@@ -1284,6 +1364,7 @@ pub fn parse_scenario_with_boards(
         rules,
         setup,
         marks,
+        links,
         player_ids,
         armies: def
             .player
@@ -1776,6 +1857,98 @@ fn unknown_tile(catalog: &Catalog, name: &str) -> String {
 
 /// A list of `n` whole numbers that fit an `i32` (a hex `[q, r]`, a position `[q, r, facing]`),
 /// or where and why not.
+/// A linked unit as `expect.links` and its failures show it: `kind [q, r] [q, r]`.
+pub fn link_shown(kind: &str, hexes: impl Iterator<Item = Hex>) -> String {
+    let mut out = kind.to_string();
+    for h in hexes {
+        out.push_str(&format!(" [{}, {}]", h.q(), h.r()));
+    }
+    out
+}
+
+/// The `[[link]]` tables as linked units, numbered from 1 in file order; the board checks them
+/// once it is built.
+fn start_links(
+    src: &SourceText,
+    defs: &[Spanned<LinkDef>],
+    shape: &BoardShape,
+    player_ids: &[String],
+    errs: &mut Vec<Diagnostic>,
+) -> Vec<Link> {
+    let mut links = Vec::new();
+    for (i, d) in defs.iter().enumerate() {
+        let d = d.get_ref();
+        let mut ok = true;
+        let kind = MarkerName::new(d.kind.get_ref()).unwrap_or_else(|e| {
+            errs.push(src.error(d.kind.span(), format!("kind: {e}")));
+            ok = false;
+            MarkerName::IGNORES_NETS
+        });
+        let owner = player_ids.iter().position(|p| p == d.owner.get_ref());
+        if owner.is_none() {
+            errs.push(src.error(
+                d.owner.span(),
+                format!(
+                    "owner `{}` is not one of the players{}: use one of {}",
+                    d.owner.get_ref(),
+                    did_you_mean(d.owner.get_ref(), player_ids.iter().map(String::as_str)),
+                    player_ids.join(", ")
+                ),
+            ));
+            ok = false;
+        }
+        let loss = match &d.loss {
+            None => LinkLoss::Whole,
+            Some(l) => LinkLoss::parse(l.get_ref()).unwrap_or_else(|| {
+                errs.push(src.error(
+                    l.span(),
+                    format!(
+                        "loss `{}` is not known: use `whole` (its tiles leave the board together) or `segment` (a destroyed tile leaves an empty segment)",
+                        l.get_ref()
+                    ),
+                ));
+                ok = false;
+                LinkLoss::Whole
+            }),
+        };
+        let mut segments = 0u64;
+        for h in d.hexes.get_ref() {
+            match ints(h, 2, "hexes", "[q, r]") {
+                Ok(v) => match shape.cell(Hex::new(v[0], v[1])) {
+                    Some(c) => segments |= 1u64 << c.index(),
+                    None => {
+                        errs.push(src.error(
+                            h.span(),
+                            format!(
+                                "hex [{}, {}] is not on the {} board",
+                                v[0],
+                                v[1],
+                                shape.name()
+                            ),
+                        ));
+                        ok = false;
+                    }
+                },
+                Err(e) => {
+                    errs.push(src.error(e.0, e.1));
+                    ok = false;
+                }
+            }
+        }
+        if ok && let Some(o) = owner {
+            links.push(Link {
+                id: i as u8 + 1,
+                kind,
+                owner: Seat::new(o as u8),
+                segments,
+                loss,
+                shared: d.shared.unwrap_or(loss == LinkLoss::Whole),
+            });
+        }
+    }
+    links
+}
+
 fn ints(
     list: &Spanned<Vec<Spanned<i64>>>,
     n: usize,

@@ -42,6 +42,7 @@ pub(crate) fn run_game(
         last_turns: start.last_turns.clone(),
         seed: start.seed,
         marks: s.marks.clone(),
+        links: s.links.clone(),
     };
     let mut events = Vec::new();
     let game = match Game::from_position(

@@ -270,6 +270,26 @@ impl Names {
                 if wounds == 1 { "" } else { "s" }
             ),
             Event::Removed { cell, .. } => format!("  {} leaves the board", self.name(cell)),
+            Event::Linked { link } => {
+                let hexes: Vec<String> = (0..self.hexes.len())
+                    .filter(|i| link.segments & (1u64 << i) != 0)
+                    .map(|i| self.hexes[i].to_string())
+                    .collect();
+                format!(
+                    "  {} {} {} stands on {} ({} lost, {})",
+                    self.player(link.owner),
+                    link.kind,
+                    link.id,
+                    hexes.join(" "),
+                    link.loss.name(),
+                    if link.shared {
+                        "shared"
+                    } else {
+                        "each tile alone"
+                    }
+                )
+            }
+            Event::Unlinked { id } => format!("  linked unit {id} comes apart"),
             Event::HqDamaged { player, amount, hp } => {
                 format!("  HQ of {} loses {amount}: {hp} HP", self.player(player))
             }

@@ -67,6 +67,9 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog, hooks: &mut dyn AbilityHook
             for mark in &s.marks {
                 f.apply(&Event::Marked { mark: *mark });
             }
+            for link in &s.links {
+                f.apply(&Event::Linked { link: *link });
+            }
             f
         }
         Err(e) => {
@@ -582,6 +585,28 @@ pub(crate) fn check(
         if let Some(c) = field.shape().cell(*hex) {
             let what = format!("markers on hex [{}, {}]", hex.q(), hex.r());
             compare_marks(fail, &what, expected, field, MarkOn::Hex(c));
+        }
+    }
+    if let Some(expected) = &s.expect.links {
+        let mut found: Vec<String> = field
+            .links()
+            .iter()
+            .map(|l| {
+                let hexes = field
+                    .shape()
+                    .cells()
+                    .filter(|c| l.segments & (1u64 << c.index()) != 0)
+                    .map(|c| field.shape().hex(c));
+                crate::file::link_shown(&l.kind.to_string(), hexes)
+            })
+            .collect();
+        found.sort();
+        if &found != expected {
+            fail.push(format!(
+                "linked units: expected [{}], found [{}]",
+                expected.join("; "),
+                found.join("; ")
+            ));
         }
     }
     for (p, id, expected) in &s.expect.player_markers {

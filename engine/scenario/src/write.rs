@@ -126,6 +126,23 @@ fn write_setup(
             }
         }
     }
+    for l in field.links() {
+        line(s, "\n[[link]]");
+        line(s, &format!("kind = \"{}\"", l.kind));
+        line(s, &format!("owner = \"{}\"", player_id(l.owner)));
+        let hexes: Vec<String> = field
+            .shape()
+            .cells()
+            .filter(|c| l.segments & (1u64 << c.index()) != 0)
+            .map(|c| {
+                let h = field.shape().hex(c);
+                format!("[{}, {}]", h.q(), h.r())
+            })
+            .collect();
+        line(s, &format!("hexes = [{}]", hexes.join(", ")));
+        line(s, &format!("loss = \"{}\"", l.loss.name()));
+        line(s, &format!("shared = {}", l.shared));
+    }
 }
 
 /// The `markers = [...]` line of a tile or player, when it carries any.
@@ -326,6 +343,82 @@ value = 1
             again.apply(&hexforge_core::Event::Marked { mark: *mark });
         }
         assert_eq!(again.marks(), field.marks(), "{written}");
+    }
+
+    #[test]
+    fn linked_units_of_a_written_board_read_back() {
+        let cat = catalog();
+        let text = r#"name = "linked"
+[[player]]
+id = "a"
+army = "x"
+[[player]]
+id = "b"
+army = "x"
+[[tile]]
+owner = "a"
+tile = "x/hq"
+at = [0, 1]
+[[tile]]
+owner = "b"
+tile = "x/hq"
+at = [0, -1]
+[[link]]
+kind = "monolith"
+owner = "a"
+hexes = [[0, 1], [1, 1], [1, 0]]
+loss = "segment"
+"#;
+        let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
+        assert_eq!(s.links.len(), 1);
+        assert!(
+            !s.links[0].shared,
+            "a segment unit is not shared unless it says so"
+        );
+        let mut field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");
+        for link in &s.links {
+            field.apply(&hexforge_core::Event::Linked { link: *link });
+        }
+        let ctx = Context {
+            catalog: &cat,
+            rules: &s.rules,
+        };
+        let written = scenario_text(&field, ctx, &["x", "x"], &mut NoAbilities, "m", "standard")
+            .expect("the battle resolves");
+        let back = parse_scenario(&SourceText::new("w.toml", &written), &cat)
+            .unwrap_or_else(|e| panic!("{written}\n{e:?}"));
+        assert_eq!(back.links, s.links, "{written}");
+    }
+
+    #[test]
+    fn a_split_linked_unit_is_refused_at_its_hexes() {
+        let cat = catalog();
+        let text = r#"name = "split"
+[[player]]
+id = "a"
+army = "x"
+[[player]]
+id = "b"
+army = "x"
+[[tile]]
+owner = "a"
+tile = "x/hq"
+at = [0, 1]
+[[tile]]
+owner = "b"
+tile = "x/hq"
+at = [0, -1]
+[[link]]
+kind = "structure"
+owner = "a"
+hexes = [[0, 1], [0, -1]]
+"#;
+        let e = parse_scenario(&SourceText::new("s.toml", text), &cat).expect_err("split");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("s.toml:19:9") && msg.contains("not in one piece"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub fn apply_effects<S: EventSink + ?Sized>(
             Effect::Move { from, to } => {
                 if let Some(p) = field.at(from).copied()
                     && field.at(to).is_none()
+                    && field.keeps_links(from, to.bit()) != 0
                 {
                     emit(
                         field,
@@ -80,6 +81,23 @@ pub fn apply_effects<S: EventSink + ?Sized>(
             Effect::Unmark { on, name } => {
                 if field.mark(on, name).is_some() {
                     emit(field, sink, Event::Unmarked { on, name });
+                }
+            }
+            Effect::Link {
+                kind,
+                owner,
+                segments,
+                loss,
+                shared,
+            } => {
+                if let Ok(e) = field.check_link(kind, owner, segments, loss, shared) {
+                    emit(field, sink, e);
+                }
+            }
+            Effect::Unlink { cell } => {
+                if let Some(l) = field.link_at(cell) {
+                    let id = l.id;
+                    emit(field, sink, Event::Unlinked { id });
                 }
             }
             Effect::Attack(_) | Effect::Initiative { .. } => {}

@@ -1590,6 +1590,12 @@ pub(crate) fn remove_tiles<S: EventSink + ?Sized>(
     sink: &mut S,
 ) -> u64 {
     let mut removed = 0u64;
+    // A destroyed tile of a `whole` linked unit takes the unit's other tiles along (R9.3.2).
+    let cells = if field.links().is_empty() {
+        cells
+    } else {
+        field.with_whole_units(cells)
+    };
     for t in bits(cells) {
         let cell = field.shape().cell_from_index(t);
         if let Some(p) = field.at(cell).copied() {

@@ -86,6 +86,10 @@ pub(crate) fn reach(field: &Battlefield, catalog: &Catalog, rules: &Rules, c: Ce
             mask |= n.bit();
         }
     }
+    // Netting a tile of a shared linked unit nets the whole unit (R9.3.2).
+    if !field.links().is_empty() {
+        mask = field.spread_shared(mask);
+    }
     // A unit with the `ignores_nets` marker is never netted.
     mask & !field.tiles_marked(MarkerName::IGNORES_NETS)
 }

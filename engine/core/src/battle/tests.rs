@@ -1356,3 +1356,226 @@ fn gives_to_gives_each_linked_unit_its_own_bonus() {
     assert_eq!(strength(north), Some(3), "{events:?}");
     assert_eq!(strength(east), Some(1), "{events:?}");
 }
+
+mod linked_units {
+    //! Linked units (docs/LINKED_UNITS.md): shared nets and modules, whole and segment losses,
+    //! and moves that would split a unit (R9.3, R10.6).
+    use super::*;
+    use crate::link::{LinkError, LinkLoss};
+    use crate::play::{Play, PlayChecker, Refusal, Turn};
+
+    fn cells(f: &Battlefield, hexes: &[(i32, i32)]) -> u64 {
+        hexes
+            .iter()
+            .map(|&(q, r)| f.shape().cell(Hex::new(q, r)).expect("on board").bit())
+            .fold(0, |a, b| a | b)
+    }
+
+    fn link(f: &mut Battlefield, owner: u8, hexes: &[(i32, i32)], loss: LinkLoss, shared: bool) {
+        let e = f
+            .check_link(
+                MarkerName::new("tower").expect("name"),
+                Seat::new(owner),
+                cells(f, hexes),
+                loss,
+                shared,
+            )
+            .expect("a legal link");
+        f.apply(&e);
+    }
+
+    #[test]
+    fn r9_3_2_a_net_on_either_tile_of_a_shared_unit_nets_the_whole_unit() {
+        let c = catalog();
+        // The netter on [0,1] faces N and nets the brute on [0,0]; its partner on [1,-1] is
+        // out of every net.
+        let mut f = field(
+            &c,
+            2,
+            &[
+                ("brute", 0, 0, 0, 0),
+                ("brute", 0, 1, -1, 0),
+                ("netter", 1, 0, 1, 0),
+            ],
+        );
+        let alone = nets::netted(&f, &c, &Rules::default());
+        assert_eq!(alone, cells(&f, &[(0, 0)]));
+        link(&mut f, 0, &[(0, 0), (1, -1)], LinkLoss::Whole, true);
+        let shared = nets::netted(&f, &c, &Rules::default());
+        assert_eq!(shared, cells(&f, &[(0, 0), (1, -1)]));
+        // Not shared (a `segment` unit, R10.6.7): each tile stands alone.
+        let mut g = field(
+            &c,
+            2,
+            &[
+                ("brute", 0, 0, 0, 0),
+                ("brute", 0, 1, -1, 0),
+                ("netter", 1, 0, 1, 0),
+            ],
+        );
+        link(&mut g, 0, &[(0, 0), (1, -1)], LinkLoss::Segment, false);
+        assert_eq!(nets::netted(&g, &c, &Rules::default()), alone);
+    }
+
+    #[test]
+    fn r9_3_2_a_module_next_to_either_tile_boosts_the_whole_unit_once() {
+        let c = catalog();
+        // The booster on [0,1] links N to [0,0] (and S); the partner on [0,-1] is not next to
+        // it.
+        let mut f = field(
+            &c,
+            2,
+            &[
+                ("brute", 0, 0, 0, 0),
+                ("brute", 0, 0, -1, 0),
+                ("booster", 0, 0, 1, 0),
+            ],
+        );
+        link(&mut f, 0, &[(0, 0), (0, -1)], LinkLoss::Whole, true);
+        let rules = Rules::default();
+        let layout = Layout::new(&f, &c, &rules);
+        let mut view = View::empty();
+        view.compute(&f, &c, &rules, &layout, &[]);
+        for h in [(0, 0), (0, -1)] {
+            let i = f.shape().cell(Hex::new(h.0, h.1)).expect("cell").index();
+            assert_eq!((view.melee[i], view.initiative[i]), (1, 1), "{h:?}");
+        }
+    }
+
+    #[test]
+    fn r9_3_2_destroying_one_tile_of_a_whole_unit_removes_every_tile_of_it() {
+        let c = catalog();
+        // The enemy brute on [0,-1] faces S (3) and hits [0,0] with melee 1 at initiative 2.
+        let mut f = field(
+            &c,
+            2,
+            &[
+                ("netter", 0, 0, 0, 3),
+                ("netter", 0, 1, 0, 3),
+                ("brute", 1, 0, -1, 3),
+            ],
+        );
+        link(&mut f, 0, &[(0, 0), (1, 0)], LinkLoss::Whole, true);
+        let (events, _) = run(&mut f, &c);
+        let removed: Vec<Hex> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Removed { cell, .. } => Some(f.shape().hex(*cell)),
+                _ => None,
+            })
+            .collect();
+        assert!(removed.contains(&Hex::new(0, 0)) && removed.contains(&Hex::new(1, 0)));
+        assert!(f.links().is_empty(), "the unit is gone with its tiles");
+    }
+
+    #[test]
+    fn r10_6_7_a_destroyed_segment_stays_an_empty_hex_of_the_unit_that_a_tile_may_enter() {
+        let c = catalog();
+        let mut f = field(
+            &c,
+            2,
+            &[
+                ("netter", 0, 0, 0, 3),
+                ("netter", 0, 1, 0, 3),
+                ("brute", 1, 0, -1, 3),
+            ],
+        );
+        link(&mut f, 0, &[(0, 0), (1, 0)], LinkLoss::Segment, false);
+        let (_, _) = run(&mut f, &c);
+        assert!(f.at_hex(Hex::new(0, 0)).is_none());
+        assert!(
+            f.at_hex(Hex::new(1, 0)).is_some(),
+            "the other segment's tile stays"
+        );
+        let link = f.links()[0];
+        assert_eq!(link.segments, cells(&f, &[(0, 0), (1, 0)]));
+        // The enemy brute steps into the empty segment: it is inside the unit from now on
+        // (R10.6.10) and moves with that segment.
+        let from = f.shape().cell(Hex::new(0, -1)).expect("cell");
+        let to = f.shape().cell(Hex::new(0, 0)).expect("cell");
+        assert_eq!(f.keeps_links(from, to.bit()), to.bit());
+        f.apply(&Event::Moved {
+            from,
+            to,
+            facing: Dir::new(3),
+        });
+        assert_eq!(f.link_at(to).map(|l| l.id), Some(link.id));
+    }
+
+    #[test]
+    fn r9_3_3_moves_and_pushes_that_would_split_a_unit_are_refused() {
+        let c = catalog();
+        let mut f = field(
+            &c,
+            2,
+            &[
+                ("brute", 0, 0, 0, 0),
+                ("brute", 0, 0, 1, 0),
+                ("brute", 1, 0, -1, 3),
+            ],
+        );
+        link(&mut f, 0, &[(0, 0), (0, 1)], LinkLoss::Whole, true);
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let checker = PlayChecker::new(&f, ctx);
+        let turn = Turn::new(Seat::new(0));
+        // [1,-1] is not next to [0,1]: the unit would split.
+        let split = Play::Move {
+            unit: Hex::new(0, 0),
+            to: Hex::new(1, -1),
+            facing: None,
+            instant: true,
+        };
+        let refused = checker.check(&turn, &split).expect_err("splits the unit");
+        assert_eq!(refused.reason, Refusal::SplitsLink(Hex::new(1, -1)));
+        // [1,0] touches both: the unit stays whole.
+        let whole = Play::Move {
+            unit: Hex::new(0, 0),
+            to: Hex::new(1, 0),
+            facing: None,
+            instant: true,
+        };
+        assert_eq!(checker.check(&turn, &whole), Ok(()));
+        let from = f.shape().cell(Hex::new(0, 0)).expect("cell");
+        let dests = checker.move_destinations(from);
+        assert_eq!(dests & cells(&f, &[(1, -1), (-1, 0)]), 0);
+        assert_ne!(dests & cells(&f, &[(1, 0)]), 0);
+        // The enemy on [0,-1] pushes [0,0]: the hexes two steps away are [0,1] (taken),
+        // [-1,1] and [1,0]; only [1,0] and [-1,1] keep it next to [0,1].
+        let pusher = f.shape().cell(Hex::new(0, -1)).expect("cell");
+        let pushes = PlayChecker::new(&f, ctx).push_destinations(pusher, from);
+        assert_eq!(pushes, cells(&f, &[(-1, 1), (1, 0)]));
+    }
+
+    #[test]
+    fn a_link_is_refused_when_split_taken_too_small_or_missing_a_tile() {
+        let c = catalog();
+        let mut f = field(&c, 2, &[("brute", 0, 0, 0, 0), ("brute", 0, 0, 1, 0)]);
+        let name = MarkerName::new("tower").expect("name");
+        let s = Seat::new(0);
+        let split = cells(&f, &[(0, 0), (0, 2)]);
+        assert_eq!(
+            f.check_link(name, s, split, LinkLoss::Segment, false),
+            Err(LinkError::Split)
+        );
+        let one = cells(&f, &[(0, 0)]);
+        assert_eq!(
+            f.check_link(name, s, one, LinkLoss::Segment, false),
+            Err(LinkError::Size(1))
+        );
+        let empty = cells(&f, &[(0, 0), (1, 0)]);
+        assert_eq!(
+            f.check_link(name, s, empty, LinkLoss::Whole, true),
+            Err(LinkError::Empty)
+        );
+        link(&mut f, 0, &[(0, 0), (0, 1)], LinkLoss::Whole, true);
+        let overlap = cells(&f, &[(0, 1), (0, 2)]);
+        assert_eq!(
+            f.check_link(name, s, overlap, LinkLoss::Segment, false),
+            Err(LinkError::Taken { id: 1 })
+        );
+    }
+}

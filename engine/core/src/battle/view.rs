@@ -90,7 +90,11 @@ pub(crate) fn link_reach(field: &Battlefield, c: Cell, facing: Dir, links: u8) -
             reach |= n.bit();
         }
     }
-    reach
+    if field.links().is_empty() {
+        reach
+    } else {
+        field.spread_shared(reach)
+    }
 }
 
 /// Whether an enemy hijacking module may take over the tile `def` (R7.1.3, `hijack_scope`):

@@ -1135,7 +1135,11 @@ impl Game {
                 ),
                 Ok(())
             );
-            found(c, p.facing, checker.reach(c, checker.move_range(p.owner)));
+            found(
+                c,
+                p.facing,
+                field.keeps_links(c, checker.reach(c, checker.move_range(p.owner))),
+            );
         }
     }
 

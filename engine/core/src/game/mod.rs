@@ -85,6 +85,9 @@ pub struct Position {
     pub seed: u64,
     /// The markers in play on the board's tiles and hexes and on the players.
     pub marks: Vec<crate::marker::Mark>,
+    /// The linked units on the board (docs/LINKED_UNITS.md), each checked like a new one
+    /// ([`Battlefield::check_link`]) and numbered again from 1 in this order.
+    pub links: Vec<crate::link::Link>,
 }
 
 /// One player's tiles off the board.
@@ -503,6 +506,12 @@ impl Game {
                 )));
             }
             field.apply(&Event::Marked { mark });
+        }
+        for l in position.links {
+            let e = field
+                .check_link(l.kind, l.owner, l.segments, l.loss, l.shared)
+                .map_err(|e| GameError::Position(format!("the linked unit {}: {e}", l.kind)))?;
+            field.apply(&e);
         }
         if position.piles.len() != n {
             return Err(GameError::Position(format!(

@@ -1,0 +1,173 @@
+//! Linked units: one unit standing on several hexes (its segments) that must stay connected, with
+//! what destroying one of its tiles does and whether nets and module effects reach it as one
+//! (R9.3, R10.6). The battlefield keeps them; this module owns their
+//! description and the geometry of "still in one piece".
+
+use crate::hex::Dir;
+use crate::marker::MarkerName;
+use crate::seat::Seat;
+use crate::shape::{BoardShape, Cell, bits};
+use std::fmt;
+
+/// The most linked units on a board at once.
+pub const MAX_LINKS: usize = 16;
+
+/// The most segments of one linked unit.
+pub const MAX_SEGMENTS: u32 = 7;
+
+/// What happens to a linked unit when one of its tiles is destroyed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
+pub enum LinkLoss {
+    /// Every tile of the unit leaves the board with it (R9.3.2).
+    Whole,
+    /// Only that tile leaves; its segment stays on the board as an empty hex of the unit, which
+    /// any tile may be moved or placed onto (R10.6.7).
+    Segment,
+}
+
+impl LinkLoss {
+    /// The word files and scripts use for it: `whole` or `segment`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            LinkLoss::Whole => "whole",
+            LinkLoss::Segment => "segment",
+        }
+    }
+
+    /// Reads [`Self::name`].
+    pub fn parse(s: &str) -> Option<LinkLoss> {
+        match s {
+            "whole" => Some(LinkLoss::Whole),
+            "segment" => Some(LinkLoss::Segment),
+            _ => None,
+        }
+    }
+}
+
+/// One linked unit on the board.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Link {
+    /// Its number on this board, 1 to [`MAX_LINKS`]; the battlefield gives it
+    /// ([`crate::Battlefield::free_link_id`]).
+    pub id: u8,
+    /// What kind of unit it is, a mod's word (`tower`, `keep`): scripts and logs show it.
+    pub kind: MarkerName,
+    /// The player it belongs to (a tile inside it may belong to someone else, R10.6.10).
+    pub owner: Seat,
+    /// Its segments: the cells it stands on, empty or not.
+    pub segments: u64,
+    /// What destroying one of its tiles does.
+    pub loss: LinkLoss,
+    /// Whether nets and module effects that reach one of its tiles reach every tile of it
+    /// (R9.3.2); otherwise each tile stands alone (R10.6.7).
+    pub shared: bool,
+}
+
+/// Why a linked unit cannot be put on the board as asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// Fewer than 2 or more than [`MAX_SEGMENTS`] segments.
+    Size(u32),
+    /// A segment is not a hex of the board.
+    OffBoard,
+    /// A segment already belongs to another linked unit (R10.6.4).
+    Taken {
+        /// The other unit's number.
+        id: u8,
+    },
+    /// The segments are not in one piece (R9.3.3, R10.6.5).
+    Split,
+    /// The board holds [`MAX_LINKS`] linked units already.
+    Full,
+    /// A unit whose tiles all leave together has an empty segment.
+    Empty,
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::Size(n) => write!(
+                f,
+                "a linked unit stands on 2 to {MAX_SEGMENTS} hexes, not {n}"
+            ),
+            LinkError::OffBoard => write!(f, "a segment is off the board"),
+            LinkError::Taken { id } => write!(
+                f,
+                "a segment is already part of linked unit {id}: a segment never goes on another unit's segment (R10.6.4)"
+            ),
+            LinkError::Split => write!(
+                f,
+                "the segments are not in one piece: each must be next to another, so that the unit is connected (R9.3.3, R10.6.5)"
+            ),
+            LinkError::Full => write!(f, "the board holds {MAX_LINKS} linked units already"),
+            LinkError::Empty => write!(
+                f,
+                "a unit whose tiles leave together (`whole`) has a tile on every segment"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// The cells next to `c` on `shape`.
+pub fn adjacent(shape: &BoardShape, c: Cell) -> u64 {
+    let mut m = 0u64;
+    for d in Dir::ALL {
+        if let Some(n) = shape.neighbour(c, d) {
+            m |= n.bit();
+        }
+    }
+    m
+}
+
+/// Whether the cells of `mask` are in one piece: every cell reaches every other through cells
+/// of the mask, one step at a time.
+pub fn connected(shape: &BoardShape, mask: u64) -> bool {
+    if mask == 0 {
+        return true;
+    }
+    let mut seen = mask & mask.wrapping_neg();
+    loop {
+        let mut grown = seen;
+        for i in bits(seen) {
+            grown |= adjacent(shape, shape.cell_from_index(i)) & mask;
+        }
+        if grown == seen {
+            return seen == mask;
+        }
+        seen = grown;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex::Hex;
+
+    fn mask(shape: &BoardShape, hexes: &[(i32, i32)]) -> u64 {
+        hexes
+            .iter()
+            .map(|&(q, r)| shape.cell(Hex::new(q, r)).expect("on the board").bit())
+            .fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn connected_needs_each_segment_reached_through_the_others() {
+        let s = BoardShape::standard();
+        assert!(connected(&s, mask(&s, &[(0, 0), (0, 1)])));
+        assert!(connected(&s, mask(&s, &[(0, 0), (0, 1), (1, 0)])));
+        // A line of three is in one piece though its ends do not touch.
+        assert!(connected(&s, mask(&s, &[(0, -1), (0, 0), (0, 1)])));
+        assert!(!connected(&s, mask(&s, &[(0, -1), (0, 1)])));
+        assert!(!connected(&s, mask(&s, &[(0, 0), (0, 1), (2, -2)])));
+    }
+
+    #[test]
+    fn loss_names_read_back() {
+        for l in [LinkLoss::Whole, LinkLoss::Segment] {
+            assert_eq!(LinkLoss::parse(l.name()), Some(l));
+        }
+        assert_eq!(LinkLoss::parse("half"), None);
+    }
+}
