@@ -993,3 +993,75 @@ fn a_tile_hook_reads_players_teams_and_hq_hp_but_not_the_game() {
     let err = fight(&c, &mut host).expect_err("refused");
     assert!(err.contains("player 5 is not playing: use 1 to 2"), "{err}");
 }
+
+#[test]
+fn fx_link_mistakes_are_errors_at_their_line_and_refused_units_name_the_rule() {
+    // The gunner stands on [0, 0], the enemy HQ on [0, -1], its own HQ on [0, 2].
+    let cases = [
+        (
+            "fx:link{ kind = \"keep\", owner = 1 }",
+            "scripts/probe.lua:3, plan_attacks, probe/gunner: fx:link: `hexes` is required",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, owner = 1 }",
+            "probe.lua:3, plan_attacks, probe/gunner: fx:link: `kind` is required",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"Keep\", owner = 1 }",
+            "fx:link: `Keep` is not a marker name",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\" }",
+            "fx:link: `owner` is required",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 7 }",
+            "fx:link: no player 7: players are 1 to 2",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 1, loss = \"half\" }",
+            "fx:link: loss `half`: use \"whole\"",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 1, share = true, zz = 1 }",
+            "fx:link: unknown key `share` (keys: hexes, kind, owner, loss, shared)",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 5, 0 } }, kind = \"keep\", owner = 1 }",
+            "fx:link: (5, 0) is off the board",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 2 } }, kind = \"keep\", owner = 1 }",
+            "probe.lua:3, plan_attacks, probe/gunner: fx:link: the segments are not in one piece",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 } }, kind = \"keep\", owner = 1 }",
+            "probe.lua:3, plan_attacks, probe/gunner: fx:link: a linked unit stands on 2 to 7 hexes, not 1",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 1 }",
+            "probe.lua:3, plan_attacks, probe/gunner: fx:link: a unit whose tiles leave together (`whole`) has a tile on every segment",
+        ),
+        (
+            "fx:unlink(0, 0)",
+            "plan_attacks, probe/gunner: unlink: no linked unit has a segment on [0, 0]",
+        ),
+        (
+            "fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 1, loss = \"segment\" }\n    fx:link{ hexes = { { 0, 0 }, { 1, 0 } }, kind = \"keep\", owner = 1, loss = \"segment\" }",
+            "plan_attacks, probe/gunner: link: a segment is already part of a linked unit asked for before it",
+        ),
+    ];
+    for (call, expected) in cases {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{\n  plan_attacks = function(ctx, plan, fx)\n    {call}\n  end,\n}})\n"
+        ));
+        assert!(problems.is_empty(), "{problems}");
+        let err = fight(&c, &mut host).expect_err(call);
+        assert!(err.contains(expected), "{call}\n{err}");
+    }
+    // A good unit: the gunner and the empty hex behind it, each segment standing alone.
+    let (c, mut host, _) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan, fx)\n    if not ctx:link(0, 0) then\n      fx:link{ hexes = { { 0, 0 }, { 0, 1 } }, kind = \"keep\", owner = 1, loss = \"segment\" }\n    end\n  end,\n})\n",
+    );
+    assert_eq!(fight(&c, &mut host), Ok(1));
+}

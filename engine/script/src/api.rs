@@ -268,6 +268,36 @@ fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> m
     t.raw_set("wounds", p.wounds)?;
     t.raw_set("hq", def.is_hq())?;
     t.raw_set("army", def.army.as_str())?;
+    if let Some(l) = f.link_at(c) {
+        t.raw_set("link", l.id)?;
+    }
+    Ok(t)
+}
+
+/// What a script reads of a linked unit: `{ id, kind, owner, loss, shared, segments }`, its
+/// segments `{ q, r, empty }` in reading order.
+fn link_table(lua: &Lua, f: &Battlefield, l: &hexforge_core::Link) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.raw_set("id", l.id)?;
+    t.raw_set("kind", l.kind.to_string())?;
+    t.raw_set("owner", l.owner.index() + 1)?;
+    t.raw_set("loss", l.loss.name())?;
+    t.raw_set("shared", l.shared)?;
+    let segs = lua.create_table()?;
+    let mut n = 0;
+    for c in f.shape().cells() {
+        if l.segments & (1u64 << c.index()) == 0 {
+            continue;
+        }
+        let h = f.shape().hex(c);
+        let seg = lua.create_table()?;
+        seg.raw_set("q", h.q())?;
+        seg.raw_set("r", h.r())?;
+        seg.raw_set("empty", f.at(c).is_none())?;
+        n += 1;
+        segs.raw_set(n, seg)?;
+    }
+    t.raw_set("segments", segs)?;
     Ok(t)
 }
 
@@ -430,6 +460,21 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 Some(p) => Ok(Value::Table(tile_table(lua, call, f, c, p)?)),
                 None => Ok(Value::Nil),
             }
+        });
+        reg.add_method("link", |lua, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            let Some(l) = f.shape().cell(Hex::new(q, r)).and_then(|c| f.link_at(c)) else {
+                return Ok(Value::Nil);
+            };
+            Ok(Value::Table(link_table(lua, f, l)?))
+        });
+        reg.add_method("links", |lua, call, ()| {
+            let f = field(call)?;
+            let list = lua.create_table()?;
+            for (i, l) in f.links().iter().enumerate() {
+                list.raw_set(i + 1, link_table(lua, f, l)?)?;
+            }
+            Ok(list)
         });
         reg.add_method("tiles", |lua, call, ()| {
             let f = field(call)?;
@@ -693,6 +738,7 @@ impl Fx {
         self.in_battle = in_battle;
         self.occupied = field.occupied();
         self.players = field.player_count();
+
         if !self
             .shape
             .as_ref()
@@ -972,6 +1018,85 @@ impl Fx {
     }
 
     /// The cell of `(q, r)` on the call's board.
+    /// `fx:link{ hexes, kind, owner, loss, shared }` read into an effect: the hexes on the board,
+    /// the kind a name, the owner a player, the loss
+    /// `whole` (the default) or `segment`, shared `true` for `whole` and `false` for `segment`
+    /// unless given. The board checks the rest when the effects are carried out.
+    fn link(&self, t: &Table) -> mlua::Result<Effect> {
+        let bad = |m: String| mlua::Error::runtime(format!("fx:link: {m}"));
+        // Every unknown key, sorted, so the message never depends on the table's order.
+        let mut unknown = Vec::new();
+        for pair in t.clone().pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let key = match &k {
+                Value::String(s) => s.to_str()?.to_string(),
+                other => other.to_string()?,
+            };
+            if !["hexes", "kind", "owner", "loss", "shared"].contains(&key.as_str()) {
+                unknown.push(key);
+            }
+        }
+        unknown.sort();
+        if let Some(key) = unknown.first() {
+            return Err(bad(format!(
+                "unknown key `{key}` (keys: hexes, kind, owner, loss, shared)"
+            )));
+        }
+        let hexes: Table = t
+            .get::<Option<Table>>("hexes")?
+            .ok_or_else(|| bad("`hexes` is required: a list of { q, r } pairs".to_string()))?;
+        let mut segments = 0u64;
+        for h in hexes.sequence_values::<Table>() {
+            let h = h?;
+            let (q, r): (i64, i64) = (h.get(1)?, h.get(2)?);
+            let c = self.cell("link", q, r)?;
+            segments |= 1u64 << c.index();
+        }
+        let kind: String = t
+            .get::<Option<String>>("kind")?
+            .ok_or_else(|| bad("`kind` is required, a name like `structure`".to_string()))?;
+        let kind = marker_name("link", &kind)?;
+        let loss = match t.get::<Option<String>>("loss")? {
+            None => hexforge_core::LinkLoss::Whole,
+            Some(l) => hexforge_core::LinkLoss::parse(&l).ok_or_else(|| {
+                bad(format!(
+                    "loss `{l}`: use \"whole\" (its tiles leave together) or \"segment\""
+                ))
+            })?,
+        };
+        let shared = t
+            .get::<Option<bool>>("shared")?
+            .unwrap_or(loss == hexforge_core::LinkLoss::Whole);
+        let owner = match t.get::<Option<i64>>("owner")? {
+            Some(p) => self.player("link", p)?,
+            None => {
+                return Err(bad(
+                    "`owner` is required: the player number the unit belongs to".to_string(),
+                ));
+            }
+        };
+        // What the hexes alone decide is told at the line of the call; the board checks the rest.
+        let n = segments.count_ones();
+        if !(2..=hexforge_core::link::MAX_SEGMENTS).contains(&n) {
+            return Err(bad(hexforge_core::LinkError::Size(n).to_string()));
+        }
+        if let Some(shape) = &self.shape
+            && !hexforge_core::link::connected(shape, segments)
+        {
+            return Err(bad(hexforge_core::LinkError::Split.to_string()));
+        }
+        if loss == hexforge_core::LinkLoss::Whole && segments & !self.occupied != 0 {
+            return Err(bad(hexforge_core::LinkError::Empty.to_string()));
+        }
+        Ok(Effect::Link {
+            kind,
+            owner,
+            segments,
+            loss,
+            shared,
+        })
+    }
+
     fn cell(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
         let shape = self
             .shape
@@ -1346,6 +1471,16 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             }
             fx.occupied = fx.occupied & !(1u64 << from.index()) | 1u64 << to.index();
             fx.asked.push(Effect::Move { from, to });
+            Ok(())
+        });
+        reg.add_method_mut("link", |_, fx, t: Table| {
+            let e = fx.link(&t)?;
+            fx.asked.push(e);
+            Ok(())
+        });
+        reg.add_method_mut("unlink", |_, fx, (q, r): (i64, i64)| {
+            let cell = fx.cell("unlink", q, r)?;
+            fx.asked.push(Effect::Unlink { cell });
             Ok(())
         });
         reg.add_method_mut(

@@ -54,6 +54,33 @@ ability("harpoon", {
   end,
 })
 
+-- weld: when placed, the tile is welded to the first friendly unit next to it (not an HQ, not
+-- already part of a linked unit), looking clockwise from its front edge. The two make one linked
+-- unit (docs/LINKED_UNITS.md): a net or a module that reaches either reaches both, destroying
+-- either destroys both, and no move or push may part them.
+ability("weld", {
+  placed = function(ctx, fx)
+    local q, r = ctx:hex()
+    if ctx:link(q, r) then
+      return
+    end
+    for e = 0, 5 do
+      local nq, nr = hex.neighbour(q, r, hex.edge_direction(e, ctx:facing()))
+      local t = ctx:tile_at(nq, nr)
+      if t and t.owner == ctx:owner() and not t.hq and not t.link then
+        fx:link{
+          hexes = { { q, r }, { nq, nr } },
+          kind = "welded",
+          owner = ctx:owner(),
+          loss = "whole",
+          shared = true,
+        }
+        return
+      end
+    end
+  end,
+})
+
 -- mirror_shield: ranged and piercing shots fired from the line in front of the unit (its edge 0)
 -- are turned back at the shooter, with the wounds they would have dealt.
 ability("mirror_shield", {
