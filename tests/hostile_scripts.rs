@@ -512,6 +512,7 @@ fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
                     deck: Vec::new(),
                     hand: hand(seat),
                     discard: Vec::new(),
+                    reserve: Vec::new(),
                 })
                 .collect(),
             next: Seat::new(0),

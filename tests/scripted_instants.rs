@@ -49,6 +49,7 @@ fn game(
         deck: Vec::new(),
         hand: held.iter().map(|id| t(id)).collect(),
         discard: Vec::new(),
+        reserve: Vec::new(),
     };
     Game::from_position(
         Position {

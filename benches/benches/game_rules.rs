@@ -100,6 +100,7 @@ fn hooks(c: &mut Criterion) {
                 hand: game.hand(p),
                 deck: game.deck_len(p),
                 discard: game.discard_pile(p),
+                reserve: game.reserve(p),
             }
         })
         .collect();

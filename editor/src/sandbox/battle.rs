@@ -135,7 +135,7 @@ pub fn run(
                 ..
             } => step.wounded.push((cell, total, destroyed)),
             Event::Absorbed { target, .. } => step.absorbed.push(target),
-            Event::Removed { cell, .. } => step.removed.push(cell),
+            Event::Removed { cell, .. } | Event::Lifted { cell, .. } => step.removed.push(cell),
             Event::HqDamaged { player, amount, hp } => step.hq.push((player, amount, hp)),
             Event::Marked { mark } => step.marked.push((mark.on, mark.name, true)),
             Event::Unmarked { on, name } => step.marked.push((on, name, false)),

@@ -277,6 +277,12 @@ impl Battlefield {
                 tile,
                 owner,
                 facing,
+            }
+            | Event::Fielded {
+                cell,
+                tile,
+                owner,
+                facing,
             } => {
                 self.cells[cell.index()] = Some(Placed {
                     tile,
@@ -306,7 +312,7 @@ impl Battlefield {
                     p.wounds = total;
                 }
             }
-            Event::Removed { cell, .. } => {
+            Event::Removed { cell, .. } | Event::Lifted { cell, .. } => {
                 self.cells[cell.index()] = None;
                 self.occupied &= !cell.bit();
                 // A tile's markers leave the board with it.
@@ -317,11 +323,7 @@ impl Battlefield {
                     self.drop_segment(cell);
                 }
             }
-            Event::Linked { link } => match self.links.binary_search_by_key(&link.id, |l| l.id) {
-                Ok(i) => self.links[i] = link,
-                Err(i) => self.links.insert(i, link),
-            },
-            Event::Unlinked { id } => self.links.retain(|l| l.id != id),
+            Event::Linked { .. } | Event::Unlinked { .. } => self.apply_link(event),
             Event::HqDamaged { player, hp, .. } => {
                 self.sides[player.index()].hq_hp = hp;
             }
@@ -329,8 +331,23 @@ impl Battlefield {
         }
     }
 
+    /// A linked unit made, changed or undone (kept out of [`Self::apply`]'s hot path).
+    #[cold]
+    #[inline(never)]
+    fn apply_link(&mut self, event: &Event) {
+        match *event {
+            Event::Linked { link } => match self.links.binary_search_by_key(&link.id, |l| l.id) {
+                Ok(i) => self.links[i] = link,
+                Err(i) => self.links.insert(i, link),
+            },
+            Event::Unlinked { id } => self.links.retain(|l| l.id != id),
+            _ => {}
+        }
+    }
+
     /// A tile on a segment carries its segment along (R10.6.9).
     #[cold]
+    #[inline(never)]
     fn move_segment(&mut self, from: Cell, to: Cell) {
         for l in &mut self.links {
             if l.segments & from.bit() != 0 {
@@ -343,11 +360,12 @@ impl Battlefield {
     /// with it, [`Self::with_whole_units`]); a `segment` unit keeps the segment as an empty hex
     /// (R10.6.7) and is gone once no tile is left on it.
     #[cold]
+    #[inline(never)]
     fn drop_segment(&mut self, cell: Cell) {
         let occupied = self.occupied;
         self.links.retain(|l| {
             l.segments & cell.bit() == 0
-                || (l.loss == LinkLoss::Segment && l.segments & occupied != 0)
+                || (l.loss() == LinkLoss::Segment && l.segments & occupied != 0)
         });
     }
 
@@ -401,24 +419,26 @@ impl Battlefield {
         }
         let id = self.free_link_id().ok_or(LinkError::Full)?;
         Ok(Event::Linked {
-            link: Link {
-                id,
-                kind,
-                owner,
-                segments,
-                loss,
-                shared,
-            },
+            link: Link::new(id, kind, owner, segments, loss, shared),
         })
     }
 
     /// Of the cells in `dests`, those the tile on `from` may move or be pushed to and leave its
     /// linked unit in one piece (R9.3.3, R10.6.5, R10.6.9): not a segment of any unit, and its
     /// unit still connected with its segment there. All of `dests` when `from` is no segment.
+    #[inline]
     pub fn keeps_links(&self, from: Cell, dests: u64) -> u64 {
         if self.links.is_empty() {
-            return dests;
+            dests
+        } else {
+            self.keeps_links_slow(from, dests)
         }
+    }
+
+    /// [`Self::keeps_links`] on a board with linked units.
+    #[cold]
+    #[inline(never)]
+    fn keeps_links_slow(&self, from: Cell, dests: u64) -> u64 {
         let Some(l) = self.link_at(from) else {
             return dests;
         };
@@ -436,10 +456,12 @@ impl Battlefield {
     /// `reach` and the other tiles of every shared linked unit one of whose tiles it touches
     /// (R9.3.2: a net or a module that reaches either of its tiles reaches the whole
     /// unit). Only the unit owner's tiles are shared; a module next to two tiles still gives once.
+    #[cold]
+    #[inline(never)]
     pub fn spread_shared(&self, reach: u64) -> u64 {
         let mut out = reach;
         for l in &self.links {
-            if !l.shared {
+            if !l.shared() {
                 continue;
             }
             let tiles = bits(l.segments & self.occupied)
@@ -454,10 +476,12 @@ impl Battlefield {
 
     /// `cells` and every tile of the `whole` linked units with a tile among them: the tiles
     /// that leave the board together (R9.3.2).
+    #[cold]
+    #[inline(never)]
     pub fn with_whole_units(&self, cells: u64) -> u64 {
         let mut all = cells;
         for l in &self.links {
-            if l.loss == LinkLoss::Whole && l.segments & cells != 0 {
+            if l.loss() == LinkLoss::Whole && l.segments & cells != 0 {
                 all |= l.segments & self.occupied;
             }
         }
@@ -699,8 +723,8 @@ impl Battlefield {
             h.str(l.kind.write(&mut [0; crate::marker::MAX_NAME]));
             h.u8(l.owner.index() as u8);
             h.u64(l.segments);
-            h.u8(l.loss as u8);
-            h.u8(u8::from(l.shared));
+            h.u8(l.loss() as u8);
+            h.u8(u8::from(l.shared()));
         }
     }
 

@@ -65,6 +65,39 @@ pub enum Effect {
         /// A segment of the unit.
         cell: Cell,
     },
+    /// A tile of `owner`'s reserve goes onto the empty `cell` (a game rule's effect only; the
+    /// game checks the reserve holds it).
+    Place {
+        /// Which catalog tile.
+        tile: crate::tile::TileRef,
+        /// Whose reserve it leaves; it belongs to them.
+        owner: crate::seat::Seat,
+        /// The empty cell.
+        cell: Cell,
+        /// Which way its front edge points.
+        facing: Dir,
+    },
+    /// The tile on `cell` leaves the board, not destroyed, for its owner's reserve (a game
+    /// rule's effect only).
+    Lift {
+        /// Where it stands.
+        cell: Cell,
+    },
+    /// A board tile from outside the game joins `player`'s reserve (a game rule's effect only).
+    Grant {
+        /// The player.
+        player: crate::seat::Seat,
+        /// Which catalog tile.
+        tile: crate::tile::TileRef,
+    },
+    /// The copy nearest the top of `tile` in `player`'s draw pile goes to their reserve (a game
+    /// rule's effect only; the game checks the pile holds it).
+    SetAside {
+        /// The player.
+        player: crate::seat::Seat,
+        /// Which catalog tile.
+        tile: crate::tile::TileRef,
+    },
     /// A change to the initiative values of the unit on `cell` for the rest of the battle being
     /// fought (only asked during battles; the battle carries it out).
     Initiative {
@@ -264,6 +297,25 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 }
                 claimed |= segments;
             }
+            Effect::Place { cell, .. } => {
+                if occupied & cell.bit() != 0 {
+                    return Err(refuse(&format!(
+                        "place: {} is taken",
+                        field.shape().hex(cell)
+                    )));
+                }
+                occupied |= cell.bit();
+            }
+            Effect::Lift { cell } => {
+                if occupied & cell.bit() == 0 {
+                    return Err(refuse(&format!(
+                        "lift: no tile on {} to lift",
+                        field.shape().hex(cell)
+                    )));
+                }
+                occupied &= !cell.bit();
+            }
+            Effect::SetAside { .. } | Effect::Grant { .. } => {}
             Effect::Unlink { cell } => {
                 if field.link_at(cell).is_none() {
                     return Err(refuse(&format!(
@@ -322,7 +374,20 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             MarkOn::Hex(_) | MarkOn::Player(_) => true,
         },
         Effect::Attack(a) => occupied & a.from.bit() != 0,
-        Effect::Link { .. } | Effect::Unlink { .. } => true,
+        Effect::Link { .. }
+        | Effect::Unlink { .. }
+        | Effect::SetAside { .. }
+        | Effect::Grant { .. } => true,
+        Effect::Place { cell, .. } => {
+            let keep = occupied & cell.bit() == 0;
+            occupied |= cell.bit();
+            keep
+        }
+        Effect::Lift { cell } => {
+            let keep = occupied & cell.bit() != 0;
+            occupied &= !cell.bit();
+            keep
+        }
         Effect::Initiative { cell, change } => {
             occupied & cell.bit() != 0
                 && match change {

@@ -46,6 +46,43 @@ pub enum Event {
         /// Which way the tile's front edge points.
         facing: Dir,
     },
+    /// A tile of its owner's reserve is put on an empty hex by a game rule (`fx:place`).
+    Fielded {
+        /// The empty hex the tile now stands on.
+        cell: Cell,
+        /// Which catalog tile.
+        tile: TileRef,
+        /// The player it belongs to, whose reserve it leaves.
+        owner: Seat,
+        /// Which way the tile's front edge points.
+        facing: Dir,
+    },
+    /// A tile leaves the board without being destroyed, back to its owner's reserve, by a game
+    /// rule (`fx:lift`).
+    Lifted {
+        /// The cell it leaves; empty from now on.
+        cell: Cell,
+        /// Which catalog tile.
+        tile: TileRef,
+        /// The player it belongs to, whose reserve it joins.
+        owner: Seat,
+    },
+    /// A tile from outside the game (any board tile of the loaded armies) joins the player's
+    /// reserve, by a game rule (`fx:grant`): an expansion's pieces handed out before the game.
+    Granted {
+        /// The player.
+        player: Seat,
+        /// Which catalog tile.
+        tile: TileRef,
+    },
+    /// A tile of the player's draw pile (the copy nearest the top) is set aside in their reserve
+    /// by a game rule (`fx:set_aside`).
+    SetAside {
+        /// The player.
+        player: Seat,
+        /// Which catalog tile.
+        tile: TileRef,
+    },
     /// A unit moves (or only turns) by Mobility, a Move instant or a Push (R3.13, R5.2, R5.3).
     Moved {
         /// The cell the unit leaves (equal to `to` when it only turns).
@@ -235,6 +272,8 @@ pub enum Event {
         action: u8,
         /// The hex it is taken on, if any.
         at: Option<Cell>,
+        /// The facing picked with the hex, for an action that asks for one.
+        facing: Option<Dir>,
     },
     /// A player's turn begins; `number` counts the turns of the game from 1 (R2.5).
     TurnStarted {

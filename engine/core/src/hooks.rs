@@ -220,6 +220,8 @@ pub struct PlayerPiles<'a> {
     pub deck: usize,
     /// The discard pile, oldest first.
     pub discard: &'a [crate::tile::TileRef],
+    /// The reserve (docs/RULESETS.md, "The reserve"), in the order the tiles came.
+    pub reserve: &'a [crate::tile::TileRef],
 }
 
 /// What a game rule's hooks see: the board, the game's progress and every player's piles.
@@ -372,6 +374,8 @@ pub enum RuleCall<'a> {
         action: usize,
         /// The hex it is taken on, or `None` for an action taken with no target.
         target: Option<Cell>,
+        /// The facing the player picked with the hex, for an action that asks for one.
+        facing: Option<crate::hex::Dir>,
         /// Effects.
         effects: &'a mut Vec<Effect>,
     },

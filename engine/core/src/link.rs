@@ -45,6 +45,9 @@ impl LinkLoss {
 }
 
 /// One linked unit on the board.
+///
+/// Its loss and sharing are packed in one plain byte, so the events that carry it keep the
+/// event enum's tag of its own (no field of it offers a spare value to hide the tag in).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Link {
     /// Its number on this board, 1 to [`MAX_LINKS`]; the battlefield gives it
@@ -56,11 +59,44 @@ pub struct Link {
     pub owner: Seat,
     /// Its segments: the cells it stands on, empty or not.
     pub segments: u64,
+    /// Bit 0: `whole` loss; bit 1: shared.
+    rules: u8,
+}
+
+impl Link {
+    /// A linked unit with its loss and sharing.
+    pub const fn new(
+        id: u8,
+        kind: MarkerName,
+        owner: Seat,
+        segments: u64,
+        loss: LinkLoss,
+        shared: bool,
+    ) -> Link {
+        let whole = matches!(loss, LinkLoss::Whole) as u8;
+        Link {
+            id,
+            kind,
+            owner,
+            segments,
+            rules: whole | (shared as u8) << 1,
+        }
+    }
+
     /// What destroying one of its tiles does.
-    pub loss: LinkLoss,
+    pub const fn loss(&self) -> LinkLoss {
+        if self.rules & 1 != 0 {
+            LinkLoss::Whole
+        } else {
+            LinkLoss::Segment
+        }
+    }
+
     /// Whether nets and module effects that reach one of its tiles reach every tile of it
     /// (R9.3.2); otherwise each tile stands alone (R10.6.7).
-    pub shared: bool,
+    pub const fn shared(&self) -> bool {
+        self.rules & 2 != 0
+    }
 }
 
 /// Why a linked unit cannot be put on the board as asked.

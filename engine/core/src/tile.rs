@@ -591,6 +591,8 @@ pub struct RuleAction {
     pub name: String,
     /// One line saying what it does, shown to players.
     pub doc: String,
+    /// The player also picks a facing (0 to 5) for each hex listed: the action puts a tile down.
+    pub facing: bool,
 }
 
 impl GameRule {

@@ -166,6 +166,7 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
             rule,
             action,
             target,
+            facing,
         } => {
             let (r, a) = catalog
                 .game_rules()
@@ -178,9 +179,10 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
                     (format!("{}/{}", r.mod_id, r.name), a)
                 })
                 .unwrap_or_else(|| (rule.to_string(), action.to_string()));
-            match target {
-                Some(h) => format!("rule {r} {a} {}", hex(h)),
-                None => format!("rule {r} {a} none"),
+            match (target, facing) {
+                (Some(h), Some(f)) => format!("rule {r} {a} {} {}", hex(h), f.index()),
+                (Some(h), None) => format!("rule {r} {a} {}", hex(h)),
+                (None, _) => format!("rule {r} {a} none"),
             }
         }
     }
@@ -366,20 +368,22 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
                     )
                 ));
             };
-            let target = match words.get(3).copied() {
+            let (target, facing) = match words.get(3).copied() {
                 Some("none") => {
                     exact(4)?;
-                    None
+                    (None, None)
                 }
+                _ if words.len() == 6 => (Some(hx(3)?), Some(dir(5)?)),
                 _ => {
                     exact(5)?;
-                    Some(hx(3)?)
+                    (Some(hx(3)?), None)
                 }
             };
             Action::Rule {
                 rule: rule as u8,
                 action: action as u8,
                 target,
+                facing,
             }
         }
         _ => {

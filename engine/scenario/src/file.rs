@@ -87,6 +87,9 @@ pub struct PlayerDef {
     pub hand: Option<Spanned<Vec<Spanned<String>>>>,
     /// Game mode: the discard pile, as `army/tile` ids.
     pub discard: Option<Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: the reserve (docs/RULESETS.md, "The reserve"), as `army/tile` ids of board
+    /// tiles of any army.
+    pub reserve: Option<Spanned<Vec<Spanned<String>>>>,
     /// Markers on the player at the start.
     #[serde(default)]
     pub markers: Vec<Spanned<MarkerDef>>,
@@ -218,6 +221,9 @@ pub struct ExpectDef {
     /// Game mode: each listed player's hand, as `army/tile` ids in any order.
     #[serde(default)]
     pub hand: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
+    /// Game mode: each listed player's reserve, as `army/tile` ids in any order.
+    #[serde(default)]
+    pub reserve: BTreeMap<String, Spanned<Vec<Spanned<String>>>>,
     /// Game mode: tiles left in each listed player's draw pile.
     #[serde(default)]
     pub deck: BTreeMap<String, Spanned<i64>>,
@@ -309,6 +315,8 @@ pub enum Step {
         action: u8,
         /// The hex it is taken on; `None` for an action that takes no hex.
         at: Option<Hex>,
+        /// The facing picked with the hex, for an action that asks for one (`facing`).
+        facing: Option<Dir>,
         /// `MOD/RULE ACTION`, as replays write it and refusals name it.
         name: String,
         /// The line of the `[[step]]` in the file, for reports.
@@ -413,6 +421,8 @@ pub struct Expect {
     pub error: Option<String>,
     /// Game mode: each listed player's hand (as `army/tile` ids, any order).
     pub hands: Vec<(Seat, String, Vec<TileRef>)>,
+    /// Game mode: each listed player's reserve (as `army/tile` ids, any order).
+    pub reserves: Vec<(Seat, String, Vec<TileRef>)>,
     /// Game mode: the number of tiles left in draw piles.
     pub decks: Vec<(Seat, String, usize)>,
     /// Game mode: the number of tiles on discard piles.
@@ -442,8 +452,8 @@ pub type ExpectedMarker = (MarkerName, Option<i16>);
 pub struct GameStart {
     /// Per player: the army id.
     pub armies: Vec<String>,
-    /// Per player: draw pile (top first), hand, discard pile.
-    pub piles: Vec<[Vec<TileRef>; 3]>,
+    /// Per player: draw pile (top first), hand, discard pile, reserve.
+    pub piles: Vec<[Vec<TileRef>; 4]>,
     /// The player whose turn begins.
     pub next: Seat,
     /// The number of the turn that begins, from 1.
@@ -634,15 +644,16 @@ pub fn parse_scenario_with_boards(
         }
     }
     let game_mode = def.game.is_some();
-    let mut piles: Vec<[Vec<TileRef>; 3]> = Vec::new();
+    let mut piles: Vec<[Vec<TileRef>; 4]> = Vec::new();
     for p in &def.player {
         let p = p.get_ref();
         let army = p.army.get_ref();
-        let mut three: [Vec<TileRef>; 3] = Default::default();
+        let mut three: [Vec<TileRef>; 4] = Default::default();
         for (k, (list, what)) in [
             (&p.deck, "deck"),
             (&p.hand, "hand"),
             (&p.discard, "discard"),
+            (&p.reserve, "reserve"),
         ]
         .into_iter()
         .enumerate()
@@ -660,7 +671,15 @@ pub fn parse_scenario_with_boards(
             }
             for t in list.get_ref() {
                 match resolve_tile(catalog, t.get_ref()) {
-                    Some(r) if catalog.get(r).army == *army && !catalog.get(r).is_hq() => {
+                    // A reserve may hold any board tile but an HQ (an expansion's pieces).
+                    Some(r)
+                        if !catalog.get(r).is_hq()
+                            && if k == 3 {
+                                catalog.get(r).kind.is_board_tile()
+                            } else {
+                                catalog.get(r).army == *army
+                            } =>
+                    {
                         three[k].push(r)
                     }
                     Some(_) => err!(
@@ -954,15 +973,16 @@ pub fn parse_scenario_with_boards(
                 if !game_mode {
                     fields.error(st.action.span(), "`rule` is a step of a game in progress: add a `[game]` table".to_string());
                 }
-                fields.only(&["do", "by", "rule", "action", "at"]);
+                fields.only(&["do", "by", "rule", "action", "at", "facing"]);
                 let by = fields.player("by", &player_ids).map(|b| Seat::new(b as u8));
+                let facing = fields.optional_facing("facing");
                 let step = rule_step(catalog, &mut fields).map(|(rule, action, name)| (rule, action, name, fields.fields.contains_key("at").then(|| fields.hex("at"))));
                 errs.extend(fields.errors);
                 if game_mode
                     && let (Some(by), Some((rule, action, name, at))) = (by, step)
                     && at.is_none_or(|h| h.is_some())
                 {
-                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), name, line });
+                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), facing, name, line });
                 }
             }
             "place" => {
@@ -1178,27 +1198,33 @@ pub fn parse_scenario_with_boards(
                 .position(|p| p == pid)
                 .map(|i| Seat::new(i as u8))
         };
-        for (pid, list) in &e.hand {
-            game_only(list.span(), "hand", &mut errs);
-            let Some(p) = seat(pid) else {
-                err!(
-                    list.span(),
-                    format!(
-                        "expect.hand names `{pid}`, who is not a player{}: use one of {}",
-                        did_you_mean(pid, player_ids.iter().map(String::as_str)),
-                        player_ids.join(", ")
-                    )
-                );
-                continue;
-            };
-            let mut tiles = Vec::new();
-            for t in list.get_ref() {
-                match resolve_tile(catalog, t.get_ref()) {
-                    Some(r) => tiles.push(r),
-                    None => err!(t.span(), unknown_tile(catalog, t.get_ref())),
+        for (key, map) in [("hand", &e.hand), ("reserve", &e.reserve)] {
+            for (pid, list) in map {
+                game_only(list.span(), key, &mut errs);
+                let Some(p) = seat(pid) else {
+                    err!(
+                        list.span(),
+                        format!(
+                            "expect.{key} names `{pid}`, who is not a player{}: use one of {}",
+                            did_you_mean(pid, player_ids.iter().map(String::as_str)),
+                            player_ids.join(", ")
+                        )
+                    );
+                    continue;
+                };
+                let mut tiles = Vec::new();
+                for t in list.get_ref() {
+                    match resolve_tile(catalog, t.get_ref()) {
+                        Some(r) => tiles.push(r),
+                        None => err!(t.span(), unknown_tile(catalog, t.get_ref())),
+                    }
+                }
+                if key == "hand" {
+                    expect.hands.push((p, pid.clone(), tiles));
+                } else {
+                    expect.reserves.push((p, pid.clone(), tiles));
                 }
             }
-            expect.hands.push((p, pid.clone(), tiles));
         }
         for (map, key, out) in [
             (&e.deck, "deck", &mut expect.decks),
@@ -1344,7 +1370,7 @@ pub fn parse_scenario_with_boards(
             Err(e) => errs.push(setup_error(src, &setup, &tile_spans, &e)),
             Ok(mut field) => {
                 for (l, d) in links.iter().zip(&def.link) {
-                    match field.check_link(l.kind, l.owner, l.segments, l.loss, l.shared) {
+                    match field.check_link(l.kind, l.owner, l.segments, l.loss(), l.shared()) {
                         Ok(e) => field.apply(&e),
                         Err(e) => errs.push(src.error(
                             d.get_ref().hexes.span(),
@@ -1936,14 +1962,14 @@ fn start_links(
             }
         }
         if ok && let Some(o) = owner {
-            links.push(Link {
-                id: i as u8 + 1,
+            links.push(Link::new(
+                i as u8 + 1,
                 kind,
-                owner: Seat::new(o as u8),
+                Seat::new(o as u8),
                 segments,
                 loss,
-                shared: d.shared.unwrap_or(loss == LinkLoss::Whole),
-            });
+                d.shared.unwrap_or(loss == LinkLoss::Whole),
+            ));
         }
     }
     links

@@ -30,11 +30,12 @@ pub(crate) fn run_game(
             .armies
             .iter()
             .zip(&start.piles)
-            .map(|(army, [deck, hand, discard])| Piles {
+            .map(|(army, [deck, hand, discard, reserve])| Piles {
                 army: army.clone(),
                 deck: deck.clone(),
                 hand: hand.clone(),
                 discard: discard.clone(),
+                reserve: reserve.clone(),
             })
             .collect(),
         next: start.next,
@@ -157,11 +158,16 @@ impl GameRunner<'_> {
             Step::Redraw { .. } => Action::Redraw,
             Step::EndTurn { .. } => Action::EndTurn,
             Step::Rule {
-                rule, action, at, ..
+                rule,
+                action,
+                at,
+                facing,
+                ..
             } => Action::Rule {
                 rule: *rule,
                 action: *action,
                 target: *at,
+                facing: *facing,
             },
             Step::Play {
                 play: play @ PlayStep::Scripted { .. },
@@ -369,6 +375,16 @@ fn expect_game(report: &mut Report, s: &Scenario, game: &Game, battles: &[&str])
             .collect();
         let found: Vec<&str> = found.iter().map(String::as_str).collect();
         compare_sets(fail, &format!("hand of {id}"), &expected, &found);
+    }
+    for (p, id, tiles) in &e.reserves {
+        let expected: Vec<String> = tiles.iter().map(|t| cat.get(*t).full_id()).collect();
+        let found: Vec<String> = game
+            .reserve(*p)
+            .iter()
+            .map(|t| cat.get(*t).full_id())
+            .collect();
+        let found: Vec<&str> = found.iter().map(String::as_str).collect();
+        compare_sets(fail, &format!("reserve of {id}"), &expected, &found);
     }
     for (p, id, n) in &e.decks {
         if game.deck_len(*p) != *n {

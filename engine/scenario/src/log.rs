@@ -112,7 +112,7 @@ impl Names {
             Event::Moved { from, to, .. } if from != to => {
                 self.names[to.index()] = self.names[from.index()].take();
             }
-            Event::Placed { cell, tile, .. } => {
+            Event::Placed { cell, tile, .. } | Event::Fielded { cell, tile, .. } => {
                 if let Some((id, full, _)) = self.tiles.get(tile.index()) {
                     self.names[cell.index()] = Some((id.clone(), full.clone()));
                 }
@@ -281,8 +281,8 @@ impl Names {
                     link.kind,
                     link.id,
                     hexes.join(" "),
-                    link.loss.name(),
-                    if link.shared {
+                    link.loss().name(),
+                    if link.shared() {
                         "shared"
                     } else {
                         "each tile alone"
@@ -290,6 +290,32 @@ impl Names {
                 )
             }
             Event::Unlinked { id } => format!("  linked unit {id} comes apart"),
+            Event::Fielded {
+                cell,
+                owner,
+                facing,
+                ..
+            } => format!(
+                "{} puts {} from the reserve, facing {}",
+                self.player(owner),
+                self.name(cell),
+                facing.name()
+            ),
+            Event::Lifted { cell, owner, .. } => format!(
+                "  {} goes back to the reserve of {}",
+                self.name(cell),
+                self.player(owner)
+            ),
+            Event::Granted { player, tile } => format!(
+                "{} receives {} in the reserve",
+                self.player(player),
+                self.tile(tile)
+            ),
+            Event::SetAside { player, tile } => format!(
+                "{} sets {} aside in the reserve",
+                self.player(player),
+                self.tile(tile)
+            ),
             Event::HqDamaged { player, amount, hp } => {
                 format!("  HQ of {} loses {amount}: {hp} HP", self.player(player))
             }
@@ -326,6 +352,7 @@ impl Names {
                 rule,
                 action,
                 at,
+                facing,
             } => {
                 let name = self
                     .rule_actions
@@ -334,9 +361,10 @@ impl Names {
                     .map_or("a rule action", String::as_str);
                 match at {
                     Some(c) => format!(
-                        "  {} takes {name} on {}",
+                        "  {} takes {name} on {}{}",
                         self.player(player),
-                        self.hexes[c.index()]
+                        self.hexes[c.index()],
+                        facing.map_or(String::new(), |f| format!(" facing {}", f.name()))
                     ),
                     None => format!("  {} takes {name}", self.player(player)),
                 }

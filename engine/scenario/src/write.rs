@@ -140,8 +140,8 @@ fn write_setup(
             })
             .collect();
         line(s, &format!("hexes = [{}]", hexes.join(", ")));
-        line(s, &format!("loss = \"{}\"", l.loss.name()));
-        line(s, &format!("shared = {}", l.shared));
+        line(s, &format!("loss = \"{}\"", l.loss().name()));
+        line(s, &format!("shared = {}", l.shared()));
     }
 }
 
@@ -372,7 +372,7 @@ loss = "segment"
         let s = parse_scenario(&SourceText::new("s.toml", text), &cat).expect("valid");
         assert_eq!(s.links.len(), 1);
         assert!(
-            !s.links[0].shared,
+            !s.links[0].shared(),
             "a segment unit is not shared unless it says so"
         );
         let mut field = Battlefield::new(s.setup.clone(), &cat).expect("legal board");

@@ -58,6 +58,7 @@ struct PileInfo {
     hand: Vec<TileRef>,
     deck: usize,
     discard: Vec<TileRef>,
+    reserve: Vec<TileRef>,
 }
 
 impl GameInfo {
@@ -77,6 +78,8 @@ impl GameInfo {
             mine.deck = theirs.deck;
             mine.discard.clear();
             mine.discard.extend_from_slice(theirs.discard);
+            mine.reserve.clear();
+            mine.reserve.extend_from_slice(theirs.reserve);
         }
     }
 }
@@ -124,7 +127,7 @@ fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
 }
 
 /// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, players = { { army, hand, deck,
-/// discard, hq_hp, team }, ... } }`.
+/// discard, reserve, hq_hp, team }, ... } }`.
 fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     if !call.game.on {
         return Err(mlua::Error::runtime(
@@ -153,6 +156,7 @@ fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
         pt.raw_set("hand", ids(&p.hand)?)?;
         pt.raw_set("deck", p.deck)?;
         pt.raw_set("discard", ids(&p.discard)?)?;
+        pt.raw_set("reserve", ids(&p.reserve)?)?;
         pt.raw_set("hq_hp", f.hq_hp(seat))?;
         pt.raw_set("team", f.team(seat) + 1)?;
         players.raw_set(i + 1, pt)?;
@@ -281,8 +285,8 @@ fn link_table(lua: &Lua, f: &Battlefield, l: &hexforge_core::Link) -> mlua::Resu
     t.raw_set("id", l.id)?;
     t.raw_set("kind", l.kind.to_string())?;
     t.raw_set("owner", l.owner.index() + 1)?;
-    t.raw_set("loss", l.loss.name())?;
-    t.raw_set("shared", l.shared)?;
+    t.raw_set("loss", l.loss().name())?;
+    t.raw_set("shared", l.shared())?;
     let segs = lua.create_table()?;
     let mut n = 0;
     for c in f.shape().cells() {
@@ -442,6 +446,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         });
         reg.add_method("discard", |lua, call, p: i64| {
             tile_ids(lua, call, &pile(call, p)?.discard)
+        });
+        reg.add_method("reserve", |lua, call, p: i64| {
+            tile_ids(lua, call, &pile(call, p)?.reserve)
         });
         reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
         reg.add_method("hex", |_, call, ()| {
@@ -728,12 +735,16 @@ pub(crate) struct Fx {
     pub(crate) own: Option<Cell>,
     /// The call is made during a battle, so initiative changes may be asked.
     pub(crate) in_battle: bool,
+    /// The catalog of a game rule's call, whose pile effects (`fx:place`, `fx:lift`,
+    /// `fx:set_aside`) name tiles; `None` in a tile's hook, where they are refused.
+    pub(crate) rule_catalog: Option<Arc<Catalog>>,
 }
 
 impl Fx {
     /// Makes `fx` ready for a call on `field` (`own`: the hook's tile; none for an instant's
     /// hook).
     pub(crate) fn start(&mut self, field: &Battlefield, own: Option<Cell>, in_battle: bool) {
+        self.rule_catalog = None;
         self.own = own;
         self.in_battle = in_battle;
         self.occupied = field.occupied();
@@ -747,6 +758,40 @@ impl Fx {
             self.shape = Some(field.shared_shape().clone());
         }
         self.asked.clear();
+    }
+
+    /// Makes `fx` ready for a game rule's call on `field`: the pile effects are open.
+    pub(crate) fn start_rule(&mut self, field: &Battlefield, catalog: &Arc<Catalog>) {
+        self.start(field, None, false);
+        self.rule_catalog = Some(catalog.clone());
+    }
+
+    /// The catalog of a game rule's call, for a pile effect `what`; an error in a tile's hook.
+    fn pile_catalog(&self, what: &str) -> mlua::Result<&Catalog> {
+        self.rule_catalog.as_deref().ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "fx:{what} is a game rule's effect (docs/RULESETS.md, \"The reserve\"): a tile's hook does not move tiles between the board and the piles"
+            ))
+        })
+    }
+
+    /// A tile named `army/tile` in a pile effect `what`.
+    fn pile_tile(&self, what: &str, id: &str) -> mlua::Result<TileRef> {
+        let catalog = self.pile_catalog(what)?;
+        catalog.find(id).ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "fx:{what}: no tile `{id}` is loaded{}: name it `army/tile`",
+                hexforge_core::names::did_you_mean(
+                    id,
+                    (0..catalog.len())
+                        .filter_map(|i| catalog.tile_ref(i))
+                        .map(|t| catalog.get(t).full_id())
+                        .collect::<Vec<_>>()
+                        .iter()
+                        .map(String::as_str)
+                )
+            ))
+        })
     }
 
     /// The cell of `(q, r)` on the call's board, which must hold a tile to `what`.
@@ -1018,6 +1063,70 @@ impl Fx {
     }
 
     /// The cell of `(q, r)` on the call's board.
+    /// `fx:place{ tile, q, r, facing, owner }` read into an effect: a board tile of the owner's
+    /// reserve (the game checks it is there) on an empty hex of the board, facing 0 to 5.
+    fn place(&mut self, t: &Table) -> mlua::Result<Effect> {
+        let bad = |m: String| mlua::Error::runtime(format!("fx:place: {m}"));
+        let mut unknown = Vec::new();
+        for pair in t.clone().pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let key = match &k {
+                Value::String(s) => s.to_str()?.to_string(),
+                other => other.to_string()?,
+            };
+            if !["tile", "q", "r", "facing", "owner"].contains(&key.as_str()) {
+                unknown.push(key);
+            }
+        }
+        unknown.sort();
+        if let Some(key) = unknown.first() {
+            return Err(bad(format!(
+                "unknown key `{key}` (keys: tile, q, r, facing, owner)"
+            )));
+        }
+        let id: String = t
+            .get::<Option<String>>("tile")?
+            .ok_or_else(|| bad("`tile` is required, as `army/tile`".to_string()))?;
+        let tile = self.pile_tile("place", &id)?;
+        let (q, r) = match (t.get::<Option<i64>>("q")?, t.get::<Option<i64>>("r")?) {
+            (Some(q), Some(r)) => (q, r),
+            _ => {
+                return Err(bad(
+                    "`q` and `r` are required: the hex to place it on".to_string()
+                ));
+            }
+        };
+        let cell = self.cell("place", q, r)?;
+        if self.occupied & (1u64 << cell.index()) != 0 {
+            return Err(bad(format!(
+                "({q}, {r}) is taken: a tile goes on an empty hex"
+            )));
+        }
+        let facing = match t.get::<Option<i64>>("facing")? {
+            None => Dir::N,
+            Some(f) => u8::try_from(f)
+                .ok()
+                .filter(|f| *f < 6)
+                .map(Dir::new)
+                .ok_or_else(|| bad(format!("facing {f}: use 0 (north) to 5, clockwise")))?,
+        };
+        let owner = match t.get::<Option<i64>>("owner")? {
+            Some(p) => self.player("place", p)?,
+            None => {
+                return Err(bad(
+                    "`owner` is required: the player whose reserve the tile leaves".to_string(),
+                ));
+            }
+        };
+        self.occupied |= 1u64 << cell.index();
+        Ok(Effect::Place {
+            tile,
+            owner,
+            cell,
+            facing,
+        })
+    }
+
     /// `fx:link{ hexes, kind, owner, loss, shared }` read into an effect: the hexes on the board,
     /// the kind a name, the owner a player, the loss
     /// `whole` (the default) or `segment`, shared `true` for `whole` and `false` for `segment`
@@ -1476,6 +1585,30 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
         reg.add_method_mut("link", |_, fx, t: Table| {
             let e = fx.link(&t)?;
             fx.asked.push(e);
+            Ok(())
+        });
+        reg.add_method_mut("place", |_, fx, t: Table| {
+            let e = fx.place(&t)?;
+            fx.asked.push(e);
+            Ok(())
+        });
+        reg.add_method_mut("lift", |_, fx, (q, r): (i64, i64)| {
+            fx.pile_catalog("lift")?;
+            let cell = fx.tile("lift", q, r)?;
+            fx.occupied &= !(1u64 << cell.index());
+            fx.asked.push(Effect::Lift { cell });
+            Ok(())
+        });
+        reg.add_method_mut("grant", |_, fx, (p, id): (i64, String)| {
+            let tile = fx.pile_tile("grant", &id)?;
+            let player = fx.player("grant", p)?;
+            fx.asked.push(Effect::Grant { player, tile });
+            Ok(())
+        });
+        reg.add_method_mut("set_aside", |_, fx, (p, id): (i64, String)| {
+            let tile = fx.pile_tile("set_aside", &id)?;
+            let player = fx.player("set_aside", p)?;
+            fx.asked.push(Effect::SetAside { player, tile });
             Ok(())
         });
         reg.add_method_mut("unlink", |_, fx, (q, r): (i64, i64)| {

@@ -36,6 +36,8 @@ pub(crate) struct RuleActionImpl {
     pub(crate) targets: Function,
     /// What taking it does: effects.
     pub(crate) play: Function,
+    /// The player also picks a facing with each hex (`facing = true`).
+    pub(crate) facing: bool,
 }
 
 /// One game rule's implementation (docs/RULESETS.md, "Game scripts").
@@ -422,13 +424,23 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             "play",
             "every action says what it does, with play(ctx, target, fx) asking for effects",
         )?;
+        let facing = match t.raw_get::<Value>("facing")? {
+            Value::Boolean(b) => b,
+            Value::Nil => false,
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: `facing` is true (the player picks a facing with each hex) or false, not {}",
+                    words(&other)
+                )));
+            }
+        };
         for pair in t.pairs::<Value, Value>() {
             let (k, _) = pair?;
-            let known = ["name", "doc", "targets", "play"];
+            let known = ["name", "doc", "targets", "play", "facing"];
             let key = k.to_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play)",
+                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play, facing)",
                     hexforge_core::names::did_you_mean(&key, known)
                 )));
             }
@@ -438,6 +450,7 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             doc,
             targets,
             play,
+            facing,
         });
     }
     if actions.len() > usize::from(u8::MAX) {

@@ -94,6 +94,42 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     emit(field, sink, e);
                 }
             }
+            Effect::Place {
+                tile,
+                owner,
+                cell,
+                facing,
+            } => {
+                if field.at(cell).is_none() {
+                    emit(
+                        field,
+                        sink,
+                        Event::Fielded {
+                            cell,
+                            tile,
+                            owner,
+                            facing,
+                        },
+                    );
+                }
+            }
+            Effect::Lift { cell } => {
+                if let Some(p) = field.at(cell).copied() {
+                    emit(
+                        field,
+                        sink,
+                        Event::Lifted {
+                            cell,
+                            tile: p.tile,
+                            owner: p.owner,
+                        },
+                    );
+                }
+            }
+            Effect::SetAside { player, tile } => {
+                emit(field, sink, Event::SetAside { player, tile })
+            }
+            Effect::Grant { player, tile } => emit(field, sink, Event::Granted { player, tile }),
             Effect::Unlink { cell } => {
                 if let Some(l) = field.link_at(cell) {
                     let id = l.id;

@@ -59,6 +59,8 @@ pub enum Action {
         action: u8,
         /// The hex it is taken on; `None` for no target.
         target: Option<Hex>,
+        /// The facing picked with the hex, for an action that asks for one (`facing = true`).
+        facing: Option<Dir>,
     },
 }
 
@@ -273,6 +275,7 @@ pub(super) enum Checked {
         rule: usize,
         action: usize,
         target: Option<Cell>,
+        facing: Option<Dir>,
     },
 }
 
@@ -305,6 +308,9 @@ impl Movers {
         match *event {
             Event::Placed {
                 cell, tile, owner, ..
+            }
+            | Event::Fielded {
+                cell, tile, owner, ..
             } => self.count(catalog, cell, owner, tile),
             Event::Moved { from, to, .. } => {
                 let shift = |m: &mut u64| {
@@ -316,7 +322,7 @@ impl Movers {
                 shift(&mut self.mobile);
                 shift(&mut self.carriers);
             }
-            Event::Removed { cell, .. } => {
+            Event::Removed { cell, .. } | Event::Lifted { cell, .. } => {
                 let gone = !cell.bit();
                 self.owned.iter_mut().for_each(|m| *m &= gone);
                 self.mobile &= gone;
@@ -414,6 +420,7 @@ impl Action {
                 rule,
                 action,
                 target,
+                facing,
             } => {
                 let name = catalog
                     .game_rules()
@@ -423,9 +430,10 @@ impl Action {
                         || format!("rule action {rule}.{action}"),
                         |a| a.name.clone(),
                     );
-                match target {
-                    Some(h) => format!("{name} on {h}"),
-                    None => name,
+                match (target, facing) {
+                    (Some(h), Some(f)) => format!("{name} on {h} facing {}", f.index()),
+                    (Some(h), None) => format!("{name} on {h}"),
+                    (None, _) => name,
                 }
             }
         }
@@ -445,9 +453,10 @@ impl Game {
                 rule,
                 action,
                 target,
+                facing,
             } = *action
             {
-                return self.rule_action(usize::from(rule), usize::from(action), target);
+                return self.rule_action(usize::from(rule), usize::from(action), target, facing);
             }
             if !self.restriction.is_open() {
                 self.open_to(action)?;
@@ -481,7 +490,8 @@ impl Game {
                     rule,
                     action,
                     target,
-                } => self.rule_action(usize::from(rule), usize::from(action), target),
+                    facing,
+                } => self.rule_action(usize::from(rule), usize::from(action), target, facing),
                 Action::Redraw => self.redraw(),
                 Action::Discard { tile } => {
                     self.held(tile)?;
@@ -568,10 +578,17 @@ impl Game {
         rule: usize,
         action: usize,
         target: Option<Hex>,
+        facing: Option<Dir>,
     ) -> Result<Checked, ActionError> {
         if let Stage::Over(_) = self.stage {
             return Err(ActionError::GameOver);
         }
+        let asks_facing = self
+            .catalog
+            .game_rules()
+            .get(rule)
+            .and_then(|r| r.actions.get(action))
+            .is_some_and(|a| a.facing);
         let name = || {
             self.catalog
                 .game_rules()
@@ -586,11 +603,27 @@ impl Game {
             });
         };
         let shape = self.field.shape();
+        match (asks_facing, target.is_some(), facing.is_some()) {
+            (true, true, false) => {
+                return Err(ActionError::RuleAction {
+                    action: name(),
+                    why: "it needs a facing with its hex (0 north to 5, clockwise): it puts a tile down".into(),
+                });
+            }
+            (false, _, true) | (true, false, true) => {
+                return Err(ActionError::RuleAction {
+                    action: name(),
+                    why: "it takes no facing: leave the facing out".into(),
+                });
+            }
+            _ => {}
+        }
         match target {
             None if listed.none => Ok(Checked::Rule {
                 rule,
                 action,
                 target: None,
+                facing: None,
             }),
             None => Err(ActionError::RuleAction {
                 action: name(),
@@ -601,6 +634,7 @@ impl Game {
                     rule,
                     action,
                     target: Some(cell),
+                    facing,
                 }),
                 _ => Err(ActionError::RuleAction {
                     action: name(),
@@ -957,20 +991,34 @@ impl Game {
         }
         if !matches!(self.stage, Stage::Over(_)) {
             for (rule, action, targets) in self.rule_actions() {
+                let asks_facing = self.catalog.game_rules()[rule].actions[action].facing;
                 let (rule, action) = (rule as u8, action as u8);
                 if targets.none {
                     out.push(Action::Rule {
                         rule,
                         action,
                         target: None,
+                        facing: None,
                     });
                 }
                 for hex in targets.hexes(shape) {
-                    out.push(Action::Rule {
-                        rule,
-                        action,
-                        target: Some(hex),
-                    });
+                    if asks_facing {
+                        for f in Dir::ALL {
+                            out.push(Action::Rule {
+                                rule,
+                                action,
+                                target: Some(hex),
+                                facing: Some(f),
+                            });
+                        }
+                    } else {
+                        out.push(Action::Rule {
+                            rule,
+                            action,
+                            target: Some(hex),
+                            facing: None,
+                        });
+                    }
                 }
             }
         }

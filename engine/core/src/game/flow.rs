@@ -242,7 +242,7 @@ impl Game {
     fn take_rule_action<H, D, S>(
         &mut self,
         (rule, action): (usize, usize),
-        target: Option<Cell>,
+        (target, facing): (Option<Cell>, Option<crate::hex::Dir>),
         hooks: &mut H,
         decider: &mut D,
         sink: &mut S,
@@ -258,10 +258,11 @@ impl Game {
                 rule: rule as u8,
                 action: action as u8,
                 at: target,
+                facing,
             },
             sink,
         );
-        match self.ask_rule_action((rule, action), target, hooks) {
+        match self.ask_rule_action((rule, action), (target, facing), hooks) {
             Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
@@ -713,7 +714,8 @@ impl Game {
                 rule,
                 action,
                 target,
-            } => self.take_rule_action((rule, action), target, hooks, decider, sink),
+                facing,
+            } => self.take_rule_action((rule, action), (target, facing), hooks, decider, sink),
             Checked::Push {
                 tile,
                 pusher,

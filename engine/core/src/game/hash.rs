@@ -102,11 +102,17 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         deck,
         hand,
         discard,
+        reserve,
     } in piles
     {
         tiles(&mut h, deck);
         tiles(&mut h, hand);
         tiles(&mut h, discard);
+        // Only a reserve with tiles in it: games without one hash as before it existed.
+        if !reserve.is_empty() {
+            h.u8(0x52);
+            tiles(&mut h, reserve);
+        }
     }
 
     h.len(order.len());

@@ -101,6 +101,8 @@ pub struct Piles {
     pub hand: Vec<TileRef>,
     /// The discard pile, oldest first.
     pub discard: Vec<TileRef>,
+    /// The reserve (docs/RULESETS.md, "The reserve"), in the order the tiles came.
+    pub reserve: Vec<TileRef>,
 }
 
 /// Why a game cannot be set up.
@@ -199,6 +201,9 @@ struct Hand {
     deck: Vec<TileRef>,
     hand: Vec<TileRef>,
     discard: Vec<TileRef>,
+    /// Tiles set aside off the board and out of the draw pile (docs/RULESETS.md, "The
+    /// reserve"), in the order they came.
+    reserve: Vec<TileRef>,
 }
 
 /// What the current turn has done so far.
@@ -509,7 +514,7 @@ impl Game {
         }
         for l in position.links {
             let e = field
-                .check_link(l.kind, l.owner, l.segments, l.loss, l.shared)
+                .check_link(l.kind, l.owner, l.segments, l.loss(), l.shared())
                 .map_err(|e| GameError::Position(format!("the linked unit {}: {e}", l.kind)))?;
             field.apply(&e);
         }
@@ -545,12 +550,22 @@ impl Game {
                     )));
                 }
             }
+            for t in &p.reserve {
+                let def = catalog.get(*t);
+                if !def.kind.is_board_tile() || def.is_hq() {
+                    return Err(GameError::Position(format!(
+                        "`{}` cannot be in the reserve of {seat}: a reserve holds board tiles other than HQs",
+                        def.full_id()
+                    )));
+                }
+            }
             let mut deck = p.deck.clone();
             deck.reverse(); // the top of the pile is the end of the vector
             piles[i] = Hand {
                 deck,
                 hand: p.hand.clone(),
                 discard: p.discard.clone(),
+                reserve: p.reserve.clone(),
             };
         }
         let order = mode.turn_order(&teams);
@@ -702,6 +717,12 @@ impl Game {
     /// The player's discard pile, face up for everyone, oldest first.
     pub fn discard_pile(&self, p: Seat) -> &[TileRef] {
         &self.piles[p.index()].discard
+    }
+
+    /// The player's reserve (docs/RULESETS.md, "The reserve"), in the order the tiles came. Its
+    /// owner and the game's rules see it; what other players see of it is the mods' business.
+    pub fn reserve(&self, p: Seat) -> &[TileRef] {
+        &self.piles[p.index()].reserve
     }
 
     /// The number of the current turn (1 is the first turn after the HQs are placed).
@@ -892,6 +913,16 @@ fn apply_piles(piles: &mut [Hand; MAX_PLAYERS], event: &Event) {
         }
         // R4.3.5: destroyed tiles go to their owners' discard piles.
         Event::Removed { tile, owner, .. } => piles[owner.index()].discard.push(tile),
+        Event::Fielded { tile, owner, .. } => take(&mut piles[owner.index()].reserve, tile),
+        Event::Lifted { tile, owner, .. } => piles[owner.index()].reserve.push(tile),
+        Event::Granted { player, tile } => piles[player.index()].reserve.push(tile),
+        Event::SetAside { player, tile } => {
+            let p = &mut piles[player.index()];
+            if let Some(i) = p.deck.iter().rposition(|x| *x == tile) {
+                p.deck.remove(i);
+                p.reserve.push(tile);
+            }
+        }
         _ => {}
     }
 }

@@ -100,6 +100,7 @@ impl Game {
             hand: &[],
             deck: 0,
             discard: &[],
+            reserve: &[],
         };
         let mut piles = [empty; MAX_PLAYERS];
         for (i, p) in piles.iter_mut().enumerate().take(n) {
@@ -108,6 +109,7 @@ impl Game {
                 hand: &self.piles[i].hand,
                 deck: self.piles[i].deck.len(),
                 discard: &self.piles[i].discard,
+                reserve: &self.piles[i].reserve,
             };
         }
         for i in self.rules_in_play() {
@@ -148,7 +150,111 @@ impl Game {
             call(h, ctx, &mut effects)
         });
         self.hook_calls = calls;
-        called.map(|()| effects)
+        called?;
+        self.check_piles(&effects)?;
+        Ok(effects)
+    }
+
+    /// What the rules' pile effects ask of the piles, in order: a tile placed from a reserve
+    /// that holds it (`fx:place`, a board tile), a tile set aside from a draw pile that holds it
+    /// (`fx:set_aside`); a tile lifted joins its owner's reserve for the effects after it.
+    fn check_piles(&self, effects: &[Effect]) -> Result<(), HookError> {
+        if !effects.iter().any(|e| {
+            matches!(
+                e,
+                Effect::Place { .. }
+                    | Effect::Lift { .. }
+                    | Effect::SetAside { .. }
+                    | Effect::Grant { .. }
+            )
+        }) {
+            return Ok(());
+        }
+        let refuse = |message: String| Err(HookError { message });
+        let mut reserves: Vec<Vec<crate::tile::TileRef>> =
+            self.piles.iter().map(|p| p.reserve.clone()).collect();
+        let mut decks: Vec<Vec<crate::tile::TileRef>> =
+            self.piles.iter().map(|p| p.deck.clone()).collect();
+        let mut on_board: Vec<Option<(crate::tile::TileRef, crate::seat::Seat)>> = self
+            .field
+            .shape()
+            .cells()
+            .map(|c| self.field.at(c).map(|p| (p.tile, p.owner)))
+            .collect();
+        let take = |v: &mut Vec<crate::tile::TileRef>, t| match v.iter().rposition(|x| *x == t) {
+            Some(i) => {
+                v.remove(i);
+                true
+            }
+            None => false,
+        };
+        for e in effects {
+            match *e {
+                Effect::Place {
+                    tile, owner, cell, ..
+                } => {
+                    let def = self.catalog.get(tile);
+                    if !def.kind.is_board_tile() {
+                        return refuse(format!(
+                            "place: `{}` is an instant, not a tile for the board",
+                            def.full_id()
+                        ));
+                    }
+                    if !take(&mut reserves[owner.index()], tile) {
+                        return refuse(format!(
+                            "place: {owner} has no `{}` in reserve (the reserve holds {})",
+                            def.full_id(),
+                            self.names(&reserves[owner.index()])
+                        ));
+                    }
+                    on_board[cell.index()] = Some((tile, owner));
+                }
+                Effect::Lift { cell } => {
+                    if let Some((tile, owner)) = on_board[cell.index()].take() {
+                        if self.catalog.get(tile).is_hq() {
+                            return refuse(format!(
+                                "lift: the tile on {} is an HQ, which never leaves the board but destroyed",
+                                self.field.shape().hex(cell)
+                            ));
+                        }
+                        reserves[owner.index()].push(tile);
+                    }
+                }
+                Effect::Grant { player, tile } => {
+                    let def = self.catalog.get(tile);
+                    if !def.kind.is_board_tile() || def.is_hq() {
+                        return refuse(format!(
+                            "grant: `{}` is not a tile for the board other than an HQ",
+                            def.full_id()
+                        ));
+                    }
+                    reserves[player.index()].push(tile);
+                }
+                Effect::SetAside { player, tile } => {
+                    if !take(&mut decks[player.index()], tile) {
+                        return refuse(format!(
+                            "set_aside: the draw pile of {player} holds no `{}`",
+                            self.catalog.get(tile).full_id()
+                        ));
+                    }
+                    reserves[player.index()].push(tile);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Tiles as a short list of their ids, `nothing` for none.
+    fn names(&self, tiles: &[crate::tile::TileRef]) -> String {
+        if tiles.is_empty() {
+            return "nothing".to_string();
+        }
+        tiles
+            .iter()
+            .map(|t| format!("`{}`", self.catalog.get(*t).full_id()))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// Asks the hooks of `point` (`setup`, `drawn`, `turn_ended`, `battle_started`,
@@ -213,7 +319,7 @@ impl Game {
     pub(super) fn ask_rule_action<H>(
         &mut self,
         (rule, action): (usize, usize),
-        target: Option<Cell>,
+        (target, facing): (Option<Cell>, Option<crate::hex::Dir>),
         hooks: &mut H,
     ) -> Result<Vec<Effect>, HookError>
     where
@@ -226,6 +332,7 @@ impl Game {
                 RuleCall::Play {
                     action,
                     target,
+                    facing,
                     effects: fx,
                 },
             )

@@ -159,6 +159,7 @@ fn position_with(
                 .map(|t| tile(&format!("{army}/{t}")))
                 .collect(),
             discard: Vec::new(),
+            reserve: Vec::new(),
         })
         .collect();
     let setup = duel_setup(vec![
@@ -465,6 +466,7 @@ fn units_carried_by_a_hijacked_transport_are_listed_as_movable() {
             deck: Vec::new(),
             hand: Vec::new(),
             discard: Vec::new(),
+            reserve: Vec::new(),
         })
         .collect();
     let g = Game::from_position(
@@ -961,6 +963,7 @@ fn gas_position(hooks: &mut Lister) -> Game {
         deck: Vec::new(),
         hand,
         discard: Vec::new(),
+        reserve: Vec::new(),
     };
     Game::from_position(
         Position {

@@ -109,6 +109,7 @@ impl ScriptHost {
                         .map(|a| RuleAction {
                             name: a.name.clone(),
                             doc: a.doc.clone(),
+                            facing: a.facing,
                         })
                         .collect(),
                 });
@@ -231,7 +232,7 @@ impl ScriptHost {
         st.fx
             .borrow_mut::<Fx>()
             .map_err(fail)?
-            .start(ctx.field, None, false);
+            .start_rule(ctx.field, &self.catalog);
         let lua = &st.lua;
         let located = |message: String| Failure {
             at: Some(function_at(&rule.defined_at, &f)),
@@ -287,11 +288,15 @@ impl ScriptHost {
                     }
                     read_targets(ctx.field, &v, targets).map_err(located)
                 }),
-            RuleCall::Play { target, .. } => {
+            RuleCall::Play { target, facing, .. } => {
                 let t = match target {
                     Some(c) => {
                         let h = ctx.field.shape().hex(*c);
-                        Value::Table(hex_table(lua, h).map_err(fail)?)
+                        let t = hex_table(lua, h).map_err(fail)?;
+                        if let Some(f) = facing {
+                            t.raw_set("facing", f.index()).map_err(fail)?;
+                        }
+                        Value::Table(t)
                     }
                     None => Value::Nil,
                 };
