@@ -1004,11 +1004,11 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         d.set(
             1,
             &["count"],
-            typed_value("0", FieldKind::Int),
+            typed_value("-1", FieldKind::Int),
             Some("count"),
         );
         let p = &d.problems()[0];
-        assert!(p.message.contains("count 0 is out of range"), "{p}");
+        assert!(p.message.contains("count -1 is out of range"), "{p}");
         assert_eq!(p.line, 23, "{p}");
         assert_eq!(d.tile(1).map(|t| t.count), Some(2), "the last valid tile");
         d.set(

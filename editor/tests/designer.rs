@@ -72,13 +72,13 @@ fn an_edge_clicked_changed_and_saved_changes_only_its_line() {
 fn a_bad_value_is_a_problem_at_once_and_the_last_valid_drawing_stays() {
     let dir = base_copy("designer-bad");
     let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
-    type_into(&mut harness, "count", "0");
+    type_into(&mut harness, "count", "300");
     let doc = &harness.state().docs[0];
     assert!(
-        doc.text().contains("count = 0"),
+        doc.text().contains("count = 300"),
         "typed into the file's text"
     );
-    harness.get_by_label_contains("count 0 is out of range");
+    harness.get_by_label_contains("count 300 is out of range");
     harness.get_by_label("(the drawing shows the last valid tile)");
     let t = doc.tile_index("gauss_cannon").expect("the tile");
     assert_eq!(doc.tile(t).map(|t| t.count), Some(1), "the last valid tile");
@@ -86,7 +86,7 @@ fn a_bad_value_is_a_problem_at_once_and_the_last_valid_drawing_stays() {
     type_into(&mut harness, "count", "1");
     assert!(
         harness
-            .query_by_label_contains("count 0 is out of range")
+            .query_by_label_contains("count 300 is out of range")
             .is_none()
     );
     assert!(

@@ -83,10 +83,10 @@ fn problems_coming_and_going_move_no_control() {
     };
     let before = rects(&harness, &tile_controls);
     assert_eq!(before.len(), 3);
-    type_into(&mut harness, "count", "0");
+    type_into(&mut harness, "count", "300");
     type_into(&mut harness, "toughness", "9");
     type_into(&mut harness, "params", "range =");
-    harness.get_by_label_contains("count 0 is out of range");
+    harness.get_by_label_contains("count 300 is out of range");
     harness.get_by_label_contains("is not `name = value, ...`");
     assert_eq!(rects(&harness, &tile_controls), before, "a tile's problems");
     type_into(&mut harness, "params", "");

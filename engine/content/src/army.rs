@@ -345,7 +345,13 @@ impl Validator<'_> {
         };
         let mut tile = Tile::new(army, raw.id.get_ref(), kind);
         tile.name = raw.name.clone();
-        tile.count = self.range(&raw.count, 1, 255, "count").unwrap_or(1) as u8;
+        tile.count = self.range(&raw.count, 0, 255, "count").unwrap_or(1) as u8;
+        if tile.count == 0 && !matches!(kind, TileKind::Soldier | TileKind::Module) {
+            self.at(
+                &raw.count,
+                "count 0 keeps a soldier or module out of the draw pile, for a game rule to hand out (`fx:grant`, docs/RULESETS.md): an HQ or an instant needs a count of 1 or more",
+            );
+        }
         tile.mobile = raw.mobile;
         let board = kind.is_board_tile();
         if let Some(init) = &raw.initiative {
@@ -515,7 +521,7 @@ mod tests {
     #[test]
     fn every_problem_is_reported_with_its_line_and_column() {
         let text = army(&format!(
-            "{HQ}[[tile]]\nid = \"Bad Id\"\nname = \"X\"\nkind = \"soldier\"\ncount = 0\ninitiative = [2]\nedges = [\"melee:5@0\", \"net@9\"]\n"
+            "{HQ}[[tile]]\nid = \"Bad Id\"\nname = \"X\"\nkind = \"soldier\"\ncount = -1\ninitiative = [2]\nedges = [\"melee:5@0\", \"net@9\"]\n"
         ));
         let errs = check(&text).expect_err("invalid");
         let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
@@ -526,7 +532,7 @@ mod tests {
             shown[0]
         );
         assert!(
-            shown[1].starts_with("fan.toml:20:9: count 0 is out of range"),
+            shown[1].starts_with("fan.toml:20:9: count -1 is out of range"),
             "{}",
             shown[1]
         );

@@ -697,10 +697,10 @@ mod tests {
         assert_eq!((a.id.as_str(), a.tiles.len() > 10), ("moloch", true));
         // A bad value: its line and column, and no army (the size is only measured once every
         // tile is valid).
-        let bad = text.replacen("count = 2", "count = 0", 1);
+        let bad = text.replacen("count = 2", "count = 256", 1);
         let e = check_army_text(&path, &bad, &base);
         assert_eq!(e.problems.len(), 1, "{:?}", e.problems);
-        assert!(e.problems[0].message.contains("count 0 is out of range"));
+        assert!(e.problems[0].message.contains("count 256 is out of range"));
         assert!(e.problems[0].file.ends_with("moloch.toml") && e.problems[0].line > 1);
         assert!(e.army.is_none());
         // A short deck: the army is there, with its size problem.

@@ -432,12 +432,18 @@ fn change_tile(
         changed.push(("name", n.span()));
     }
     if let Some(n) = &c.count {
-        match u8::try_from(*n.get_ref()).ok().filter(|n| *n >= 1) {
+        match u8::try_from(*n.get_ref())
+            .ok()
+            .filter(|n| *n >= 1 || tile.kind.is_board_tile() && !tile.is_hq())
+        {
             Some(v) => {
                 tile.count = v;
                 changed.push(("count", n.span()));
             }
-            None => problems.push(src.error(n.span(), "`count` must be 1 or more")),
+            None => problems.push(src.error(
+                n.span(),
+                "`count` must be 0 to 255, and 1 or more for an HQ or an instant (0 keeps a soldier or module out of the draw pile, for a game rule to hand out)",
+            )),
         }
     }
     if let Some(t) = &c.toughness {

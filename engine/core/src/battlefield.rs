@@ -401,6 +401,20 @@ impl Battlefield {
         loss: LinkLoss,
         shared: bool,
     ) -> Result<Event, LinkError> {
+        self.check_link_on(kind, owner, segments, loss, shared, self.occupied)
+    }
+
+    /// [`Self::check_link`] with the hexes of `occupied` holding tiles (the board as effects
+    /// asked before it will leave it).
+    pub fn check_link_on(
+        &self,
+        kind: MarkerName,
+        owner: Seat,
+        segments: u64,
+        loss: LinkLoss,
+        shared: bool,
+        occupied: u64,
+    ) -> Result<Event, LinkError> {
         let n = segments.count_ones();
         if !(2..=MAX_SEGMENTS).contains(&n) {
             return Err(LinkError::Size(n));
@@ -414,7 +428,7 @@ impl Battlefield {
         if !connected(&self.shape, segments) {
             return Err(LinkError::Split);
         }
-        if loss == LinkLoss::Whole && segments & !self.occupied != 0 {
+        if loss == LinkLoss::Whole && segments & !occupied != 0 {
             return Err(LinkError::Empty);
         }
         let id = self.free_link_id().ok_or(LinkError::Full)?;

@@ -83,6 +83,21 @@ pub enum Effect {
         /// Where it stands.
         cell: Cell,
     },
+    /// The unit on `cell` turns to `facing` without moving (a game rule's effect only).
+    Face {
+        /// The unit.
+        cell: Cell,
+        /// Its new facing.
+        facing: Dir,
+    },
+    /// A tile of `player`'s hand goes to their discard pile (a game rule's effect only; the game
+    /// checks the hand holds it).
+    Discard {
+        /// The player.
+        player: crate::seat::Seat,
+        /// Which catalog tile.
+        tile: crate::tile::TileRef,
+    },
     /// A board tile from outside the game joins `player`'s reserve (a game rule's effect only).
     Grant {
         /// The player.
@@ -288,7 +303,7 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 shared,
             } => {
                 field
-                    .check_link(kind, owner, segments, loss, shared)
+                    .check_link_on(kind, owner, segments, loss, shared, occupied)
                     .map_err(|e| refuse(&format!("link: {e}")))?;
                 if claimed & segments != 0 {
                     return Err(refuse(
@@ -315,7 +330,15 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 }
                 occupied &= !cell.bit();
             }
-            Effect::SetAside { .. } | Effect::Grant { .. } => {}
+            Effect::SetAside { .. } | Effect::Grant { .. } | Effect::Discard { .. } => {}
+            Effect::Face { cell, .. } => {
+                if occupied & cell.bit() == 0 {
+                    return Err(refuse(&format!(
+                        "face: no unit on {} to turn",
+                        field.shape().hex(cell)
+                    )));
+                }
+            }
             Effect::Unlink { cell } => {
                 if field.link_at(cell).is_none() {
                     return Err(refuse(&format!(
@@ -377,7 +400,9 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
         Effect::Link { .. }
         | Effect::Unlink { .. }
         | Effect::SetAside { .. }
+        | Effect::Discard { .. }
         | Effect::Grant { .. } => true,
+        Effect::Face { cell, .. } => occupied & cell.bit() != 0,
         Effect::Place { cell, .. } => {
             let keep = occupied & cell.bit() == 0;
             occupied |= cell.bit();

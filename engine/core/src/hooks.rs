@@ -366,6 +366,8 @@ pub enum RuleCall<'a> {
         action: usize,
         /// What the function lists (nothing: the action cannot be taken now).
         targets: &'a mut InstantTargets,
+        /// Why it cannot be taken now, when the function says so (it returns a string).
+        why: &'a mut String,
     },
     /// The `play` function of the rule's action number `action`, taken on `target`: effects,
     /// carried out at once.

@@ -317,6 +317,8 @@ pub enum Step {
         at: Option<Hex>,
         /// The facing picked with the hex, for an action that asks for one (`facing`).
         facing: Option<Dir>,
+        /// The label of the first tile the action puts on the board from a reserve (`label`).
+        label: Option<String>,
         /// `MOD/RULE ACTION`, as replays write it and refusals name it.
         name: String,
         /// The line of the `[[step]]` in the file, for reports.
@@ -973,7 +975,8 @@ pub fn parse_scenario_with_boards(
                 if !game_mode {
                     fields.error(st.action.span(), "`rule` is a step of a game in progress: add a `[game]` table".to_string());
                 }
-                fields.only(&["do", "by", "rule", "action", "at", "facing"]);
+                fields.only(&["do", "by", "rule", "action", "at", "facing", "label"]);
+                let label = fields.optional_string("label");
                 let by = fields.player("by", &player_ids).map(|b| Seat::new(b as u8));
                 let facing = fields.optional_facing("facing");
                 let step = rule_step(catalog, &mut fields).map(|(rule, action, name)| (rule, action, name, fields.fields.contains_key("at").then(|| fields.hex("at"))));
@@ -982,7 +985,14 @@ pub fn parse_scenario_with_boards(
                     && let (Some(by), Some((rule, action, name, at))) = (by, step)
                     && at.is_none_or(|h| h.is_some())
                 {
-                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), facing, name, line });
+                    if let Some(l) = &label {
+                        if labelled.iter().any(|x| &x.label == l) {
+                            errs.push(src.error(st.action.span(), format!("label `{l}` is used twice: give the placed tile another `label`")));
+                        }
+                        let hex = at.flatten().unwrap_or(Hex::new(0, 0));
+                        labelled.push(Labelled { label: l.clone(), hex, at_start: false });
+                    }
+                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), facing, label, name, line });
                 }
             }
             "place" => {

@@ -162,13 +162,17 @@ impl GameRunner<'_> {
                 action,
                 at,
                 facing,
+                label: l,
                 ..
-            } => Action::Rule {
-                rule: *rule,
-                action: *action,
-                target: *at,
-                facing: *facing,
-            },
+            } => {
+                label = l.clone();
+                Action::Rule {
+                    rule: *rule,
+                    action: *action,
+                    target: *at,
+                    facing: *facing,
+                }
+            }
             Step::Play {
                 play: play @ PlayStep::Scripted { .. },
                 tile,
@@ -303,6 +307,23 @@ impl GameRunner<'_> {
                     self.names.follow(e);
                     self.names
                         .placed(self.game.field(), self.game.context(), cell, label);
+                }
+                Event::Fielded {
+                    cell, tile, owner, ..
+                } => {
+                    // The first tile a rule action puts down takes the step's label.
+                    if let Some(label) = placed_label
+                        && let Some(t) = self
+                            .tracked
+                            .iter_mut()
+                            .find(|t| t.label == label && t.cell.is_none())
+                    {
+                        t.cell = Some(cell);
+                        t.tile = Some((tile, owner));
+                        self.names.follow(e);
+                        self.names
+                            .placed(self.game.field(), self.game.context(), cell, label);
+                    }
                 }
                 Event::Moved { from, to, .. } => {
                     if let Some(t) = self.tracked.iter_mut().find(|t| t.cell == Some(from)) {

@@ -292,13 +292,14 @@ impl Names {
             Event::Unlinked { id } => format!("  linked unit {id} comes apart"),
             Event::Fielded {
                 cell,
+                tile,
                 owner,
                 facing,
-                ..
             } => format!(
-                "{} puts {} from the reserve, facing {}",
+                "  {} puts {} from the reserve on {}, facing {}",
                 self.player(owner),
-                self.name(cell),
+                self.tile(tile),
+                self.hexes[cell.index()],
                 facing.name()
             ),
             Event::Lifted { cell, owner, .. } => format!(

@@ -468,6 +468,17 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 None => Ok(Value::Nil),
             }
         });
+        reg.add_method("board", |lua, call, ()| {
+            let f = field(call)?;
+            let list = lua.create_table()?;
+            for (i, h) in f.shape().hexes().iter().enumerate() {
+                let pair = lua.create_table()?;
+                pair.raw_set(1, h.q())?;
+                pair.raw_set(2, h.r())?;
+                list.raw_set(i + 1, pair)?;
+            }
+            Ok(list)
+        });
         reg.add_method("link", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
             let Some(l) = f.shape().cell(Hex::new(q, r)).and_then(|c| f.link_at(c)) else {
@@ -770,7 +781,7 @@ impl Fx {
     fn pile_catalog(&self, what: &str) -> mlua::Result<&Catalog> {
         self.rule_catalog.as_deref().ok_or_else(|| {
             mlua::Error::runtime(format!(
-                "fx:{what} is a game rule's effect (docs/RULESETS.md, \"The reserve\"): a tile's hook does not move tiles between the board and the piles"
+                "fx:{what} is a game rule's effect (docs/RULESETS.md, \"The reserve\"): a tile's hook cannot ask it"
             ))
         })
     }
@@ -1597,6 +1608,27 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             let cell = fx.tile("lift", q, r)?;
             fx.occupied &= !(1u64 << cell.index());
             fx.asked.push(Effect::Lift { cell });
+            Ok(())
+        });
+        reg.add_method_mut("face", |_, fx, (q, r, f): (i64, i64, i64)| {
+            fx.pile_catalog("face")?;
+            let cell = fx.tile("face", q, r)?;
+            let facing = u8::try_from(f)
+                .ok()
+                .filter(|f| *f < 6)
+                .map(Dir::new)
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "fx:face: facing {f}: use 0 (north) to 5, clockwise"
+                    ))
+                })?;
+            fx.asked.push(Effect::Face { cell, facing });
+            Ok(())
+        });
+        reg.add_method_mut("discard", |_, fx, (p, id): (i64, String)| {
+            let tile = fx.pile_tile("discard", &id)?;
+            let player = fx.player("discard", p)?;
+            fx.asked.push(Effect::Discard { player, tile });
             Ok(())
         });
         reg.add_method_mut("grant", |_, fx, (p, id): (i64, String)| {

@@ -130,6 +130,22 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                 emit(field, sink, Event::SetAside { player, tile })
             }
             Effect::Grant { player, tile } => emit(field, sink, Event::Granted { player, tile }),
+            Effect::Discard { player, tile } => {
+                emit(field, sink, Event::Discarded { player, tile })
+            }
+            Effect::Face { cell, facing } => {
+                if field.at(cell).is_some_and(|p| p.facing != facing) {
+                    emit(
+                        field,
+                        sink,
+                        Event::Moved {
+                            from: cell,
+                            to: cell,
+                            facing,
+                        },
+                    );
+                }
+            }
             Effect::Unlink { cell } => {
                 if let Some(l) = field.link_at(cell) {
                     let id = l.id;

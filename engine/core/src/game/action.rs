@@ -599,7 +599,10 @@ impl Game {
         let Some(listed) = self.rule_action_targets(rule, action) else {
             return Err(ActionError::RuleAction {
                 action: name(),
-                why: "it may not be taken now (its `targets` function lists nothing)".into(),
+                why: match self.rule_action_refusal(rule, action) {
+                    Some(why) => format!("it may not be taken now: {why}"),
+                    None => "it may not be taken now (its `targets` function lists nothing)".into(),
+                },
             });
         };
         let shape = self.field.shape();

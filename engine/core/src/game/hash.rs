@@ -68,6 +68,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         restriction,
         rule_targets,
         losses: _,
+        rule_refusals: _,
     } = game;
     let mut h = Fnv1a::new();
     h.bytes(ENCODING);

@@ -281,6 +281,9 @@ pub struct Game {
     /// The targets of the rules' actions after the last action: rule index, action index and
     /// where it may be taken, for every action that may be taken now.
     rule_targets: Vec<(u8, u8, crate::hooks::InstantTargets)>,
+    /// Why rule actions listing nothing may not be taken now, when their `targets` said so
+    /// (messages only: not part of the state hash).
+    rule_refusals: Vec<(u8, u8, String)>,
     /// Tiles destroyed and HQ HP lost that the rules' `destroyed` and `hq_damaged` hooks have not
     /// seen yet (kept only while such a rule is in play).
     losses: Vec<Loss>,
@@ -470,6 +473,7 @@ impl Game {
             rule_points: RulePoints::NONE,
             restriction: Restriction::default(),
             rule_targets: Vec::new(),
+            rule_refusals: Vec::new(),
             losses: Vec::new(),
         }
         .with_rules_in_play())
@@ -606,6 +610,7 @@ impl Game {
             rule_points: RulePoints::NONE,
             restriction: Restriction::default(),
             rule_targets: Vec::new(),
+            rule_refusals: Vec::new(),
             losses: Vec::new(),
         }
         .with_rules_in_play();

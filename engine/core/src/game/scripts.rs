@@ -165,6 +165,7 @@ impl Game {
                 Effect::Place { .. }
                     | Effect::Lift { .. }
                     | Effect::SetAside { .. }
+                    | Effect::Discard { .. }
                     | Effect::Grant { .. }
             )
         }) {
@@ -175,6 +176,8 @@ impl Game {
             self.piles.iter().map(|p| p.reserve.clone()).collect();
         let mut decks: Vec<Vec<crate::tile::TileRef>> =
             self.piles.iter().map(|p| p.deck.clone()).collect();
+        let mut hands: Vec<Vec<crate::tile::TileRef>> =
+            self.piles.iter().map(|p| p.hand.clone()).collect();
         let mut on_board: Vec<Option<(crate::tile::TileRef, crate::seat::Seat)>> = self
             .field
             .shape()
@@ -219,6 +222,13 @@ impl Game {
                         }
                         reserves[owner.index()].push(tile);
                     }
+                }
+                Effect::Discard { player, tile } if !take(&mut hands[player.index()], tile) => {
+                    return refuse(format!(
+                        "discard: {player} holds no `{}` (the hand holds {})",
+                        self.catalog.get(tile).full_id(),
+                        self.names(&hands[player.index()])
+                    ));
                 }
                 Effect::Grant { player, tile } => {
                     let def = self.catalog.get(tile);
@@ -420,26 +430,42 @@ impl Game {
             Ok(())
         })?;
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();
+        let mut refusals: Vec<(u8, u8, String)> = Vec::new();
+        let mut why = String::new();
         let rules = self.catalog.game_rules();
         self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
             for action in 0..rules[ctx.rule].actions.len() {
                 let mut targets = InstantTargets::default();
+                why.clear();
                 h.game_rule(
                     ctx,
                     RuleCall::Targets {
                         action,
                         targets: &mut targets,
+                        why: &mut why,
                     },
                 )?;
                 targets.cells &= shape_cells;
                 if !targets.is_empty() {
                     found.push((ctx.rule as u8, action as u8, targets));
+                } else if !why.is_empty() {
+                    refusals.push((ctx.rule as u8, action as u8, why.clone()));
                 }
             }
             Ok(())
         })?;
         self.restriction = restriction;
         self.rule_targets = found;
+        self.rule_refusals = refusals;
         Ok(())
+    }
+
+    /// Why the rule action `action` of rule `rule` may not be taken now, when its `targets`
+    /// function said so.
+    pub fn rule_action_refusal(&self, rule: usize, action: usize) -> Option<&str> {
+        self.rule_refusals
+            .iter()
+            .find(|(r, a, _)| usize::from(*r) == rule && usize::from(*a) == action)
+            .map(|(_, _, why)| why.as_str())
     }
 }

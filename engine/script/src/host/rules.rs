@@ -279,14 +279,17 @@ impl ScriptHost {
                 .runner
                 .call::<Value>(lua, &f, &st.ctx)
                 .and_then(|v| read_restriction(ctx.field, &v, out).map_err(located)),
-            RuleCall::Targets { targets, .. } => st
+            RuleCall::Targets { targets, why, .. } => st
                 .runner
                 .call::<Value>(lua, &f, &st.ctx)
-                .and_then(|v| {
-                    if v.is_nil() {
-                        return Ok(());
+                .and_then(|v| match v {
+                    Value::Nil => Ok(()),
+                    // A string: it may not be taken now, and this is why.
+                    Value::String(s) => {
+                        why.push_str(&s.to_string_lossy().chars().take(300).collect::<String>());
+                        Ok(())
                     }
-                    read_targets(ctx.field, &v, targets).map_err(located)
+                    v => read_targets(ctx.field, &v, targets).map_err(located),
                 }),
             RuleCall::Play { target, facing, .. } => {
                 let t = match target {
