@@ -133,13 +133,35 @@ fn a_value_the_engine_refuses_shows_its_message_and_is_not_applied() {
     assert!(harness.query_by_label_contains("not applied").is_none());
     let board = harness.state().sandbox.board().expect("a board");
     assert_eq!(board.rules.one_vs_team_hq_hp, [18, 12]);
+}
 
-    // An option games do not play yet is shown, disabled, with the engine's reason.
-    let structures = harness.get_by_role_and_label(Role::CheckBox, "structures");
-    assert!(structures.accesskit_node().is_disabled());
+#[test]
+fn an_option_games_do_not_play_yet_is_shown_disabled_with_the_reason() {
+    // A mod that declares an expansion it does not play yet (`played = false`).
+    let dir = std::env::temp_dir().join(format!("hexforge-unplayed-ed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("unplayed")).expect("mod dir");
+    std::fs::write(
+        dir.join("unplayed/mod.toml"),
+        "id = \"unplayed\"\nname = \"Unplayed\"\nversion = \"1.0.0\"\nhexforge = \"^0.2\"\n",
+    )
+    .expect("manifest");
+    std::fs::write(
+        dir.join("unplayed/options.toml"),
+        "[[option]]\nkey = \"siege_towers\"\ntype = \"bool\"\ndefault = false\ndoc = \"Not played yet.\"\nplayed = false\n",
+    )
+    .expect("options");
+    let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let mut harness = window(Editor::load(vec![mods, dir.clone()]));
+    harness.state_mut().tab = Tab::Sandbox;
+    harness.run();
+    open_the_keys(&mut harness);
+    let unplayed = harness.get_by_role_and_label(Role::CheckBox, "siege_towers");
+    assert!(unplayed.accesskit_node().is_disabled());
     harness.get_by_label_contains(
-        "disabled: the rule option `structures` is not supported in whole games yet",
+        "disabled: the rule option `siege_towers` is not supported in whole games yet",
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

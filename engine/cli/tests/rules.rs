@@ -88,26 +88,45 @@ fn a_declared_option_set_on_the_command_line_reaches_a_match() {
 
 #[test]
 fn a_declared_option_games_do_not_play_yet_is_refused_by_name() {
-    let (ok, out) = hexforge(&[
-        "match",
-        "--army",
-        "moloch",
-        "--army",
-        "borgo",
-        "--quiet",
-        "--option",
-        "structures=true",
-    ]);
+    // A mod that declares an expansion it does not play yet (`played = false`).
+    let dir = std::env::temp_dir().join(format!("hexforge-unplayed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("unplayed")).expect("mod dir");
+    std::fs::write(
+        dir.join("unplayed/mod.toml"),
+        "id = \"unplayed\"\nname = \"Unplayed\"\nversion = \"1.0.0\"\nhexforge = \"^0.2\"\n",
+    )
+    .expect("manifest");
+    std::fs::write(
+        dir.join("unplayed/options.toml"),
+        "[[option]]\nkey = \"siege_towers\"\ntype = \"bool\"\ndefault = false\ndoc = \"Not played yet.\"\nplayed = false\n",
+    )
+    .expect("options");
+    // The folder is the user mods folder: loaded after the checkout's mods.
+    let (ok, out) = common::run(
+        &[
+            "match",
+            "--army",
+            "moloch",
+            "--army",
+            "borgo",
+            "--quiet",
+            "--option",
+            "siege_towers=true",
+        ],
+        Some(&dir),
+    );
     assert!(!ok);
     assert!(
         out.contains(
-            "the rule option `structures` is not supported in whole games yet; turn it off to play"
+            "the rule option `siege_towers` is not supported in whole games yet; turn it off to play"
         ),
         "{out}"
     );
-    let (ok, out) = hexforge(&["rules", "--option", "structures=true"]);
+    let (ok, out) = common::run(&["rules", "--option", "siege_towers=true"], Some(&dir));
     assert!(
-        ok && out.contains("structures = true  # --option, mod base"),
+        ok && out.contains("siege_towers = true  # --option, mod unplayed"),
         "{out}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }

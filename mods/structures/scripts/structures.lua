@@ -1,0 +1,256 @@
+-- Structures (R9.3) as a game rule (docs/VARIANTS.md, "Structures").
+--
+-- The eight Structures below (two per base army, their tiles in ../patches/) are EXAMPLES of the
+-- project's own: the sources give no Structure tiles. Each is two tiles that make one linked unit
+-- (docs/LINKED_UNITS.md): `whole` (either tile destroyed removes both, R9.3.2) and shared (a net or
+-- a module reaching either tile reaches both, R9.3.2); the engine refuses every move or push that
+-- would part them (R9.3.3).
+--
+-- The state lives in markers:
+--   drawn       on the player whose turn it is, once they have drawn (lasts "turn")
+--   building    on the player placing a Structure: which one (1 or 2) (lasts 2 ends of turns)
+--   half_built  on the Structure's first tile until its second is down (lasts 2 ends of turns)
+--   rotated     on both tiles of a Structure turned this turn (lasts "turn")
+
+local structures = {
+  hegemony = {
+    { name = "Barricade", tiles = { "hegemony/barricade_gate", "hegemony/barricade_tower" }, weight = true },
+    { name = "War Rig", tiles = { "hegemony/war_rig_cab", "hegemony/war_rig_bed" }, rotation = true },
+  },
+  moloch = {
+    { name = "Bunker", tiles = { "moloch/bunker_core", "moloch/bunker_wall" }, weight = true },
+    { name = "Walker", tiles = { "moloch/walker_legs", "moloch/walker_gun" }, rotation = true },
+  },
+  outpost = {
+    { name = "Watchtower", tiles = { "outpost/watchtower_base", "outpost/watchtower_top" }, rotation = true },
+    { name = "Field Battery", tiles = { "outpost/battery_gun", "outpost/battery_crew" }, weight = true },
+  },
+  borgo = {
+    { name = "Scrap Ram", tiles = { "borgo/ram_head", "borgo/ram_frame" }, rotation = true },
+    { name = "Pit Fort", tiles = { "borgo/pit_fort_gate", "borgo/pit_fort_den" }, weight = true },
+  },
+}
+
+-- The Structure of player `p`'s army numbered `n` (1 or 2), or nil.
+local function structure(ctx, p, n)
+  local list = structures[ctx:army(p)]
+  return list and list[n]
+end
+
+-- Which Structure a tile id belongs to, with its number: nil when none.
+local function structure_of(ctx, p, id)
+  for n = 1, 2 do
+    local s = structure(ctx, p, n)
+    if s and (s.tiles[1] == id or s.tiles[2] == id) then
+      return s, n
+    end
+  end
+  return nil
+end
+
+-- How many times `id` is in the list `ids`.
+local function count(ids, id)
+  local n = 0
+  for _, x in ipairs(ids) do
+    if x == id then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+-- The empty hexes next to (q, r), clockwise from north.
+local function empty_neighbours(ctx, q, r)
+  local list = {}
+  for d = 0, 5 do
+    local nq, nr = hex.neighbour(q, r, d)
+    if ctx:on_board(nq, nr) and not ctx:tile_at(nq, nr) then
+      list[#list + 1] = { nq, nr }
+    end
+  end
+  return list
+end
+
+-- The first tile of the Structure player `p` is placing: q, r, or nil.
+local function half_built(ctx, p)
+  for _, t in ipairs(ctx:tiles()) do
+    if t.owner == p and ctx:marker(t.q, t.r, "half_built") then
+      return t.q, t.r
+    end
+  end
+  return nil
+end
+
+-- Puts the second tile of Structure `s` on (q, r) facing `facing`, next to its first tile on
+-- (aq, ar), and makes the two one linked unit with the Structure's icons.
+local function finish(ctx, fx, p, s, aq, ar, q, r, facing)
+  fx:place({ tile = s.tiles[2], q = q, r = r, facing = facing, owner = p })
+  fx:link({ hexes = { { aq, ar }, { q, r } }, kind = "structure", owner = p, loss = "whole", shared = true })
+  if s.weight then
+    -- Weight (R9.3.4): nobody moves the unit to another hex in any way.
+    for _, h in ipairs({ { aq, ar }, { q, r } }) do
+      fx:mark(h[1], h[2], "cannot_move", "permanent")
+      fx:mark(h[1], h[2], "unpushable", "permanent")
+    end
+  end
+  fx:unmark(aq, ar, "half_built")
+  fx:unmark_player(p, "building")
+end
+
+-- Why player `p` may not start placing Structure `n` now (R9.3.1), or nil when they may: after
+-- drawing, with three tiles to discard, both its tiles in reserve, no Structure half placed, and
+-- nobody has drawn their last tile.
+local function why_not_build(ctx, p, n)
+  local s = structure(ctx, p, n)
+  if not s then
+    return "your army has no Structure " .. n .. " (R9.3.1)"
+  end
+  if ctx:player_marker(p, "building") then
+    return "put down the second tile of the Structure you are placing first (R9.3.1)"
+  end
+  if not ctx:player_marker(p, "drawn") then
+    return "a Structure is placed after drawing (R9.3.1)"
+  end
+  if ctx:game().last_tile_drawn then
+    return "no Structure is placed once a player has drawn their last tile (R9.3.1)"
+  end
+  if #ctx:hand(p) < 3 then
+    return "a Structure costs three tiles discarded from your hand, and you hold " .. #ctx:hand(p) .. " (R9.3.1)"
+  end
+  local reserve = ctx:reserve(p)
+  if count(reserve, s.tiles[1]) == 0 or count(reserve, s.tiles[2]) == 0 then
+    return "the " .. s.name .. " is not in your reserve any more (R9.3.1)"
+  end
+  return nil
+end
+
+-- The action that places the first tile of Structure `n`.
+local function build(n)
+  return {
+    name = "build_" .. n,
+    doc = "After drawing, discard three tiles and put your army's Structure " .. n
+      .. " down: its first tile here, the second next to it (R9.3.1).",
+    facing = true,
+    targets = function(ctx)
+      local why = why_not_build(ctx, ctx:current(), n)
+      if why then
+        return why
+      end
+      local list = {}
+      for _, t in ipairs(ctx:board()) do
+        if not ctx:tile_at(t[1], t[2]) and #empty_neighbours(ctx, t[1], t[2]) > 0 then
+          list[#list + 1] = t
+        end
+      end
+      return list
+    end,
+    play = function(ctx, target, fx)
+      local p = ctx:current()
+      local s = structure(ctx, p, n)
+      -- The three tiles held longest go (the hand is in the order the tiles came).
+      local hand = ctx:hand(p)
+      for i = 1, 3 do
+        fx:discard(p, hand[i])
+      end
+      fx:place({ tile = s.tiles[1], q = target.q, r = target.r, facing = target.facing, owner = p })
+      fx:mark(target.q, target.r, "half_built", 2, n)
+      fx:mark_player(p, "building", 2, n)
+    end,
+  }
+end
+
+rule("structures", {
+  when = "structures",
+  doc = "Structures (R9.3): two inseparable tiles, placed for three discards after drawing.",
+
+  -- R9.3.1: before the game each player receives their army's two Structures.
+  setup = function(ctx, fx)
+    for p = 1, ctx:players() do
+      for n = 1, 2 do
+        local s = structure(ctx, p, n)
+        if s then
+          fx:grant(p, s.tiles[1])
+          fx:grant(p, s.tiles[2])
+        end
+      end
+    end
+  end,
+
+  drawn = function(ctx, fx)
+    fx:mark_player(ctx:current(), "drawn", "turn")
+  end,
+
+  -- While a Structure is half placed, its second tile is the only thing to do.
+  restrict = function(ctx)
+    if ctx:player_marker(ctx:current(), "building") then
+      return { close = { "place", "instant", "move", "discard", "redraw" } }
+    end
+  end,
+
+  -- A turn ended with a Structure half placed: its second tile goes on the first free hex next to
+  -- the first, clockwise from north, facing the same way.
+  turn_ended = function(ctx, fx)
+    for p = 1, ctx:players() do
+      local n = ctx:player_marker(p, "building")
+      local aq, ar = half_built(ctx, p)
+      if n and aq then
+        local free = empty_neighbours(ctx, aq, ar)
+        if #free > 0 then
+          local a = ctx:tile_at(aq, ar)
+          finish(ctx, fx, p, structure(ctx, p, n), aq, ar, free[1][1], free[1][2], a.facing)
+        end
+      end
+    end
+  end,
+
+  actions = {
+    build(1),
+    build(2),
+    {
+      name = "finish",
+      doc = "Put the second tile of the Structure you are placing next to its first (R9.3.1).",
+      facing = true,
+      targets = function(ctx)
+        local p = ctx:current()
+        local aq, ar = half_built(ctx, p)
+        if not ctx:player_marker(p, "building") or not aq then
+          return {}
+        end
+        return empty_neighbours(ctx, aq, ar)
+      end,
+      play = function(ctx, target, fx)
+        local p = ctx:current()
+        local n = ctx:player_marker(p, "building")
+        local aq, ar = half_built(ctx, p)
+        finish(ctx, fx, p, structure(ctx, p, n), aq, ar, target.q, target.r, target.facing)
+      end,
+    },
+    {
+      name = "rotate",
+      doc = "Rotation (R9.3.4): once per turn, one tile of a Structure with this icon turns freely.",
+      facing = true,
+      targets = function(ctx)
+        local p = ctx:current()
+        if not ctx:player_marker(p, "drawn") then
+          return {}
+        end
+        local list = {}
+        for _, t in ipairs(ctx:tiles()) do
+          local s = t.owner == p and t.link and structure_of(ctx, p, t.id)
+          if s and s.rotation and not ctx:marker(t.q, t.r, "rotated") then
+            list[#list + 1] = { t.q, t.r }
+          end
+        end
+        return list
+      end,
+      play = function(ctx, target, fx)
+        fx:face(target.q, target.r, target.facing)
+        for _, seg in ipairs(ctx:link(target.q, target.r).segments) do
+          if not seg.empty then
+            fx:mark(seg.q, seg.r, "rotated", "turn")
+          end
+        end
+      end,
+    },
+  },
+})
