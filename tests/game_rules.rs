@@ -600,3 +600,84 @@ fn scored_deathmatch_counts_hq_wounds_and_the_points_decide_r8_3() {
         }
     }
 }
+
+#[test]
+fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong() {
+    let cases = [
+        (
+            "fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facing = 0, owner = 1 })",
+            "place: player 1 has no `moloch/cyborg` in reserve (the reserve holds nothing)",
+        ),
+        (
+            "fx:grant(1, \"moloch/hq\")",
+            "grant: `moloch/hq` is not a tile for the board other than an HQ",
+        ),
+        (
+            "fx:set_aside(1, \"outpost/runner\")",
+            "set_aside: the draw pile of player 1 holds no `outpost/runner`",
+        ),
+        (
+            "fx:discard(1, \"moloch/cyborg\")",
+            "discard: player 1 holds no `moloch/cyborg` (the hand holds nothing)",
+        ),
+        (
+            "fx:grant(1, \"moloch/cyborg\")\n    fx:lift(0, 0)",
+            "fx:lift: no tile on (0, 0) to lift",
+        ),
+        (
+            "fx:place({ tile = \"moloch/cyburg\", q = 0, r = 0, owner = 1 })",
+            "scripts/rules.lua:3, setup, rule piles: fx:place: no tile `moloch/cyburg` is loaded (did you mean `moloch/cyborg`?): name it `army/tile`",
+        ),
+        (
+            "fx:place({ tile = \"moloch/cyborg\", q = 0, owner = 1 })",
+            "fx:place: `q` and `r` are required: the hex to place it on",
+        ),
+        (
+            "fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facing = 7, owner = 1 })",
+            "fx:place: facing 7: use 0 (north) to 5, clockwise",
+        ),
+        (
+            "fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facng = 1, owner = 1 })",
+            "fx:place: unknown key `facng` (keys: tile, q, r, facing, owner)",
+        ),
+    ];
+    for (call, expected) in cases {
+        let dir = mod_with(
+            "piles",
+            &format!("rule(\"piles\", {{\n  setup = function(ctx, fx)\n    {call}\n  end,\n}})\n"),
+        );
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let loaded = hexforge_script::load(&[here.join("../mods/base"), dir], Limits::default());
+        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+        let err = Game::start(
+            setup(1),
+            catalog,
+            Arc::new(Rules::default()),
+            &mut scripts,
+            &mut (),
+        )
+        .err()
+        .unwrap_or_else(|| panic!("{call}: the game starts"));
+        assert!(err.to_string().contains(expected), "{call}\n{err}");
+    }
+    // Granted, placed, lifted: the tile is back in the reserve, the board as it was.
+    let dir = mod_with(
+        "piles",
+        "rule(\"piles\", {\n  setup = function(ctx, fx)\n    fx:grant(1, \"moloch/cyborg\")\n    fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facing = 2, owner = 1 })\n    fx:lift(0, 0)\n  end,\n})\n",
+    );
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loaded = hexforge_script::load(&[here.join("../mods/base"), dir], Limits::default());
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let game = Game::start(
+        setup(1),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let cyborg = catalog.find("moloch/cyborg").expect("the cyborg");
+    assert_eq!(game.reserve(Seat::new(0)), &[cyborg]);
+    assert!(game.field().at_hex(Hex::new(0, 0)).is_none());
+}
