@@ -298,11 +298,9 @@ impl Battlefield {
                     p.facing = facing;
                     self.cells[to.index()] = Some(p);
                     self.occupied |= to.bit();
-                    if !self.marks.is_empty() && from != to {
-                        self.move_marks(from, to);
-                    }
-                    if !self.links.is_empty() && from != to {
-                        self.move_segment(from, to);
+                    // Markers and segments follow the tile: one test when there are none.
+                    if from != to && !(self.marks.is_empty() && self.links.is_empty()) {
+                        self.follow_tile(from, to);
                     }
                 }
             }
@@ -315,12 +313,8 @@ impl Battlefield {
             Event::Removed { cell, .. } | Event::Lifted { cell, .. } => {
                 self.cells[cell.index()] = None;
                 self.occupied &= !cell.bit();
-                // A tile's markers leave the board with it.
-                if !self.marks.is_empty() {
-                    self.marks.retain(|m| m.on != MarkOn::Tile(cell));
-                }
-                if !self.links.is_empty() {
-                    self.drop_segment(cell);
+                if !(self.marks.is_empty() && self.links.is_empty()) {
+                    self.tile_left(cell);
                 }
             }
             Event::Linked { .. } | Event::Unlinked { .. } => self.apply_link(event),
@@ -328,6 +322,30 @@ impl Battlefield {
                 self.sides[player.index()].hq_hp = hp;
             }
             _ => {}
+        }
+    }
+
+    /// The markers and the segment of the tile on `from` follow it to `to`.
+    #[cold]
+    #[inline(never)]
+    fn follow_tile(&mut self, from: Cell, to: Cell) {
+        if !self.marks.is_empty() {
+            self.move_marks(from, to);
+        }
+        if !self.links.is_empty() {
+            self.move_segment(from, to);
+        }
+    }
+
+    /// The tile on `cell` left the board: its markers leave with it, and its linked unit learns.
+    #[cold]
+    #[inline(never)]
+    fn tile_left(&mut self, cell: Cell) {
+        if !self.marks.is_empty() {
+            self.marks.retain(|m| m.on != MarkOn::Tile(cell));
+        }
+        if !self.links.is_empty() {
+            self.drop_segment(cell);
         }
     }
 
