@@ -1066,18 +1066,3 @@ fn fx_link_mistakes_are_errors_at_their_line_and_refused_units_name_the_rule() {
     );
     assert_eq!(fight(&c, &mut host), Ok(1));
 }
-
-#[test]
-#[ignore]
-fn zz_many_failures_do_not_fill_the_stack() {
-    let (c, mut host, _) = load(
-        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan, fx)\n    fx:wound(9, 9)\n  end,\n})\n",
-    );
-    for i in 0..300_000 {
-        if let Err(e) = fight(&c, &mut host) {
-            if !e.contains("off the board") {
-                panic!("{i}: {e}");
-            }
-        }
-    }
-}

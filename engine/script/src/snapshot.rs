@@ -131,7 +131,17 @@ impl Snapshot {
                 .call::<()>((u.function.clone(), u.index, u.value.clone()))?;
         }
         for s in &self.tables {
-            s.table.clear()?;
+            // Not `Table::clear`: in this mlua it leaves the table on the Lua stack, one slot per
+            // call, until the stack overflows after about a million reseeds.
+            let keys = s
+                .table
+                .clone()
+                .pairs::<Value, Value>()
+                .map(|kv| kv.map(|(k, _)| k))
+                .collect::<mlua::Result<Vec<Value>>>()?;
+            for k in keys {
+                s.table.raw_set(k, Value::Nil)?;
+            }
             for (k, v) in &s.entries {
                 s.table.raw_set(k.clone(), v.clone())?;
             }
@@ -358,6 +368,38 @@ mod tests {
         s.restore(&sb.debug).expect("restores");
         assert_eq!(f.call::<i64>(()).expect("calls"), first);
         assert_eq!(g.call::<i64>(()).expect("calls"), 10);
+    }
+
+    #[test]
+    fn putting_tables_back_again_and_again_leaves_the_lua_stack_as_it_was() {
+        // Regression: clearing a table with `Table::clear` left it on the Lua stack, so after
+        // about a million reseeds every hook of a mod with a table in a local failed with
+        // "stack overflow". A leak of one slot per restore shows here as the stack's memory.
+        let sb = sandbox();
+        let env = child_env(&sb.lua, &sb.base).expect("an env");
+        let f = function(
+            &sb,
+            &env,
+            "local t = { 1, 2, k = { 3 } }
+return function() t.k[1] = t.k[1] + 1; return #t end",
+            Value::Nil,
+        );
+        let s = Snapshot::take(&sb.debug, &sb.original, &[f], &[], &[env]).expect("records");
+        assert_eq!(s.tables.len(), 2);
+        let rounds = |n: usize| {
+            for _ in 0..n {
+                s.restore(&sb.debug).expect("restores");
+            }
+            sb.lua.gc_collect().expect("a full collection");
+            sb.lua.used_memory()
+        };
+        let before = rounds(1_000);
+        let after = rounds(20_000);
+        // Leaking two slots a round, the stack would have grown by 40,000 slots (640 KB).
+        assert!(
+            after < before + 64 * 1024,
+            "{before} bytes, then {after} bytes after 20,000 restores"
+        );
     }
 
     #[test]
