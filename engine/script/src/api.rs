@@ -1073,28 +1073,11 @@ impl Fx {
         }
     }
 
-    /// The cell of `(q, r)` on the call's board.
     /// `fx:place{ tile, q, r, facing, owner }` read into an effect: a board tile of the owner's
     /// reserve (the game checks it is there) on an empty hex of the board, facing 0 to 5.
     fn place(&mut self, t: &Table) -> mlua::Result<Effect> {
         let bad = |m: String| mlua::Error::runtime(format!("fx:place: {m}"));
-        let mut unknown = Vec::new();
-        for pair in t.clone().pairs::<Value, Value>() {
-            let (k, _) = pair?;
-            let key = match &k {
-                Value::String(s) => s.to_str()?.to_string(),
-                other => other.to_string()?,
-            };
-            if !["tile", "q", "r", "facing", "owner"].contains(&key.as_str()) {
-                unknown.push(key);
-            }
-        }
-        unknown.sort();
-        if let Some(key) = unknown.first() {
-            return Err(bad(format!(
-                "unknown key `{key}` (keys: tile, q, r, facing, owner)"
-            )));
-        }
+        table_keys(t, "place", &["tile", "q", "r", "facing", "owner"])?;
         let id: String = t
             .get::<Option<String>>("tile")?
             .ok_or_else(|| bad("`tile` is required, as `army/tile`".to_string()))?;
@@ -1144,24 +1127,7 @@ impl Fx {
     /// unless given. The board checks the rest when the effects are carried out.
     fn link(&self, t: &Table) -> mlua::Result<Effect> {
         let bad = |m: String| mlua::Error::runtime(format!("fx:link: {m}"));
-        // Every unknown key, sorted, so the message never depends on the table's order.
-        let mut unknown = Vec::new();
-        for pair in t.clone().pairs::<Value, Value>() {
-            let (k, _) = pair?;
-            let key = match &k {
-                Value::String(s) => s.to_str()?.to_string(),
-                other => other.to_string()?,
-            };
-            if !["hexes", "kind", "owner", "loss", "shared"].contains(&key.as_str()) {
-                unknown.push(key);
-            }
-        }
-        unknown.sort();
-        if let Some(key) = unknown.first() {
-            return Err(bad(format!(
-                "unknown key `{key}` (keys: hexes, kind, owner, loss, shared)"
-            )));
-        }
+        table_keys(t, "link", &["hexes", "kind", "owner", "loss", "shared"])?;
         let hexes: Table = t
             .get::<Option<Table>>("hexes")?
             .ok_or_else(|| bad("`hexes` is required: a list of { q, r } pairs".to_string()))?;
@@ -1217,6 +1183,7 @@ impl Fx {
         })
     }
 
+    /// The cell of `(q, r)` on the call's board.
     fn cell(&self, what: &str, q: i64, r: i64) -> mlua::Result<Cell> {
         let shape = self
             .shape
@@ -1225,6 +1192,30 @@ impl Fx {
         shape
             .cell(hex_arg(q, r)?)
             .ok_or_else(|| mlua::Error::runtime(format!("fx:{what}: ({q}, {r}) is off the board")))
+    }
+}
+
+/// Refuses a table given to `fx:WHAT` with a key not in `known`: the first unknown key in
+/// alphabetical order is named, so the message never depends on the table's order.
+fn table_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
+    let mut unknown = Vec::new();
+    for pair in t.clone().pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        let key = match &k {
+            Value::String(s) => s.to_str()?.to_string(),
+            other => other.to_string()?,
+        };
+        if !known.contains(&key.as_str()) {
+            unknown.push(key);
+        }
+    }
+    unknown.sort();
+    match unknown.first() {
+        Some(key) => Err(mlua::Error::runtime(format!(
+            "fx:{what}: unknown key `{key}` (keys: {})",
+            known.join(", ")
+        ))),
+        None => Ok(()),
     }
 }
 
