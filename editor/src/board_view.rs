@@ -123,6 +123,40 @@ pub fn paint_laid_out(
         let hex = field.shape().hex(cell);
         paint_tile(painter, layout, hex, field, catalog, placed);
     }
+    paint_linked_units(painter, layout, field);
+}
+
+/// The linked units (docs/LINKED_UNITS.md): a bar in the owner's colour joins every two
+/// neighbouring segments of a unit, and an empty segment is ringed.
+pub fn paint_linked_units(painter: &egui::Painter, layout: &Layout, field: &Battlefield) {
+    let shape = field.shape();
+    for link in field.links() {
+        let colour = seat_colour(link.owner);
+        let bar = egui::Stroke::new((layout.radius * 0.18).max(3.0), colour.gamma_multiply(0.8));
+        let segments: Vec<Hex> = shape
+            .cells()
+            .filter(|c| link.segments & (1u64 << c.index()) != 0)
+            .map(|c| shape.hex(c))
+            .collect();
+        for (i, a) in segments.iter().enumerate() {
+            for b in &segments[i + 1..] {
+                if a.distance(*b) == 1 {
+                    // From edge to edge of the two hexes, over the side they share.
+                    let (pa, pb) = (layout.centre(*a), layout.centre(*b));
+                    let mid = pa + (pb - pa) * 0.5;
+                    let half = (pb - pa) * 0.25;
+                    painter.line_segment([mid - half, mid + half], bar);
+                }
+            }
+            if field.at_hex(*a).is_none() {
+                painter.circle_stroke(
+                    layout.centre(*a),
+                    layout.radius * 0.45,
+                    egui::Stroke::new(2.0, colour),
+                );
+            }
+        }
+    }
 }
 
 /// The empty board: every hex of `shape`, the main play area (R1.3) lighter than the rim.
@@ -619,6 +653,64 @@ mod tests {
             let side = l.side(Hex::ORIGIN, d);
             assert!(((side - o).length() - SQRT3 / 2.0 * l.radius).abs() < 1e-2);
         }
+    }
+
+    #[test]
+    fn a_linked_unit_is_drawn_as_a_bar_between_its_segments_and_a_ring_on_an_empty_one() {
+        use hexforge_core::{Catalog, PlayerSetup, Setup, Tile, TileKind, TileSetup};
+        let mut catalog = Catalog::new();
+        let hq = Tile::new("t", "hq", TileKind::Hq);
+        let unit = Tile::new("t", "unit", TileKind::Soldier);
+        catalog
+            .add_army("t", "T", 2, vec![hq, unit])
+            .expect("an army");
+        let at = |q, r| TileSetup {
+            tile: catalog.find("t/unit").expect("the unit"),
+            owner: Seat::new(0),
+            hex: Hex::new(q, r),
+            facing: Dir::N,
+            wounds: 0,
+        };
+        let mut field = Battlefield::new(
+            Setup {
+                shape: BoardShape::standard(),
+                players: vec![
+                    PlayerSetup { team: 0, hq_hp: 20 },
+                    PlayerSetup { team: 1, hq_hp: 20 },
+                ],
+                tiles: vec![at(0, 0)],
+            },
+            &catalog,
+        )
+        .expect("a board");
+        let cells = [Hex::new(0, 0), Hex::new(0, 1)]
+            .iter()
+            .map(|h| 1u64 << field.shape().cell(*h).expect("on the board").index())
+            .fold(0, |a, b| a | b);
+        let name = hexforge_core::marker::MarkerName::new("keep").expect("a name");
+        let linked = field
+            .check_link(
+                name,
+                Seat::new(0),
+                cells,
+                hexforge_core::LinkLoss::Segment,
+                false,
+            )
+            .expect("a unit");
+        field.apply(&linked);
+        let count = |field: &Battlefield| {
+            let ctx = egui::Context::default();
+            let mut out = ctx.run_ui(egui::RawInput::default(), |ui| {
+                let l = Layout::fit(ui.max_rect(), field.shape());
+                paint_linked_units(ui.painter(), &l, field);
+            });
+            out.textures_delta.clear();
+            out.shapes.len()
+        };
+        let linked = count(&field);
+        let unlinked = hexforge_core::Event::Unlinked { id: 1 };
+        field.apply(&unlinked);
+        assert_eq!(linked - count(&field), 2, "one bar, one ring on [0, 1]");
     }
 
     #[test]
