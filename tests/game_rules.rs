@@ -625,6 +625,10 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
             "fx:lift: no tile on (0, 0) to lift",
         ),
         (
+            "fx:battle()",
+            "battle: a Battle is asked by a rule action's `play`",
+        ),
+        (
             "fx:place({ tile = \"moloch/cyburg\", q = 0, r = 0, owner = 1 })",
             "scripts/rules.lua:3, setup, rule piles: fx:place: no tile `moloch/cyburg` is loaded (did you mean `moloch/cyborg`?): name it `army/tile`",
         ),

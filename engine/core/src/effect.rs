@@ -98,6 +98,8 @@ pub enum Effect {
         /// Which catalog tile.
         tile: crate::tile::TileRef,
     },
+    /// A Battle right after the effects, which ends the turn (a rule action's effect only).
+    Battle,
     /// A board tile from outside the game joins `player`'s reserve (a game rule's effect only).
     Grant {
         /// The player.
@@ -330,7 +332,10 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                 }
                 occupied &= !cell.bit();
             }
-            Effect::SetAside { .. } | Effect::Grant { .. } | Effect::Discard { .. } => {}
+            Effect::SetAside { .. }
+            | Effect::Grant { .. }
+            | Effect::Discard { .. }
+            | Effect::Battle => {}
             Effect::Face { cell, .. } => {
                 if occupied & cell.bit() == 0 {
                     return Err(refuse(&format!(
@@ -401,6 +406,7 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
         | Effect::Unlink { .. }
         | Effect::SetAside { .. }
         | Effect::Discard { .. }
+        | Effect::Battle
         | Effect::Grant { .. } => true,
         Effect::Face { cell, .. } => occupied & cell.bit() != 0,
         Effect::Place { cell, .. } => {

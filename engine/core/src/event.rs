@@ -362,6 +362,12 @@ pub enum BattleCause {
     Final,
     /// After the extra turns of a tie (R2.9.5).
     TieBreak,
+    /// A mod's rule action asked for one (`fx:battle`, a Structure's Boarding, R9.3.4); the turn
+    /// ends after it, as after a Battle tile.
+    Rule {
+        /// The player who took the action.
+        player: Seat,
+    },
 }
 
 /// The result of a finished game: a winning team, or a draw and why.

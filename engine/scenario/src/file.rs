@@ -469,7 +469,14 @@ pub struct GameStart {
 }
 
 /// The battle causes `expect.battles` may list.
-pub const BATTLE_CAUSES: &[&str] = &["instant", "board_full", "still_full", "final", "tie_break"];
+pub const BATTLE_CAUSES: &[&str] = &[
+    "instant",
+    "board_full",
+    "still_full",
+    "final",
+    "tie_break",
+    "rule",
+];
 
 /// A scenario file that passed validation against the loaded tiles, ready to run.
 #[derive(Clone, Debug)]

@@ -348,6 +348,7 @@ fn cause_name(c: BattleCause) -> &'static str {
         BattleCause::StillFull => "still_full",
         BattleCause::Final => "final",
         BattleCause::TieBreak => "tie_break",
+        BattleCause::Rule { .. } => "rule",
     }
 }
 

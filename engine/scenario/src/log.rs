@@ -379,6 +379,12 @@ impl Names {
                 BattleCause::StillFull => "The board is still full".to_string(),
                 BattleCause::Final => "Final Battle".to_string(),
                 BattleCause::TieBreak => "Tie-break battle".to_string(),
+                BattleCause::Rule { player } => {
+                    format!(
+                        "Battle asked by a game rule's action of {}",
+                        self.player(player)
+                    )
+                }
             },
             Event::TieBreak => {
                 "Equal HP: every tied player plays one more turn, then one more battle".to_string()

@@ -1616,6 +1616,11 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             fx.asked.push(Effect::Face { cell, facing });
             Ok(())
         });
+        reg.add_method_mut("battle", |_, fx, ()| {
+            fx.pile_catalog("battle")?;
+            fx.asked.push(Effect::Battle);
+            Ok(())
+        });
         reg.add_method_mut("discard", |_, fx, (p, id): (i64, String)| {
             let tile = fx.pile_tile("discard", &id)?;
             let player = fx.player("discard", p)?;

@@ -11,6 +11,8 @@
 --   building    on the player placing a Structure: which one (1 or 2) (lasts 2 ends of turns)
 --   half_built  on the Structure's first tile until its second is down (lasts 2 ends of turns)
 --   rotated     on both tiles of a Structure turned this turn (lasts "turn")
+--
+-- Icons (R9.3.4): weight, rotation and boarding below; Sniper is not played yet.
 
 local structures = {
   hegemony = {
@@ -26,7 +28,7 @@ local structures = {
     { name = "Field Battery", tiles = { "outpost/battery_gun", "outpost/battery_crew" }, weight = true },
   },
   borgo = {
-    { name = "Scrap Ram", tiles = { "borgo/ram_head", "borgo/ram_frame" }, rotation = true },
+    { name = "Scrap Ram", tiles = { "borgo/ram_head", "borgo/ram_frame" }, boarding = true },
     { name = "Pit Fort", tiles = { "borgo/pit_fort_gate", "borgo/pit_fort_den" }, weight = true },
   },
 }
@@ -82,8 +84,9 @@ local function half_built(ctx, p)
 end
 
 -- Puts the second tile of Structure `s` on (q, r) facing `facing`, next to its first tile on
--- (aq, ar), and makes the two one linked unit with the Structure's icons.
-local function finish(ctx, fx, p, s, aq, ar, q, r, facing)
+-- (aq, ar), and makes the two one linked unit with the Structure's icons. `action`: put down by
+-- the player's action (Boarding then starts a Battle), not by the end of the turn.
+local function finish(ctx, fx, p, s, aq, ar, q, r, facing, action)
   fx:place({ tile = s.tiles[2], q = q, r = r, facing = facing, owner = p })
   fx:link({ hexes = { { aq, ar }, { q, r } }, kind = "structure", owner = p, loss = "whole", shared = true })
   if s.weight then
@@ -95,6 +98,10 @@ local function finish(ctx, fx, p, s, aq, ar, q, r, facing)
   end
   fx:unmark(aq, ar, "half_built")
   fx:unmark_player(p, "building")
+  if s.boarding and action then
+    -- Boarding (R9.3.4): a Battle starts at once, and it ends the turn.
+    fx:battle()
+  end
 end
 
 -- Why player `p` may not start placing Structure `n` now (R9.3.1), or nil when they may: after
@@ -222,7 +229,7 @@ rule("structures", {
         local p = ctx:current()
         local n = ctx:player_marker(p, "building")
         local aq, ar = half_built(ctx, p)
-        finish(ctx, fx, p, structure(ctx, p, n), aq, ar, target.q, target.r, target.facing)
+        finish(ctx, fx, p, structure(ctx, p, n), aq, ar, target.q, target.r, target.facing, true)
       end,
     },
     {

@@ -152,7 +152,8 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                     emit(field, sink, Event::Unlinked { id });
                 }
             }
-            Effect::Attack(_) | Effect::Initiative { .. } => {}
+            // A Battle is the game flow's to fight, after the effects (`game::flow`).
+            Effect::Attack(_) | Effect::Initiative { .. } | Effect::Battle => {}
         }
     }
     Ok(())

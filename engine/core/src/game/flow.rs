@@ -263,7 +263,15 @@ impl Game {
             sink,
         );
         match self.ask_rule_action((rule, action), (target, facing), hooks) {
-            Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+            Ok(effects) => {
+                self.carry_out(&effects, hooks, decider, sink);
+                let battle = effects
+                    .iter()
+                    .any(|e| matches!(e, crate::effect::Effect::Battle));
+                if battle && self.result().is_none() && self.hook_failure.is_none() {
+                    self.battle_ends_turn(BattleCause::Rule { player }, hooks, decider, sink);
+                }
+            }
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
             }

@@ -151,6 +151,11 @@ impl Game {
         });
         self.hook_calls = calls;
         called?;
+        if point != RulePoints::ACTIONS && effects.iter().any(|e| matches!(e, Effect::Battle)) {
+            return Err(HookError {
+                message: "battle: a Battle is asked by a rule action's `play` (docs/RULESETS.md, \"The reserve\"), not at this point of the game".to_string(),
+            });
+        }
         self.check_piles(&effects)?;
         Ok(effects)
     }
