@@ -133,11 +133,7 @@ pub fn paint_linked_units(painter: &egui::Painter, layout: &Layout, field: &Batt
     for link in field.links() {
         let colour = seat_colour(link.owner);
         let bar = egui::Stroke::new((layout.radius * 0.18).max(3.0), colour.gamma_multiply(0.8));
-        let segments: Vec<Hex> = shape
-            .cells()
-            .filter(|c| link.segments & (1u64 << c.index()) != 0)
-            .map(|c| shape.hex(c))
-            .collect();
+        let segments: Vec<Hex> = shape.hexes_in(link.segments).collect();
         for (i, a) in segments.iter().enumerate() {
             for b in &segments[i + 1..] {
                 if a.distance(*b) == 1 {

@@ -198,14 +198,7 @@ impl InstantTargets {
 
     /// The hexes listed, in reading order of `shape`.
     pub fn hexes<'s>(&self, shape: &'s crate::shape::BoardShape) -> impl Iterator<Item = Hex> + 's {
-        let cells = self.cells;
-        shape
-            .hexes()
-            .iter()
-            .copied()
-            .enumerate()
-            .filter(move |(i, _)| *i < 64 && cells & 1u64 << i != 0)
-            .map(|(_, h)| h)
+        shape.hexes_in(self.cells)
     }
 }
 

@@ -232,6 +232,12 @@ impl BoardShape {
         self.main
     }
 
+    /// The hexes of the cells in `mask` (a linked unit's segments, a list of targets), in
+    /// reading order.
+    pub fn hexes_in(&self, mask: u64) -> impl Iterator<Item = Hex> + '_ {
+        bits(mask & self.all()).map(|i| self.hexes[i])
+    }
+
     pub(crate) fn cell_from_index(&self, i: usize) -> Cell {
         debug_assert!(i < self.hexes.len());
         Cell(i as u8)

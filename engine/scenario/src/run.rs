@@ -592,12 +592,7 @@ pub(crate) fn check(
             .links()
             .iter()
             .map(|l| {
-                let hexes = field
-                    .shape()
-                    .cells()
-                    .filter(|c| l.segments & (1u64 << c.index()) != 0)
-                    .map(|c| field.shape().hex(c));
-                crate::file::link_shown(&l.kind.to_string(), hexes)
+                crate::file::link_shown(&l.kind.to_string(), field.shape().hexes_in(l.segments))
             })
             .collect();
         found.sort();

@@ -132,12 +132,8 @@ fn write_setup(
         line(s, &format!("owner = \"{}\"", player_id(l.owner)));
         let hexes: Vec<String> = field
             .shape()
-            .cells()
-            .filter(|c| l.segments & (1u64 << c.index()) != 0)
-            .map(|c| {
-                let h = field.shape().hex(c);
-                format!("[{}, {}]", h.q(), h.r())
-            })
+            .hexes_in(l.segments)
+            .map(|h| format!("[{}, {}]", h.q(), h.r()))
             .collect();
         line(s, &format!("hexes = [{}]", hexes.join(", ")));
         line(s, &format!("loss = \"{}\"", l.loss().name()));

@@ -289,15 +289,11 @@ fn link_table(lua: &Lua, f: &Battlefield, l: &hexforge_core::Link) -> mlua::Resu
     t.raw_set("shared", l.shared())?;
     let segs = lua.create_table()?;
     let mut n = 0;
-    for c in f.shape().cells() {
-        if l.segments & (1u64 << c.index()) == 0 {
-            continue;
-        }
-        let h = f.shape().hex(c);
+    for h in f.shape().hexes_in(l.segments) {
         let seg = lua.create_table()?;
         seg.raw_set("q", h.q())?;
         seg.raw_set("r", h.r())?;
-        seg.raw_set("empty", f.at(c).is_none())?;
+        seg.raw_set("empty", f.at_hex(h).is_none())?;
         n += 1;
         segs.raw_set(n, seg)?;
     }
