@@ -685,3 +685,231 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
     assert_eq!(game.reserve(Seat::new(0)), &[cyborg]);
     assert!(game.field().at_hex(Hex::new(0, 0)).is_none());
 }
+
+/// A rule that has each player pick a module of their army before their HQ (a tile target, the
+/// HQ closed until then), and keeps (0, 1) free of placed tiles once the pick is made.
+const PICK: &str = r#"rule("pick", {
+  restrict = function(ctx)
+    local p = ctx:current()
+    local g = ctx:game()
+    if g.stage == "hq" and not ctx:player_marker(p, "picked") then
+      return { close = { "hq" } }
+    end
+    if g.stage == "play" then
+      return { block_place = { { 0, 1 } } }
+    end
+  end,
+  actions = {
+    {
+      name = "pick",
+      targets = function(ctx)
+        local p = ctx:current()
+        if ctx:game().stage ~= "hq" or ctx:player_marker(p, "picked") then
+          return {}
+        end
+        local list = {}
+        for _, e in ipairs(ctx:army_tiles(ctx:army(p))) do
+          if e.kind == "module" and e.count > 0 then
+            list[#list + 1] = { tile = e.id }
+          end
+        end
+        return list
+      end,
+      play = function(ctx, target, fx)
+        local p = ctx:current()
+        fx:set_aside(p, target.tile)
+        fx:mark_player(p, "picked", "permanent", 1)
+      end,
+    },
+  },
+})
+"#;
+
+#[test]
+fn a_rule_action_on_a_tile_is_listed_checked_and_written_in_replays_and_closes_the_hq_until_taken()
+{
+    let dir = mod_with("pick", PICK);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loaded =
+        hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = Game::start(
+        setup(4),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let first = game.current().expect("a player");
+    let army = catalog
+        .army(if first.index() == 0 {
+            "moloch"
+        } else {
+            "outpost"
+        })
+        .expect("the army");
+    let modules: Vec<_> = army
+        .tiles
+        .iter()
+        .copied()
+        .filter(|t| catalog.get(*t).kind == hexforge_core::TileKind::Module)
+        .collect();
+    // Only the picks are legal while the HQ is closed: one per module of the army.
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    let picks: Vec<Action> = legal.iter().collect();
+    assert_eq!(picks.len(), modules.len(), "{picks:?}");
+    assert!(picks.iter().all(
+        |a| matches!(a, Action::Rule { tile: Some(t), target: None, .. } if modules.contains(t))
+    ));
+    let hq = catalog.hq_of(&army.id).expect("an HQ");
+    let place_hq = Action::Place {
+        tile: hq,
+        hex: Hex::new(0, 0),
+        facing: hexforge_core::Dir::N,
+    };
+    assert_eq!(
+        game.check(&place_hq),
+        Err(ActionError::ClosedByRule { what: "hq" })
+    );
+    // A tile it did not list is refused; one it listed is taken and written in replays.
+    let Action::Rule { rule, action, .. } = picks[0] else {
+        panic!("a rule action")
+    };
+    let hq_pick = Action::Rule {
+        rule,
+        action,
+        target: None,
+        facing: None,
+        tile: Some(hq),
+    };
+    let err = game.check(&hq_pick).expect_err("not listed").to_string();
+    assert!(
+        err.contains("is not among the tiles its `targets` function lists"),
+        "{err}"
+    );
+    let text = encode_action(&picks[0], &catalog);
+    assert!(
+        text.starts_with("rule rule_test/pick pick tile ")
+            && text.ends_with(&catalog.get(modules[0]).full_id()),
+        "{text}"
+    );
+    assert_eq!(decode_action(&text, &catalog), Ok(picks[0]));
+    game.act(
+        &picks[0],
+        &mut scripts,
+        &mut hexforge_core::DefaultPolicy,
+        &mut (),
+    )
+    .expect("the pick");
+    assert_eq!(game.reserve(first), &[modules[0]]);
+    // The HQ is open now; once play starts, (0, 1) is closed to placed tiles (`block_place`).
+    assert_eq!(game.check(&place_hq), Ok(()));
+    let mut policy = hexforge_core::DefaultPolicy;
+    game.act(&place_hq, &mut scripts, &mut policy, &mut ())
+        .expect("the HQ");
+    let second = game.current().expect("a player");
+    game.legal_actions(&mut legal);
+    let pick = legal.get(0).expect("the second pick");
+    game.act(&pick, &mut scripts, &mut policy, &mut ())
+        .expect("the pick");
+    let hq2 = catalog.hq_of(game.army(second)).expect("an HQ");
+    let place_hq2 = Action::Place {
+        tile: hq2,
+        hex: Hex::new(0, -2),
+        facing: hexforge_core::Dir::N,
+    };
+    game.act(&place_hq2, &mut scripts, &mut policy, &mut ())
+        .expect("the second HQ");
+    let mut blocked = 0;
+    for seed_turn in 0..6 {
+        let p = game.current().expect("a player");
+        let held: Vec<_> = game.hand(p).to_vec();
+        for t in held {
+            if catalog.get(t).kind != hexforge_core::TileKind::Instant
+                && game.stage() == Stage::Play
+            {
+                let at = |hex| Action::Place {
+                    tile: t,
+                    hex,
+                    facing: hexforge_core::Dir::N,
+                };
+                assert_eq!(
+                    game.check(&at(Hex::new(0, 1))),
+                    Err(ActionError::BlockedByRule {
+                        hex: Hex::new(0, 1)
+                    }),
+                    "turn {seed_turn}"
+                );
+                blocked += 1;
+            }
+        }
+        game.legal_actions(&mut legal);
+        let end = legal
+            .iter()
+            .find(|a| matches!(a, Action::EndTurn | Action::Discard { .. }))
+            .expect("an end or a discard");
+        game.act(&end, &mut scripts, &mut policy, &mut ())
+            .expect("the turn goes on");
+    }
+    assert!(blocked > 0, "a board tile was held");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_tile_target_of_another_army_or_no_army_is_refused_naming_the_entry() {
+    let cases = [
+        (
+            "{ { tile = \"outpost/medic\" } }",
+            "target 1: `outpost/medic` is not a tile of the army `moloch`",
+        ),
+        (
+            "{ { tile = \"moloch/medik\" } }",
+            "target 1: no tile `moloch/medik` is loaded (did you mean `moloch/medic`?)",
+        ),
+        (
+            "{ { tile = 3 } }",
+            "target 1: `tile` is the tile's `army/tile` id, not",
+        ),
+    ];
+    for (list, expected) in cases {
+        let script = format!(
+            "rule(\"pick\", {{ actions = {{ {{ name = \"pick\", targets = function(ctx) if ctx:current() == 1 then return {list} end return {{}} end, play = function() end }} }} }})\n"
+        );
+        let dir = mod_with("bad_pick", &script);
+        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let loaded =
+            hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
+        let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+        let seats = GameSetup {
+            seats: SeatSetup::each_alone(&["moloch", "moloch"]),
+            ..setup(1)
+        };
+        let err = match Game::start(
+            seats,
+            catalog,
+            Arc::new(Rules::default()),
+            &mut scripts,
+            &mut (),
+        ) {
+            Err(e) => e.to_string(),
+            Ok(mut game) => {
+                let mut legal = LegalActions::new();
+                game.legal_actions(&mut legal);
+                let first = legal.get(0).expect("an action");
+                game.act(
+                    &first,
+                    &mut scripts,
+                    &mut hexforge_core::DefaultPolicy,
+                    &mut (),
+                )
+                .expect_err("refused")
+                .to_string()
+            }
+        };
+        assert!(err.contains(expected), "{list}\n{err}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}

@@ -196,6 +196,7 @@ fn leaders_are_dealt_three_cards_each_and_pick_one_before_placing_their_hq() {
                     action,
                     target: None,
                     facing: None,
+                    tile: None,
                 },
                 &mut scripts,
             );

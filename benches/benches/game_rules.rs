@@ -113,6 +113,9 @@ fn hooks(c: &mut Criterion) {
         turn: game.turn_number(),
         battles: game.battles(),
         last_tile_drawn: game.last_tile_drawn(),
+        stage: "play",
+        played: 0,
+        discarded: true,
         piles: &piles,
     };
     let mut group = c.benchmark_group("game_rules/hook");

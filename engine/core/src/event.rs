@@ -274,6 +274,8 @@ pub enum Event {
         at: Option<Cell>,
         /// The facing picked with the hex, for an action that asks for one.
         facing: Option<Dir>,
+        /// The tile of the player's army it is taken on, if any.
+        tile: Option<TileRef>,
     },
     /// A player's turn begins; `number` counts the turns of the game from 1 (R2.5).
     TurnStarted {

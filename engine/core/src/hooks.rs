@@ -175,20 +175,47 @@ pub struct InstantContext<'a> {
     pub ability: &'a AbilityRef,
 }
 
-/// The targets a scripted instant's `targets` hook lists: hexes of the board as a cell mask, and
-/// whether it may be played with no target at all.
+/// The targets a scripted instant's `targets` hook (or a rule action's) lists: hexes of the board
+/// as a cell mask, whether it may be played with no target at all, and, for a rule action, tiles of
+/// the acting player's army.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub struct InstantTargets {
     /// It may be played with no target (`"none"` in the list).
     pub none: bool,
     /// The cells it may be played on, one bit per cell index.
     pub cells: u64,
+    /// A rule action only: the tiles it may be taken on, one bit per tile of the army of the
+    /// player whose turn it is, in the army's order (`Army::tiles`; its first 64 tiles).
+    pub tiles: u64,
 }
 
 impl InstantTargets {
     /// Whether nothing is listed: the instant cannot be played now.
     pub const fn is_empty(&self) -> bool {
-        !self.none && self.cells == 0
+        !self.none && self.cells == 0 && self.tiles == 0
+    }
+
+    /// The tiles listed, in the order of `army`'s tiles.
+    pub fn tiles_of<'a>(
+        &self,
+        army: &'a crate::tile::Army,
+    ) -> impl Iterator<Item = crate::tile::TileRef> + 'a {
+        let bits = self.tiles;
+        army.tiles
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(move |(i, _)| bits & 1u64 << i != 0)
+            .map(|(_, t)| *t)
+    }
+
+    /// Whether `tile`, a tile of `army`, is listed.
+    pub fn has_tile(&self, army: &crate::tile::Army, tile: crate::tile::TileRef) -> bool {
+        army.tiles
+            .iter()
+            .take(64)
+            .position(|t| *t == tile)
+            .is_some_and(|i| self.tiles & 1u64 << i != 0)
     }
 
     /// Whether `cell` is listed.
@@ -236,6 +263,13 @@ pub struct GameContext<'a> {
     pub battles: u32,
     /// Whether a last tile has been drawn (the final round runs, R2.8).
     pub last_tile_drawn: bool,
+    /// Where the turn stands: `"hq"` (the HQs are being placed), `"discard"` (the player holds a
+    /// full hand and discards first, R2.5.2), `"play"` or `"over"`.
+    pub stage: &'static str,
+    /// Tiles placed and instants played this turn.
+    pub played: u8,
+    /// Whether the player whose turn it is has discarded a tile this turn.
+    pub discarded: bool,
     /// Every player's piles, in seat order.
     pub piles: &'a [PlayerPiles<'a>],
 }
@@ -272,7 +306,7 @@ pub struct Closed(u8);
 impl Closed {
     /// Nothing is closed.
     pub const NONE: Closed = Closed(0);
-    /// Placing tiles from the hand (HQs during setup are never closed).
+    /// Placing tiles from the hand (HQs during setup are [`Closed::HQ`]).
     pub const PLACE: Closed = Closed(1);
     /// Playing instants (the Battle tile included).
     pub const INSTANT: Closed = Closed(1 << 1);
@@ -282,13 +316,16 @@ impl Closed {
     pub const DISCARD: Closed = Closed(1 << 3);
     /// The bad-draw redraw (R2.6).
     pub const REDRAW: Closed = Closed(1 << 4);
+    /// Placing the HQ during setup (R2.3): the player has the rule's actions to take first.
+    pub const HQ: Closed = Closed(1 << 5);
     /// Every kind with its name in scripts.
-    pub const ALL: [(Closed, &'static str); 5] = [
+    pub const ALL: [(Closed, &'static str); 6] = [
         (Closed::PLACE, "place"),
         (Closed::INSTANT, "instant"),
         (Closed::MOVE, "move"),
         (Closed::DISCARD, "discard"),
         (Closed::REDRAW, "redraw"),
+        (Closed::HQ, "hq"),
     ];
 
     /// The flags as a number (bit 0 `place`, then the order of [`Closed::ALL`]).
@@ -316,12 +353,14 @@ pub struct Restriction {
     pub closed: Closed,
     /// The cells no tile may be placed on or moved to, one bit per cell index.
     pub blocked: u64,
+    /// The cells no tile may be placed on from a hand (moves may still end there).
+    pub no_place: u64,
 }
 
 impl Restriction {
     /// Whether nothing is closed.
     pub const fn is_open(&self) -> bool {
-        self.closed.0 == 0 && self.blocked == 0
+        self.closed.0 == 0 && self.blocked == 0 && self.no_place == 0
     }
 }
 
@@ -367,10 +406,13 @@ pub enum RuleCall<'a> {
     Play {
         /// The action's index in the rule's `actions`.
         action: usize,
-        /// The hex it is taken on, or `None` for an action taken with no target.
+        /// The hex it is taken on, or `None` for an action taken with no target or on a tile.
         target: Option<Cell>,
         /// The facing the player picked with the hex, for an action that asks for one.
         facing: Option<crate::hex::Dir>,
+        /// The tile of the player's army it is taken on, for an action its `targets` listed
+        /// tiles for.
+        tile: Option<crate::tile::TileRef>,
         /// Effects.
         effects: &'a mut Vec<Effect>,
     },

@@ -171,7 +171,8 @@ mod tests {
             t,
             InstantTargets {
                 none: false,
-                cells: 1
+                cells: 1,
+                tiles: 0
             }
         );
         let board = field();
@@ -199,7 +200,8 @@ mod tests {
             t,
             InstantTargets {
                 none: true,
-                cells: 0
+                cells: 0,
+                tiles: 0
             }
         );
     }

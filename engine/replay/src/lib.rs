@@ -167,6 +167,7 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
             action,
             target,
             facing,
+            tile,
         } => {
             let (r, a) = catalog
                 .game_rules()
@@ -179,10 +180,11 @@ pub fn encode_action(action: &Action, catalog: &Catalog) -> String {
                     (format!("{}/{}", r.mod_id, r.name), a)
                 })
                 .unwrap_or_else(|| (rule.to_string(), action.to_string()));
-            match (target, facing) {
-                (Some(h), Some(f)) => format!("rule {r} {a} {} {}", hex(h), f.index()),
-                (Some(h), None) => format!("rule {r} {a} {}", hex(h)),
-                (None, _) => format!("rule {r} {a} none"),
+            match (target, facing, tile) {
+                (Some(h), Some(f), _) => format!("rule {r} {a} {} {}", hex(h), f.index()),
+                (Some(h), None, _) => format!("rule {r} {a} {}", hex(h)),
+                (None, _, Some(t)) => format!("rule {r} {a} tile {}", tile_name(catalog, t)),
+                (None, _, None) => format!("rule {r} {a} none"),
             }
         }
     }
@@ -194,7 +196,7 @@ const ACTIONS: &[&str] = &[
 ];
 
 /// How each action is written, for errors about one.
-const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw`, `end_turn` or `rule MOD/RULE ACTION none|Q R`";
+const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw`, `end_turn` or `rule MOD/RULE ACTION none|Q R|Q R FACING|tile ARMY/TILE`";
 
 /// The words a line of a replay file starts with.
 const KEYS: &[&str] = &[
@@ -368,15 +370,19 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
                     )
                 ));
             };
-            let (target, facing) = match words.get(3).copied() {
+            let (target, facing, tile) = match words.get(3).copied() {
                 Some("none") => {
                     exact(4)?;
-                    (None, None)
+                    (None, None, None)
                 }
-                _ if words.len() == 6 => (Some(hx(3)?), Some(dir(5)?)),
+                Some("tile") => {
+                    exact(5)?;
+                    (None, None, Some(tile(words.get(4))?))
+                }
+                _ if words.len() == 6 => (Some(hx(3)?), Some(dir(5)?), None),
                 _ => {
                     exact(5)?;
-                    (Some(hx(3)?), None)
+                    (Some(hx(3)?), None, None)
                 }
             };
             Action::Rule {
@@ -384,6 +390,7 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
                 action: action as u8,
                 target,
                 facing,
+                tile,
             }
         }
         _ => {

@@ -317,6 +317,9 @@ pub enum Step {
         at: Option<Hex>,
         /// The facing picked with the hex, for an action that asks for one (`facing`).
         facing: Option<Dir>,
+        /// The tile of the player's army it is taken on (`tile`), for an action whose
+        /// `targets` lists tiles.
+        tile: Option<TileRef>,
         /// The label of the first tile the action puts on the board from a reserve (`label`).
         label: Option<String>,
         /// `MOD/RULE ACTION`, as replays write it and refusals name it.
@@ -982,8 +985,16 @@ pub fn parse_scenario_with_boards(
                 if !game_mode {
                     fields.error(st.action.span(), "`rule` is a step of a game in progress: add a `[game]` table".to_string());
                 }
-                fields.only(&["do", "by", "rule", "action", "at", "facing", "label"]);
+                fields.only(&["do", "by", "rule", "action", "at", "facing", "tile", "label"]);
                 let label = fields.optional_string("label");
+                let tile = fields.optional_string("tile").and_then(|name| {
+                    let t = resolve_tile(catalog, &name);
+                    if t.is_none() {
+                        let span = fields.fields.get("tile").map_or(st.action.span(), |v| v.span());
+                        fields.error(span, unknown_tile(catalog, &name));
+                    }
+                    t
+                });
                 let by = fields.player("by", &player_ids).map(|b| Seat::new(b as u8));
                 let facing = fields.optional_facing("facing");
                 let step = rule_step(catalog, &mut fields).map(|(rule, action, name)| (rule, action, name, fields.fields.contains_key("at").then(|| fields.hex("at"))));
@@ -999,7 +1010,7 @@ pub fn parse_scenario_with_boards(
                         let hex = at.flatten().unwrap_or(Hex::new(0, 0));
                         labelled.push(Labelled { label: l.clone(), hex, at_start: false });
                     }
-                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), facing, label, name, line });
+                    steps.push(Step::Rule { by, rule, action, at: at.flatten(), facing, tile, label, name, line });
                 }
             }
             "place" => {

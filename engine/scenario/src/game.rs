@@ -162,6 +162,7 @@ impl GameRunner<'_> {
                 action,
                 at,
                 facing,
+                tile,
                 label: l,
                 ..
             } => {
@@ -171,6 +172,7 @@ impl GameRunner<'_> {
                     action: *action,
                     target: *at,
                     facing: *facing,
+                    tile: *tile,
                 }
             }
             Step::Play {

@@ -354,6 +354,7 @@ impl Names {
                 action,
                 at,
                 facing,
+                tile,
             } => {
                 let name = self
                     .rule_actions
@@ -367,7 +368,12 @@ impl Names {
                         self.hexes[c.index()],
                         facing.map_or(String::new(), |f| format!(" facing {}", f.name()))
                     ),
-                    None => format!("  {} takes {name}", self.player(player)),
+                    None => match tile {
+                        Some(t) => {
+                            format!("  {} takes {name} on {}", self.player(player), self.tile(t))
+                        }
+                        None => format!("  {} takes {name}", self.player(player)),
+                    },
                 }
             }
             Event::TurnEnded { .. } => return None,

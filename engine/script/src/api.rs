@@ -48,6 +48,9 @@ pub(crate) struct GameInfo {
     player: Seat,
     battles: u32,
     last_tile_drawn: bool,
+    stage: &'static str,
+    played: u8,
+    discarded: bool,
     piles: Vec<PileInfo>,
 }
 
@@ -69,6 +72,9 @@ impl GameInfo {
         self.player = ctx.player;
         self.battles = ctx.battles;
         self.last_tile_drawn = ctx.last_tile_drawn;
+        self.stage = ctx.stage;
+        self.played = ctx.played;
+        self.discarded = ctx.discarded;
         self.piles.resize_with(ctx.piles.len(), PileInfo::default);
         for (mine, theirs) in self.piles.iter_mut().zip(ctx.piles) {
             mine.army.clear();
@@ -126,8 +132,35 @@ fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
     Ok(l)
 }
 
-/// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, players = { { army, hand, deck,
-/// discard, reserve, hq_hp, team }, ... } }`.
+/// `ctx:army_tiles(army)`: every tile of a loaded army in its file's order, as `{ id, kind,
+/// count }` (`count`: the copies in its draw pile, 0 for a tile only a rule hands out).
+fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
+    let Some(a) = call.catalog.army(army) else {
+        let known: Vec<&str> = call
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect();
+        return Err(mlua::Error::runtime(format!(
+            "ctx:army_tiles: no army `{army}` is loaded{}: name an army by its id, as ctx:army(p) gives it",
+            hexforge_core::names::did_you_mean(army, known.iter().copied())
+        )));
+    };
+    let list = lua.create_table_with_capacity(a.tiles.len(), 0)?;
+    for (i, t) in a.tiles.iter().enumerate() {
+        let def = call.catalog.get(*t);
+        let e = lua.create_table_with_capacity(0, 3)?;
+        e.raw_set("id", def.full_id())?;
+        e.raw_set("kind", def.kind.name())?;
+        e.raw_set("count", def.count)?;
+        list.raw_set(i + 1, e)?;
+    }
+    Ok(list)
+}
+
+/// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, stage, played, discarded, players = {
+/// { army, hand, deck, discard, reserve, hq_hp, team }, ... } }`.
 fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     if !call.game.on {
         return Err(mlua::Error::runtime(
@@ -141,6 +174,9 @@ fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     t.raw_set("player", g.player.index() + 1)?;
     t.raw_set("battles", g.battles)?;
     t.raw_set("last_tile_drawn", g.last_tile_drawn)?;
+    t.raw_set("stage", g.stage)?;
+    t.raw_set("played", g.played)?;
+    t.raw_set("discarded", g.discarded)?;
     let ids = |tiles: &[TileRef]| -> mlua::Result<Table> {
         let l = lua.create_table()?;
         for (i, x) in tiles.iter().enumerate() {
@@ -445,6 +481,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         });
         reg.add_method("reserve", |lua, call, p: i64| {
             tile_ids(lua, call, &pile(call, p)?.reserve)
+        });
+        reg.add_method("army_tiles", |lua, call, army: String| {
+            army_tiles(lua, call, &army)
         });
         reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
         reg.add_method("hex", |_, call, ()| {

@@ -17,7 +17,7 @@ use hexforge_core::hooks::{
     InstantContext, InstantTargets, ResolvedAttack,
 };
 use hexforge_core::tile::InstantEffect;
-use hexforge_core::tile::{AbilityRef, Effects};
+use hexforge_core::tile::{AbilityRef, Army, Effects};
 use hexforge_core::{Battlefield, Catalog, Hex, Rng, Rules, Seat, Tile, TileKind, TileRef};
 use mlua::{AnyUserData, ChunkMode, Function, Lua, Table, Value};
 use std::cell::{Cell, RefCell};
@@ -841,7 +841,7 @@ impl ScriptHost {
             Args::Targets(out) => {
                 let at = function_at(&b.ability.defined_at, f);
                 st.runner.call::<Value>(lua, f, &st.ctx).and_then(|v| {
-                    read_targets(ctx.field, &v, out).map_err(|message| Failure {
+                    read_targets(ctx.field, None, &v, out).map_err(|message| Failure {
                         at: Some(at),
                         message,
                         traceback: Vec::new(),
@@ -1245,8 +1245,15 @@ fn function_at(defined_at: &str, f: &Function) -> String {
 }
 
 /// Reads what a `targets` function returned: a list whose entries are hexes `{q, r}` (or
-/// `{q = , r = }`) of the board, or the word `"none"` (played with no target).
-fn read_targets(field: &Battlefield, v: &Value, out: &mut InstantTargets) -> Result<(), String> {
+/// `{q = , r = }`) of the board, the word `"none"` (played with no target), or, for a rule action
+/// (`army` given: the catalog and the acting player's army), tiles `{ tile = "army/tile" }` of
+/// that army.
+fn read_targets(
+    field: &Battlefield,
+    army: Option<(&Catalog, &Army)>,
+    v: &Value,
+    out: &mut InstantTargets,
+) -> Result<(), String> {
     let Value::Table(list) = v else {
         return Err(format!(
             "targets must return a list of hexes {{q, r}} (or {{ \"none\" }}), not {}",
@@ -1259,6 +1266,10 @@ fn read_targets(field: &Battlefield, v: &Value, out: &mut InstantTargets) -> Res
         let hex = match &entry {
             Value::String(w) if w.to_str().is_ok_and(|w| &*w == "none") => {
                 out.none = true;
+                continue;
+            }
+            Value::Table(t) if !matches!(t.raw_get::<Value>("tile"), Ok(Value::Nil)) => {
+                read_tile_target(army, i, t, out)?;
                 continue;
             }
             Value::Table(t) => {
@@ -1301,6 +1312,58 @@ fn read_targets(field: &Battlefield, v: &Value, out: &mut InstantTargets) -> Res
         out.cells |= 1u64 << cell.index();
     }
     Ok(())
+}
+
+/// Reads a rule action's target `{ tile = "army/tile" }` (entry `i` of the list): a tile of the
+/// acting player's army, among its first 64.
+fn read_tile_target(
+    army: Option<(&Catalog, &Army)>,
+    i: usize,
+    t: &mlua::Table,
+    out: &mut InstantTargets,
+) -> Result<(), String> {
+    let Some((catalog, army)) = army else {
+        return Err(format!(
+            "target {i} is a tile: only a game rule's action is taken on a tile; an instant lists hexes {{q, r}} or \"none\""
+        ));
+    };
+    let id = match t.raw_get::<Value>("tile").map_err(|e| e.to_string())? {
+        Value::String(s) => s.to_string_lossy(),
+        other => {
+            return Err(format!(
+                "target {i}: `tile` is the tile's `army/tile` id, not {}",
+                type_words(&other)
+            ));
+        }
+    };
+    let Some(tile) = catalog.find(&id) else {
+        return Err(format!(
+            "target {i}: no tile `{id}` is loaded{}: name a tile of the army `{}` as `army/tile`",
+            {
+                let ids: Vec<String> = army
+                    .tiles
+                    .iter()
+                    .map(|t| catalog.get(*t).full_id())
+                    .collect();
+                hexforge_core::names::did_you_mean(&id, ids.iter().map(String::as_str))
+            },
+            army.id
+        ));
+    };
+    match army.tiles.iter().take(64).position(|t| *t == tile) {
+        Some(at) => {
+            out.tiles |= 1u64 << at;
+            Ok(())
+        }
+        None if army.tiles.contains(&tile) => Err(format!(
+            "target {i}: `{id}` is past the first 64 tiles of the army `{}`: an action is taken only on one of its first 64",
+            army.id
+        )),
+        None => Err(format!(
+            "target {i}: `{id}` is not a tile of the army `{}`, which the player whose turn it is plays: an action is taken only on a tile of that army",
+            army.id
+        )),
+    }
 }
 
 /// A value in words for a message: `a string "x"`, `a number 3`, `nil`, `a table`.

@@ -51,16 +51,19 @@ pub enum Action {
     /// Keep the tiles still held and end the turn (R2.5.5).
     EndTurn,
     /// An action a mod's game rule offers (docs/RULESETS.md, "Mod actions"), taken on one of the
-    /// hexes its `targets` function lists, or with no target when it lists `"none"`.
+    /// hexes or tiles its `targets` function lists, or with no target when it lists `"none"`.
     Rule {
         /// The rule's index in `Catalog::game_rules`.
         rule: u8,
         /// The action's index in the rule's `actions`.
         action: u8,
-        /// The hex it is taken on; `None` for no target.
+        /// The hex it is taken on; `None` for no target or a tile.
         target: Option<Hex>,
         /// The facing picked with the hex, for an action that asks for one (`facing = true`).
         facing: Option<Dir>,
+        /// The tile of the player's army it is taken on, when its `targets` lists tiles
+        /// (`{ tile = "army/tile" }`); `None` otherwise. Never given with a hex.
+        tile: Option<TileRef>,
     },
 }
 
@@ -276,6 +279,7 @@ pub(super) enum Checked {
         action: usize,
         target: Option<Cell>,
         facing: Option<Dir>,
+        tile: Option<TileRef>,
     },
 }
 
@@ -421,6 +425,7 @@ impl Action {
                 action,
                 target,
                 facing,
+                tile,
             } => {
                 let name = catalog
                     .game_rules()
@@ -430,10 +435,11 @@ impl Action {
                         || format!("rule action {rule}.{action}"),
                         |a| a.name.clone(),
                     );
-                match (target, facing) {
-                    (Some(h), Some(f)) => format!("{name} on {h} facing {}", f.index()),
-                    (Some(h), None) => format!("{name} on {h}"),
-                    (None, _) => name,
+                match (target, facing, tile) {
+                    (Some(h), Some(f), _) => format!("{name} on {h} facing {}", f.index()),
+                    (Some(h), None, _) => format!("{name} on {h}"),
+                    (None, _, Some(t)) => format!("{name} on {}", catalog.get(t).full_id()),
+                    (None, _, None) => name,
                 }
             }
         }
@@ -454,9 +460,14 @@ impl Game {
                 action,
                 target,
                 facing,
+                tile,
             } = *action
             {
-                return self.rule_action(usize::from(rule), usize::from(action), target, facing);
+                return self.rule_action(
+                    usize::from(rule),
+                    usize::from(action),
+                    (target, facing, tile),
+                );
             }
             if !self.restriction.is_open() {
                 self.open_to(action)?;
@@ -491,7 +502,12 @@ impl Game {
                     action,
                     target,
                     facing,
-                } => self.rule_action(usize::from(rule), usize::from(action), target, facing),
+                    tile,
+                } => self.rule_action(
+                    usize::from(rule),
+                    usize::from(action),
+                    (target, facing, tile),
+                ),
                 Action::Redraw => self.redraw(),
                 Action::Discard { tile } => {
                     self.held(tile)?;
@@ -577,8 +593,7 @@ impl Game {
         &self,
         rule: usize,
         action: usize,
-        target: Option<Hex>,
-        facing: Option<Dir>,
+        (target, facing, tile): (Option<Hex>, Option<Dir>, Option<TileRef>),
     ) -> Result<Checked, ActionError> {
         if let Stage::Over(_) = self.stage {
             return Err(ActionError::GameOver);
@@ -621,16 +636,46 @@ impl Game {
             }
             _ => {}
         }
+        if let Some(tile) = tile {
+            let army = self
+                .catalog
+                .army(&self.armies[self.state.turn.player().index()]);
+            return match army {
+                _ if target.is_some() => Err(ActionError::RuleAction {
+                    action: name(),
+                    why: "it is taken on a hex or on a tile, not both".into(),
+                }),
+                Some(army) if listed.has_tile(army, tile) => Ok(Checked::Rule {
+                    rule,
+                    action,
+                    target: None,
+                    facing: None,
+                    tile: Some(tile),
+                }),
+                _ => Err(ActionError::RuleAction {
+                    action: name(),
+                    why: format!(
+                        "`{}` is not among the tiles its `targets` function lists",
+                        self.catalog.get(tile).full_id()
+                    ),
+                }),
+            };
+        }
         match target {
             None if listed.none => Ok(Checked::Rule {
                 rule,
                 action,
                 target: None,
                 facing: None,
+                tile: None,
             }),
             None => Err(ActionError::RuleAction {
                 action: name(),
-                why: "it needs a target: one of the hexes its `targets` function lists".into(),
+                why: if listed.cells == 0 && listed.tiles != 0 {
+                    "it needs a tile: one of the tiles its `targets` function lists".into()
+                } else {
+                    "it needs a target: one of the hexes its `targets` function lists".into()
+                },
             }),
             Some(hex) => match shape.cell(hex) {
                 Some(cell) if listed.has(cell) => Ok(Checked::Rule {
@@ -638,6 +683,7 @@ impl Game {
                     action,
                     target: Some(cell),
                     facing,
+                    tile: None,
                 }),
                 _ => Err(ActionError::RuleAction {
                     action: name(),
@@ -654,9 +700,17 @@ impl Game {
         let r = self.restriction;
         let shape = self.field.shape();
         let blocked = |hex: Hex| shape.cell(hex).is_some_and(|c| r.blocked & c.bit() != 0);
+        if let Action::Place { hex, .. } = *action
+            && self.stage != Stage::PlaceHq
+            && shape.cell(hex).is_some_and(|c| r.no_place & c.bit() != 0)
+        {
+            return Err(ActionError::BlockedByRule { hex });
+        }
         let closed = |kind: Closed| r.closed.contains(kind);
         let (kind, to) = match *action {
-            Action::Place { hex, .. } if self.stage == Stage::PlaceHq => (None, Some(hex)),
+            Action::Place { hex, .. } if self.stage == Stage::PlaceHq => {
+                (Some(Closed::HQ), Some(hex))
+            }
             Action::Place { hex, .. } => (Some(Closed::PLACE), Some(hex)),
             Action::Instant { target, .. } => (
                 Some(Closed::INSTANT),
@@ -1002,7 +1056,22 @@ impl Game {
                         action,
                         target: None,
                         facing: None,
+                        tile: None,
                     });
+                }
+                if targets.tiles != 0 {
+                    let army = &self.armies[self.state.turn.player().index()];
+                    if let Some(army) = self.catalog.army(army) {
+                        for tile in targets.tiles_of(army) {
+                            out.push(Action::Rule {
+                                rule,
+                                action,
+                                target: None,
+                                facing: None,
+                                tile: Some(tile),
+                            });
+                        }
+                    }
                 }
                 for hex in targets.hexes(shape) {
                     if asks_facing {
@@ -1012,6 +1081,7 @@ impl Game {
                                 action,
                                 target: Some(hex),
                                 facing: Some(f),
+                                tile: None,
                             });
                         }
                     } else {
@@ -1020,6 +1090,7 @@ impl Game {
                             action,
                             target: Some(hex),
                             facing: None,
+                            tile: None,
                         });
                     }
                 }

@@ -242,7 +242,11 @@ impl Game {
     fn take_rule_action<H, D, S>(
         &mut self,
         (rule, action): (usize, usize),
-        (target, facing): (Option<Cell>, Option<crate::hex::Dir>),
+        (target, facing, tile): (
+            Option<Cell>,
+            Option<crate::hex::Dir>,
+            Option<crate::tile::TileRef>,
+        ),
         hooks: &mut H,
         decider: &mut D,
         sink: &mut S,
@@ -259,10 +263,11 @@ impl Game {
                 action: action as u8,
                 at: target,
                 facing,
+                tile,
             },
             sink,
         );
-        match self.ask_rule_action((rule, action), (target, facing), hooks) {
+        match self.ask_rule_action((rule, action), (target, facing, tile), hooks) {
             Ok(effects) => {
                 self.carry_out(&effects, hooks, decider, sink);
                 let battle = effects
@@ -733,7 +738,10 @@ impl Game {
                 action,
                 target,
                 facing,
-            } => self.take_rule_action((rule, action), (target, facing), hooks, decider, sink),
+                tile,
+            } => {
+                self.take_rule_action((rule, action), (target, facing, tile), hooks, decider, sink)
+            }
             Checked::Push {
                 tile,
                 pusher,

@@ -64,7 +64,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         has_scripted: _,
         scripted,
         rules_in_play: _,
-        rule_points: _,
+        rule_points,
         restriction,
         rule_targets,
         losses: _,
@@ -153,6 +153,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         tiles_played,
         discards_counted,
         acted,
+        discarded,
         tiles_closed,
     } = state;
     h.u8(turn.player().index() as u8);
@@ -163,6 +164,10 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     // Only `extra_discards = counted` counts discards: other games hash as before it existed.
     if *discards_counted != 0 {
         h.u8(*discards_counted);
+    }
+    // Only game rules read whether the turn discarded: other games hash as before it existed.
+    if !rule_points.is_empty() {
+        h.bool(*discarded);
     }
 
     h.u16(*turn_number);
@@ -195,18 +200,30 @@ pub(super) fn state_hash(game: &Game) -> u64 {
             h.u16(tile.index() as u16);
             h.bool(targets.none);
             h.u64(targets.cells);
+            // Tiles are hashed only when listed, so games without them keep their hashes.
+            if targets.tiles != 0 {
+                h.u64(targets.tiles);
+            }
         }
     }
     // Likewise for what game rules close and where their actions may be taken.
     if !restriction.is_open() || !rule_targets.is_empty() {
         h.u8(restriction.closed.bits());
         h.u64(restriction.blocked);
+        // Hashed only when set, so games without it keep their hashes.
+        if restriction.no_place != 0 {
+            h.u64(restriction.no_place);
+        }
         h.len(rule_targets.len());
         for (rule, action, targets) in rule_targets {
             h.u8(*rule);
             h.u8(*action);
             h.bool(targets.none);
             h.u64(targets.cells);
+            // Tiles are hashed only when listed, so games without them keep their hashes.
+            if targets.tiles != 0 {
+                h.u64(targets.tiles);
+            }
         }
     }
     h.finish()

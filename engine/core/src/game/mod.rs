@@ -217,6 +217,8 @@ struct TurnState {
     discards_counted: u8,
     /// Something other than a bad-draw redraw happened: no redraw any more (R2.6).
     acted: bool,
+    /// A tile has been discarded this turn (game rules read it).
+    discarded: bool,
     /// A unit used Mobility after tiles were played: no more tiles this turn
     /// (`mobility_timing = before_or_after_placing`, Q13).
     tiles_closed: bool,
@@ -839,6 +841,7 @@ impl Game {
                     self.stage = Stage::Play;
                 }
                 self.state.acted = true;
+                self.state.discarded = true;
             }
             Event::TurnEnded { player } => {
                 if let Some(m) = self.owed.as_mut() {
@@ -890,6 +893,7 @@ impl TurnState {
             tiles_played: 0,
             discards_counted: 0,
             acted: false,
+            discarded: false,
             tiles_closed: false,
         }
     }

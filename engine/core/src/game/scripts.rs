@@ -6,7 +6,7 @@
 //! A game with no rule in play calls none of this: every entry point first tests the points of
 //! the rules in play, an empty set.
 
-use super::{Game, Loss};
+use super::{Game, Loss, Stage};
 use crate::battle::BattleReport;
 use crate::battlefield::MAX_PLAYERS;
 use crate::effect::Effect;
@@ -126,6 +126,14 @@ impl Game {
                 turn: self.turn_number,
                 battles: self.battles,
                 last_tile_drawn: self.last_drawn,
+                stage: match self.stage {
+                    Stage::PlaceHq => "hq",
+                    Stage::Discard => "discard",
+                    Stage::Play => "play",
+                    Stage::Over(_) => "over",
+                },
+                played: self.state.tiles_played,
+                discarded: self.state.discarded,
                 piles: &piles[..n],
             };
             call(hooks, &ctx)?;
@@ -334,7 +342,11 @@ impl Game {
     pub(super) fn ask_rule_action<H>(
         &mut self,
         (rule, action): (usize, usize),
-        (target, facing): (Option<Cell>, Option<crate::hex::Dir>),
+        (target, facing, tile): (
+            Option<Cell>,
+            Option<crate::hex::Dir>,
+            Option<crate::tile::TileRef>,
+        ),
         hooks: &mut H,
     ) -> Result<Vec<Effect>, HookError>
     where
@@ -348,6 +360,7 @@ impl Game {
                     action,
                     target,
                     facing,
+                    tile,
                     effects: fx,
                 },
             )
@@ -432,6 +445,7 @@ impl Game {
             h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
             restriction.closed = restriction.closed.union(r.closed);
             restriction.blocked |= r.blocked & shape_cells;
+            restriction.no_place |= r.no_place & shape_cells;
             Ok(())
         })?;
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();

@@ -289,11 +289,23 @@ impl ScriptHost {
                         why.push_str(&s.to_string_lossy().chars().take(300).collect::<String>());
                         Ok(())
                     }
-                    v => read_targets(ctx.field, &v, targets).map_err(located),
+                    v => {
+                        let army = ctx
+                            .piles
+                            .get(ctx.player.index())
+                            .and_then(|p| ctx.catalog.army(p.army))
+                            .map(|a| (ctx.catalog, a));
+                        read_targets(ctx.field, army, &v, targets).map_err(located)
+                    }
                 }),
-            RuleCall::Play { target, facing, .. } => {
-                let t = match target {
-                    Some(c) => {
+            RuleCall::Play {
+                target,
+                facing,
+                tile,
+                ..
+            } => {
+                let t = match (target, tile) {
+                    (Some(c), _) => {
                         let h = ctx.field.shape().hex(*c);
                         let t = hex_table(lua, h).map_err(fail)?;
                         if let Some(f) = facing {
@@ -301,7 +313,13 @@ impl ScriptHost {
                         }
                         Value::Table(t)
                     }
-                    None => Value::Nil,
+                    (None, Some(tile)) => {
+                        let t = lua.create_table().map_err(fail)?;
+                        t.raw_set("tile", ctx.catalog.get(*tile).full_id())
+                            .map_err(fail)?;
+                        Value::Table(t)
+                    }
+                    (None, None) => Value::Nil,
                 };
                 st.runner
                     .call::<()>(lua, &f, (&st.ctx, t, &st.fx))
@@ -491,10 +509,10 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair.map_err(|e| e.to_string())?;
         let key = k.to_string().unwrap_or_default();
-        if key != "close" && key != "block" {
+        if !["close", "block", "block_place"].contains(&key.as_str()) {
             return Err(format!(
-                "restrict: unknown key `{key}`{} (keys: close, block)",
-                hexforge_core::names::did_you_mean(&key, ["close", "block"])
+                "restrict: unknown key `{key}`{} (keys: close, block, block_place)",
+                hexforge_core::names::did_you_mean(&key, ["close", "block", "block_place"])
             ));
         }
     }
@@ -506,7 +524,7 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
                 let name = w.to_string().unwrap_or_default();
                 let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == name) else {
                     return Err(format!(
-                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard or redraw",
+                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
                         hexforge_core::names::did_you_mean(
                             &name,
                             Closed::ALL.iter().map(|(_, n)| *n)
@@ -523,18 +541,25 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
             ));
         }
     }
-    match t.raw_get::<Value>("block").map_err(|e| e.to_string())? {
-        Value::Nil => {}
-        v @ Value::Table(_) => {
-            let mut listed = hexforge_core::hooks::InstantTargets::default();
-            read_targets(field, &v, &mut listed).map_err(|e| format!("restrict: block: {e}"))?;
-            out.blocked |= listed.cells;
-        }
-        other => {
-            return Err(format!(
-                "restrict: `block` is a list of hexes {{q, r}}, not {}",
-                words(&other)
-            ));
+    for key in ["block", "block_place"] {
+        match t.raw_get::<Value>(key).map_err(|e| e.to_string())? {
+            Value::Nil => {}
+            v @ Value::Table(_) => {
+                let mut listed = hexforge_core::hooks::InstantTargets::default();
+                read_targets(field, None, &v, &mut listed)
+                    .map_err(|e| format!("restrict: {key}: {e}"))?;
+                if key == "block" {
+                    out.blocked |= listed.cells;
+                } else {
+                    out.no_place |= listed.cells;
+                }
+            }
+            other => {
+                return Err(format!(
+                    "restrict: `{key}` is a list of hexes {{q, r}}, not {}",
+                    words(&other)
+                ));
+            }
         }
     }
     Ok(())
