@@ -45,7 +45,8 @@ ability("harpoon", {
     for cq, cr in line(ctx, q, r, d) do
       local t = ctx:tile_at(cq, cr)
       if t then
-        if hex.distance(q, r, cq, cr) >= 2 and not t.hq and ctx:is_enemy(cq, cr) then
+        -- A tile of a linked unit is not pulled: one tile alone would part its unit.
+        if hex.distance(q, r, cq, cr) >= 2 and not t.hq and not t.link and ctx:is_enemy(cq, cr) then
           fx:move(cq, cr, hex.neighbour(cq, cr, (d + 3) % 6))
         end
         return

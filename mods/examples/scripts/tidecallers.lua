@@ -91,8 +91,9 @@ ability("undertow", {
     local q, r = ctx:hex()
     local d = hex.edge_direction(0, ctx:facing())
     local tq, tr = first_on_line(ctx, q, r, d)
+    -- A tile of a linked unit is not pulled: one tile alone would part its unit.
     if tq and hex.distance(q, r, tq, tr) >= 2 and not ctx:tile_at(tq, tr).hq
-        and ctx:is_enemy(tq, tr) then
+        and not ctx:tile_at(tq, tr).link and ctx:is_enemy(tq, tr) then
       fx:move(tq, tr, hex.neighbour(tq, tr, (d + 3) % 6))
     end
   end,
