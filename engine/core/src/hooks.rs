@@ -268,6 +268,8 @@ pub struct GameContext<'a> {
     pub stage: &'static str,
     /// Tiles placed and instants played this turn.
     pub played: u8,
+    /// Tiles placed from the hand this turn.
+    pub placed: u8,
     /// Whether the player whose turn it is has discarded a tile this turn.
     pub discarded: bool,
     /// Every player's piles, in seat order.

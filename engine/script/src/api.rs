@@ -50,6 +50,7 @@ pub(crate) struct GameInfo {
     last_tile_drawn: bool,
     stage: &'static str,
     played: u8,
+    placed: u8,
     discarded: bool,
     piles: Vec<PileInfo>,
 }
@@ -74,6 +75,7 @@ impl GameInfo {
         self.last_tile_drawn = ctx.last_tile_drawn;
         self.stage = ctx.stage;
         self.played = ctx.played;
+        self.placed = ctx.placed;
         self.discarded = ctx.discarded;
         self.piles.resize_with(ctx.piles.len(), PileInfo::default);
         for (mine, theirs) in self.piles.iter_mut().zip(ctx.piles) {
@@ -159,7 +161,7 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
     Ok(list)
 }
 
-/// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, stage, played, discarded, players = {
+/// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, stage, played, placed, discarded, players = {
 /// { army, hand, deck, discard, reserve, hq_hp, team }, ... } }`.
 fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     if !call.game.on {
@@ -176,6 +178,7 @@ fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     t.raw_set("last_tile_drawn", g.last_tile_drawn)?;
     t.raw_set("stage", g.stage)?;
     t.raw_set("played", g.played)?;
+    t.raw_set("placed", g.placed)?;
     t.raw_set("discarded", g.discarded)?;
     let ids = |tiles: &[TileRef]| -> mlua::Result<Table> {
         let l = lua.create_table()?;
@@ -471,6 +474,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(in_game(call)?.player.index() + 1)
         });
         reg.add_method("battles", |_, call, ()| Ok(in_game(call)?.battles));
+        reg.add_method("stage", |_, call, ()| Ok(in_game(call)?.stage));
+        reg.add_method("placed", |_, call, ()| Ok(in_game(call)?.placed));
+        reg.add_method("discarded", |_, call, ()| Ok(in_game(call)?.discarded));
         reg.add_method("army", |_, call, p: i64| Ok(pile(call, p)?.army.clone()));
         reg.add_method("deck", |_, call, p: i64| Ok(pile(call, p)?.deck));
         reg.add_method("hand", |lua, call, p: i64| {

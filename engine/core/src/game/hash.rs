@@ -154,6 +154,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         discards_counted,
         acted,
         discarded,
+        placed,
         tiles_closed,
     } = state;
     h.u8(turn.player().index() as u8);
@@ -168,6 +169,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     // Only game rules read whether the turn discarded: other games hash as before it existed.
     if !rule_points.is_empty() {
         h.bool(*discarded);
+        h.u8(*placed);
     }
 
     h.u16(*turn_number);

@@ -219,6 +219,9 @@ struct TurnState {
     acted: bool,
     /// A tile has been discarded this turn (game rules read it).
     discarded: bool,
+    /// Tiles placed from the hand this turn (game rules read it; `tiles_played` counts
+    /// instants too).
+    placed: u8,
     /// A unit used Mobility after tiles were played: no more tiles this turn
     /// (`mobility_timing = before_or_after_placing`, Q13).
     tiles_closed: bool,
@@ -820,6 +823,7 @@ impl Game {
         match *event {
             Event::Placed { .. } if self.stage != Stage::PlaceHq => {
                 self.state.tiles_played += 1;
+                self.state.placed += 1;
                 self.state.acted = true;
             }
             Event::InstantPlayed { .. } => {
@@ -894,6 +898,7 @@ impl TurnState {
             discards_counted: 0,
             acted: false,
             discarded: false,
+            placed: 0,
             tiles_closed: false,
         }
     }

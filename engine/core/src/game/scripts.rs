@@ -133,6 +133,7 @@ impl Game {
                     Stage::Over(_) => "over",
                 },
                 played: self.state.tiles_played,
+                placed: self.state.placed,
                 discarded: self.state.discarded,
                 piles: &piles[..n],
             };
