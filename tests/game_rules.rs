@@ -913,3 +913,85 @@ fn a_tile_target_of_another_army_or_no_army_is_refused_naming_the_entry() {
         let _ = std::fs::remove_dir_all(dir);
     }
 }
+
+#[test]
+fn a_rule_reads_the_hqs_free_hexes_and_the_tiles_that_carry_a_marker() {
+    let script = r#"rule("reads", {
+  drawn = function(ctx, fx)
+    local p = ctx:current()
+    local q, r = ctx:hq(p)
+    fx:mark_player(p, "hq_q", "permanent", q)
+    fx:mark_player(p, "hq_r", "permanent", r)
+    fx:mark_player(p, "free_hq", "permanent", ctx:free(q, r) and 1 or 0)
+    fx:mark_player(p, "free_off", "permanent", ctx:free(9, 9) and 1 or 0)
+    local total = 0
+    for _, h in ipairs(ctx:marked("tagged")) do
+      total = total + h.value
+    end
+    fx:mark_player(p, "seen", "permanent", total)
+    fx:mark(q, r, "tagged", "permanent", p * 10)
+  end,
+})
+"#;
+    let dir = mod_with("reads", script);
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let loaded =
+        hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = Game::start(
+        setup(4),
+        catalog,
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let mut bots = [RandomBot::new(1), RandomBot::new(2)];
+    let mut legal = LegalActions::new();
+    while game.turn_number() < 3 {
+        let seat = game.current().expect("a player");
+        game.legal_actions(&mut legal);
+        let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+        let action = legal.get(pick).expect("listed");
+        game.act(
+            &action,
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut (),
+        )
+        .expect("legal");
+    }
+    let marker = |p: u8, name: &str| {
+        game.field()
+            .mark(
+                MarkOn::Player(Seat::new(p)),
+                MarkerName::new(name).expect("a name"),
+            )
+            .map(|m| m.value)
+    };
+    for p in 0..2u8 {
+        let hq = game
+            .field()
+            .hq_cell(Seat::new(p), game.catalog())
+            .map(|c| game.field().shape().hex(c))
+            .expect("an HQ");
+        assert_eq!(marker(p, "hq_q"), Some(hq.q() as i16), "player {p}");
+        assert_eq!(marker(p, "hq_r"), Some(hq.r() as i16), "player {p}");
+        assert_eq!(marker(p, "free_hq"), Some(0), "an HQ's hex is not free");
+        assert_eq!(
+            marker(p, "free_off"),
+            Some(0),
+            "a hex off the board is not free"
+        );
+    }
+    // The third turn's player sees the markers the first two turns put on the HQs.
+    let third = game.current().expect("a player").index() as u8;
+    assert_eq!(
+        marker(third, "seen"),
+        Some(10 + 20),
+        "{:?}",
+        game.field().marks()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -469,6 +469,23 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let seat = player_seat(f, p).ok_or_else(|| no_player(f, p))?;
             Ok(f.hq_hp(seat))
         });
+        reg.add_method("hq", |_, call, p: i64| {
+            let f = field(call)?;
+            let seat = player_seat(f, p).ok_or_else(|| no_player(f, p))?;
+            Ok(match f.hq_cell(seat, &call.catalog) {
+                Some(c) => {
+                    let h = f.shape().hex(c);
+                    (Some(h.q()), Some(h.r()))
+                }
+                None => (None, None),
+            })
+        });
+        reg.add_method("free", |_, call, (q, r): (i32, i32)| {
+            let f = field(call)?;
+            Ok(f.shape()
+                .cell(hexforge_core::Hex::new(q, r))
+                .is_some_and(|c| f.at(c).is_none() && f.link_at(c).is_none()))
+        });
         reg.add_method("turn", |_, call, ()| Ok(in_game(call)?.turn));
         reg.add_method("current", |_, call, ()| {
             Ok(in_game(call)?.player.index() + 1)
@@ -598,6 +615,23 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let f = field(call)?;
             let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Tile);
             mark_names(lua, f, on)
+        });
+        reg.add_method("marked", |lua, call, name: String| {
+            let f = field(call)?;
+            let name =
+                MarkerName::new(&name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            let list = lua.create_table()?;
+            for m in f.marks().iter().filter(|m| m.name == name) {
+                if let MarkOn::Tile(c) = m.on {
+                    let h = f.shape().hex(c);
+                    let e = lua.create_table_with_capacity(2, 1)?;
+                    e.raw_set(1, h.q())?;
+                    e.raw_set(2, h.r())?;
+                    e.raw_set("value", m.value)?;
+                    list.raw_set(list.raw_len() + 1, e)?;
+                }
+            }
+            Ok(list)
         });
         reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
