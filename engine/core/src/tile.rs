@@ -593,6 +593,22 @@ pub struct RuleAction {
     pub doc: String,
     /// The player also picks a facing (0 to 5) for each hex listed: the action puts a tile down.
     pub facing: bool,
+    /// The stages of a turn in which it may be offered (`stages`), as flags: 1 the HQs' placement,
+    /// 2 the compulsory discard, 4 play; 0 for every stage. In the others its `targets` is not
+    /// asked.
+    pub stages: u8,
+    /// A player marker the player whose turn it is must carry for it to be offered (`marker`);
+    /// without it, its `targets` is not asked.
+    pub marker: Option<crate::marker::MarkerName>,
+}
+
+impl RuleAction {
+    /// The `stages` flag of the HQs' placement.
+    pub const STAGE_HQ: u8 = 1;
+    /// The `stages` flag of the compulsory discard.
+    pub const STAGE_DISCARD: u8 = 2;
+    /// The `stages` flag of play.
+    pub const STAGE_PLAY: u8 = 4;
 }
 
 impl GameRule {

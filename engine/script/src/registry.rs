@@ -38,6 +38,10 @@ pub(crate) struct RuleActionImpl {
     pub(crate) play: Function,
     /// The player also picks a facing with each hex (`facing = true`).
     pub(crate) facing: bool,
+    /// `stages`, as `RuleAction::stages` flags (0: every stage).
+    pub(crate) stages: u8,
+    /// `marker`: the player marker the acting player must carry.
+    pub(crate) marker: Option<hexforge_core::marker::MarkerName>,
 }
 
 /// One game rule's implementation (docs/RULESETS.md, "Game scripts").
@@ -367,6 +371,37 @@ fn read_when(name: &str, v: &Value) -> mlua::Result<Vec<(String, Value)>> {
 }
 
 /// `actions = { { name = ..., doc = ..., targets = function, play = function }, ... }`.
+/// An action's `stages`: a list of `"hq"`, `"discard"` and `"play"`, as flags; 0 when left out.
+fn read_stages(rule: &str, name: &str, v: Value) -> mlua::Result<u8> {
+    use hexforge_core::tile::RuleAction;
+    let words_of = ["hq", "discard", "play"];
+    let Value::Table(list) = v else {
+        return match v {
+            Value::Nil => Ok(0),
+            other => Err(mlua::Error::runtime(format!(
+                "rule `{rule}`, action `{name}`: `stages` is a list of stages (\"hq\", \"discard\", \"play\"), not {}",
+                words(&other)
+            ))),
+        };
+    };
+    let mut flags = 0;
+    for i in 1..=list.raw_len() {
+        let w = list.raw_get::<Value>(i)?.to_string().unwrap_or_default();
+        flags |= match w.as_str() {
+            "hq" => RuleAction::STAGE_HQ,
+            "discard" => RuleAction::STAGE_DISCARD,
+            "play" => RuleAction::STAGE_PLAY,
+            _ => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: `{w}` is no stage{}: use hq, discard or play",
+                    hexforge_core::names::did_you_mean(&w, words_of)
+                )));
+            }
+        };
+    }
+    Ok(flags)
+}
+
 fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
     let Value::Table(list) = v else {
         return Err(mlua::Error::runtime(format!(
@@ -434,13 +469,30 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 )));
             }
         };
+        let stages = read_stages(rule, &name, t.raw_get::<Value>("stages")?)?;
+        let marker = match t.raw_get::<Value>("marker")? {
+            Value::Nil => None,
+            Value::String(s) => Some(
+                hexforge_core::marker::MarkerName::new(&s.to_str()?).map_err(|e| {
+                    mlua::Error::runtime(format!("rule `{rule}`, action `{name}`: `marker`: {e}"))
+                })?,
+            ),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{rule}`, action `{name}`: `marker` is the name of a player marker, not {}",
+                    words(&other)
+                )));
+            }
+        };
         for pair in t.pairs::<Value, Value>() {
             let (k, _) = pair?;
-            let known = ["name", "doc", "targets", "play", "facing"];
+            let known = [
+                "name", "doc", "targets", "play", "facing", "stages", "marker",
+            ];
             let key = k.to_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play, facing)",
+                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play, facing, stages, marker)",
                     hexforge_core::names::did_you_mean(&key, known)
                 )));
             }
@@ -451,6 +503,8 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             targets,
             play,
             facing,
+            stages,
+            marker,
         });
     }
     if actions.len() > usize::from(u8::MAX) {

@@ -616,7 +616,7 @@ impl Game {
                 action: name(),
                 why: match self.rule_action_refusal(rule, action) {
                     Some(why) => format!("it may not be taken now: {why}"),
-                    None => "it may not be taken now (its `targets` function lists nothing)".into(),
+                    None => self.unoffered(rule, action),
                 },
             });
         };
@@ -691,6 +691,51 @@ impl Game {
                 }),
             },
         }
+    }
+
+    /// Why a rule action whose `targets` listed nothing may not be taken: its `stages` or
+    /// `marker` kept it from being offered, or its `targets` said nothing.
+    #[cold]
+    fn unoffered(&self, rule: usize, action: usize) -> String {
+        use crate::tile::RuleAction;
+        let Some(def) = self
+            .catalog
+            .game_rules()
+            .get(rule)
+            .and_then(|r| r.actions.get(action))
+        else {
+            return "no game rule offers it".into();
+        };
+        let stage = match self.stage {
+            Stage::PlaceHq => RuleAction::STAGE_HQ,
+            Stage::Discard => RuleAction::STAGE_DISCARD,
+            Stage::Play => RuleAction::STAGE_PLAY,
+            Stage::Over(_) => 0,
+        };
+        if def.stages != 0 && def.stages & stage == 0 {
+            let names: Vec<&str> = [
+                (RuleAction::STAGE_HQ, "the HQs' placement"),
+                (RuleAction::STAGE_DISCARD, "the compulsory discard"),
+                (RuleAction::STAGE_PLAY, "play"),
+            ]
+            .iter()
+            .filter(|(f, _)| def.stages & f != 0)
+            .map(|(_, n)| *n)
+            .collect();
+            return format!(
+                "it may not be taken now: it is offered only during {} (its `stages`)",
+                names.join(" or ")
+            );
+        }
+        if let Some(m) = def.marker {
+            let on = crate::marker::MarkOn::Player(self.state.turn.player());
+            if self.field.mark(on, m).is_none() {
+                return format!(
+                    "it may not be taken now: it is offered only to a player who carries the marker `{m}` (its `marker`)"
+                );
+            }
+        }
+        "it may not be taken now (its `targets` function lists nothing)".into()
     }
 
     /// Whether what the game rules' `restrict` hooks closed leaves `action` open.

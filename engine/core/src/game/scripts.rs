@@ -453,8 +453,23 @@ impl Game {
         let mut refusals: Vec<(u8, u8, String)> = Vec::new();
         let mut why = String::new();
         let rules = self.catalog.game_rules();
+        let stage = match self.stage {
+            Stage::PlaceHq => crate::tile::RuleAction::STAGE_HQ,
+            Stage::Discard => crate::tile::RuleAction::STAGE_DISCARD,
+            Stage::Play => crate::tile::RuleAction::STAGE_PLAY,
+            Stage::Over(_) => 0,
+        };
+        let current = crate::marker::MarkOn::Player(self.state.turn.player());
         self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
-            for action in 0..rules[ctx.rule].actions.len() {
+            for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
+                // An action that cannot be offered now is not asked (`stages`, `marker`).
+                if def.stages != 0 && def.stages & stage == 0
+                    || def
+                        .marker
+                        .is_some_and(|m| self.field.mark(current, m).is_none())
+                {
+                    continue;
+                }
                 let mut targets = InstantTargets::default();
                 why.clear();
                 h.game_rule(

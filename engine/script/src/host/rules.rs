@@ -110,6 +110,8 @@ impl ScriptHost {
                             name: a.name.clone(),
                             doc: a.doc.clone(),
                             facing: a.facing,
+                            stages: a.stages,
+                            marker: a.marker,
                         })
                         .collect(),
                 });
