@@ -18,10 +18,17 @@ use std::sync::Arc;
 
 fn roots() -> Vec<PathBuf> {
     let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    ["base", "examples", "leaders", "atlas", "structures"]
-        .iter()
-        .map(|m| mods.join(m))
-        .collect()
+    [
+        "base",
+        "examples",
+        "leaders",
+        "atlas",
+        "structures",
+        "monolith_arena",
+    ]
+    .iter()
+    .map(|m| mods.join(m))
+    .collect()
 }
 
 fn load() -> (LoadedMods, ScriptHost) {
@@ -707,4 +714,106 @@ fn a_rule_step_naming_no_rule_or_action_is_refused_at_its_place_with_the_closest
         "{err}"
     );
     assert!(parse(text("leaders/leaders", "pick_scout")).is_ok());
+}
+
+#[test]
+fn whole_monolith_games_by_every_bot_end_and_replay_bit_for_bit() {
+    let mut deployed = 0;
+    for (i, mut bots) in three_bots(51).into_iter().enumerate() {
+        let (text, _) = record(
+            &["monolith=true", "poison=true"],
+            "standard",
+            ["moloch", "outpost"],
+            &mut bots,
+            60 + i as u64,
+        );
+        // R10.6.1: each player hides two tiles before their banner, on tiles of their army.
+        let hidden: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("rule monolith_arena/monolith hide tile "))
+            .collect();
+        assert_eq!(hidden.len(), 4, "{text}");
+        assert!(
+            hidden
+                .iter()
+                .all(|l| l.contains("tile moloch/") || l.contains("tile outpost/")),
+            "{hidden:?}"
+        );
+        deployed += text
+            .lines()
+            .filter(|l| l.contains("rule monolith_arena/monolith deploy_2 "))
+            .count();
+        verify(&text);
+    }
+    assert!(deployed > 0, "some bot deploys a Monolith");
+}
+
+/// Plays `games` random games of `seats` with `set`, the host kept from game to game, and
+/// returns every game at its end.
+fn random_games(set: &[&str], seats: &[(&str, u8)], games: u64) -> Vec<Game> {
+    let (loaded, mut scripts) = load();
+    let armies = ["hegemony", "moloch", "outpost", "borgo"];
+    (0..games)
+        .map(|seed| {
+            let mixed: Vec<(&str, u8)> = seats
+                .iter()
+                .enumerate()
+                .map(|(i, (army, team))| {
+                    let army = if army.is_empty() {
+                        armies[((seed + i as u64 * 3) % 4) as usize]
+                    } else {
+                        army
+                    };
+                    (army, *team)
+                })
+                .collect();
+            let mut game = start_seats(&loaded, &mut scripts, set, &mixed, seed)
+                .unwrap_or_else(|e| panic!("{seed}: {e}"));
+            let mut bots: Vec<RandomBot> = (0..mixed.len() as u64)
+                .map(|i| RandomBot::new(seed * 10 + i))
+                .collect();
+            let mut players: Vec<&mut dyn Player> =
+                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+            hexforge_core::game::play_out(&mut game, &mut players, &mut scripts, &mut ())
+                .unwrap_or_else(|e| panic!("{seed} {mixed:?}: {e}"));
+            game
+        })
+        .collect()
+}
+
+#[test]
+fn random_monolith_games_one_against_one_end_without_an_error_and_deploy() {
+    let set = ["monolith=true", "poison=true"];
+    let games = random_games(&set, &[("", 1), ("", 2)], 60);
+    let hidden = games
+        .iter()
+        .filter(|g| player_marker(g, 0, "mono_hid") == Some(2))
+        .count();
+    assert_eq!(hidden, games.len(), "every game hides two tiles per player");
+}
+
+#[test]
+fn two_against_two_the_team_life_is_shared_and_both_banners_show_it_r10_5_2() {
+    let set = ["monolith=true", "poison=true", "team_life=true"];
+    let games = random_games(&set, &[("", 1), ("", 2), ("", 1), ("", 2)], 30);
+    let mut wounded = 0;
+    for game in &games {
+        for (a, b) in [(0u8, 2u8), (1, 3)] {
+            let life = player_marker(game, a, "team_life").expect("the team's life");
+            assert_eq!(player_marker(game, b, "team_life"), Some(life));
+            assert_eq!(
+                game.field().hq_hp(Seat::new(a)),
+                game.field().hq_hp(Seat::new(b)),
+                "both banners of a team show its life"
+            );
+            assert_eq!(
+                i16::try_from(game.field().hq_hp(Seat::new(a))).ok(),
+                Some(life)
+            );
+            if life < 40 {
+                wounded += 1;
+            }
+        }
+    }
+    assert!(wounded > 0, "some team lost life");
 }

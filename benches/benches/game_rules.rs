@@ -8,7 +8,9 @@
 //!   `hq_damaged` reads them and asks for a marker), on the board of a game in progress;
 //! - `game_rules/game/plain` and `game_rules/game/scored`: one whole random-vs-random game of
 //!   Moloch and Outpost with the base abilities' scripts, without and with the scored rule in
-//!   play (what a game pays for a rule's hooks at every turn, battle and action).
+//!   play (what a game pays for a rule's hooks at every turn, battle and action);
+//! - `game_rules/game/monolith`: the same game under Monolith Arena's rules (`mods/monolith_arena`
+//!   with `monolith` and `poison` on: hidden tiles, deploying, folding, poison).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use hexforge_bots::RandomBot;
@@ -26,7 +28,12 @@ fn content() -> (Arc<Catalog>, ScriptHost) {
     let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
     let empty = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/empty_rule");
     let loaded = hexforge_script::load(
-        &[mods.join("base"), mods.join("scored"), empty],
+        &[
+            mods.join("base"),
+            mods.join("scored"),
+            mods.join("monolith_arena"),
+            empty,
+        ],
         Limits::default(),
     );
     assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
@@ -34,10 +41,20 @@ fn content() -> (Arc<Catalog>, ScriptHost) {
 }
 
 fn rules(catalog: &Catalog, scored: bool) -> Arc<Rules> {
+    monolith_rules(catalog, scored, false)
+}
+
+/// The rules with the scored rule, or Monolith Arena's Monolith and poison, in play.
+fn monolith_rules(catalog: &Catalog, scored: bool, monolith: bool) -> Arc<Rules> {
     let mut rules = Rules::default();
     rules
         .set_any(catalog.options(), "scored", &ParamValue::Bool(scored))
         .expect("a declared option");
+    for key in ["monolith", "poison"] {
+        rules
+            .set_any(catalog.options(), key, &ParamValue::Bool(monolith))
+            .expect("a declared option");
+    }
     // What `[[implies]]` sets for the scored variant.
     rules.hq_hp = if scored { 9999 } else { rules.hq_hp };
     Arc::new(rules)
@@ -115,6 +132,7 @@ fn hooks(c: &mut Criterion) {
         last_tile_drawn: game.last_tile_drawn(),
         stage: "play",
         played: 0,
+        placed: 0,
         discarded: true,
         piles: &piles,
     };
@@ -179,8 +197,12 @@ fn hooks(c: &mut Criterion) {
 fn games(c: &mut Criterion) {
     let (catalog, mut scripts) = content();
     let mut group = c.benchmark_group("game_rules/game");
-    for (name, scored) in [("plain", false), ("scored", true)] {
-        let rules = rules(&catalog, scored);
+    for (name, scored, monolith) in [
+        ("plain", false, false),
+        ("scored", true, false),
+        ("monolith", false, true),
+    ] {
+        let rules = monolith_rules(&catalog, scored, monolith);
         let mut n = 0u64;
         group.bench_function(name, |b| {
             b.iter(|| {

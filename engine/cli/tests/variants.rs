@@ -86,3 +86,17 @@ fn an_atlas_mission_plays_on_its_board_and_verifies() {
         "{out}"
     );
 }
+
+#[test]
+fn a_monolith_arena_match_hides_deploys_folds_and_verifies_in_another_process() {
+    let log = match_and_verify(
+        "monolith",
+        ["greedy", "random"],
+        &["--rules", "monolith_arena"],
+    );
+    // R10.6.1: two tiles hidden by each player before their banner.
+    assert_eq!(log.matches(" takes hide on ").count(), 4, "{log}");
+    assert!(log.contains("takes deploy_2 on"), "{log}");
+    assert!(log.contains("monolith 1 stands on"), "{log}");
+    assert!(log.contains("goes back to the reserve of"), "{log}");
+}

@@ -1,0 +1,390 @@
+-- The Monolith (R10.6) as a game rule (docs/MONOLITH_ARENA.md, "The Monolith").
+--
+-- A player's Monolith is their banner (HQ) and two lower segments. Folded, it is only the banner
+-- on the board; the two lower segments hold hidden tiles, kept in the player's reserve
+-- (docs/RULESETS.md, "The reserve"). Deployed, it is a linked unit of kind `monolith` on three
+-- hexes with `loss = "segment"` (docs/LINKED_UNITS.md): a segment whose tile is destroyed stays
+-- on the board as an empty hex that any tile may enter, which puts that tile inside.
+--
+-- What a folded Monolith holds lives in markers on its owner (all permanent):
+--   mono_hid         how many tiles the player has hidden during setup (0 to 2)
+--   mono_s1, mono_s2 lower segment 1 and 2 while folded: 0 empty, else OWNER * 100 + N, the
+--                    tile being the N-th of its owner's army (ctx:army_tiles)
+--   mono_w1, mono_w2 the wound markers of that tile, mono_p1, mono_p2 its poison markers,
+--   mono_f1, mono_f2 its facing (kept for an enemy tile, R10.6.10)
+-- and while it deploys or has deployed this turn:
+--   mono_half        the first lower segment is down, the second not yet (lasts 2 ends of turns);
+--                    the hex marker `mono_half` marks where the first went
+--   mono_turn        the Monolith deployed this turn: no tile is placed but into an empty segment
+--                    (lasts "turn")
+--   mono_up          the Monolith stands deployed (until it folds or comes apart)
+
+local KIND = "monolith"
+
+-- The rule's state markers on a player.
+local function pm(ctx, p, name)
+  return ctx:player_marker(p, name) or 0
+end
+
+-- The hex of player `p`'s banner (HQ): q, r, or nil when it is not on the board.
+local function banner(ctx, p)
+  return ctx:hq(p)
+end
+
+-- Player `p`'s deployed Monolith: the linked unit, or nil when it is folded.
+local function deployed(ctx, p)
+  for _, l in ipairs(ctx:links()) do
+    if l.kind == KIND and l.owner == p then
+      return l
+    end
+  end
+  return nil
+end
+
+-- A hex's key in a set of hexes.
+local function key(q, r)
+  return q * 64 + r
+end
+
+-- Whether two hexes are neighbours (axial coordinates: their distance is 1).
+local function next_to(aq, ar, bq, br)
+  local dq, dr = aq - bq, ar - br
+  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) == 2
+end
+
+-- Whether banner B and lower segments X and Y make one piece: each next to another (R10.6.5).
+local function one_piece(bq, br, xq, xr, yq, yr)
+  local bx, by, xy = next_to(bq, br, xq, xr), next_to(bq, br, yq, yr), next_to(xq, xr, yq, yr)
+  return (bx or by) and (bx or xy) and (by or xy)
+end
+
+-- The free hexes within two steps of the banner (empty, and no segment of any linked unit,
+-- R10.6.4): where a lower segment may go, in the order of the directions from the banner.
+local function near(ctx, bq, br)
+  local list, seen = {}, { [key(bq, br)] = true }
+  local function add(q, r)
+    local k = key(q, r)
+    if not seen[k] then
+      seen[k] = true
+      if ctx:free(q, r) then
+        list[#list + 1] = { q, r }
+      end
+    end
+  end
+  for d = 0, 5 do
+    local q1, r1 = hex.neighbour(bq, br, d)
+    add(q1, r1)
+  end
+  for d = 0, 5 do
+    local q1, r1 = hex.neighbour(bq, br, d)
+    for e = 0, 5 do
+      add(hex.neighbour(q1, r1, e))
+    end
+  end
+  return list
+end
+
+-- The hexes the first lower segment may go on: those with a free hex for the second one that
+-- leaves the three in one piece (R10.6.3, R10.6.4: a single free hex is not enough).
+local function first_hexes(ctx, bq, br)
+  local spots, list = near(ctx, bq, br), {}
+  for _, x in ipairs(spots) do
+    for _, y in ipairs(spots) do
+      if (x[1] ~= y[1] or x[2] ~= y[2]) and one_piece(bq, br, x[1], x[2], y[1], y[2]) then
+        list[#list + 1] = x
+        break
+      end
+    end
+  end
+  return list
+end
+
+-- The hex the first lower segment went on: q, r, or nil.
+local function half_hex(ctx, p)
+  for _, h in ipairs(ctx:board()) do
+    if ctx:hex_marker(h[1], h[2], "mono_half") == p then
+      return h[1], h[2]
+    end
+  end
+  return nil
+end
+
+-- The tile id and owner a lower segment's marker value names, or nil for an empty segment.
+local function slot_tile(ctx, value)
+  if value <= 0 then
+    return nil
+  end
+  local owner, n = value // 100, value % 100
+  local entry = ctx:army_tiles(ctx:army(owner))[n]
+  return entry and entry.id, owner
+end
+
+-- The marker value naming tile `id` of player `owner`'s army.
+local function slot_value(ctx, owner, id)
+  for n, e in ipairs(ctx:army_tiles(ctx:army(owner))) do
+    if e.id == id then
+      return owner * 100 + n
+    end
+  end
+  error("the tile " .. id .. " is not in the army of player " .. owner)
+end
+
+-- Puts lower segment `k` of player `p`'s folded Monolith on (q, r): its tile, if it holds one,
+-- with the wounds and poison it had when it folded. `facing` is the owner's pick; an enemy tile
+-- keeps the facing it had (R10.6.10, docs/DECISIONS.md).
+local function put_down(ctx, fx, p, k, q, r, facing)
+  local id, owner = slot_tile(ctx, pm(ctx, p, "mono_s" .. k))
+  if not id then
+    return
+  end
+  if owner ~= p then
+    facing = pm(ctx, p, "mono_f" .. k)
+  end
+  fx:place({ tile = id, q = q, r = r, facing = facing, owner = owner })
+  local w, poison = pm(ctx, p, "mono_w" .. k), pm(ctx, p, "mono_p" .. k)
+  if w > 0 then
+    fx:wound(q, r, w)
+  end
+  if poison > 0 then
+    fx:mark(q, r, "poison", "permanent", poison)
+  end
+end
+
+-- Why player `p` may not deploy now (R10.6.3, R10.6.4), or nil, with the hexes for the first
+-- lower segment.
+local function why_not_deploy(ctx, p)
+  if pm(ctx, p, "mono_hid") < 2 then
+    return "the Monolith is set up before the game (R10.6.1)"
+  end
+  if ctx:stage() ~= "play" or not ctx:discarded() then
+    return "the Monolith deploys after drawing and discarding at least one tile (R10.6.3)"
+  end
+  if ctx:placed() > 0 then
+    return "a tile has been placed this turn: a Monolith deploys only in a turn with no tile placed (R10.6.3)"
+  end
+  if ctx:player_marker(p, "mono_half") or ctx:player_marker(p, "mono_up") then
+    return "the Monolith is deployed already: it folds after the next Battle (R10.6.6)"
+  end
+  local bq, br = banner(ctx, p)
+  if not bq then
+    return "the banner is not on the board (R10.6.1)"
+  end
+  if ctx:link(bq, br) then
+    return "the banner stands in a segment of another unit, which it cannot carry off (R10.6.4)"
+  end
+  local list = first_hexes(ctx, bq, br)
+  if #list == 0 then
+    return "its two lower segments need two free hexes in one piece with the banner, and there are not (R10.6.4)"
+  end
+  return nil, list
+end
+
+-- Notes `value` in player `p`'s marker `name`; no marker for 0.
+local function keep(fx, p, name, value)
+  if value ~= 0 then
+    fx:mark_player(p, name, "permanent", value)
+  end
+end
+
+-- Folds player `p`'s deployed Monolith `l` right after a Battle (R10.6.6), unless a tile in a
+-- lower segment is netted (R10.6.8). Every tile inside leaves the board for its owner's reserve,
+-- with what it carries noted on the Monolith's owner.
+local function fold(ctx, fx, p, l)
+  local bq, br = banner(ctx, p)
+  local lower = {}
+  for _, s in ipairs(l.segments) do
+    if not (s.q == bq and s.r == br) then
+      lower[#lower + 1] = s
+    end
+  end
+  if not bq then
+    -- The banner is gone (Q41): the lower segments stand alone from now on.
+    fx:unlink(l.segments[1].q, l.segments[1].r)
+    fx:unmark_player(p, "mono_up")
+    return
+  end
+  for _, s in ipairs(lower) do
+    if not s.empty and ctx:netted(s.q, s.r) then
+      return -- R10.6.8: a netted tile cannot move, so the Monolith stays deployed.
+    end
+    if not s.empty and ctx:tile_at(s.q, s.r).hq then
+      return -- A banner never leaves the board (docs/DECISIONS.md): the Monolith stays deployed.
+    end
+  end
+  fx:unlink(bq, br)
+  fx:unmark_player(p, "mono_up")
+  for k = 1, 2 do
+    local s = lower[k]
+    local t = s and not s.empty and ctx:tile_at(s.q, s.r)
+    if t then
+      fx:mark_player(p, "mono_s" .. k, "permanent", slot_value(ctx, t.owner, t.id))
+      keep(fx, p, "mono_w" .. k, t.wounds)
+      keep(fx, p, "mono_p" .. k, ctx:marker(s.q, s.r, "poison") or 0)
+      keep(fx, p, "mono_f" .. k, t.owner ~= p and t.facing or 0)
+      fx:lift(s.q, s.r)
+    end
+  end
+end
+
+-- The distinct board tiles (champions and runes) of player `p`'s army still in their draw pile
+-- before the game, as tile targets: what they may hide (R10.6.1).
+local function hideable(ctx, p)
+  local hidden = ctx:reserve(p)
+  local list = {}
+  for _, e in ipairs(ctx:army_tiles(ctx:army(p))) do
+    if (e.kind == "soldier" or e.kind == "module") and e.count > 0 then
+      local taken = 0
+      for _, id in ipairs(hidden) do
+        if id == e.id then
+          taken = taken + 1
+        end
+      end
+      if taken < e.count then
+        list[#list + 1] = { tile = e.id }
+      end
+    end
+  end
+  return list
+end
+
+rule("monolith", {
+  when = "monolith",
+  doc = "R10.6: each banner is a Monolith with two hidden tiles, deployed after a discard and folded after every Battle.",
+
+  -- Before their banner, each player hides two tiles; while half deployed, nothing else is done.
+  restrict = function(ctx)
+    local p = ctx:current()
+    if ctx:stage() == "hq" and pm(ctx, p, "mono_hid") < 2 and #hideable(ctx, p) > 0 then
+      return { close = { "hq" } }
+    end
+    if ctx:player_marker(p, "mono_half") then
+      return { close = { "place", "instant", "move", "discard", "redraw" } }
+    end
+    if ctx:player_marker(p, "mono_turn") then
+      -- R10.6.3: no tile placed this turn, but a champion or rune into an empty segment; tiles
+      -- on the board still move.
+      local l = deployed(ctx, p)
+      local block = {}
+      for _, h in ipairs(ctx:board()) do
+        local inside = false
+        if l then
+          for _, s in ipairs(l.segments) do
+            if s.empty and s.q == h[1] and s.r == h[2] then
+              inside = true
+            end
+          end
+        end
+        if not inside and not ctx:tile_at(h[1], h[2]) then
+          block[#block + 1] = h
+        end
+      end
+      return { block_place = block }
+    end
+    return nil
+  end,
+
+  battle_ended = function(ctx, fx)
+    for p = 1, ctx:players() do
+      local l = deployed(ctx, p)
+      if l then
+        fold(ctx, fx, p, l)
+      end
+    end
+  end,
+
+  turn_ended = function(ctx, fx)
+    -- A turn that ends half deployed takes the first lower segment back: the Monolith stays folded.
+    local p = ctx:current()
+    if ctx:player_marker(p, "mono_half") then
+      local q, r = half_hex(ctx, p)
+      if q then
+        if ctx:tile_at(q, r) then
+          fx:lift(q, r)
+        end
+        fx:unmark_hex(q, r, "mono_half")
+      end
+      fx:unmark_player(p, "mono_half")
+    end
+  end,
+
+  actions = {
+    {
+      name = "hide",
+      doc = "Before placing your banner: hide a champion or rune of your army in your Monolith (R10.6.1); twice.",
+      stages = { "hq" },
+      targets = function(ctx)
+        local p = ctx:current()
+        if ctx:stage() ~= "hq" or pm(ctx, p, "mono_hid") >= 2 then
+          return {}
+        end
+        return hideable(ctx, p)
+      end,
+      play = function(ctx, target, fx)
+        local p = ctx:current()
+        local k = pm(ctx, p, "mono_hid") + 1
+        fx:set_aside(p, target.tile)
+        fx:mark_player(p, "mono_s" .. k, "permanent", slot_value(ctx, p, target.tile))
+        fx:mark_player(p, "mono_hid", "permanent", k)
+      end,
+    },
+    {
+      name = "deploy",
+      doc = "After drawing and discarding: put the Monolith's first lower segment here, next to the banner or to where the second will go (R10.6.3).",
+      facing = true,
+      targets = function(ctx)
+        local why, list = why_not_deploy(ctx, ctx:current())
+        return why or list
+      end,
+      play = function(ctx, target, fx)
+        local p = ctx:current()
+        put_down(ctx, fx, p, 1, target.q, target.r, target.facing)
+        fx:mark_hex(target.q, target.r, "mono_half", 2, p)
+        fx:mark_player(p, "mono_half", 2, 1)
+      end,
+    },
+    {
+      name = "deploy_2",
+      doc = "Put the Monolith's second lower segment here: the three segments stand in one piece, deployed at the same moment (R10.6.3, R10.6.11).",
+      facing = true,
+      marker = "mono_half",
+      targets = function(ctx)
+        local p = ctx:current()
+        if not ctx:player_marker(p, "mono_half") then
+          return {}
+        end
+        local bq, br = banner(ctx, p)
+        local xq, xr = half_hex(ctx, p)
+        if not (bq and xq) then
+          return {}
+        end
+        local list = {}
+        for _, y in ipairs(near(ctx, bq, br)) do
+          if (y[1] ~= xq or y[2] ~= xr) and one_piece(bq, br, xq, xr, y[1], y[2]) then
+            list[#list + 1] = y
+          end
+        end
+        return list
+      end,
+      play = function(ctx, target, fx)
+        local p = ctx:current()
+        local bq, br = banner(ctx, p)
+        local xq, xr = half_hex(ctx, p)
+        put_down(ctx, fx, p, 2, target.q, target.r, target.facing)
+        fx:link({
+          hexes = { { bq, br }, { xq, xr }, { target.q, target.r } },
+          kind = KIND,
+          owner = p,
+          loss = "segment",
+          shared = false,
+        })
+        fx:unmark_hex(xq, xr, "mono_half")
+        fx:unmark_player(p, "mono_half")
+        fx:mark_player(p, "mono_turn", "turn", 1)
+        fx:mark_player(p, "mono_up", "permanent", 1)
+        for _, name in ipairs({ "mono_s1", "mono_s2", "mono_w1", "mono_w2", "mono_p1", "mono_p2", "mono_f1", "mono_f2" }) do
+          fx:unmark_player(p, name)
+        end
+      end,
+    },
+  },
+})
