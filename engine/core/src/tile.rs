@@ -597,9 +597,9 @@ pub struct RuleAction {
     /// 2 the compulsory discard, 4 play; 0 for every stage. In the others its `targets` is not
     /// asked.
     pub stages: u8,
-    /// A player marker the player whose turn it is must carry for it to be offered (`marker`);
-    /// without it, its `targets` is not asked.
-    pub marker: Option<crate::marker::MarkerName>,
+    /// A player marker the player whose turn it is must carry for it to be offered (`marker`,
+    /// a valid marker name); without it, its `targets` is not asked.
+    pub marker: Option<String>,
 }
 
 impl RuleAction {

@@ -727,9 +727,11 @@ impl Game {
                 names.join(" or ")
             );
         }
-        if let Some(m) = def.marker {
+        if let Some(m) = def.marker.as_deref() {
             let on = crate::marker::MarkOn::Player(self.state.turn.player());
-            if self.field.mark(on, m).is_none() {
+            let carried = crate::marker::MarkerName::new(m)
+                .is_ok_and(|name| self.field.mark(on, name).is_some());
+            if !carried {
                 return format!(
                     "it may not be taken now: it is offered only to a player who carries the marker `{m}` (its `marker`)"
                 );

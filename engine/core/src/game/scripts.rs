@@ -464,9 +464,10 @@ impl Game {
             for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
                 // An action that cannot be offered now is not asked (`stages`, `marker`).
                 if def.stages != 0 && def.stages & stage == 0
-                    || def
-                        .marker
-                        .is_some_and(|m| self.field.mark(current, m).is_none())
+                    || def.marker.as_deref().is_some_and(|m| {
+                        crate::marker::MarkerName::new(m)
+                            .map_or(true, |m| self.field.mark(current, m).is_none())
+                    })
                 {
                     continue;
                 }

@@ -111,7 +111,7 @@ impl ScriptHost {
                             doc: a.doc.clone(),
                             facing: a.facing,
                             stages: a.stages,
-                            marker: a.marker,
+                            marker: a.marker.map(|m| m.to_string()),
                         })
                         .collect(),
                 });
