@@ -817,3 +817,28 @@ fn two_against_two_the_team_life_is_shared_and_both_banners_show_it_r10_5_2() {
     }
     assert!(wounded > 0, "some team lost life");
 }
+
+#[test]
+fn the_monolith_arena_armies_play_each_other_and_the_base_armies_and_replay_bit_for_bit() {
+    for (i, armies) in [
+        ["thornwardens", "ashen_legion"],
+        ["ashen_legion", "borgo"],
+        ["hegemony", "thornwardens"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut bots: [Box<dyn Player + Send>; 2] = [
+            Box::new(GreedyBot::new(70 + i as u64)),
+            Box::new(RandomBot::new(80 + i as u64)),
+        ];
+        let (text, _) = record(
+            &["monolith=true", "poison=true"],
+            "standard",
+            armies,
+            &mut bots,
+            90 + i as u64,
+        );
+        verify(&text);
+    }
+}
