@@ -165,6 +165,12 @@ impl Game {
                 message: "battle: a Battle is asked by a rule action's `play` (docs/RULESETS.md, \"The reserve\"), not at this point of the game".to_string(),
             });
         }
+        // Each rule's effects were checked against the board when its hook returned; what an
+        // earlier rule's effects make moot (a tile it lifts, which a later rule wounds) is
+        // dropped, as effects made moot in a battle are.
+        if !effects.is_empty() {
+            crate::effect::drop_moot(&self.field, &mut effects);
+        }
         self.check_piles(&effects)?;
         Ok(effects)
     }
