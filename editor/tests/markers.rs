@@ -1,6 +1,7 @@
 //! Markers where a board is shown: a battle's markers on the sandbox board at its phases and
 //! after it, kept with the result and following hand edits; a tile marked `cannot_move` shows it;
-//! a recorded game's markers on the replay viewer's board at the step that has them.
+//! a recorded game's markers on the replay viewer's board at the step that has them; a
+//! Monolith Arena unit's poison and a team's life on a loaded scenario.
 
 mod common;
 
@@ -247,4 +248,35 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
     // The step's log tells of it.
     h.get_by_label_contains(&format!("is marked `{}`", mark.name));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The sandbox with a scenario of the Monolith Arena mod loaded by its button.
+fn monolith_sandbox_with(name: &str) -> Harness<'static, Editor> {
+    let mut harness = window(editor());
+    harness.state_mut().tab = Tab::Sandbox;
+    harness.run();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tests/scenarios/r10_monolith/{name}"));
+    harness.state_mut().sandbox.path = path.display().to_string();
+    harness.run();
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label_contains(&format!("Loaded {}", path.display()));
+    harness
+}
+
+#[test]
+fn the_sandbox_shows_a_units_poison_and_a_teams_life() {
+    let harness = monolith_sandbox_with(
+        "20_poison_wounds_once_per_marker_at_the_end_of_its_owners_turn.toml",
+    );
+    assert_eq!(shown(&harness, "poison 2"), 1, "the poisoned unit's marker");
+    let harness = monolith_sandbox_with("23_team_life_a_wound_on_one_banner_brings_both_down.toml");
+    // Each of the four players carries the team's life: a chip in the players panel and a badge
+    // above their banner on the board.
+    assert_eq!(
+        shown(&harness, "team_life 40"),
+        8,
+        "each player's team life, twice"
+    );
 }
