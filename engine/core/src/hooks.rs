@@ -211,10 +211,7 @@ impl InstantTargets {
 
     /// Whether `tile`, a tile of `army`, is listed.
     pub fn has_tile(&self, army: &crate::tile::Army, tile: crate::tile::TileRef) -> bool {
-        army.tiles
-            .iter()
-            .take(64)
-            .position(|t| *t == tile)
+        army.tile_slot(tile)
             .is_some_and(|i| self.tiles & 1u64 << i != 0)
     }
 

@@ -377,6 +377,12 @@ pub struct Army {
 }
 
 impl Army {
+    /// Where `tile` stands among the army's first 64 tiles: the bit a rule action's tile targets
+    /// use for it (`InstantTargets::tiles`).
+    pub fn tile_slot(&self, tile: TileRef) -> Option<usize> {
+        self.tiles.iter().take(64).position(|t| *t == tile)
+    }
+
     /// How many tiles the army's deck holds when that is not its size (R1.1).
     pub fn size_mismatch(&self, catalog: &Catalog) -> Option<u32> {
         deck_mismatch(self.tiles.iter().map(|&t| catalog.get(t).count), self.size)
@@ -609,6 +615,12 @@ impl RuleAction {
     pub const STAGE_DISCARD: u8 = 2;
     /// The `stages` flag of play.
     pub const STAGE_PLAY: u8 = 4;
+    /// Each `stages` flag with its word in scripts and its name in messages.
+    pub const STAGES: [(u8, &'static str, &'static str); 3] = [
+        (Self::STAGE_HQ, "hq", "the HQs' placement"),
+        (Self::STAGE_DISCARD, "discard", "the compulsory discard"),
+        (Self::STAGE_PLAY, "play", "play"),
+    ];
 }
 
 impl GameRule {

@@ -1350,7 +1350,7 @@ fn read_tile_target(
             army.id
         ));
     };
-    match army.tiles.iter().take(64).position(|t| *t == tile) {
+    match army.tile_slot(tile) {
         Some(at) => {
             out.tiles |= 1u64 << at;
             Ok(())

@@ -374,7 +374,7 @@ fn read_when(name: &str, v: &Value) -> mlua::Result<Vec<(String, Value)>> {
 /// An action's `stages`: a list of `"hq"`, `"discard"` and `"play"`, as flags; 0 when left out.
 fn read_stages(rule: &str, name: &str, v: Value) -> mlua::Result<u8> {
     use hexforge_core::tile::RuleAction;
-    let words_of = ["hq", "discard", "play"];
+    let words_of = RuleAction::STAGES.map(|(_, w, _)| w);
     let Value::Table(list) = v else {
         return match v {
             Value::Nil => Ok(0),
@@ -387,17 +387,13 @@ fn read_stages(rule: &str, name: &str, v: Value) -> mlua::Result<u8> {
     let mut flags = 0;
     for i in 1..=list.raw_len() {
         let w = list.raw_get::<Value>(i)?.to_string().unwrap_or_default();
-        flags |= match w.as_str() {
-            "hq" => RuleAction::STAGE_HQ,
-            "discard" => RuleAction::STAGE_DISCARD,
-            "play" => RuleAction::STAGE_PLAY,
-            _ => {
-                return Err(mlua::Error::runtime(format!(
-                    "rule `{rule}`, action `{name}`: `{w}` is no stage{}: use hq, discard or play",
-                    hexforge_core::names::did_you_mean(&w, words_of)
-                )));
-            }
+        let Some((flag, _, _)) = RuleAction::STAGES.iter().find(|(_, word, _)| *word == w) else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{rule}`, action `{name}`: `{w}` is no stage{}: use hq, discard or play",
+                hexforge_core::names::did_you_mean(&w, words_of)
+            )));
         };
+        flags |= flag;
     }
     Ok(flags)
 }

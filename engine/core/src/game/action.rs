@@ -697,7 +697,6 @@ impl Game {
     /// `marker` kept it from being offered, or its `targets` said nothing.
     #[cold]
     fn unoffered(&self, rule: usize, action: usize) -> String {
-        use crate::tile::RuleAction;
         let Some(def) = self
             .catalog
             .game_rules()
@@ -706,38 +705,23 @@ impl Game {
         else {
             return "no game rule offers it".into();
         };
-        let stage = match self.stage {
-            Stage::PlaceHq => RuleAction::STAGE_HQ,
-            Stage::Discard => RuleAction::STAGE_DISCARD,
-            Stage::Play => RuleAction::STAGE_PLAY,
-            Stage::Over(_) => 0,
-        };
-        if def.stages != 0 && def.stages & stage == 0 {
-            let names: Vec<&str> = [
-                (RuleAction::STAGE_HQ, "the HQs' placement"),
-                (RuleAction::STAGE_DISCARD, "the compulsory discard"),
-                (RuleAction::STAGE_PLAY, "play"),
-            ]
-            .iter()
-            .filter(|(f, _)| def.stages & f != 0)
-            .map(|(_, n)| *n)
-            .collect();
-            return format!(
-                "it may not be taken now: it is offered only during {} (its `stages`)",
-                names.join(" or ")
-            );
-        }
-        if let Some(m) = def.marker.as_deref() {
-            let on = crate::marker::MarkOn::Player(self.state.turn.player());
-            let carried = crate::marker::MarkerName::new(m)
-                .is_ok_and(|name| self.field.mark(on, name).is_some());
-            if !carried {
-                return format!(
-                    "it may not be taken now: it is offered only to a player who carries the marker `{m}` (its `marker`)"
-                );
+        match self.kept_back(def) {
+            Some(super::scripts::KeptBack::Stages(flags)) => {
+                let names: Vec<&str> = crate::tile::RuleAction::STAGES
+                    .iter()
+                    .filter(|(f, _, _)| flags & f != 0)
+                    .map(|(_, _, name)| *name)
+                    .collect();
+                format!(
+                    "it may not be taken now: it is offered only during {} (its `stages`)",
+                    names.join(" or ")
+                )
             }
+            Some(super::scripts::KeptBack::Marker(m)) => format!(
+                "it may not be taken now: it is offered only to a player who carries the marker `{m}` (its `marker`)"
+            ),
+            None => "it may not be taken now (its `targets` function lists nothing)".into(),
         }
-        "it may not be taken now (its `targets` function lists nothing)".into()
     }
 
     /// Whether what the game rules' `restrict` hooks closed leaves `action` open.

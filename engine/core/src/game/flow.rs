@@ -519,15 +519,13 @@ impl Game {
             self.hook_failure.get_or_insert(e);
             return;
         }
-        // A rule's discard is the turn's discard (R2.5.2), as the player's own would be.
+        // Effects' events reach the piles, not the turn: a rule's discard is the turn's discard
+        // (R2.5.2), as the player's own would be.
         if effects
             .iter()
             .any(|e| matches!(e, crate::effect::Effect::Discard { .. }))
         {
-            if self.stage == Stage::Discard {
-                self.stage = Stage::Play;
-            }
-            self.state.acted = true;
+            self.turn_discarded();
         }
         // The kept movers followed the effects' events; the views are worked out again.
         self.views = OnceLock::new();

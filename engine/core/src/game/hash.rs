@@ -200,12 +200,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         h.len(scripted.len());
         for (tile, targets) in scripted {
             h.u16(tile.index() as u16);
-            h.bool(targets.none);
-            h.u64(targets.cells);
-            // Tiles are hashed only when listed, so games without them keep their hashes.
-            if targets.tiles != 0 {
-                h.u64(targets.tiles);
-            }
+            hash_targets(&mut h, targets);
         }
     }
     // Likewise for what game rules close and where their actions may be taken.
@@ -220,15 +215,20 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         for (rule, action, targets) in rule_targets {
             h.u8(*rule);
             h.u8(*action);
-            h.bool(targets.none);
-            h.u64(targets.cells);
-            // Tiles are hashed only when listed, so games without them keep their hashes.
-            if targets.tiles != 0 {
-                h.u64(targets.tiles);
-            }
+            hash_targets(&mut h, targets);
         }
     }
     h.finish()
+}
+
+/// The targets an instant or a rule action lists. Tiles are hashed only when listed, so games
+/// without them keep their hashes.
+fn hash_targets(h: &mut Fnv1a, targets: &crate::hooks::InstantTargets) {
+    h.bool(targets.none);
+    h.u64(targets.cells);
+    if targets.tiles != 0 {
+        h.u64(targets.tiles);
+    }
 }
 
 #[cfg(test)]

@@ -812,6 +812,16 @@ impl Game {
         hash::state_hash(self)
     }
 
+    /// A tile was discarded this turn, by the player or a rule's `fx:discard`: the turn's
+    /// discard (R2.5.2) is made.
+    fn turn_discarded(&mut self) {
+        if self.stage == Stage::Discard {
+            self.stage = Stage::Play;
+        }
+        self.state.acted = true;
+        self.state.discarded = true;
+    }
+
     /// Applies an event of this game. Board events go to the battlefield; the rest move tiles
     /// between piles or advance the turn.
     fn apply(&mut self, event: &Event) {
@@ -840,13 +850,7 @@ impl Game {
                 self.last_drawn = true;
                 self.owed = Some(self.active_mask());
             }
-            Event::Discarded { .. } => {
-                if self.stage == Stage::Discard {
-                    self.stage = Stage::Play;
-                }
-                self.state.acted = true;
-                self.state.discarded = true;
-            }
+            Event::Discarded { .. } => self.turn_discarded(),
             Event::TurnEnded { player } => {
                 if let Some(m) = self.owed.as_mut() {
                     *m &= !(1 << player.index());
@@ -886,6 +890,29 @@ impl Game {
             Stage::Discard
         } else {
             Stage::Play
+        }
+    }
+}
+
+impl Stage {
+    /// The stage as game rules read it (`ctx:stage()`): `"hq"`, `"discard"`, `"play"`, `"over"`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Stage::PlaceHq => "hq",
+            Stage::Discard => "discard",
+            Stage::Play => "play",
+            Stage::Over(_) => "over",
+        }
+    }
+
+    /// The stage's flag in a rule action's `stages` (`RuleAction::STAGES`); 0 once it is over.
+    pub fn rule_flag(self) -> u8 {
+        use crate::tile::RuleAction;
+        match self {
+            Stage::PlaceHq => RuleAction::STAGE_HQ,
+            Stage::Discard => RuleAction::STAGE_DISCARD,
+            Stage::Play => RuleAction::STAGE_PLAY,
+            Stage::Over(_) => 0,
         }
     }
 }

@@ -6,7 +6,7 @@
 //! A game with no rule in play calls none of this: every entry point first tests the points of
 //! the rules in play, an empty set.
 
-use super::{Game, Loss, Stage};
+use super::{Game, Loss};
 use crate::battle::BattleReport;
 use crate::battlefield::MAX_PLAYERS;
 use crate::effect::Effect;
@@ -126,12 +126,7 @@ impl Game {
                 turn: self.turn_number,
                 battles: self.battles,
                 last_tile_drawn: self.last_drawn,
-                stage: match self.stage {
-                    Stage::PlaceHq => "hq",
-                    Stage::Discard => "discard",
-                    Stage::Play => "play",
-                    Stage::Over(_) => "over",
-                },
+                stage: self.stage.word(),
                 played: self.state.tiles_played,
                 placed: self.state.placed,
                 discarded: self.state.discarded,
@@ -459,22 +454,10 @@ impl Game {
         let mut refusals: Vec<(u8, u8, String)> = Vec::new();
         let mut why = String::new();
         let rules = self.catalog.game_rules();
-        let stage = match self.stage {
-            Stage::PlaceHq => crate::tile::RuleAction::STAGE_HQ,
-            Stage::Discard => crate::tile::RuleAction::STAGE_DISCARD,
-            Stage::Play => crate::tile::RuleAction::STAGE_PLAY,
-            Stage::Over(_) => 0,
-        };
-        let current = crate::marker::MarkOn::Player(self.state.turn.player());
         self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
             for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
                 // An action that cannot be offered now is not asked (`stages`, `marker`).
-                if def.stages != 0 && def.stages & stage == 0
-                    || def.marker.as_deref().is_some_and(|m| {
-                        crate::marker::MarkerName::new(m)
-                            .map_or(true, |m| self.field.mark(current, m).is_none())
-                    })
-                {
+                if self.kept_back(def).is_some() {
                     continue;
                 }
                 let mut targets = InstantTargets::default();
@@ -502,6 +485,20 @@ impl Game {
         Ok(())
     }
 
+    /// What keeps the rule action `def` from being offered now, before its `targets` is asked:
+    /// its `stages` (the stage it is not offered in) or its `marker` (the player marker the
+    /// player whose turn it is lacks); `None` when neither does.
+    pub(super) fn kept_back<'d>(&self, def: &'d crate::tile::RuleAction) -> Option<KeptBack<'d>> {
+        if def.stages != 0 && def.stages & self.stage.rule_flag() == 0 {
+            return Some(KeptBack::Stages(def.stages));
+        }
+        let m = def.marker.as_deref()?;
+        let on = crate::marker::MarkOn::Player(self.state.turn.player());
+        let carried =
+            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some());
+        (!carried).then_some(KeptBack::Marker(m))
+    }
+
     /// Why the rule action `action` of rule `rule` may not be taken now, when its `targets`
     /// function said so.
     pub fn rule_action_refusal(&self, rule: usize, action: usize) -> Option<&str> {
@@ -510,4 +507,12 @@ impl Game {
             .find(|(r, a, _)| usize::from(*r) == rule && usize::from(*a) == action)
             .map(|(_, _, why)| why.as_str())
     }
+}
+
+/// What keeps a rule action from being offered (`Game::kept_back`).
+pub(super) enum KeptBack<'d> {
+    /// Its `stages` flags, which do not hold the stage now.
+    Stages(u8),
+    /// Its `marker`, which the player whose turn it is does not carry.
+    Marker(&'d str),
 }
