@@ -26,11 +26,6 @@ local function pm(ctx, p, name)
   return ctx:player_marker(p, name) or 0
 end
 
--- The hex of player `p`'s banner (HQ): q, r, or nil when it is not on the board.
-local function banner(ctx, p)
-  return ctx:hq(p)
-end
-
 -- Player `p`'s deployed Monolith: the linked unit, or nil when it is folded.
 local function deployed(ctx, p)
   for _, l in ipairs(ctx:links()) do
@@ -46,10 +41,9 @@ local function key(q, r)
   return q * 64 + r
 end
 
--- Whether two hexes are neighbours (axial coordinates: their distance is 1).
+-- Whether two hexes are neighbours.
 local function next_to(aq, ar, bq, br)
-  local dq, dr = aq - bq, ar - br
-  return (math.abs(dq) + math.abs(dr) + math.abs(dq + dr)) == 2
+  return hex.distance(aq, ar, bq, br) == 1
 end
 
 -- Whether banner B and lower segments X and Y make one piece: each next to another (R10.6.5).
@@ -165,7 +159,7 @@ local function why_not_deploy(ctx, p)
   if ctx:player_marker(p, "mono_half") or ctx:player_marker(p, "mono_up") then
     return "the Monolith is deployed already: it folds after the next Battle (R10.6.6)"
   end
-  local bq, br = banner(ctx, p)
+  local bq, br = ctx:hq(p)
   if not bq then
     return "the banner is not on the board (R10.6.1)"
   end
@@ -190,7 +184,7 @@ end
 -- lower segment is netted (R10.6.8). Every tile inside leaves the board for its owner's reserve,
 -- with what it carries noted on the Monolith's owner.
 local function fold(ctx, fx, p, l)
-  local bq, br = banner(ctx, p)
+  local bq, br = ctx:hq(p)
   local lower = {}
   for _, s in ipairs(l.segments) do
     if not (s.q == bq and s.r == br) then
@@ -352,7 +346,7 @@ rule("monolith", {
         if not ctx:player_marker(p, "mono_half") then
           return {}
         end
-        local bq, br = banner(ctx, p)
+        local bq, br = ctx:hq(p)
         local xq, xr = half_hex(ctx, p)
         if not (bq and xq) then
           return {}
@@ -367,7 +361,7 @@ rule("monolith", {
       end,
       play = function(ctx, target, fx)
         local p = ctx:current()
-        local bq, br = banner(ctx, p)
+        local bq, br = ctx:hq(p)
         local xq, xr = half_hex(ctx, p)
         put_down(ctx, fx, p, 2, target.q, target.r, target.facing)
         fx:link({
