@@ -1,6 +1,7 @@
 //! Problems found in content files, each located as `file:line:column`.
 
 use std::fmt;
+use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -166,12 +167,19 @@ impl From<Diagnostic> for Diagnostics {
 /// The text of the file at `path`, or a problem naming `what` it is: a file that cannot be read,
 /// or one that is not UTF-8, located at the line and column of its first bad byte.
 pub fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let cannot = |e: std::io::Error| {
         Diagnostic::whole_file(
             path,
             format!("cannot read the {what} ({e}): check that it exists and can be read"),
         )
-    })?;
+    };
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES as u64 + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(Diagnostic::whole_file(path, too_big(what)));
+    }
     String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let good = std::str::from_utf8(&e.as_bytes()[..at]).unwrap_or_default();
@@ -191,7 +199,114 @@ pub fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
 /// Parses TOML into `T`, turning a syntax or type error into a located diagnostic in the
 /// project's words ([`toml_error`]).
 pub fn parse_toml<T: serde::de::DeserializeOwned>(src: &SourceText) -> Result<T, Diagnostic> {
+    if src.text().len() > MAX_FILE_BYTES {
+        return Err(src.file_error(too_big("file")));
+    }
+    if let Some((at, message)) = past_limits(src.text()) {
+        return Err(src.error(at..at, message));
+    }
     toml::from_str(src.text()).map_err(|e| toml_error(src, &e))
+}
+
+/// The largest file Hexforge reads: 4 MiB (a whole army, scenario or replay takes a few dozen
+/// kilobytes).
+pub const MAX_FILE_BYTES: usize = 4 << 20;
+/// The most values one TOML array or inline table may hold.
+pub const MAX_ITEMS: usize = 10_000;
+/// The most values (keys set, array items) one TOML file may hold.
+pub const MAX_VALUES: usize = 200_000;
+/// The deepest nesting of arrays and inline tables in a TOML file.
+pub const MAX_DEPTH: usize = 32;
+
+/// The message for a file over [`MAX_FILE_BYTES`].
+fn too_big(what: &str) -> String {
+    format!(
+        "this {what} is larger than {} MiB, the most Hexforge reads: split it, or remove what is repeated",
+        MAX_FILE_BYTES >> 20
+    )
+}
+
+/// Where a TOML text passes [`MAX_ITEMS`], [`MAX_VALUES`] or [`MAX_DEPTH`], and which, found in
+/// one pass over its bytes before the TOML reader builds anything: the reader would otherwise
+/// hold every value of a huge array in memory before the first error could be given.
+fn past_limits(text: &str) -> Option<(usize, String)> {
+    let bytes = text.as_bytes();
+    let mut open: Vec<(usize, usize)> = Vec::new(); // (where the bracket is, values so far)
+    let mut values = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            q @ (b'"' | b'\'') => {
+                let triple = bytes[i..].starts_with(if q == b'"' { b"\"\"\"" } else { b"'''" });
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if q == b'"' && bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if bytes[i] == q && (!triple || bytes[i..].starts_with(&[q, q, q])) {
+                        i += if triple { 3 } else { 1 };
+                        // A closing triple may be followed by up to two more quotes of the text.
+                        while triple && i < bytes.len() && bytes[i] == q {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    if !triple && bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+                continue;
+            }
+            b'[' | b'{' => {
+                open.push((i, 0));
+                if open.len() > MAX_DEPTH {
+                    return Some((
+                        i,
+                        format!(
+                            "arrays and inline tables are nested too deeply here (more than {MAX_DEPTH} levels): Hexforge's files never need so many"
+                        ),
+                    ));
+                }
+            }
+            b']' | b'}' => {
+                open.pop();
+            }
+            b',' | b'=' => {
+                values += 1;
+                if values > MAX_VALUES {
+                    return Some((
+                        i,
+                        format!(
+                            "the file holds more than {MAX_VALUES} values, the most Hexforge reads in one file: split it, or remove what is repeated"
+                        ),
+                    ));
+                }
+                if bytes[i] == b',' {
+                    if let Some((at, n)) = open.last_mut() {
+                        *n += 1;
+                        if *n > MAX_ITEMS {
+                            return Some((
+                                *at,
+                                format!(
+                                    "this array or inline table holds more than {MAX_ITEMS} values, the most Hexforge reads in one: remove what is repeated"
+                                ),
+                            ));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// A TOML reader's error as a located problem that names the key, what was found, what is
@@ -591,6 +706,61 @@ fn duplicate_key(text: &str, offset: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_huge_array_is_refused_at_its_line_before_it_is_read() {
+        // 5 million integers peaked at 1.3 GB in the TOML reader before the first error.
+        let text = format!("name = \"x\"\nat = [{}]\n", vec!["7"; 2_000_000].join(","));
+        let src = SourceText::new("s.toml", text);
+        let e = parse_toml::<toml::Table>(&src).expect_err("refused");
+        assert_eq!((e.line, e.column), (2, 6));
+        assert!(
+            e.message.contains("more than 10000 values"),
+            "{}",
+            e.message
+        );
+        // At the limit, the array reads.
+        let ok = format!("at = [{}]\n", vec!["1"; MAX_ITEMS].join(", "));
+        assert!(parse_toml::<toml::Table>(&SourceText::new("s.toml", ok)).is_ok());
+    }
+
+    #[test]
+    fn deep_nesting_and_too_many_values_are_refused() {
+        let deep = format!("x = {}{}\n", "[".repeat(40), "]".repeat(40));
+        let e = parse_toml::<toml::Table>(&SourceText::new("d.toml", deep)).expect_err("deep");
+        assert!(
+            e.message
+                .contains("nested too deeply here (more than 32 levels)"),
+            "{}",
+            e.message
+        );
+        let many: String = (0..MAX_VALUES + 1).map(|i| format!("k{i} = 1\n")).collect();
+        let e = parse_toml::<toml::Table>(&SourceText::new("m.toml", many)).expect_err("many");
+        assert_eq!(e.line, MAX_VALUES + 1);
+        // Brackets, commas and equals signs inside strings and comments are text.
+        let quoted = format!(
+            "a = \"{}\"\nb = '{}'\nc = \"\"\"\n{}\"\"\"\n# {}\n",
+            "[,".repeat(20_000),
+            "{=".repeat(20_000),
+            "],\\\"".repeat(20_000),
+            "[[,".repeat(20_000)
+        );
+        assert!(parse_toml::<toml::Table>(&SourceText::new("q.toml", quoted)).is_ok());
+    }
+
+    #[test]
+    fn a_file_over_the_size_limit_is_refused_unread() {
+        let dir = std::env::temp_dir().join(format!("hexforge-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join("big.toml");
+        std::fs::write(&path, vec![b'#'; MAX_FILE_BYTES + 1]).expect("write");
+        let e = read_text(&path, "scenario").expect_err("too big");
+        assert_eq!(e.line, 0);
+        assert!(e.message.contains("larger than 4 MiB"), "{}", e.message);
+        std::fs::write(&path, vec![b'#'; MAX_FILE_BYTES]).expect("write");
+        assert!(read_text(&path, "scenario").is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn offsets_become_one_based_lines_and_columns() {
