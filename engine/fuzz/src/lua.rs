@@ -239,15 +239,15 @@ edges = ["melee:1@0", "ranged:1@1", "net@5"]
 hook = "probe"
 "#;
 
-/// Loads `script` as the probe mod's ability and fights a battle with it: the gunner between the
-/// two HQs.
-pub fn run(script: &str) {
+/// The probe mod with `script` as its ability, loaded with its scripts from a folder of this
+/// process and thread; `None` if the folder cannot be written.
+pub fn load(script: &str) -> Option<hexforge_script::Loaded> {
     let dir = std::env::temp_dir().join(format!(
         "hexforge-fuzz-lua-{}-{:?}",
         std::process::id(),
         std::thread::current().id()
     ));
-    let wrote = std::fs::create_dir_all(dir.join("armies"))
+    std::fs::create_dir_all(dir.join("armies"))
         .and_then(|()| std::fs::create_dir_all(dir.join("scripts")))
         .and_then(|()| {
             std::fs::write(
@@ -256,15 +256,20 @@ pub fn run(script: &str) {
             )
         })
         .and_then(|()| std::fs::write(dir.join("armies/probe.toml"), ARMY))
-        .and_then(|()| std::fs::write(dir.join("scripts/probe.lua"), script));
-    if wrote.is_err() {
-        return;
-    }
-    let hexforge_script::Loaded { mods, mut scripts } =
-        hexforge_script::load(&[dir], Limits::default());
+        .and_then(|()| std::fs::write(dir.join("scripts/probe.lua"), script))
+        .ok()?;
+    Some(hexforge_script::load(&[dir], Limits::default()))
+}
+
+/// Loads `script` as the probe mod's ability and fights a battle with it: the gunner between the
+/// two HQs. Whether the battle ran to its end (a hook's error refuses it).
+pub fn run(script: &str) -> bool {
+    let Some(hexforge_script::Loaded { mods, mut scripts }) = load(script) else {
+        return false;
+    };
     let catalog = &mods.catalog;
     let (Some(gunner), Some(hq)) = (catalog.find("probe/gunner"), catalog.find("probe/hq")) else {
-        return;
+        return false;
     };
     let at = |tile, owner: u8, q: i32, r: i32| TileSetup {
         tile,
@@ -284,10 +289,10 @@ pub fn run(script: &str) {
         },
         catalog,
     ) else {
-        return;
+        return false;
     };
     let rules = Rules::default();
-    let _ = resolve(
+    resolve(
         &mut field,
         Context {
             catalog,
@@ -296,5 +301,27 @@ pub fn run(script: &str) {
         &mut scripts,
         &mut DefaultPolicy,
         &mut (),
-    );
+    )
+    .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_probe_script_loads_and_a_protected_one_fights_its_battle() {
+        for input in [&[][..], &[0, 0], &[1, 2, 3, 4], &[255; 40]] {
+            let loaded = load(&program(input)).expect("the probe folder");
+            assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+            assert!(loaded.mods.catalog.find("probe/gunner").is_some());
+        }
+        // Every host function called with no argument, each under `pcall`: the battle ends.
+        let all: Vec<u8> = (0..4u8)
+            .flat_map(|r| (0..48u8).flat_map(move |m| [m * 4 + r, 0]))
+            .collect();
+        assert!(run(&program(&all)));
+        // An unprotected call of a function no receiver has stops the hook, and the battle.
+        assert!(!run(&program(&[4 * 40, 240])));
+    }
 }
