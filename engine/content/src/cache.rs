@@ -3,7 +3,9 @@
 //! global steps (dependencies, load order, patches, catalog) are redone from the parts kept.
 
 use crate::diagnostic::Diagnostic;
-use crate::modpack::{FolderRead, LoadedMods, assemble, mod_dirs, read_folder, script_files};
+use crate::folder::{mod_dirs, script_files, toml_files};
+use crate::folder_read::{FolderRead, read_folder};
+use crate::modpack::{LoadedMods, assemble};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
@@ -40,11 +42,7 @@ impl Stamp {
 fn stamps(dir: &Path) -> Vec<Stamp> {
     let mut out = vec![Stamp::of(dir.join("mod.toml"))];
     for sub in ["armies", "rules", "patches"] {
-        out.extend(
-            crate::modpack::toml_files(dir, sub)
-                .into_iter()
-                .map(Stamp::of),
-        );
+        out.extend(toml_files(dir, sub).into_iter().map(Stamp::of));
     }
     let scripts = dir.join("scripts");
     if scripts.is_dir() {

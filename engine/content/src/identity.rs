@@ -3,7 +3,7 @@
 
 use crate::army::ArmyFile;
 use crate::boards::Board;
-use crate::modpack::ModInfo;
+use crate::folder_read::ModInfo;
 use crate::presets::RulePreset;
 use hexforge_core::fnv::Fnv1a;
 use hexforge_core::rules::Rules;
@@ -195,7 +195,7 @@ mod tests {
     #[test]
     fn a_mods_hash_changes_with_its_data_and_nothing_else() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/examples");
-        let m = crate::modpack::load_mod(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let m = crate::folder_read::load_mod(&dir).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(mod_hash(&m), mod_hash(&m.clone()));
         let mut changed = m.clone();
         changed.armies[0].tiles[1].toughness += 1;

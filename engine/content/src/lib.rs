@@ -10,6 +10,8 @@ pub mod boards;
 pub mod cache;
 pub mod diagnostic;
 pub mod edges;
+pub mod folder;
+pub mod folder_read;
 pub mod identity;
 pub mod manifest;
 pub mod modpack;
@@ -24,15 +26,14 @@ pub use army::{ArmyFile, HookSite, load_army, parse_army, parse_army_open};
 pub use boards::{Board, HexMark, UnknownBoard, find_board, load_board, parse_board, table_board};
 pub use cache::{ModCache, Refreshed};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
+pub use folder::{ScriptFile, mod_dirs, script_files, user_mods_dir};
+pub use folder_read::{ArmyCheck, ModInfo, check_army_text, load_mod};
 pub use identity::{army_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
-pub use modpack::{
-    ArmyCheck, LoadedMods, ModInfo, ScriptFile, Skipped, check_army_text, load_mod, load_mods,
-    load_mods_except, mod_dirs, script_files, user_mods_dir,
-};
+pub use modpack::{LoadedMods, Skipped, load_mods, load_mods_except, mod_presets};
 pub use options::{OPTIONS_FILE, OptionDecl, OptionsFile, load_options, parse_options};
 pub use presets::{
     RuleInfo, RuleKind, RuleLine, RulePreset, RulesError, ValueSource, key_value, load_preset,
-    mod_presets, option_text, rule_info, rule_lines, table_rules,
+    option_text, rule_info, rule_lines, table_rules,
 };
 pub use scaffold::{ScaffoldError, write_atomically};

@@ -5,6 +5,7 @@
 use crate::army::{ArmyFile, TileRawDef, validate_tile};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::edges::apply_feature;
+use crate::folder::{ScriptFile, toml_files};
 use hexforge_core::tile::{EdgeIcons, Initiative, Tile};
 use serde::Deserialize;
 use std::path::Path;
@@ -148,14 +149,14 @@ impl History {
 
 /// The patch files of a mod, in path order.
 pub fn patch_files(dir: &Path) -> Vec<std::path::PathBuf> {
-    crate::modpack::toml_files(dir, "patches")
+    toml_files(dir, "patches")
 }
 
 /// The patch files of a mod, in path order, each with its text or why it cannot be read.
-pub fn read_patch_files(dir: &Path) -> Vec<Result<crate::ScriptFile, Diagnostic>> {
+pub fn read_patch_files(dir: &Path) -> Vec<Result<ScriptFile, Diagnostic>> {
     patch_files(dir)
         .into_iter()
-        .map(|path| crate::ScriptFile::read(path, "patch"))
+        .map(|path| ScriptFile::read(path, "patch"))
         .collect()
 }
 
@@ -165,7 +166,7 @@ pub fn built_armies(dir: &Path) -> Vec<String> {
 }
 
 /// [`built_armies`] of patch files already read ([`read_patch_files`]).
-pub fn built_armies_in(files: &[Result<crate::ScriptFile, Diagnostic>]) -> Vec<String> {
+pub fn built_armies_in(files: &[Result<ScriptFile, Diagnostic>]) -> Vec<String> {
     let mut out = Vec::new();
     for file in files.iter().flatten() {
         if let Ok(def) =
@@ -207,7 +208,7 @@ pub fn apply_patch_files(
     history: &mut History,
     mod_id: &str,
     may_patch: &[String],
-    files: &[Result<crate::ScriptFile, Diagnostic>],
+    files: &[Result<ScriptFile, Diagnostic>],
 ) -> Diagnostics {
     let mut problems = Vec::new();
     for file in files {

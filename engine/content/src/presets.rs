@@ -135,17 +135,6 @@ pub enum RulesError {
     Option(#[from] hexforge_core::rules::OptionError),
 }
 
-/// The rule presets the loaded `mods` define, the first of an id in load order.
-pub fn mod_presets(mods: &[crate::ModInfo]) -> Vec<RulePreset> {
-    let mut presets: Vec<RulePreset> = Vec::new();
-    for p in mods.iter().flat_map(|m| &m.presets) {
-        if !presets.iter().any(|q| q.id == p.id) {
-            presets.push(p.clone());
-        }
-    }
-    presets
-}
-
 /// The rules of a table: the built-in edition or mod preset `preset` (one of `presets`), the
 /// options mods declare (`declared`, the catalog's [`hexforge_core::Catalog::options`]) at their
 /// value for that preset, then each of `options` (`KEY=VALUE`, an engine key or a declared one)
@@ -361,40 +350,6 @@ pub fn rule_info(key: &str, declared: &BTreeMap<String, DeclaredOption>) -> Opti
         doc: d.doc.clone(),
         played: d.played,
     })
-}
-
-impl crate::LoadedMods {
-    /// [`table_rules`] with these mods' presets and the rule options their catalog declares.
-    pub fn table_rules(&self, preset: &str, options: &[String]) -> Result<Rules, RulesError> {
-        table_rules(
-            preset,
-            options,
-            &mod_presets(&self.mods),
-            self.catalog.options(),
-            self.catalog.implications(),
-        )
-    }
-
-    /// [`rule_lines`] with these mods' presets and the rule options their catalog declares, as
-    /// `hexforge rules` prints them.
-    pub fn rule_lines(
-        &self,
-        preset: &str,
-        options: &[String],
-    ) -> Result<Vec<RuleLine>, RulesError> {
-        rule_lines(
-            preset,
-            options,
-            &mod_presets(&self.mods),
-            self.catalog.options(),
-            self.catalog.implications(),
-        )
-    }
-
-    /// [`rule_info`] of `key` with the rule options these mods declare.
-    pub fn rule_info(&self, key: &str) -> Option<RuleInfo> {
-        rule_info(key, self.catalog.options())
-    }
 }
 
 /// Every rule option of a table ([`table_rules`] with the same arguments): the engine's keys in

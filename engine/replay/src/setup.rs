@@ -1,7 +1,8 @@
 //! A replay's setup against the loaded content: the header of a game about to be recorded, which
 //! recorded mods are not loaded as they were, and the game a header starts from.
 
-use crate::Header;
+use crate::format::{Header, Replay};
+use crate::read::ReplayError;
 use hexforge_content::{
     Board, ModInfo, RulesError, UnknownBoard, find_board, mod_presets, table_board, table_rules,
 };
@@ -158,11 +159,11 @@ pub fn header_board<'m>(header: &Header, mods: &'m [ModInfo]) -> Result<&'m Boar
 /// causes it (the `seat` of an army that is not loaded, the `rules` or `option` line) and saying
 /// what to do.
 pub fn start_replay(
-    replay: &crate::Replay,
+    replay: &Replay,
     mods: &[ModInfo],
     catalog: Arc<Catalog>,
     hooks: &mut dyn AbilityHooks,
-) -> Result<Game, crate::ReplayError> {
+) -> Result<Game, ReplayError> {
     let h = &replay.header;
     let at = &replay.lines;
     start(h, mods, catalog, hooks).map_err(|e| {
@@ -205,7 +206,7 @@ pub fn start_replay(
                 "{e} (the replay was recorded with other content: load its mods with --mods DIR)"
             ),
         };
-        crate::ReplayError {
+        ReplayError {
             line: line.max(1),
             message,
         }
@@ -223,10 +224,10 @@ mod tests {
 
     /// [`start_replay`] with no scripts.
     fn begin_replay(
-        replay: &crate::Replay,
+        replay: &Replay,
         mods: &[ModInfo],
         catalog: Arc<Catalog>,
-    ) -> Result<Game, crate::ReplayError> {
+    ) -> Result<Game, ReplayError> {
         start_replay(replay, mods, catalog, &mut hexforge_core::NoAbilities)
     }
     use std::path::Path;
@@ -303,9 +304,9 @@ mod tests {
         let mut h = table_header(&loaded, "v3");
         h.armies[1] = "molloch".into();
         let mut written = Vec::new();
-        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        crate::record::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
-        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let replay = crate::read::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
         let e = begin_replay(&replay, &loaded.mods, catalog.clone()).expect_err("molloch");
         let seat = text
             .lines()
@@ -330,9 +331,9 @@ mod tests {
         preset.armies[1] = "moloch".into();
         preset.rules = "v33".into();
         let mut written = Vec::new();
-        crate::Recorder::new(&mut written, &preset).expect("write to memory");
+        crate::record::Recorder::new(&mut written, &preset).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
-        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let replay = crate::read::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
         let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("v33");
         assert_eq!(e.line, 3, "{e}");
         assert!(e.message.contains("(did you mean `v3`?)"), "{e}");
@@ -354,9 +355,9 @@ mod tests {
         assert!(old.field().marks().is_empty());
         h.board = "king_of_the_hil".into();
         let mut written = Vec::new();
-        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        crate::record::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
-        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let replay = crate::read::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
         let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("unknown board");
         let line = text
             .lines()
@@ -381,9 +382,9 @@ mod tests {
         let mut h = table_header(&loaded, "v3");
         h.options.push("netted_can_push=true".into());
         let mut written = Vec::new();
-        crate::Recorder::new(&mut written, &h).expect("write to memory");
+        crate::record::Recorder::new(&mut written, &h).expect("write to memory");
         let text = String::from_utf8(written).expect("utf-8");
-        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let replay = crate::read::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
         let e = begin_replay(&replay, &loaded.mods, catalog).expect_err("removed option");
         let line = text
             .lines()
@@ -411,9 +412,9 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         let begin = game.clone();
         let mut written = Vec::new();
-        let recorder = crate::Recorder::new(&mut written, &h).expect("write to memory");
+        let recorder = crate::record::Recorder::new(&mut written, &h).expect("write to memory");
         // No players: every seat ends its turn, so the game runs to the end of the piles.
-        let result = crate::record_game(
+        let result = crate::record::record_game(
             &mut game,
             &mut [],
             &mut hexforge_core::NoAbilities,
@@ -421,12 +422,13 @@ mod tests {
         );
         assert!(result.is_ok(), "{result:?}");
         let text = String::from_utf8(written).expect("utf-8");
-        let replay = crate::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
+        let replay = crate::read::parse(&text, &loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
         assert!(replay.complete && !replay.steps.is_empty());
         assert_eq!(replay.header, h);
         let last = replay.steps.last().map(|s| s.hash);
-        let timeline = crate::Timeline::owned(begin, replay.steps, &mut hexforge_core::NoAbilities)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let timeline =
+            crate::timeline::Timeline::owned(begin, replay.steps, &mut hexforge_core::NoAbilities)
+                .unwrap_or_else(|e| panic!("{e}"));
         let end = timeline
             .state_at(timeline.len(), &mut hexforge_core::NoAbilities)
             .unwrap_or_else(|e| panic!("{e}"));
