@@ -70,7 +70,7 @@ fn replays() -> Vec<Vec<u8>> {
         let mut out = Vec::new();
         for (n, armies) in (0u64..).zip(pairs) {
             let h = header(
-                ("v3", &[], ""),
+                ("v3", &[], if n == 1 { "" } else { "standard" }),
                 &w.loaded.mods,
                 armies.iter().map(|a| a.to_string()).collect(),
                 n,

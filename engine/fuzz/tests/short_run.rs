@@ -123,3 +123,31 @@ fn replay_files_short_run() {
 fn lua_arguments_short_run() {
     short_run("lua_args", mutants(150));
 }
+
+#[test]
+fn replay_seeds_are_whole_games_that_verify() {
+    // Seeds that the reader refuses would leave the replay target fuzzing its header alone.
+    let seeds = hexforge_fuzz::seeds::seeds("replay");
+    assert!(seeds.len() >= 3, "{} replay seeds", seeds.len());
+    hexforge_fuzz::world::with_world(|w| {
+        for (n, seed) in seeds.iter().enumerate() {
+            let text = std::str::from_utf8(seed).expect("a replay is text");
+            let replay = hexforge_replay::parse(text, &w.loaded.catalog)
+                .unwrap_or_else(|e| panic!("seed {n}: {e}"));
+            assert!(replay.complete && replay.steps.len() > 20, "seed {n}");
+            let mut game = hexforge_replay::start_replay(
+                &replay,
+                &w.loaded.mods,
+                w.catalog.clone(),
+                &mut w.scripts,
+            )
+            .unwrap_or_else(|e| panic!("seed {n}: {e}"));
+            for (i, step) in replay.steps.iter().enumerate() {
+                hexforge_replay::replay_step(&mut game, step, &mut w.scripts, &mut ())
+                    .unwrap_or_else(|e| panic!("seed {n}, step {i}: {e}"));
+                assert_eq!(game.state_hash(), step.hash, "seed {n}, step {i}");
+            }
+            assert!(game.result().is_some(), "seed {n} ends");
+        }
+    });
+}

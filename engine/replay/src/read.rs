@@ -318,6 +318,25 @@ mod tests {
     }
 
     #[test]
+    fn a_header_without_a_board_writes_a_file_that_reads_back() {
+        // A recorder once wrote `board ` with an empty id, which the reader refused.
+        let c = catalog();
+        let h = Header {
+            board: String::new(),
+            ..header()
+        };
+        let mut file = Vec::new();
+        Recorder::new(&mut file, &h)
+            .expect("header")
+            .finish()
+            .expect("end");
+        let text = String::from_utf8(file).expect("utf-8");
+        assert!(!text.contains("board"), "{text}");
+        let read = parse(&text, &c).expect("reads back");
+        assert_eq!(read.header.board, "");
+    }
+
+    #[test]
     fn every_kind_of_action_reads_back_as_written() {
         let c = catalog();
         let t = |n: &str| c.find(n).expect("tile");

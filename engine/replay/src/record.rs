@@ -24,7 +24,10 @@ impl<W: Write> Recorder<W> {
         for o in &header.options {
             writeln!(out, "option {o}")?;
         }
-        writeln!(out, "board {}", header.board)?;
+        // A header without a board plays on the standard one, as a file without the line does.
+        if !header.board.is_empty() {
+            writeln!(out, "board {}", header.board)?;
+        }
         for a in &header.armies {
             writeln!(out, "seat {a}")?;
         }
