@@ -6,13 +6,13 @@ use super::action::Checked;
 use super::scripts::{MAX_LOSS_ROUNDS, hook_call_seed};
 use super::{Game, Hand, Loss, Movers, Stage, apply_piles};
 use crate::battle::{self, Context};
-use crate::battlefield::{MAX_PLAYERS, Seat};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
 use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints, HqLoss, Lost, RulePoints};
 use crate::marker::Lasts;
-use crate::play::{Views, resolve_with};
+use crate::play::{Turn, Views, resolve_with};
 use crate::rng::Rng;
 use crate::rules::{BattleLoopGuard, BattleTurnEnd, ExtendedTrigger, ExtraDiscards, TieBreaker};
 use crate::shape::{Cell, bits};
@@ -22,6 +22,50 @@ use std::sync::OnceLock;
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
 /// then play goes on with the board full, so that every game ends.
 const MAX_REPEATS: u32 = 100;
+
+/// The game's outside world for one action: the hooks that answer for abilities and game rules,
+/// the decider that answers the decisions of battles and plays for every player, and the sink the
+/// events go to. The flow passes it on as one argument, the three references in a tuple
+/// (`&mut (hooks, decider, sink)`), monomorphised as the three were.
+pub(super) trait Outside {
+    type Hooks: AbilityHooks + ?Sized;
+    type Decide: Decider + ?Sized;
+    type Sink: EventSink + ?Sized;
+
+    /// The three, borrowed at once.
+    fn parts(&mut self) -> (&mut Self::Hooks, &mut Self::Decide, &mut Self::Sink);
+
+    #[inline(always)]
+    fn hooks(&mut self) -> &mut Self::Hooks {
+        self.parts().0
+    }
+
+    #[inline(always)]
+    fn decider(&mut self) -> &mut Self::Decide {
+        self.parts().1
+    }
+
+    #[inline(always)]
+    fn sink(&mut self) -> &mut Self::Sink {
+        self.parts().2
+    }
+}
+
+impl<H, D, S> Outside for (&mut H, &mut D, &mut S)
+where
+    H: AbilityHooks + ?Sized,
+    D: Decider + ?Sized,
+    S: EventSink + ?Sized,
+{
+    type Hooks = H;
+    type Decide = D;
+    type Sink = S;
+
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut H, &mut D, &mut S) {
+        (&mut *self.0, &mut *self.1, &mut *self.2)
+    }
+}
 
 /// Events of an action pass here, noting whose turn ended and whose began.
 struct TurnWatch<'a, S: ?Sized> {
@@ -55,26 +99,6 @@ struct Piled<'a, S: ?Sized> {
     movers: Option<&'a mut Movers>,
     catalog: &'a Catalog,
     sink: &'a mut S,
-}
-
-/// The rules context of a play and the sink that keeps the piles and movers in step with it,
-/// from the game's fields (borrowed one by one, so the board stays free to change).
-fn piled<'a, S: ?Sized>(
-    (catalog, rules): (&'a Catalog, &'a crate::rules::Rules),
-    (piles, losses): (&'a mut [Hand; MAX_PLAYERS], Option<&'a mut Vec<Loss>>),
-    movers: Option<&'a mut Movers>,
-    sink: &'a mut S,
-) -> (Context<'a>, Piled<'a, S>) {
-    (
-        Context { catalog, rules },
-        Piled {
-            piles,
-            losses,
-            movers,
-            catalog,
-            sink,
-        },
-    )
 }
 
 impl<S: EventSink + ?Sized> EventSink for Piled<'_, S> {
@@ -131,6 +155,35 @@ fn targets_seed(hook_seed: u64, calls: u32, k: usize) -> u64 {
 }
 
 impl Game {
+    /// The board, the turn, the rules context of a play and the sink that keeps the piles in step
+    /// with it (the losses too when a rule in play follows them, and the kept movers): the game's
+    /// fields borrowed one by one, for a battle, a play or effects carried out.
+    fn piled<'a, S: ?Sized>(
+        &'a mut self,
+        sink: &'a mut S,
+    ) -> (&'a mut Battlefield, &'a mut Turn, Context<'a>, Piled<'a, S>) {
+        let catalog = &*self.catalog;
+        let losses = self
+            .rule_points
+            .intersects(RulePoints::LOSSES)
+            .then_some(&mut self.losses);
+        (
+            &mut self.field,
+            &mut self.state.turn,
+            Context {
+                catalog,
+                rules: &self.rules,
+            },
+            Piled {
+                piles: &mut self.piles,
+                losses,
+                movers: self.movers.get_mut(),
+                catalog,
+                sink,
+            },
+        )
+    }
+
     /// Works out again the targets of each scripted instant in the current player's hand
     /// ([`Game::instant_targets`]) with `hooks`; nothing is listed once the game is over.
     pub(super) fn refresh_targets<H>(&mut self, hooks: &mut H) -> Result<(), HookError>
@@ -177,7 +230,7 @@ impl Game {
     {
         let checked = self.check_action(action)?;
         if !self.has_scripted && self.rule_points.is_empty() && !self.may_call_hooks(&checked) {
-            self.perform(checked, hooks, decider, sink);
+            self.perform(checked, &mut (hooks, decider, sink));
             return match self.hook_failure.take() {
                 Some(e) => Err(ActionError::Hook(e)),
                 None => Ok(()),
@@ -188,9 +241,9 @@ impl Game {
         let before = self.clone();
         let mut held: Vec<Event> = Vec::new();
         if sink.keeps_events() {
-            self.perform(checked, hooks, decider, &mut held);
+            self.perform(checked, &mut (&mut *hooks, &mut *decider, &mut held));
         } else {
-            self.perform(checked, hooks, decider, sink);
+            self.perform(checked, &mut (&mut *hooks, &mut *decider, &mut *sink));
         }
         let failure = match self.hook_failure.take() {
             Some(e) => Some(e),
@@ -213,22 +266,12 @@ impl Game {
     /// `battle_ended`), then the effects they asked carried out at once; a failure is left in
     /// `hook_failure`.
     #[inline(never)]
-    pub(super) fn rule_effects<H, D, S>(
-        &mut self,
-        point: RulePoints,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    pub(super) fn rule_effects<O: Outside>(&mut self, point: RulePoints, outside: &mut O) {
         if !self.rule_points.contains(point) || self.hook_failure.is_some() {
             return;
         }
-        match self.ask_rules(point, hooks) {
-            Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+        match self.ask_rules(point, outside.hooks()) {
+            Ok(effects) => self.carry_out(&effects, outside),
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
             }
@@ -239,7 +282,7 @@ impl Game {
     /// `play` function asks carried out at once; a failure is left in `hook_failure`.
     #[cold]
     #[inline(never)]
-    fn take_rule_action<H, D, S>(
+    fn take_rule_action<O: Outside>(
         &mut self,
         (rule, action): (usize, usize),
         (target, facing, tile): (
@@ -247,14 +290,8 @@ impl Game {
             Option<crate::hex::Dir>,
             Option<crate::tile::TileRef>,
         ),
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+        outside: &mut O,
+    ) {
         let player = self.state.turn.player();
         self.emit(
             Event::RuleAction {
@@ -265,16 +302,16 @@ impl Game {
                 facing,
                 tile,
             },
-            sink,
+            outside.sink(),
         );
-        match self.ask_rule_action((rule, action), (target, facing, tile), hooks) {
+        match self.ask_rule_action((rule, action), (target, facing, tile), outside.hooks()) {
             Ok(effects) => {
-                self.carry_out(&effects, hooks, decider, sink);
+                self.carry_out(&effects, outside);
                 let battle = effects
                     .iter()
                     .any(|e| matches!(e, crate::effect::Effect::Battle));
                 if battle && self.result().is_none() && self.hook_failure.is_none() {
-                    self.battle_ends_turn(BattleCause::Rule { player }, hooks, decider, sink);
+                    self.battle_ends_turn(BattleCause::Rule { player }, outside);
                 }
             }
             Err(e) => {
@@ -286,24 +323,13 @@ impl Game {
     /// The rules' `turn_started` hooks before the current player draws `draw` tiles: their
     /// effects carried out, and how many tiles the player draws.
     #[inline(never)]
-    fn rule_turn_started<H, D, S>(
-        &mut self,
-        draw: usize,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) -> usize
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn rule_turn_started<O: Outside>(&mut self, draw: usize, outside: &mut O) -> usize {
         if !self.rule_points.contains(RulePoints::TURN_STARTED) || self.hook_failure.is_some() {
             return draw;
         }
-        match self.ask_turn_started(draw, hooks) {
+        match self.ask_turn_started(draw, outside.hooks()) {
             Ok((n, effects)) => {
-                self.carry_out(&effects, hooks, decider, sink);
+                self.carry_out(&effects, outside);
                 n
             }
             Err(e) => {
@@ -317,12 +343,7 @@ impl Game {
     /// they happened; each loss's effects are carried out before the next loss (and their own
     /// losses follow, up to [`MAX_LOSS_ROUNDS`] rounds). A failure is left in `hook_failure`.
     #[inline(never)]
-    fn rule_losses<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn rule_losses<O: Outside>(&mut self, outside: &mut O) {
         for _ in 0..MAX_LOSS_ROUNDS {
             if self.losses.is_empty() || self.hook_failure.is_some() || self.result().is_some() {
                 break;
@@ -331,8 +352,8 @@ impl Game {
                 if self.hook_failure.is_some() || self.result().is_some() {
                     break;
                 }
-                match self.ask_loss(loss, hooks) {
-                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+                match self.ask_loss(loss, outside.hooks()) {
+                    Ok(effects) => self.carry_out(&effects, outside),
                     Err(e) => {
                         self.hook_failure.get_or_insert(e);
                     }
@@ -343,13 +364,9 @@ impl Game {
     }
 
     /// Ends the game with `result`, or with the verdict the rules' `check` hooks give instead.
-    fn end_game<H, S>(&mut self, result: GameResult, hooks: &mut H, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn end_game<O: Outside>(&mut self, result: GameResult, outside: &mut O) {
         let result = if self.rule_points.contains(RulePoints::CHECK) {
-            match self.ask_check(Some(result), hooks) {
+            match self.ask_check(Some(result), outside.hooks()) {
                 Ok(verdict) => verdict.unwrap_or(result),
                 Err(e) => {
                     self.hook_failure.get_or_insert(e);
@@ -359,24 +376,20 @@ impl Game {
         } else {
             result
         };
-        self.emit(Event::GameEnded { result }, sink);
+        self.emit(Event::GameEnded { result }, outside.sink());
     }
 
     /// While the game goes on, the rules' `check` hooks may end it.
     #[inline(never)]
-    fn rules_may_end<H, S>(&mut self, hooks: &mut H, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn rules_may_end<O: Outside>(&mut self, outside: &mut O) {
         if self.result().is_some()
             || self.hook_failure.is_some()
             || !self.rule_points.contains(RulePoints::CHECK)
         {
             return;
         }
-        match self.ask_check(None, hooks) {
-            Ok(Some(result)) => self.emit(Event::GameEnded { result }, sink),
+        match self.ask_check(None, outside.hooks()) {
+            Ok(Some(result)) => self.emit(Event::GameEnded { result }, outside.sink()),
             Ok(None) => {}
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
@@ -426,18 +439,7 @@ impl Game {
     /// Calls the hooks of `point` (`placed`, `turn_started` or `turn_ended`) for the tiles on
     /// `cells` in reading order, then carries out the effects they ask for; a failure is left in
     /// `hook_failure`.
-    fn tile_hooks<H, D, S>(
-        &mut self,
-        point: HookPoints,
-        cells: u64,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn tile_hooks<O: Outside>(&mut self, point: HookPoints, cells: u64, outside: &mut O) {
         let mut effects = Vec::new();
         for c in bits(cells) {
             let cell = self.field.shape().cell_from_index(c);
@@ -449,7 +451,7 @@ impl Game {
                 // Every call outside a battle is a reseed point of its own: what it draws, and
                 // the script state it sees, depend only on the game and the count of such calls.
                 let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
-                hooks.reseed(seed);
+                outside.hooks().reseed(seed);
                 let ctx = HookContext {
                     field: &self.field,
                     catalog: &self.catalog,
@@ -462,11 +464,11 @@ impl Game {
                     gifts: &[],
                 };
                 let called = if point == HookPoints::PLACED {
-                    hooks.placed(&ctx, &mut effects)
+                    outside.hooks().placed(&ctx, &mut effects)
                 } else if point == HookPoints::TURN_STARTED {
-                    hooks.turn_started(&ctx, &mut effects)
+                    outside.hooks().turn_started(&ctx, &mut effects)
                 } else {
-                    hooks.turn_ended(&ctx, &mut effects)
+                    outside.hooks().turn_ended(&ctx, &mut effects)
                 };
                 if let Err(e) = called {
                     self.hook_failure.get_or_insert(e);
@@ -474,23 +476,13 @@ impl Game {
                 }
             }
         }
-        self.carry_out(&effects, hooks, decider, sink);
+        self.carry_out(&effects, outside);
     }
 
     /// Carries out the effects hooks asked for outside a battle, at once (a volley of scripted
     /// attacks first), then ends the game if they decided it; a failure is left in
     /// `hook_failure`.
-    fn carry_out<H, D, S>(
-        &mut self,
-        effects: &[crate::effect::Effect],
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn carry_out<O: Outside>(&mut self, effects: &[crate::effect::Effect], outside: &mut O) {
         if effects.is_empty() {
             return;
         }
@@ -500,21 +492,12 @@ impl Game {
         {
             // The hooks of a volley of scripted attacks draw from a reseed point of their own.
             let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
-            hooks.reseed(seed);
+            outside.hooks().reseed(seed);
         }
-        let (ctx, mut out) = piled(
-            (&self.catalog, &self.rules),
-            (
-                &mut self.piles,
-                self.rule_points
-                    .intersects(RulePoints::LOSSES)
-                    .then_some(&mut self.losses),
-            ),
-            self.movers.get_mut(),
-            &mut *sink,
-        );
+        let (hooks, decider, sink) = outside.parts();
+        let (field, _, ctx, mut out) = self.piled(sink);
         if let Err(e) =
-            crate::battle::resolve_effects(&mut self.field, ctx, hooks, decider, &mut out, effects)
+            crate::battle::resolve_effects(field, ctx, hooks, decider, &mut out, effects)
         {
             self.hook_failure.get_or_insert(e);
             return;
@@ -537,27 +520,21 @@ impl Game {
         if self.result().is_none()
             && let Some(result) = self.decisive()
         {
-            self.end_game(result, hooks, sink);
+            self.end_game(result, outside);
         }
     }
 
     /// The hooks of `point` (`turn_started` or `turn_ended`) of `player`'s tiles, as
     /// [`Self::tile_hooks`] calls them.
-    pub(super) fn turn_hooks<H, D, S>(
+    pub(super) fn turn_hooks<O: Outside>(
         &mut self,
         player: Seat,
         point: HookPoints,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+        outside: &mut O,
+    ) {
         let cells = self.hooked_tiles(player, point);
         if cells != 0 {
-            self.tile_hooks(point, cells, hooks, decider, sink);
+            self.tile_hooks(point, cells, outside);
         }
     }
 
@@ -576,18 +553,14 @@ impl Game {
     /// Performs a checked action, then runs the game on; a hook failure is left in
     /// `hook_failure`. Turn hooks run once the action is done: `turn_ended` for the player whose
     /// turn it ended, then `turn_started` for the player whose turn it began.
-    fn perform<H, D, S>(&mut self, checked: Checked, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn perform<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
+        let (hooks, decider, sink) = outside.parts();
         let mut watch = TurnWatch {
-            sink: &mut *sink,
+            sink,
             ended: None,
             started: None,
         };
-        self.perform_action(checked, hooks, decider, &mut watch);
+        self.perform_action(checked, &mut (hooks, decider, &mut watch));
         let (ended, started) = (watch.ended, watch.started);
         for (seat, point) in [
             (ended, HookPoints::TURN_ENDED),
@@ -597,28 +570,18 @@ impl Game {
             if self.hook_failure.is_some() || self.result().is_some() {
                 break;
             }
-            self.turn_hooks(seat, point, hooks, decider, sink);
+            self.turn_hooks(seat, point, outside);
         }
         if !self.rule_points.is_empty() && self.hook_failure.is_none() {
             // What the action destroyed outside battles, then whether the rules end the game.
-            self.rule_losses(hooks, decider, sink);
+            self.rule_losses(outside);
             if self.hook_failure.is_none() {
-                self.rules_may_end(hooks, sink);
+                self.rules_may_end(outside);
             }
         }
     }
 
-    fn perform_action<H, D, S>(
-        &mut self,
-        checked: Checked,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn perform_action<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
         let player = self.state.turn.player();
         // Discards and redraws never touch the board; ending a turn changes it only by a battle; a
         // placement updates the kept views itself.
@@ -637,20 +600,20 @@ impl Game {
                         owner: player,
                         facing,
                     },
-                    sink,
+                    outside.sink(),
                 );
                 self.views = self.views_after_placing(cell);
                 if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
-                    self.tile_hooks(HookPoints::PLACED, cell.bit(), hooks, decider, sink);
+                    self.tile_hooks(HookPoints::PLACED, cell.bit(), outside);
                     if self.hook_failure.is_some() || self.result().is_some() {
                         return;
                     }
                 }
                 if setup {
-                    self.next_hq(hooks, decider, sink);
+                    self.next_hq(outside);
                 } else if self.field.main_area_full() {
                     // R4.11.1: a full play area starts a battle at once and ends the turn.
-                    self.board_full(hooks, decider, sink);
+                    self.board_full(outside);
                 }
             }
             Checked::Discard(tile) => {
@@ -659,10 +622,10 @@ impl Game {
                 {
                     self.state.discards_counted += 1;
                 }
-                self.emit(Event::Discarded { player, tile }, sink)
+                self.emit(Event::Discarded { player, tile }, outside.sink())
             }
             Checked::Redraw => {
-                self.emit(Event::BadDraw { player }, sink);
+                self.emit(Event::BadDraw { player }, outside.sink());
                 let hand = self.hand(player).to_vec();
                 for tile in &hand {
                     self.emit(
@@ -670,14 +633,14 @@ impl Game {
                             player,
                             tile: *tile,
                         },
-                        sink,
+                        outside.sink(),
                     );
                 }
                 // Q4: draw as many as were discarded; the check may apply again.
                 self.state.acted = false;
-                self.draw(player, hand.len(), sink);
+                self.draw(player, hand.len(), outside.sink());
             }
-            Checked::EndTurn => self.end_turn(hooks, decider, sink),
+            Checked::EndTurn => self.end_turn(outside),
             Checked::Battle(tile) => {
                 self.emit(
                     Event::InstantPlayed {
@@ -685,9 +648,9 @@ impl Game {
                         tile,
                         at: None,
                     },
-                    sink,
+                    outside.sink(),
                 );
-                self.battle_ends_turn(BattleCause::Instant { player }, hooks, decider, sink);
+                self.battle_ends_turn(BattleCause::Instant { player }, outside);
             }
             Checked::Play(tile, play) => {
                 if let Some(tile) = tile {
@@ -697,13 +660,13 @@ impl Game {
                             tile,
                             at: None,
                         },
-                        sink,
+                        outside.sink(),
                     );
                 } else if self.closes_tiles() {
                     self.state.tiles_closed = true;
                 }
                 self.state.acted = true;
-                self.resolve(&play, decider, sink);
+                self.resolve(&play, outside);
             }
             Checked::Scripted { tile, target } => {
                 // R5: the instant goes to the discard pile as it is played, then its scripts act.
@@ -713,19 +676,19 @@ impl Game {
                         tile,
                         at: target,
                     },
-                    sink,
+                    outside.sink(),
                 );
                 let seed = hook_call_seed(self.hook_seed, &mut self.hook_calls);
-                hooks.reseed(seed);
+                outside.hooks().reseed(seed);
                 match crate::instant::asked(
                     &self.field,
                     self.context(),
                     player,
                     tile,
                     target,
-                    hooks,
+                    outside.hooks(),
                 ) {
-                    Ok(effects) => self.carry_out(&effects, hooks, decider, sink),
+                    Ok(effects) => self.carry_out(&effects, outside),
                     Err(e) => {
                         self.hook_failure.get_or_insert(e);
                     }
@@ -737,9 +700,7 @@ impl Game {
                 target,
                 facing,
                 tile,
-            } => {
-                self.take_rule_action((rule, action), (target, facing, tile), hooks, decider, sink)
-            }
+            } => self.take_rule_action((rule, action), (target, facing, tile), outside),
             Checked::Push {
                 tile,
                 pusher,
@@ -752,7 +713,7 @@ impl Game {
                         tile,
                         at: None,
                     },
-                    sink,
+                    outside.sink(),
                 );
                 let choices: Vec<Choice> = bits(options)
                     .map(|i| Choice::To {
@@ -761,7 +722,7 @@ impl Game {
                     .collect();
                 let owner = self.field.at(target).map(|p| p.owner).unwrap_or(player);
                 let pick = if choices.len() > 1 {
-                    decider.decide(
+                    outside.decider().decide(
                         &self.field,
                         &Decision {
                             question: Question::PushTo,
@@ -783,7 +744,7 @@ impl Game {
                     target: shape.hex(target),
                     to: shape.hex(cell),
                 };
-                self.resolve(&play, decider, sink);
+                self.resolve(&play, outside);
             }
         }
         // The kept movers followed every tile placed, moved and removed.
@@ -820,62 +781,31 @@ impl Game {
     /// The end of `player`'s turn: the event, then the markers whose time runs out with it
     /// (those put for the turn go, those put for a number of turns count one down).
     /// The game rules' `turn_ended` hooks follow.
-    fn turn_over<H, D, S>(&mut self, player: Seat, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
-        self.emit(Event::TurnEnded { player }, sink);
+    fn turn_over<O: Outside>(&mut self, player: Seat, outside: &mut O) {
+        self.emit(Event::TurnEnded { player }, outside.sink());
         if !self.field.marks().is_empty() {
-            crate::battle::expire_marks(&mut self.field, Lasts::Turn, true, sink);
+            crate::battle::expire_marks(&mut self.field, Lasts::Turn, true, outside.sink());
             // The nets and moves the kept views hold may depend on the markers that went.
             self.views = OnceLock::new();
         }
         if !self.rule_points.is_empty() {
-            self.rule_effects(RulePoints::TURN_ENDED, hooks, decider, sink);
+            self.rule_effects(RulePoints::TURN_ENDED, outside);
         }
     }
 
     /// Resolves a checked core play (an instant's effect or a Mobility move) with the kept views it
     /// was checked against.
-    fn resolve<D, S>(&mut self, play: &crate::play::Play, decider: &mut D, sink: &mut S)
-    where
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn resolve<O: Outside>(&mut self, play: &crate::play::Play, outside: &mut O) {
         // The views the play was checked with: the board has not changed since.
         let views = self.views();
-        let (ctx, mut out) = piled(
-            (&self.catalog, &self.rules),
-            (
-                &mut self.piles,
-                self.rule_points
-                    .intersects(RulePoints::LOSSES)
-                    .then_some(&mut self.losses),
-            ),
-            self.movers.get_mut(),
-            sink,
-        );
+        let (_, decider, sink) = outside.parts();
+        let (field, turn, ctx, mut out) = self.piled(sink);
         // Checked just before: a refusal here would be an engine bug, and changes nothing.
-        let _ = resolve_with(
-            &mut self.field,
-            ctx,
-            &mut self.state.turn,
-            play,
-            &views,
-            decider,
-            &mut out,
-        );
+        let _ = resolve_with(field, ctx, turn, play, &views, decider, &mut out);
     }
 
     /// After an HQ is placed: the next player in turn order without one, or the first turn (R2.3).
-    fn next_hq<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn next_hq<O: Outside>(&mut self, outside: &mut O) {
         let next = self
             .order
             .iter()
@@ -885,7 +815,7 @@ impl Game {
             Some(p) => self.state = super::TurnState::new(p),
             None => {
                 self.cursor = 0;
-                self.begin_turn(self.order[0], hooks, decider, sink);
+                self.begin_turn(self.order[0], outside);
             }
         }
     }
@@ -894,31 +824,21 @@ impl Game {
     /// size; R9.1, R9.2). The game rules' `turn_started` hooks run before the draw (and may
     /// change how many tiles are drawn), their `drawn` hooks after it.
     #[inline]
-    pub(super) fn begin_turn<H, D, S>(
-        &mut self,
-        player: Seat,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    pub(super) fn begin_turn<O: Outside>(&mut self, player: Seat, outside: &mut O) {
         let number = self.turn_number + 1;
-        self.emit(Event::TurnStarted { player, number }, sink);
+        self.emit(Event::TurnStarted { player, number }, outside.sink());
         let up_to = self.draw_target(number);
         let have = self.hand(player).len();
         let mut n = up_to.saturating_sub(have);
         if !self.rule_points.is_empty() {
-            n = self.rule_turn_started(n, hooks, decider, sink);
+            n = self.rule_turn_started(n, outside);
             if self.hook_failure.is_some() || self.result().is_some() {
                 return;
             }
         }
-        self.draw(player, n, sink);
+        self.draw(player, n, outside.sink());
         if !self.rule_points.is_empty() {
-            self.rule_effects(RulePoints::DRAWN, hooks, decider, sink);
+            self.rule_effects(RulePoints::DRAWN, outside);
         }
     }
 
@@ -936,25 +856,15 @@ impl Game {
         }
     }
 
-    fn end_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn end_turn<O: Outside>(&mut self, outside: &mut O) {
         let player = self.state.turn.player();
-        self.turn_over(player, hooks, decider, sink);
-        self.after_turn(hooks, decider, sink);
+        self.turn_over(player, outside);
+        self.after_turn(outside);
     }
 
     /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
     /// more, else the next player's turn.
-    fn after_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn after_turn<O: Outside>(&mut self, outside: &mut O) {
         let active = self.active_mask();
         match self.owed {
             Some(owed) if owed & active == 0 => {
@@ -963,43 +873,28 @@ impl Game {
                 } else {
                     BattleCause::Final
                 };
-                self.final_battle(cause, hooks, decider, sink);
+                self.final_battle(cause, outside);
             }
-            _ => self.next_turn(hooks, decider, sink),
+            _ => self.next_turn(outside),
         }
     }
 
-    fn next_turn<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn next_turn<O: Outside>(&mut self, outside: &mut O) {
         let n = self.order.len();
         for step in 1..=n {
             let i = (self.cursor + step) % n;
             let p = self.order[i];
             if self.racing(p) {
                 self.cursor = i;
-                self.begin_turn(p, hooks, decider, sink);
+                self.begin_turn(p, outside);
                 return;
             }
         }
     }
 
     /// The Final Battle or the tie-break battle, then the result by HQ HP (R2.8, R2.9).
-    fn final_battle<H, D, S>(
-        &mut self,
-        cause: BattleCause,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
-        self.fight(cause, hooks, decider, sink);
+    fn final_battle<O: Outside>(&mut self, cause: BattleCause, outside: &mut O) {
+        self.fight(cause, outside);
         if self.result().is_some() || self.hook_failure.is_some() {
             return;
         }
@@ -1016,9 +911,9 @@ impl Game {
             // The rules judge the end of the game before HQ hit points do (a scored variant,
             // say): their verdict ends it, tie-break or not.
             let provisional = self.by_hit_points().unwrap_or(tied);
-            match self.ask_check(Some(provisional), hooks) {
+            match self.ask_check(Some(provisional), outside.hooks()) {
                 Ok(Some(result)) => {
-                    self.emit(Event::GameEnded { result }, sink);
+                    self.emit(Event::GameEnded { result }, outside.sink());
                     return;
                 }
                 Ok(None) => {}
@@ -1030,7 +925,7 @@ impl Game {
         }
         // The rules' `check` has seen these results just above: they end the game as they are.
         if let Some(result) = self.by_hit_points() {
-            self.emit(Event::GameEnded { result }, sink);
+            self.emit(Event::GameEnded { result }, outside.sink());
         } else if self.three_player_tie() && !self.tie_break {
             // R8.2.5 (1): whoever would lose is out of the race, their army left on the board;
             // (2) the tied players play one more turn each, from the player after the one who
@@ -1042,83 +937,58 @@ impl Game {
                 .filter(|p| self.racing(*p) && top & 1 << p.index() == 0)
                 .collect();
             for player in behind {
-                self.emit(Event::OutOfRace { player }, sink);
+                self.emit(Event::OutOfRace { player }, outside.sink());
             }
-            self.emit(Event::TieBreak, sink);
-            self.next_turn(hooks, decider, sink);
+            self.emit(Event::TieBreak, outside.sink());
+            self.next_turn(outside);
         } else if self.rules.tie_breaker == TieBreaker::ExtraTurnThenBattle && !self.tie_break {
             // R2.9.5 and Q3: one more turn each, in the usual order, then one more battle.
-            self.emit(Event::TieBreak, sink);
-            self.next_turn(hooks, decider, sink);
+            self.emit(Event::TieBreak, outside.sink());
+            self.next_turn(outside);
         } else {
-            self.emit(Event::GameEnded { result: tied }, sink);
+            self.emit(Event::GameEnded { result: tied }, outside.sink());
         }
     }
 
     /// The play area is full (R4.11): a battle that ends the turn, or with the extended board and
     /// `extended_board_trigger = final_battle`, the Final Battle (R8.7, Q9).
-    fn board_full<H, D, S>(&mut self, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn board_full<O: Outside>(&mut self, outside: &mut O) {
         let extended = self.field.shape().main_area() != self.field.shape().all();
         if extended && self.rules.extended_board_trigger == ExtendedTrigger::FinalBattle {
             let player = self.state.turn.player();
-            self.turn_over(player, hooks, decider, sink);
-            self.final_battle(BattleCause::Final, hooks, decider, sink);
+            self.turn_over(player, outside);
+            self.final_battle(BattleCause::Final, outside);
         } else {
-            self.battle_ends_turn(BattleCause::BoardFull, hooks, decider, sink);
+            self.battle_ends_turn(BattleCause::BoardFull, outside);
         }
     }
 
     /// A battle during a turn ends that turn, when it starts or after it (R4.2,
     /// `battle_turn_end`); battles repeat while the board stays full (R4.13).
-    fn battle_ends_turn<H, D, S>(
-        &mut self,
-        cause: BattleCause,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn battle_ends_turn<O: Outside>(&mut self, cause: BattleCause, outside: &mut O) {
         let player = self.state.turn.player();
         let at_start = self.rules.battle_turn_end == BattleTurnEnd::AtStart;
         if at_start {
-            self.turn_over(player, hooks, decider, sink);
+            self.turn_over(player, outside);
         }
-        self.battles_while_full(cause, hooks, decider, sink);
+        self.battles_while_full(cause, outside);
         if self.result().is_some() {
             return;
         }
         if !at_start {
-            self.turn_over(player, hooks, decider, sink);
+            self.turn_over(player, outside);
         }
-        self.after_turn(hooks, decider, sink);
+        self.after_turn(outside);
     }
 
     /// One battle, then more while the board is full and `repeat_battle_while_full` says so,
     /// stopped by `battle_loop_guard` (R4.13, R9.5.3, Q7).
-    fn battles_while_full<H, D, S>(
-        &mut self,
-        first: BattleCause,
-        hooks: &mut H,
-        decider: &mut D,
-        sink: &mut S,
-    ) where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
+    fn battles_while_full<O: Outside>(&mut self, first: BattleCause, outside: &mut O) {
         let mut cause = first;
         let mut fought = 0u32;
         loop {
             let before = self.field.clone();
-            self.fight(cause, hooks, decider, sink);
+            self.fight(cause, outside);
             if self.result().is_some() {
                 return;
             }
@@ -1129,7 +999,7 @@ impl Game {
                 && self.field.occupied() == before.occupied()
             {
                 // R9.5.3: a full-board battle that removes no unit ends the game in a draw.
-                self.draw_game(DrawReason::BattleLoop, hooks, sink);
+                self.draw_game(DrawReason::BattleLoop, outside);
                 return;
             }
             if !(self.rules.repeat_battle_while_full && self.field.main_area_full()) {
@@ -1137,7 +1007,7 @@ impl Game {
             }
             match self.rules.battle_loop_guard {
                 BattleLoopGuard::DrawIfNoChange if self.field == before => {
-                    self.draw_game(DrawReason::BattleLoop, hooks, sink);
+                    self.draw_game(DrawReason::BattleLoop, outside);
                     return;
                 }
                 BattleLoopGuard::StopAfterN
@@ -1152,45 +1022,27 @@ impl Game {
         }
     }
 
-    fn draw_game<H, S>(&mut self, reason: DrawReason, hooks: &mut H, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        S: EventSink + ?Sized,
-    {
-        self.end_game(GameResult::Draw { reason }, hooks, sink);
+    fn draw_game<O: Outside>(&mut self, reason: DrawReason, outside: &mut O) {
+        self.end_game(GameResult::Draw { reason }, outside);
     }
 
     /// One battle; then the game ends if it destroyed an HQ that decides it (R2.9.1). The game
     /// rules' `battle_started` hooks run before it; after it, their `destroyed` and `hq_damaged`
     /// hooks for what it cost, their `battle_ended` hooks, and their `check`.
-    fn fight<H, D, S>(&mut self, cause: BattleCause, hooks: &mut H, decider: &mut D, sink: &mut S)
-    where
-        H: AbilityHooks + ?Sized,
-        D: Decider + ?Sized,
-        S: EventSink + ?Sized,
-    {
-        self.emit(Event::BattleCalled { cause }, sink);
+    fn fight<O: Outside>(&mut self, cause: BattleCause, outside: &mut O) {
+        self.emit(Event::BattleCalled { cause }, outside.sink());
         if !self.rule_points.is_empty() {
-            self.rule_effects(RulePoints::BATTLE_STARTED, hooks, decider, sink);
+            self.rule_effects(RulePoints::BATTLE_STARTED, outside);
             if self.hook_failure.is_some() || self.result().is_some() {
                 return;
             }
         }
         let mark = self.losses.len();
-        let (ctx, mut out) = piled(
-            (&self.catalog, &self.rules),
-            (
-                &mut self.piles,
-                self.rule_points
-                    .intersects(RulePoints::LOSSES)
-                    .then_some(&mut self.losses),
-            ),
-            self.movers.get_mut(),
-            &mut *sink,
-        );
+        let (hooks, decider, sink) = outside.parts();
         // Each battle's scripts draw from a seed of the game and the battle's number.
         hooks.reseed(battle_seed(self.hook_seed, self.battles));
-        let report = match battle::resolve(&mut self.field, ctx, hooks, decider, &mut out) {
+        let (field, _, ctx, mut out) = self.piled(sink);
+        let report = match battle::resolve(field, ctx, hooks, decider, &mut out) {
             Ok(report) => report,
             Err(e) => {
                 // The battle left the board as it was; the action that called it is refused.
@@ -1201,17 +1053,17 @@ impl Game {
         if !self.rule_points.is_empty() {
             if self.rule_points.intersects(RulePoints::LOSSES) {
                 self.note_battle_losses(mark, &report);
-                self.rule_losses(hooks, decider, sink);
+                self.rule_losses(outside);
             }
-            self.rule_effects(RulePoints::BATTLE_ENDED, hooks, decider, sink);
+            self.rule_effects(RulePoints::BATTLE_ENDED, outside);
             if self.hook_failure.is_some() || self.result().is_some() {
                 return;
             }
         }
         if let Some(result) = self.decisive() {
-            self.end_game(result, hooks, sink);
+            self.end_game(result, outside);
         } else if !self.rule_points.is_empty() {
-            self.rules_may_end(hooks, sink);
+            self.rules_may_end(outside);
         }
     }
 }

@@ -346,9 +346,7 @@ impl Game {
         }
         game.rule_effects(
             RulePoints::SETUP,
-            hooks,
-            &mut crate::decision::DefaultPolicy,
-            sink,
+            &mut (&mut *hooks, &mut crate::decision::DefaultPolicy, sink),
         );
         if let Some(e) = game.hook_failure.take() {
             return Err(GameError::Hook(e));
@@ -620,18 +618,12 @@ impl Game {
         }
         .with_rules_in_play();
         game.has_scripted = scripted_in(&game.catalog, game.armies.iter().map(String::as_str));
-        game.begin_turn(
-            position.next,
-            hooks,
-            &mut crate::decision::DefaultPolicy,
-            sink,
-        );
+        let outside = &mut (&mut *hooks, &mut crate::decision::DefaultPolicy, sink);
+        game.begin_turn(position.next, outside);
         game.turn_hooks(
             position.next,
             crate::hooks::HookPoints::TURN_STARTED,
-            hooks,
-            &mut crate::decision::DefaultPolicy,
-            sink,
+            outside,
         );
         if let Some(e) = game.hook_failure.take() {
             return Err(GameError::Hook(e));
