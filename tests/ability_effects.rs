@@ -9,13 +9,10 @@ mod common;
 
 use hexforge_core::battle::{Context, resolve};
 use hexforge_core::{Battlefield, Catalog, DefaultPolicy, Rules};
-use hexforge_script::{Limits, ScriptHost};
-use std::path::PathBuf;
+use hexforge_script::ScriptHost;
 
 fn fixture() -> (Catalog, ScriptHost) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bad_effects");
-    let loaded = hexforge_script::load(&[dir], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[common::root().join("tests/fixtures/bad_effects")]);
     (loaded.mods.catalog, loaded.scripts)
 }
 

@@ -2,9 +2,10 @@
 //! workspace's real dependencies from `cargo metadata` and fails when a crate depends on one the
 //! table does not allow it, or when the table lists one the crate does not use (so it cannot drift).
 
+mod common;
+
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// What ARCHITECTURE.md allows one crate: normal dependencies, and those for tests and benches only.
@@ -12,13 +13,6 @@ use std::process::Command;
 struct Allowed {
     normal: BTreeSet<String>,
     dev: BTreeSet<String>,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the acceptance crate sits one folder below the workspace root")
-        .to_path_buf()
 }
 
 /// The names written in backticks in one table cell.
@@ -75,7 +69,7 @@ fn metadata() -> BTreeMap<String, Allowed> {
             "--no-deps",
             "--offline",
         ])
-        .current_dir(root())
+        .current_dir(common::root())
         .output()
         .expect("cargo metadata runs");
     assert!(
@@ -156,7 +150,8 @@ fn drift(
 
 #[test]
 fn every_crate_depends_only_on_what_architecture_md_allows() {
-    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let text =
+        std::fs::read_to_string(common::root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
     let problems = drift(&table(&text), &metadata());
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -2,25 +2,18 @@
 //! board (R9.7) and the example mod's map with holes play to their end and replay bit for bit,
 //! and the complete example of the docs is a board file the content crate accepts.
 
+mod common;
+
 use hexforge_content::{Board, LoadedMods, SourceText};
-use hexforge_core::game::{LegalActions, Player, Seats};
+use hexforge_core::game::Player;
 use hexforge_core::marker::{MarkOn, MarkerName};
 use hexforge_core::{Game, GameSetup, Hex, Rules, SeatSetup};
-use hexforge_replay::{Step, Timeline, act_noted};
-use hexforge_script::{Limits, ScriptHost};
-use std::path::{Path, PathBuf};
+use hexforge_replay::{Step, Timeline};
+use hexforge_script::ScriptHost;
 use std::sync::Arc;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the acceptance crate sits one folder below the workspace root")
-        .to_path_buf()
-}
-
 fn load() -> (LoadedMods, ScriptHost) {
-    let loaded = hexforge_script::load(&[root().join("mods")], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[common::root().join("mods")]);
     (loaded.mods, loaded.scripts)
 }
 
@@ -45,27 +38,12 @@ fn play_out(
     bots: &mut [Box<dyn Player + Send>],
     hooks: &mut ScriptHost,
 ) -> Vec<Step> {
-    let mut steps = Vec::new();
-    let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        assert!(steps.len() < 20_000, "the game does not end");
-        game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(game, &legal, hooks);
-        let action = legal.get(pick).expect("listed");
-        let mut players: Vec<&mut dyn Player> = bots
-            .iter_mut()
-            .map(|b| b.as_mut() as &mut dyn Player)
-            .collect();
-        let mut seats = Seats {
-            players: &mut players,
-        };
-        steps.push(act_noted(game, action, hooks, &mut seats, &mut ()).expect("a legal action"));
+    common::record_checking(game, &mut common::players(bots), hooks, |game| {
         // No tile ever stands off the board's hexes.
         for (c, _) in game.field().tiles() {
             assert!(c.index() < game.field().shape().len());
         }
-    }
-    steps
+    })
 }
 
 fn bots(names: [&str; 2], seed: u64) -> Vec<Box<dyn Player + Send>> {
@@ -182,7 +160,7 @@ fn toml_block_after<'t>(text: &'t str, heading: &str) -> Vec<&'t str> {
 
 #[test]
 fn the_complete_example_of_the_docs_is_a_valid_board() {
-    let path = root().join("docs/RULESETS.md");
+    let path = common::root().join("docs/RULESETS.md");
     let text = std::fs::read_to_string(&path).expect("docs/RULESETS.md");
     let block = toml_block_after(&text, "### A complete board file").join("\n");
     assert!(!block.is_empty(), "the Boards section has its example");

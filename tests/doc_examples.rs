@@ -5,14 +5,7 @@
 //! checked) appears line for line in that script, which the scenario files exercise. A block
 //! that names no file is an illustration and is not checked.
 
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the acceptance crate sits one folder below the workspace root")
-        .to_path_buf()
-}
+mod common;
 
 /// The Lua blocks of `text`, each as its lines, with the line number of its first line.
 fn lua_blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
@@ -38,7 +31,7 @@ fn named_script(first: &str) -> Option<&str> {
 
 #[test]
 fn every_lua_example_that_names_a_script_is_in_that_script() {
-    let root = root();
+    let root = common::root();
     let mut problems = Vec::new();
     let mut checked = 0;
     for doc in std::fs::read_dir(root.join("docs")).expect("docs/") {

@@ -3,6 +3,8 @@
 //! their document, and file paths written in the docs and in Rust comments (`docs/LUA_API.md`,
 //! `engine/core/src/game/mod.rs`) at a file of the checkout.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -10,13 +12,6 @@ use std::path::{Path, PathBuf};
 const CHECKED_ROOTS: [&str; 7] = [
     "docs", "engine", "editor", "tests", "benches", ".ci", "mods",
 ];
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("the acceptance crate sits one folder below the workspace root")
-        .to_path_buf()
-}
 
 /// Every file below `dir`, build output and version control left out.
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -239,7 +234,7 @@ fn dangling(root: &Path) -> Vec<String> {
 
 #[test]
 fn every_link_and_doc_path_points_at_a_file() {
-    let problems = dangling(&root());
+    let problems = dangling(&common::root());
     assert!(
         problems.is_empty(),
         "{} dangling links or paths (fix the path, or write the document):\n{}",
@@ -250,9 +245,8 @@ fn every_link_and_doc_path_points_at_a_file() {
 
 #[test]
 fn the_link_check_catches_dangling_links_anchors_and_paths() {
-    let dir = std::env::temp_dir().join(format!("hexforge-doc-links-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("docs")).expect("a temporary folder");
+    let dir = common::fresh_dir("doc-links");
+    std::fs::create_dir_all(dir.join("docs")).expect("a docs folder");
     std::fs::write(dir.join("docs/A.md"), "# Real heading\n").expect("write");
     std::fs::write(
         dir.join("README.md"),

@@ -4,6 +4,8 @@
 //! drew, losses, the end-of-game check, what is closed, and an action of its own, which bots
 //! take, replays record and a fresh host plays again bit for bit.
 
+mod common;
+
 use hexforge_bots::{GreedyBot, MonteCarloBot, RandomBot};
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::hooks::{Closed, RulePoints};
@@ -13,19 +15,22 @@ use hexforge_core::{
     Action, ActionError, BoardShape, Catalog, Event, Game, GameError, GameResult, GameSetup, Hex,
     Rules, Seat, SeatSetup, Stage,
 };
-use hexforge_replay::{Step, act_noted, decode_action, encode_action, replay_step};
+use hexforge_replay::{decode_action, encode_action, replay_step};
 use hexforge_script::{Limits, ScriptHost};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 fn roots() -> Vec<PathBuf> {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    vec![here.join("../mods/base"), here.join("fixtures/rule_test")]
+    vec![base(), common::root().join("tests/fixtures/rule_test")]
+}
+
+/// The base mod's folder.
+fn base() -> PathBuf {
+    common::root().join("mods/base")
 }
 
 fn load() -> (Arc<Catalog>, ScriptHost) {
-    let loaded = hexforge_script::load(&roots(), Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&roots());
     (Arc::new(loaded.mods.catalog), loaded.scripts)
 }
 
@@ -58,25 +63,6 @@ fn score(game: &Game, p: u8) -> Option<i16> {
     game.field()
         .mark(MarkOn::Player(Seat::new(p)), name)
         .map(|m| m.value)
-}
-
-/// Plays `game` to its end, a bot per seat, and returns every step as recorded.
-fn record<P: Player>(game: &mut Game, bots: &mut [P], scripts: &mut ScriptHost) -> Vec<Step> {
-    let mut steps = Vec::new();
-    let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(game, &legal, scripts);
-        let action = legal.get(pick).expect("listed");
-        let mut players: Vec<&mut dyn Player> =
-            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-        let mut seats = Seats {
-            players: &mut players,
-        };
-        steps.push(act_noted(game, action, scripts, &mut seats, &mut ()).expect("legal"));
-        assert!(steps.len() < 2000, "the game ends");
-    }
-    steps
 }
 
 #[test]
@@ -320,40 +306,17 @@ fn bots_play_games_with_rules_to_the_end_and_a_fresh_host_replays_them_bit_for_b
         .expect("a game");
         let start = game.clone();
         let steps = if seed == 1 {
-            record(
+            common::record(
                 &mut game,
-                &mut [RandomBot::new(3), RandomBot::new(4)],
+                &mut [&mut RandomBot::new(3), &mut RandomBot::new(4)],
                 &mut scripts,
             )
         } else {
-            let mut bots: [Box<dyn Player>; 2] = [
-                Box::new(GreedyBot::new(7)),
-                Box::new(MonteCarloBot::new(2, 2)),
-            ];
-            let mut steps = Vec::new();
-            let mut legal = LegalActions::new();
-            while let Some(seat) = game.current() {
-                game.legal_actions(&mut legal);
-                let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
-                let action = legal.get(pick).expect("listed");
-                let mut players: Vec<&mut dyn Player> = bots
-                    .iter_mut()
-                    .map(|b| b.as_mut() as &mut dyn Player)
-                    .collect();
-                steps.push(
-                    act_noted(
-                        &mut game,
-                        action,
-                        &mut scripts,
-                        &mut Seats {
-                            players: &mut players,
-                        },
-                        &mut (),
-                    )
-                    .expect("legal"),
-                );
-            }
-            steps
+            common::record(
+                &mut game,
+                &mut [&mut GreedyBot::new(7), &mut MonteCarloBot::new(2, 2)],
+                &mut scripts,
+            )
         };
         let result = game.result().expect("the game ended");
         let (s0, s1) = (score(&game, 0).unwrap_or(0), score(&game, 1).unwrap_or(0));
@@ -465,10 +428,9 @@ fn a_check_naming_no_player_is_refused_at_its_line() {
 
 /// The fixture copied to a temporary folder with `rules.lua` replaced by `script`.
 fn mod_with(name: &str, script: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexforge-rules-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("scripts")).expect("a temp folder");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/rule_test");
+    let dir = common::fresh_dir(&format!("rules-{name}"));
+    std::fs::create_dir_all(dir.join("scripts")).expect("a scripts folder");
+    let fixture = common::root().join("tests/fixtures/rule_test");
     for f in ["mod.toml", "options.toml"] {
         std::fs::copy(fixture.join(f), dir.join(f)).expect("copy");
     }
@@ -506,8 +468,7 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
     ];
     for (name, script, at, message) in cases {
         let dir = mod_with(name, script);
-        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods/base");
-        let loaded = hexforge_script::load(&[base, dir.clone()], Limits::default());
+        let loaded = hexforge_script::load(&[base(), dir.clone()], Limits::default());
         let text = loaded.mods.problems.to_string();
         assert!(
             text.contains(at) && text.contains(message),
@@ -525,11 +486,9 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
 /// HQ scores for the attacker, and the points decide the game.
 #[test]
 fn scored_deathmatch_counts_hq_wounds_and_the_points_decide_r8_3() {
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let roots = [here.join("../mods/base"), here.join("../mods/scored")];
+    let roots = [base(), common::root().join("mods/scored")];
     for seed in [2u64, 9] {
-        let loaded = hexforge_script::load(&roots, Limits::default());
-        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let loaded = common::load_clean(&roots);
         let catalog = Arc::new(loaded.mods.catalog);
         let mut scripts = loaded.scripts;
         let mut rules = Rules::default();
@@ -553,12 +512,15 @@ fn scored_deathmatch_counts_hq_wounds_and_the_points_decide_r8_3() {
             &mut (),
         )
         .expect("a game");
-        let mut bots = [
-            RandomBot::new(seed),
-            RandomBot::new(seed + 1),
-            RandomBot::new(seed + 2),
-        ];
-        let steps = record(&mut game, &mut bots, &mut scripts);
+        let steps = common::record(
+            &mut game,
+            &mut [
+                &mut RandomBot::new(seed),
+                &mut RandomBot::new(seed + 1),
+                &mut RandomBot::new(seed + 2),
+            ],
+            &mut scripts,
+        );
         let scores: Vec<i16> = (0..3).map(|p| score(&game, p).expect("a score")).collect();
         let lost: Vec<i32> = (0..3)
             .map(|p| 9999 - game.field().hq_hp(Seat::new(p)))
@@ -650,9 +612,7 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
             "piles",
             &format!("rule(\"piles\", {{\n  setup = function(ctx, fx)\n    {call}\n  end,\n}})\n"),
         );
-        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let loaded = hexforge_script::load(&[here.join("../mods/base"), dir], Limits::default());
-        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let loaded = common::load_clean(&[base(), dir]);
         let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
         let err = Game::start(
             setup(1),
@@ -670,8 +630,7 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
         "piles",
         "rule(\"piles\", {\n  setup = function(ctx, fx)\n    fx:grant(1, \"moloch/cyborg\")\n    fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facing = 2, owner = 1 })\n    fx:lift(0, 0)\n  end,\n})\n",
     );
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded = hexforge_script::load(&[here.join("../mods/base"), dir], Limits::default());
+    let loaded = hexforge_script::load(&[base(), dir], Limits::default());
     let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
     let game = Game::start(
         setup(1),
@@ -729,10 +688,7 @@ const PICK: &str = r#"rule("pick", {
 fn a_rule_action_on_a_tile_is_listed_checked_and_written_in_replays_and_closes_the_hq_until_taken()
 {
     let dir = mod_with("pick", PICK);
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded =
-        hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
     let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
     let mut game = Game::start(
         setup(4),
@@ -879,9 +835,7 @@ fn a_tile_target_of_another_army_or_no_army_is_refused_naming_the_entry() {
             "rule(\"pick\", {{ actions = {{ {{ name = \"pick\", targets = function(ctx) if ctx:current() == 1 then return {list} end return {{}} end, play = function() end }} }} }})\n"
         );
         let dir = mod_with("bad_pick", &script);
-        let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let loaded =
-            hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
+        let loaded = hexforge_script::load(&[base(), dir.clone()], Limits::default());
         let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
         let seats = GameSetup {
             seats: SeatSetup::each_alone(&["moloch", "moloch"]),
@@ -934,10 +888,7 @@ fn a_rule_reads_the_hqs_free_hexes_and_the_tiles_that_carry_a_marker() {
 })
 "#;
     let dir = mod_with("reads", script);
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let loaded =
-        hexforge_script::load(&[here.join("../mods/base"), dir.clone()], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
     let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
     let mut game = Game::start(
         setup(4),

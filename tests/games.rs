@@ -4,6 +4,8 @@
 //! army in exactly one of its owner's draw pile, hand, discard pile or the board, HQ HP never
 //! rising, and every game ending (rules section 2, R4.11, R4.13, section 8).
 
+mod common;
+
 use hexforge_bots::RandomBot;
 use hexforge_content::ModInfo;
 use hexforge_core::game::{LegalActions, Player};
@@ -14,7 +16,6 @@ use hexforge_core::{
 use hexforge_script::{Limits, ScriptHost};
 use proptest::prelude::*;
 use std::cell::RefCell;
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 const ARMIES: [&str; 4] = ["moloch", "outpost", "borgo", "hegemony"];
@@ -26,9 +27,7 @@ const ACTION_LIMIT: usize = 20_000;
 fn content() -> &'static (Arc<Catalog>, Vec<ModInfo>) {
     static CONTENT: OnceLock<(Arc<Catalog>, Vec<ModInfo>)> = OnceLock::new();
     CONTENT.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let loaded = hexforge_script::load(&[root.join("../mods")], Limits::default());
-        assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+        let loaded = common::load_clean(&[common::root().join("mods")]);
         (Arc::new(loaded.mods.catalog), loaded.mods.mods)
     })
 }

@@ -5,10 +5,7 @@
 mod common;
 
 use hexforge_core::battle::{Context, resolve};
-use hexforge_core::{
-    Battlefield, BoardShape, Catalog, DefaultPolicy, Dir, Hex, PlayerSetup, Rules, Seat, Setup,
-    TileSetup,
-};
+use hexforge_core::{Battlefield, Catalog, DefaultPolicy, Dir, Hex, Rules};
 use hexforge_script::{Limits, ScriptHost};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -17,19 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// (toughness 1, so it survives the HQ's answer and sees the battle end) ability `probe` is defined by `script` (in `scripts/probe.lua`).
 fn probe_mod(script: &str, hook: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "hexforge-hostile-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("armies")).expect("armies dir");
-    std::fs::create_dir_all(dir.join("scripts")).expect("scripts dir");
-    std::fs::write(
-        dir.join("mod.toml"),
+    let dir = common::mod_folder(
+        &format!("hostile-{}", N.fetch_add(1, Ordering::Relaxed)),
         "id = \"probe\"\nname = \"Probe\"\nversion = \"1.0.0\"\n",
-    )
-    .expect("manifest");
+    );
     std::fs::write(
         dir.join("armies/probe.toml"),
         format!(
@@ -462,66 +450,16 @@ fn an_error_in_a_destroyed_hook_is_contained() {
 /// A game of two probe armies in progress: HQs placed, `a` to play turn 5; the gunner in `a`'s
 /// hand, or on the board for `on_board`'s seat.
 fn probe_game(c: &Catalog, on_board: Option<u8>) -> hexforge_core::Game {
-    use hexforge_core::game::{Piles, Position};
-    let tile = |id: &str| c.find(id).expect("tile");
-    let mut tiles = vec![
-        TileSetup {
-            tile: tile("probe/hq"),
-            owner: Seat::new(0),
-            hex: Hex::new(0, 2),
-            facing: Dir::N,
-            wounds: 0,
-        },
-        TileSetup {
-            tile: tile("probe/hq"),
-            owner: Seat::new(1),
-            hex: Hex::new(0, -2),
-            facing: Dir::N,
-            wounds: 0,
-        },
-    ];
-    if let Some(owner) = on_board {
-        tiles.push(TileSetup {
-            tile: tile("probe/gunner"),
-            owner: Seat::new(owner),
-            hex: Hex::new(1, 0),
-            facing: Dir::N,
-            wounds: 0,
-        });
+    let hq = common::tile(c, "probe/hq");
+    let gunner = common::tile(c, "probe/gunner");
+    let mut tiles = vec![common::placed(hq, 0, 0, 2), common::placed(hq, 1, 0, -2)];
+    let mut hands = [Vec::new(), Vec::new()];
+    match on_board {
+        Some(owner) => tiles.push(common::placed(gunner, owner, 1, 0)),
+        None => hands[0].push(gunner),
     }
-    let hand = |seat: u8| {
-        if on_board.is_none() && seat == 0 {
-            vec![tile("probe/gunner")]
-        } else {
-            Vec::new()
-        }
-    };
     hexforge_core::Game::from_position(
-        Position {
-            setup: Setup {
-                shape: BoardShape::standard(),
-                players: vec![
-                    PlayerSetup { team: 0, hq_hp: 20 },
-                    PlayerSetup { team: 1, hq_hp: 20 },
-                ],
-                tiles,
-            },
-            piles: (0..2)
-                .map(|seat| Piles {
-                    army: "probe".into(),
-                    deck: Vec::new(),
-                    hand: hand(seat),
-                    discard: Vec::new(),
-                    reserve: Vec::new(),
-                })
-                .collect(),
-            next: Seat::new(0),
-            turn_number: 5,
-            last_turns: None,
-            seed: 1,
-            marks: Vec::new(),
-            links: Vec::new(),
-        },
+        common::turn_five("probe", tiles, hands),
         std::sync::Arc::new(c.clone()),
         std::sync::Arc::new(Rules::default()),
         &mut hexforge_core::NoAbilities,
@@ -614,9 +552,7 @@ fn a_chosen_target_off_the_attacks_line_is_refused() {
 #[test]
 fn binding_a_bound_catalog_again_changes_nothing() {
     // Every thread of `hexforge matches` binds its own host to a copy of the bound catalog.
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    let loaded = hexforge_script::load(&[root], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[common::root().join("mods")]);
     let mut again = loaded.mods.catalog.clone();
     let (_, problems) = ScriptHost::load(&loaded.mods.mods, &mut again, Limits::default());
     assert!(problems.is_empty(), "{problems}");

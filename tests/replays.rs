@@ -1,18 +1,18 @@
 //! Replays through the engine: a timeline shows the state at any step, forwards and backwards,
 //! exactly as it was when the game was played.
 
+mod common;
+
 use hexforge_bots::{MonteCarloBot, RandomBot};
-use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::{BoardShape, Game, GameSetup, Rules, SeatSetup};
-use hexforge_replay::{Step, Timeline, act_noted, replay_step};
+use hexforge_replay::{Step, Timeline, replay_step};
 use hexforge_script::Limits;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A random game of `armies` with its recorded steps, and the game before its first action.
 fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::ScriptHost) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    let loaded = hexforge_script::load(&[root], Limits::default());
+    let loaded = hexforge_script::load(&[common::root().join("mods")], Limits::default());
     let mut scripts = loaded.scripts;
     let game = Game::new(
         GameSetup {
@@ -27,31 +27,12 @@ fn played(armies: [&str; 2], seed: u64) -> (Game, Vec<Step>, hexforge_script::Sc
     .expect("a game");
     let start = game.clone();
     let mut game = game;
-    let mut bots = [RandomBot::new(seed + 1), RandomBot::new(seed + 2)];
-    let steps = record(&mut game, &mut bots, &mut scripts);
+    let steps = common::record(
+        &mut game,
+        &mut [&mut RandomBot::new(seed + 1), &mut RandomBot::new(seed + 2)],
+        &mut scripts,
+    );
     (start, steps, scripts)
-}
-
-/// Plays `game` to its end, a bot per seat, and returns every step as recorded.
-fn record<P: Player>(
-    game: &mut Game,
-    bots: &mut [P],
-    scripts: &mut hexforge_script::ScriptHost,
-) -> Vec<Step> {
-    let mut steps = Vec::new();
-    let mut legal = LegalActions::new();
-    while let Some(seat) = game.current() {
-        game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(game, &legal, scripts);
-        let action = legal.get(pick).expect("listed");
-        let mut players: Vec<&mut dyn Player> =
-            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-        let mut seats = Seats {
-            players: &mut players,
-        };
-        steps.push(act_noted(game, action, scripts, &mut seats, &mut ()).expect("legal"));
-    }
-    steps
 }
 
 #[test]
@@ -75,15 +56,10 @@ fn a_timeline_rebuilds_every_step_forwards_and_backwards() {
 /// A mod whose army's scripts keep state in local variables (a counter, a table) and draw
 /// `math.random` in a turn hook and in battles, in a fresh folder.
 fn keepers_mod() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexforge-keepers-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("armies")).expect("armies dir");
-    std::fs::create_dir_all(dir.join("scripts")).expect("scripts dir");
-    std::fs::write(
-        dir.join("mod.toml"),
+    let dir = common::mod_folder(
+        "keepers",
         "id = \"keepers\"\nname = \"Keepers\"\nversion = \"1.0.0\"\n",
-    )
-    .expect("manifest");
+    );
     let mut army = String::from(
         "[army]\nid = \"keepers\"\nname = \"Keepers\"\nsize = 17\n\n[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n\n[[tile.ability]]\nhook = \"lash\"\n",
     );
@@ -142,10 +118,7 @@ ability("surge", {
 fn a_monte_carlo_game_with_stateful_scripts_replays_in_a_fresh_host() {
     // The bot simulates whole games with the host it plays with; the recorded game must not
     // depend on them: a host that never simulated anything plays it again exactly.
-    let roots = vec![
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods"),
-        keepers_mod(),
-    ];
+    let roots = vec![common::root().join("mods"), keepers_mod()];
     let new_game = |catalog| {
         Game::new(
             GameSetup {
@@ -159,12 +132,14 @@ fn a_monte_carlo_game_with_stateful_scripts_replays_in_a_fresh_host() {
         )
         .expect("a game")
     };
-    let loaded = hexforge_script::load(&roots, Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&roots);
     let mut scripts = loaded.scripts;
     let mut game = new_game(loaded.mods.catalog);
-    let mut bots = [MonteCarloBot::new(1, 2), MonteCarloBot::new(2, 2)];
-    let steps = record(&mut game, &mut bots, &mut scripts);
+    let steps = common::record(
+        &mut game,
+        &mut [&mut MonteCarloBot::new(1, 2), &mut MonteCarloBot::new(2, 2)],
+        &mut scripts,
+    );
     assert!(steps.len() > 20, "a whole game");
     let fresh = hexforge_script::load(&roots, Limits::default());
     let mut fresh_scripts = fresh.scripts;

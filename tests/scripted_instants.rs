@@ -5,21 +5,21 @@
 //! mod, the file and line, the hook and the tile, the game as it was. The refused abilities are
 //! in `tests/fixtures/bad_instants`.
 
+mod common;
+
 use hexforge_bots::{GreedyBot, RandomBot};
-use hexforge_core::game::{LegalActions, Piles, Player, Position, Seats};
+use hexforge_core::game::LegalActions;
 use hexforge_core::{
-    Action, ActionError, BoardShape, Catalog, DefaultPolicy, Dir, Event, Game, GameError,
-    GameSetup, Hex, PlayerSetup, Rules, Seat, SeatSetup, Setup, Target, TileSetup,
+    Action, ActionError, BoardShape, Catalog, DefaultPolicy, Event, Game, GameError, GameSetup,
+    Hex, Rules, Seat, SeatSetup, Target,
 };
-use hexforge_replay::{Timeline, act_noted, decode_action, encode_action};
+use hexforge_replay::{Timeline, decode_action, encode_action};
 use hexforge_script::{Limits, ScriptHost};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 fn fixture() -> (Arc<Catalog>, ScriptHost) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/bad_instants");
-    let loaded = hexforge_script::load(&[dir], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[common::root().join("tests/fixtures/bad_instants")]);
     (Arc::new(loaded.mods.catalog), loaded.scripts)
 }
 
@@ -32,43 +32,15 @@ fn game(
     hand: &[&str],
     other: &[&str],
 ) -> Result<Game, GameError> {
-    let t = |id: &str| {
-        catalog
-            .find(&format!("bi/{id}"))
-            .unwrap_or_else(|| panic!("no tile bi/{id}"))
-    };
-    let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
-        tile: t(id),
-        owner: Seat::new(owner),
-        hex: Hex::new(q, r),
-        facing: Dir::N,
-        wounds: 0,
-    };
-    let piles = |held: &[&str]| Piles {
-        army: "bi".into(),
-        deck: Vec::new(),
-        hand: held.iter().map(|id| t(id)).collect(),
-        discard: Vec::new(),
-        reserve: Vec::new(),
-    };
+    let t = |id: &str| common::tile(catalog, &format!("bi/{id}"));
+    let at = |id: &str, owner: u8, q: i32, r: i32| common::placed(t(id), owner, q, r);
+    let held = |ids: &[&str]| ids.iter().map(|id| t(id)).collect();
     Game::from_position(
-        Position {
-            setup: Setup {
-                shape: BoardShape::standard(),
-                players: vec![
-                    PlayerSetup { team: 0, hq_hp: 20 },
-                    PlayerSetup { team: 1, hq_hp: 20 },
-                ],
-                tiles: vec![at("hq", 0, 0, 2), at("hq", 1, 0, -2), at("grunt", 1, 0, 0)],
-            },
-            piles: vec![piles(hand), piles(other)],
-            next: Seat::new(0),
-            turn_number: 5,
-            last_turns: None,
-            seed: 1,
-            marks: Vec::new(),
-            links: Vec::new(),
-        },
+        common::turn_five(
+            "bi",
+            vec![at("hq", 0, 0, 2), at("hq", 1, 0, -2), at("grunt", 1, 0, 0)],
+            [held(hand), held(other)],
+        ),
         catalog.clone(),
         Arc::new(Rules::default()),
         scripts,
@@ -277,17 +249,13 @@ fn a_marker_with_a_negative_duration_is_refused_at_its_line() {
 
 /// A mod in a fresh folder with one army whose tiles bind `lua`'s abilities as `tiles` says.
 fn one_army_mod(name: &str, lua: &str, tiles: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("hexforge-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("armies")).expect("armies dir");
-    std::fs::create_dir_all(dir.join("scripts")).expect("scripts dir");
-    let write = |p: &str, s: &str| std::fs::write(dir.join(p), s).expect("write");
-    write(
-        "mod.toml",
+    let dir = common::mod_folder(
+        name,
         &format!(
             "id = \"{name}\"\nname = \"x\"\nversion = \"1.0.0\"\nhexforge = \"^0.2\"\n\n[provides]\narmies = [\"xa\"]\nscripts = true\n"
         ),
     );
+    let write = |p: &str, s: &str| std::fs::write(dir.join(p), s).expect("write");
     write("scripts/x.lua", lua);
     write(
         "armies/xa.toml",
@@ -335,9 +303,7 @@ fn scripted(catalog: &Catalog, action: &Action) -> bool {
 
 #[test]
 fn a_bot_plays_a_scripted_instant_and_the_replay_plays_it_again_identically() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    let loaded = hexforge_script::load(&[root], Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&[common::root().join("mods")]);
     let catalog = Arc::new(loaded.mods.catalog);
     let mut scripts = loaded.scripts;
     for seed in 0..40 {
@@ -353,26 +319,11 @@ fn a_bot_plays_a_scripted_instant_and_the_replay_plays_it_again_identically() {
         )
         .expect("a game");
         let mut game = start.clone();
-        let mut greedy = GreedyBot::new(seed);
-        let mut random = RandomBot::new(seed + 1);
-        let mut steps = Vec::new();
-        let mut legal = LegalActions::new();
-        while let Some(seat) = game.current() {
-            game.legal_actions(&mut legal);
-            let pick = if seat.index() == 0 {
-                greedy.act(&game, &legal, &mut scripts)
-            } else {
-                random.act(&game, &legal, &mut scripts)
-            };
-            let action = legal.get(pick).expect("listed");
-            let mut players: [&mut dyn Player; 2] = [&mut greedy, &mut random];
-            let mut seats = Seats {
-                players: &mut players,
-            };
-            steps.push(
-                act_noted(&mut game, action, &mut scripts, &mut seats, &mut ()).expect("legal"),
-            );
-        }
+        let mut steps = common::record(
+            &mut game,
+            &mut [&mut GreedyBot::new(seed), &mut RandomBot::new(seed + 1)],
+            &mut scripts,
+        );
         if !steps.iter().any(|s| scripted(&catalog, &s.action)) {
             continue;
         }

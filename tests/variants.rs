@@ -5,6 +5,8 @@
 //! the random, greedy and Monte Carlo bots to their end, are recorded as replay files and played
 //! again bit for bit in a fresh host.
 
+mod common;
+
 use hexforge_bots::{GreedyBot, MonteCarloBot, RandomBot};
 use hexforge_content::LoadedMods;
 use hexforge_core::game::{LegalActions, Player, Seats};
@@ -12,12 +14,12 @@ use hexforge_core::marker::{MarkOn, MarkerName};
 use hexforge_core::rules::BattleLoopGuard;
 use hexforge_core::{Action, Game, GameResult, GameSetup, Hex, Seat, SeatSetup, Stage};
 use hexforge_replay::Recorder;
-use hexforge_script::{Limits, ScriptHost};
-use std::path::{Path, PathBuf};
+use hexforge_script::ScriptHost;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 fn roots() -> Vec<PathBuf> {
-    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let mods = common::root().join("mods");
     [
         "base",
         "examples",
@@ -32,8 +34,7 @@ fn roots() -> Vec<PathBuf> {
 }
 
 fn load() -> (LoadedMods, ScriptHost) {
-    let loaded = hexforge_script::load(&roots(), Limits::default());
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let loaded = common::load_clean(&roots());
     (loaded.mods, loaded.scripts)
 }
 
@@ -397,12 +398,13 @@ fn record(
     .unwrap_or_else(|e| panic!("{e}"));
     let mut written = Vec::new();
     let recorder = Recorder::new(&mut written, &header).expect("write to memory");
-    let mut players: Vec<&mut dyn Player> = bots
-        .iter_mut()
-        .map(|b| b.as_mut() as &mut dyn Player)
-        .collect();
-    let result = hexforge_replay::record_game(&mut game, &mut players, &mut scripts, recorder)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let result = hexforge_replay::record_game(
+        &mut game,
+        &mut common::players(bots),
+        &mut scripts,
+        recorder,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     (String::from_utf8(written).expect("utf-8"), result)
 }
 
