@@ -12,7 +12,8 @@
 //!   ability), and instants bound to the shared library's `call_battle`, `move_unit`,
 //!   `push_back`, `snipe`, `blast_near_hq` and `area_strike`;
 //! - `scripts/army_NN.lua`: three abilities of the mod (an `initiative` hook, a `plan_attacks`
-//!   hook and a `turn_started` hook that asks for effects through `fx`), bound by some tiles.
+//!   hook and a `turn_started` hook that asks for effects through `fx`), bound by some tiles:
+//!   `benches/fixtures/fan_mods/army_00.lua` named after the mod's army.
 //!
 //! The text varies from mod to mod (counts, strengths, edges, parameters, optional tiles), but
 //! every army adds up to 35 tiles and every mod loads with no problem (tested below).
@@ -71,8 +72,9 @@ pub fn check_loaded(loaded: &Loaded, n: usize) {
 /// resolves.
 ///
 /// # Errors
-/// If a folder or file cannot be written.
+/// If a folder or file cannot be written, or the script fixture cannot be read.
 pub fn write_mods(root: &Path, n: usize) -> std::io::Result<Vec<PathBuf>> {
+    let template = script_template()?;
     let mut dirs = Vec::with_capacity(n);
     for i in 0..n {
         let dir = root.join(mod_id(i));
@@ -85,7 +87,7 @@ pub fn write_mods(root: &Path, n: usize) -> std::io::Result<Vec<PathBuf>> {
         )?;
         std::fs::write(
             dir.join("scripts").join(format!("{}.lua", army_id(i))),
-            script(i),
+            script(&template, i),
         )?;
         dirs.push(dir);
     }
@@ -396,76 +398,35 @@ fn army(i: usize) -> String {
     s
 }
 
-fn script(i: usize) -> String {
-    let army = army_id(i);
-    format!(
-        r#"-- The abilities of {army} (generated for the loading benchmark, docs/LUA_API.md).
+/// The script of army 0 (`benches/fixtures/fan_mods/army_00.lua`), which every generated mod
+/// holds with its own army's id and default `max`.
+const SCRIPT: &str = "fixtures/fan_mods/army_00.lua";
 
--- How many enemy tiles stand next to (q, r).
-local function enemies_around(ctx, q, r)
-  local n = 0
-  for d = 0, 5 do
-    local nq, nr = hex.neighbour(q, r, d)
-    if ctx:is_enemy(nq, nr) then
-      n = n + 1
-    end
-  end
-  return n
-end
+/// The line of [`SCRIPT`] that sets the default of `max`.
+const DEFAULT_MAX: &str = "local default_max = 1\n";
 
--- {army}_fury: +1 initiative per adjacent enemy, up to `max` (default {max}).
-ability("{army}_fury", {{
-  doc = "+1 initiative per adjacent enemy",
-  initiative = function(ctx)
-    local q, r = ctx:hex()
-    return math.min(enemies_around(ctx, q, r), ctx:param("max", {max}))
-  end,
-}})
+/// The script of army 0, read from the benches' fixtures.
+fn script_template() -> std::io::Result<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SCRIPT);
+    let text = std::fs::read_to_string(&path)?;
+    if text.contains(DEFAULT_MAX) && text.contains(&army_id(0)) {
+        Ok(text)
+    } else {
+        Err(std::io::Error::other(format!(
+            "{}: the script of {} should set `{}`",
+            path.display(),
+            army_id(0),
+            DEFAULT_MAX.trim_end()
+        )))
+    }
+}
 
--- {army}_focus: each ranged shot hits the most wounded enemy unit on its line (HQs are passed
--- over); with no wounded enemy on the line the shot goes as usual.
-ability("{army}_focus", {{
-  plan_attacks = function(ctx, plan)
-    local q, r = ctx:hex()
-    local facing = ctx:facing()
-    for i = 1, plan:count() do
-      local kind, edge = plan:get(i)
-      if kind == "ranged" then
-        local d = hex.edge_direction(edge, facing)
-        local best, bq, br = 0, nil, nil
-        local cq, cr = hex.neighbour(q, r, d)
-        while ctx:on_board(cq, cr) do
-          local t = ctx:tile_at(cq, cr)
-          if t and not t.hq and ctx:is_enemy(cq, cr) and t.wounds > best then
-            best, bq, br = t.wounds, cq, cr
-          end
-          cq, cr = hex.neighbour(cq, cr, d)
-        end
-        if bq then
-          plan:target(i, bq, br)
-        end
-      end
-    end
-  end,
-}})
-
--- {army}_muster: at the start of each of its owner's turns, every wounded friendly unit next to
--- the tile loses `wounds` (default 1).
-ability("{army}_muster", {{
-  turn_started = function(ctx, fx)
-    local q, r = ctx:hex()
-    for d = 0, 5 do
-      local nq, nr = hex.neighbour(q, r, d)
-      local t = ctx:tile_at(nq, nr)
-      if t and not t.hq and t.wounds > 0 and not ctx:is_enemy(nq, nr) then
-        fx:heal(nq, nr, ctx:param("wounds", 1))
-      end
-    end
-  end,
-}})
-"#,
-        max = 1 + i % 3,
-    )
+/// The script of mod `i`: `template` ([`script_template`]) with the abilities named after its army
+/// and its own default `max`.
+fn script(template: &str, i: usize) -> String {
+    template
+        .replace(DEFAULT_MAX, &format!("local default_max = {}\n", 1 + i % 3))
+        .replace(&army_id(0), &army_id(i))
 }
 
 #[cfg(test)]
