@@ -1,6 +1,8 @@
 //! The Rust engine knows no tile by name: no id of a base tile with a special ability appears in
 //! the engine's sources (`engine/`), except where a specification itself uses the word.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 /// The ids of the base tiles whose abilities are scripts (ids of mods/base/armies).
@@ -21,14 +23,14 @@ const ABILITY_TILES: [&str; 10] = [
 const ALLOWED: [(&str, &str); 5] = [
     // The scenario format names three step kinds after the instants they play.
     (
-        "engine/scenario/src/file.rs",
+        "engine/scenario/src/file/steps.rs",
         r#""sniper" | "grenade" | "air_strike""#,
     ),
-    ("engine/scenario/src/file.rs", r#""sniper" => {"#),
-    ("engine/scenario/src/file.rs", r#""grenade" => {"#),
-    ("engine/scenario/src/file.rs", r#""air_strike" => {"#),
+    ("engine/scenario/src/file/steps.rs", r#""sniper" => {"#),
+    ("engine/scenario/src/file/steps.rs", r#""grenade" => {"#),
+    ("engine/scenario/src/file/steps.rs", r#""air_strike" => {"#),
     (
-        "engine/scenario/src/file.rs",
+        "engine/scenario/src/file/steps.rs",
         "push, sniper, grenade, air_strike, instant",
     ),
 ];
@@ -59,7 +61,7 @@ fn has_word(line: &str, word: &str) -> bool {
 
 #[test]
 fn no_ability_tile_is_named_in_the_engine_sources() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = common::root();
     let mut files = Vec::new();
     rust_files(&root.join("engine"), &mut files);
     files.sort();
@@ -114,7 +116,7 @@ const VARIANT_WORDS: [&str; 7] = [
 
 #[test]
 fn the_core_names_no_rule_option_of_an_army() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = common::root();
     let mut files = Vec::new();
     rust_files(&root.join("engine/core"), &mut files);
     files.sort();
@@ -191,7 +193,7 @@ fn base_armies(root: &Path) -> Vec<String> {
 #[test]
 fn no_engine_key_names_a_base_army() {
     use hexforge_core::Rules;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = common::root();
     let armies = base_armies(&root);
     assert_eq!(
         armies,

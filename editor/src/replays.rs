@@ -190,7 +190,7 @@ impl Replays {
 /// The players, whose turn, and the step's log, beside the board.
 fn side_ui(ui: &mut egui::Ui, v: &mut Viewer, scripts: &mut ScriptHost) {
     let at = v.at();
-    let names = hexforge_scenario::log::player_names(
+    let names = hexforge_log::player_names(
         &v.header
             .armies
             .iter()

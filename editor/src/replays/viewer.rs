@@ -4,8 +4,8 @@
 
 use hexforge_content::LoadedMods;
 use hexforge_core::{AbilityHooks, Battlefield, Catalog, Event, Game};
+use hexforge_log::GameLog;
 use hexforge_replay::{Header, Timeline, encode_action, replay_step};
-use hexforge_scenario::log::GameLog;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

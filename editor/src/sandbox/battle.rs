@@ -8,7 +8,7 @@ use hexforge_core::marker::{MarkOn, MarkerName};
 use hexforge_core::{
     AbilityHooks, AttackKind, Battlefield, Cell, DefaultPolicy, Edge, Event, Seat,
 };
-use hexforge_scenario::log::Names;
+use hexforge_log::Names;
 use hexforge_scenario::write::player_id;
 use std::ops::Range;
 

@@ -352,10 +352,10 @@ pub(super) fn targets_wanted(effect: InstantEffect) -> Vec<&'static str> {
 }
 
 /// The names the log gives the tiles and players of `field`.
-fn log_names(field: &Battlefield, ctx: Context<'_>) -> hexforge_scenario::log::Names {
+fn log_names(field: &Battlefield, ctx: Context<'_>) -> hexforge_log::Names {
     let ids: Vec<String> = field
         .players()
         .map(hexforge_scenario::write::player_id)
         .collect();
-    hexforge_scenario::log::Names::new(field, ctx, |_| None, &ids)
+    hexforge_log::Names::new(field, ctx, |_| None, &ids)
 }

@@ -8,8 +8,8 @@ use hexforge_core::tile::DeclaredOption;
 use hexforge_core::{
     AbilityHooks, ActionError, Catalog, Event, Game, GameResult, GameSetup, Rules, SeatSetup,
 };
+use hexforge_log::GameLog;
 use hexforge_replay::act_noted;
-use hexforge_scenario::log::GameLog;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -169,7 +169,7 @@ pub struct Show {
     pub content: String,
 }
 
-/// Prints a game's events as the match log does (`hexforge_scenario::log::GameLog`): one line
+/// Prints a game's events as the match log does (`hexforge_log::GameLog`): one line
 /// per event worth telling, the HQ HP after each battle, then the result line.
 pub struct Printer {
     log: GameLog,

@@ -3,17 +3,15 @@
 //! expectations may also name hands, piles, whose turn it is and the battles fought.
 
 use crate::file::{GameStart, PlayStep, Scenario, Step};
-use crate::log::Names;
-use crate::run::{
-    Report, ScenarioDecider, Tracked, check, compare_sets, labels, play_of, refused,
-    scripted_target, tracked, unused_choices, winners,
-};
+use crate::report::{Report, check, compare_sets, refused, unused_choices, winners};
+use crate::track::{ScenarioDecider, Tracked, labels, play_of, scripted_target, tracked};
 use hexforge_core::game::{Piles, Position};
 use hexforge_core::tile::InstantEffect;
 use hexforge_core::{
-    AbilityHooks, Action, BattleCause, Catalog, Dir, Event, Game, GameResult, Hex, Play,
+    AbilityHooks, Action, BattleCause, Catalog, Cell, Dir, Event, Game, GameResult, Hex, Play,
     PlayChecker, Seat, Target, TileRef, Turn,
 };
+use hexforge_log::Names;
 use std::sync::Arc;
 
 /// Runs a scenario with a `[game]` table.
@@ -99,6 +97,16 @@ pub(crate) fn run_game(
     report
 }
 
+/// The action of a step, or the play it is worked out from once the turn is checked (it reads
+/// the board).
+enum Pending<'s> {
+    /// The action, as the step gives it.
+    Ready(Action),
+    /// A play step, with the instant tile it names.
+    Play(&'s PlayStep, Option<TileRef>),
+}
+
+/// The state of a game scenario between its steps.
 struct GameRunner<'a> {
     hooks: &'a mut dyn AbilityHooks,
     s: &'a Scenario,
@@ -115,14 +123,72 @@ struct GameRunner<'a> {
 impl GameRunner<'_> {
     /// Plays one step as an action of its player; an error is the message of a refused step.
     fn step(&mut self, step: &Step) -> Result<(), String> {
-        let (by, line, what) = match step {
-            Step::Battle => return Err("a battle step in a game needs `by`".into()),
-            Step::Place { by, line, .. } => (*by, *line, "place".to_string()),
-            Step::Play { by, line, name, .. } => (*by, *line, name.clone()),
-            Step::Discard { by, line, .. } => (*by, *line, "discard".to_string()),
-            Step::Redraw { by, line } => (*by, *line, "redraw".to_string()),
-            Step::EndTurn { by, line } => (*by, *line, "end_turn".to_string()),
-            Step::Rule { by, line, name, .. } => (*by, *line, name.clone()),
+        let mut label = None;
+        let (by, line, what, action) = match step {
+            Step::Place {
+                by,
+                tile,
+                label: l,
+                hex,
+                facing,
+                line,
+            } => {
+                label = Some(l.clone());
+                let place = Action::Place {
+                    tile: *tile,
+                    hex: *hex,
+                    facing: *facing,
+                };
+                (*by, *line, "place".to_string(), Pending::Ready(place))
+            }
+            Step::Discard { by, tile, line } => (
+                *by,
+                *line,
+                "discard".to_string(),
+                Pending::Ready(Action::Discard { tile: *tile }),
+            ),
+            Step::Redraw { by, line } => (
+                *by,
+                *line,
+                "redraw".to_string(),
+                Pending::Ready(Action::Redraw),
+            ),
+            Step::EndTurn { by, line } => (
+                *by,
+                *line,
+                "end_turn".to_string(),
+                Pending::Ready(Action::EndTurn),
+            ),
+            Step::Rule {
+                by,
+                rule,
+                action,
+                at,
+                facing,
+                tile,
+                label: l,
+                name,
+                line,
+            } => {
+                label = l.clone();
+                let rule = Action::Rule {
+                    rule: *rule,
+                    action: *action,
+                    target: *at,
+                    facing: *facing,
+                    tile: *tile,
+                };
+                (*by, *line, name.clone(), Pending::Ready(rule))
+            }
+            Step::Play {
+                by,
+                play,
+                name,
+                tile,
+                line,
+            } => (*by, *line, name.clone(), Pending::Play(play, *tile)),
+            // Parsing makes the `battle` step of a game a Battle tile played by its `by`.
+            Step::Battle => unreachable!("a battle step of a game without `by`"),
         };
         let fail = |msg: String| format!("{what} (line {line}): {msg}");
         match self.game.current() {
@@ -136,69 +202,9 @@ impl GameRunner<'_> {
             }
             Some(_) => {}
         }
-        let mut push_to = None;
-        let mut label = None;
-        let action = match step {
-            Step::Battle => return Err(fail("a battle needs `by`".into())),
-            Step::Place {
-                tile,
-                label: l,
-                hex,
-                facing,
-                ..
-            } => {
-                label = Some(l.clone());
-                Action::Place {
-                    tile: *tile,
-                    hex: *hex,
-                    facing: *facing,
-                }
-            }
-            Step::Discard { tile, .. } => Action::Discard { tile: *tile },
-            Step::Redraw { .. } => Action::Redraw,
-            Step::EndTurn { .. } => Action::EndTurn,
-            Step::Rule {
-                rule,
-                action,
-                at,
-                facing,
-                tile,
-                label: l,
-                ..
-            } => {
-                label = l.clone();
-                Action::Rule {
-                    rule: *rule,
-                    action: *action,
-                    target: *at,
-                    facing: *facing,
-                    tile: *tile,
-                }
-            }
-            Step::Play {
-                play: play @ PlayStep::Scripted { .. },
-                tile,
-                ..
-            } => {
-                let target = scripted_target(play, |l| self.hex_of(l)).map_err(fail)?;
-                Action::Instant {
-                    tile: tile.ok_or_else(|| fail("no such instant".into()))?,
-                    target: target.map_or(Target::None, Target::Hex),
-                }
-            }
-            Step::Play { play, tile, .. } => {
-                let core = play_of(play, |l| self.hex_of(l)).map_err(fail)?;
-                if let (PlayStep::Push { .. }, Some(Play::Push { pusher, target, to })) =
-                    (play, core)
-                {
-                    // The owner's pick, checked as the sandbox checks it (R5.3.2).
-                    PlayChecker::new(self.game.field(), self.game.context())
-                        .check(&Turn::new(by), &Play::Push { pusher, target, to })
-                        .map_err(|e| fail(e.reason.to_string()))?;
-                    push_to = self.game.field().shape().cell(to);
-                }
-                self.action(by, play, core, *tile).map_err(fail)?
-            }
+        let (action, push_to) = match action {
+            Pending::Ready(action) => (action, None),
+            Pending::Play(play, tile) => self.play(by, play, tile).map_err(fail)?,
         };
         let by_cell = labels(&self.tracked);
         let mut decider = ScenarioDecider {
@@ -214,6 +220,34 @@ impl GameRunner<'_> {
             .map_err(|e| fail(e.to_string()))?;
         self.record(&events, label.as_deref());
         Ok(())
+    }
+
+    /// The action of a play step by `by`, with where a push sends the pushed unit (the owner's
+    /// pick); an error is the reason it is refused.
+    fn play(
+        &self,
+        by: Seat,
+        play: &PlayStep,
+        tile: Option<TileRef>,
+    ) -> Result<(Action, Option<Cell>), String> {
+        if let PlayStep::Scripted { .. } = play {
+            let target = scripted_target(play, |l| self.hex_of(l))?;
+            let instant = Action::Instant {
+                tile: tile.ok_or_else(|| "no such instant".to_string())?,
+                target: target.map_or(Target::None, Target::Hex),
+            };
+            return Ok((instant, None));
+        }
+        let core = play_of(play, |l| self.hex_of(l))?;
+        let mut push_to = None;
+        if let (PlayStep::Push { .. }, Some(Play::Push { pusher, target, to })) = (play, core) {
+            // The owner's pick, checked as the sandbox checks it (R5.3.2).
+            PlayChecker::new(self.game.field(), self.game.context())
+                .check(&Turn::new(by), &Play::Push { pusher, target, to })
+                .map_err(|e| e.reason.to_string())?;
+            push_to = self.game.field().shape().cell(to);
+        }
+        Ok((self.action(by, play, core, tile)?, push_to))
     }
 
     /// The engine action of a play step: Mobility, or an instant from the player's hand.
@@ -343,6 +377,7 @@ impl GameRunner<'_> {
     }
 }
 
+/// The word `expect.battles` uses for a battle's cause.
 fn cause_name(c: BattleCause) -> &'static str {
     match c {
         BattleCause::Instant { .. } => "instant",

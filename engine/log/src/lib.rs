@@ -1,5 +1,8 @@
 //! Readable logs of battles and games: one line per event, tiles named by their scenario labels
-//! (or by their tile ids when a game places them).
+//! (or by their tile ids when a game places them), players by name. Scenario reports, the
+//! `hexforge` CLI and the editor print events through it.
+
+#![warn(missing_docs)]
 
 use hexforge_core::battle::Context;
 use hexforge_core::{
