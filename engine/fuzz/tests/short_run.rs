@@ -96,32 +96,32 @@ fn short_run(name: &str, count: usize) {
 
 #[test]
 fn army_files_short_run() {
-    short_run("army", mutants(2000));
+    short_run("army", mutants(5000));
 }
 
 #[test]
 fn mod_files_short_run() {
-    short_run("mod_files", mutants(2000));
+    short_run("mod_files", mutants(5000));
 }
 
 #[test]
 fn patch_files_short_run() {
-    short_run("patch", mutants(1000));
+    short_run("patch", mutants(3000));
 }
 
 #[test]
 fn scenario_files_short_run() {
-    short_run("scenario", mutants(600));
+    short_run("scenario", mutants(1500));
 }
 
 #[test]
 fn replay_files_short_run() {
-    short_run("replay", mutants(150));
+    short_run("replay", mutants(400));
 }
 
 #[test]
 fn lua_arguments_short_run() {
-    short_run("lua_args", mutants(150));
+    short_run("lua_args", mutants(300));
 }
 
 #[test]
