@@ -33,18 +33,35 @@ pub fn distance(a: &str, b: &str) -> usize {
 /// The known name closest to `name`, when one is close enough to be a likely misspelling (at
 /// most one edit in three characters, at least one, and never a whole name changed); the first
 /// of equally close ones.
+///
+/// The distance is worked out only for names whose lengths are close enough for it to be small
+/// (it is at least the difference of the lengths), and never for a name longer than
+/// [`LONGEST_SUGGESTED`]: a script or a file may pass a key of megabytes, and comparing it with
+/// every known name would take time in proportion to its length times theirs.
 pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let len = name.chars().count();
+    if len > LONGEST_SUGGESTED {
+        return None;
+    }
     known
         .into_iter()
-        .map(|k| (distance(name, k), k))
-        .filter(|(d, k)| {
-            let longer = len.max(k.chars().count());
-            *d <= (longer / 3).max(1) && *d < longer
+        .filter_map(|k| {
+            let klen = k.chars().count();
+            let longer = len.max(klen);
+            let allowed = (longer / 3).max(1);
+            if len.abs_diff(klen) > allowed {
+                return None;
+            }
+            let d = distance(name, k);
+            (d <= allowed && d < longer).then_some((d, k))
         })
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
 }
+
+/// The longest name a suggestion is looked for: no known name (an id, a key, a word of a format)
+/// comes near it.
+pub const LONGEST_SUGGESTED: usize = 256;
 
 /// ` (did you mean `x`?)` for the known name closest to `name`, or nothing when none is close.
 pub fn did_you_mean<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> String {
@@ -79,5 +96,20 @@ mod tests {
             " (did you mean `toughness`?)"
         );
         assert_eq!(did_you_mean("zz", ["a", "count"]), "");
+    }
+
+    #[test]
+    fn a_huge_name_gets_no_suggestion_and_costs_no_comparison() {
+        // A script once asked for a rule key of 70,000 bytes: the comparison with every key took
+        // seconds per call.
+        let huge = "w".repeat(70_000);
+        assert_eq!(closest(&huge, ["net_cycle_rule", "tie_breaker"]), None);
+        let long = "w".repeat(LONGEST_SUGGESTED);
+        assert_eq!(
+            closest(&long, ["w".repeat(LONGEST_SUGGESTED - 1).as_str()]).map(str::len),
+            Some(255)
+        );
+        // Names of far apart lengths are not compared: the distance could not be small enough.
+        assert_eq!(closest("tie", ["tie_breaker"]), None);
     }
 }
