@@ -32,6 +32,20 @@ function hex.edge_direction(edge, facing)
   return (edge + facing) % 6
 end
 
+-- The first hex holding a tile on the line leaving (q, r) in direction d (0-5), skipping empty
+-- hexes, up to the board's edge: its q, r, or nil when the line holds no tile. `ctx` is the
+-- hook's context (the line is read on its board).
+function hex.first_on_line(ctx, q, r, d)
+  local cq, cr = hex.neighbour(q, r, d)
+  while ctx:on_board(cq, cr) do
+    if ctx:tile_at(cq, cr) then
+      return cq, cr
+    end
+    cq, cr = hex.neighbour(cq, cr, d)
+  end
+  return nil
+end
+
 -- A list of the keys of t in a fixed order (numbers, then strings, then booleans), the same in
 -- every process. `pairs` already iterates in this order.
 function sorted_keys(t)

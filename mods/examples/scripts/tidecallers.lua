@@ -2,18 +2,6 @@
 -- (`attack_resolved`, `attacked`), of docs/LUA_API.md. Every effect happens at the moment the
 -- engine documents for its hook: the start's before phase one, a phase's at the end of that phase.
 
--- The first tile on the line leaving (q, r) in direction d: its hex, or nil.
-local function first_on_line(ctx, q, r, d)
-  local cq, cr = hex.neighbour(q, r, d)
-  while ctx:on_board(cq, cr) do
-    if ctx:tile_at(cq, cr) then
-      return cq, cr
-    end
-    cq, cr = hex.neighbour(cq, cr, d)
-  end
-  return nil
-end
-
 -- leech: each time one of its attacks lands, it loses that many wounds (up to `max`, default 2).
 ability("leech", {
   attack_resolved = function(ctx, a, fx)
@@ -76,7 +64,7 @@ ability("grudge", {
 ability("ambush", {
   battle_started = function(ctx, fx)
     local q, r = ctx:hex()
-    local tq, tr = first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
+    local tq, tr = hex.first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
     if tq and not ctx:tile_at(tq, tr).hq and ctx:is_enemy(tq, tr) then
       fx:wound(tq, tr, ctx:param("wounds", 1))
     end
@@ -90,7 +78,7 @@ ability("undertow", {
   phase_ended = function(ctx, fx)
     local q, r = ctx:hex()
     local d = hex.edge_direction(0, ctx:facing())
-    local tq, tr = first_on_line(ctx, q, r, d)
+    local tq, tr = hex.first_on_line(ctx, q, r, d)
     -- A tile of a linked unit is not pulled: one tile alone would part its unit.
     if tq and hex.distance(q, r, tq, tr) >= 2 and not ctx:tile_at(tq, tr).hq
         and not ctx:tile_at(tq, tr).link and ctx:is_enemy(tq, tr) then
@@ -145,7 +133,7 @@ end
 ability("outpace", {
   plan_attacks = function(ctx, plan, fx)
     local q, r = ctx:hex()
-    local tq, tr = first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
+    local tq, tr = hex.first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
     if tq and ctx:is_enemy(tq, tr) and fastest(ctx, q, r) > fastest(ctx, tq, tr) then
       for i = 1, plan:count() do
         plan:set_strength(i, plan:strength(i) + 1)
@@ -201,7 +189,7 @@ ability("storm_call", {
     local q, r = ctx:hex()
     for i = 1, plan:count() do
       local d = hex.edge_direction(plan:edge(i), ctx:facing())
-      local tq, tr = first_on_line(ctx, q, r, d)
+      local tq, tr = hex.first_on_line(ctx, q, r, d)
       if tq and ctx:is_enemy(tq, tr) then
         local soaked = ctx:marker(tq, tr, "soaked")
         if soaked then

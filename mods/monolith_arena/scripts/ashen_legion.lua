@@ -19,18 +19,6 @@ local function can_drive(ctx, q, r, q2, r2)
   return ctx:tile_at(q, r).link == nil and ctx:marker(q, r, "unpushable") == nil
 end
 
--- The first tile on the line leaving (q, r) in direction d: its hex, or nil.
-local function first_on_line(ctx, q, r, d)
-  local cq, cr = hex.neighbour(q, r, d)
-  while ctx:on_board(cq, cr) do
-    if ctx:tile_at(cq, cr) then
-      return cq, cr
-    end
-    cq, cr = hex.neighbour(cq, cr, d)
-  end
-  return nil
-end
-
 -- forge_ward (the Emberforge Banner): as a battle starts, every adjacent friendly unit (not an
 -- HQ, allies included) gains armor until the end of that battle on its edge that points straight
 -- away from the banner.
@@ -144,7 +132,7 @@ ability("kindled_fury", {
 ability("choking_smoke", {
   battle_started = function(ctx, fx)
     local q, r = ctx:hex()
-    local tq, tr = first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
+    local tq, tr = hex.first_on_line(ctx, q, r, hex.edge_direction(0, ctx:facing()))
     if tq and enemy_unit(ctx, tq, tr) then
       fx:add_initiative(tq, tr, -ctx:param("slow", 1))
     end
