@@ -52,7 +52,7 @@ fn run_frame(
 /// The extended board full: Borgo's HQ and Moloch's, and every other hex a board tile of the two
 /// armies in turn, facing every way.
 fn full_board(editor: &Editor) -> Board {
-    let cat = &editor.loaded.catalog;
+    let cat = editor.content().catalog();
     let mut board = Board::new(cat);
     board.kind = BoardKind::extended();
     let armies = ["borgo", "moloch"];
@@ -97,28 +97,24 @@ fn frames(c: &mut Criterion, name: &str, editor: &mut Editor) {
 
 fn sandbox(c: &mut Criterion) {
     let mut editor = editor();
-    editor.tab = Tab::Sandbox;
+    editor.show(Tab::Sandbox);
     let board = full_board(&editor);
-    editor.sandbox.set_board(board, &editor.loaded.catalog);
-    match editor.sandbox.built() {
+    let catalog = editor.content().catalog().clone();
+    editor.sandbox_mut().set_board(board, &catalog);
+    match editor.sandbox().built() {
         Some(b)
             if b.marks.is_empty() && b.field.as_ref().map(|f| f.tiles().count()) == Some(37) => {}
         other => panic!("the full board is legal: {:?}", other.map(|b| &b.marks)),
     }
-    editor.sandbox.overlays.nets = true;
-    editor.sandbox.overlays.links = true;
-    editor.sandbox.overlays.fire = true;
+    let overlays = editor.sandbox_mut().overlays_mut();
+    overlays.nets = true;
+    overlays.links = true;
+    overlays.fire = true;
     frames(c, "editor_frame_sandbox_full_board_overlays", &mut editor);
-    let Editor {
-        sandbox,
-        loaded,
-        scripts,
-        ..
-    } = &mut editor;
-    if let Err(e) = sandbox.start_battle(&loaded.catalog, scripts) {
+    if let Err(e) = editor.start_battle() {
         panic!("{e}");
     }
-    match editor.sandbox.battle_mut() {
+    match editor.sandbox_mut().battle_mut() {
         Some(run) if run.log.len() > 37 => run.at = run.steps.len() / 2,
         _ => panic!("a battle with a long log is shown"),
     }
@@ -158,10 +154,11 @@ fn save_to_board(c: &mut Criterion) {
         )
     };
     let mut editor = Editor::load(vec![dir.clone()]);
-    editor.tab = Tab::Sandbox;
+    editor.show(Tab::Sandbox);
     let mut board = full_board(&editor);
     board.kind = BoardKind::extended();
-    editor.sandbox.set_board(board, &editor.loaded.catalog);
+    let catalog = editor.content().catalog().clone();
+    editor.sandbox_mut().set_board(board, &catalog);
     let (ctx, input) = headless(&mut editor);
     let mut melee = 2;
     c.bench_function("editor_save_to_sandbox_frame", |b| {
@@ -177,7 +174,7 @@ fn save_to_board(c: &mut Criterion) {
                 }
                 run_frame(&ctx, &input, &mut editor);
                 total += start.elapsed();
-                let cat = &editor.loaded.catalog;
+                let cat = editor.content().catalog();
                 let brawler = cat.find("borgo/brawler").expect("the brawler");
                 assert_eq!(
                     cat.get(brawler).edges[0].melee,
@@ -245,15 +242,15 @@ fn reload_many(c: &mut Criterion) {
     let roots = vec![dir.clone()];
     let mut editor = Editor::load(roots.clone());
     assert_eq!(
-        editor.loaded.mods.len(),
+        editor.content().loaded().mods.len(),
         FANS + 1,
         "{:?}",
-        editor.loaded.problems
+        editor.content().loaded().problems
     );
     assert!(
-        editor.loaded.problems.is_empty(),
+        editor.content().loaded().problems.is_empty(),
         "{:?}",
-        editor.loaded.problems
+        editor.content().loaded().problems
     );
     let file = dir.join("base/armies/borgo.toml");
     let text = std::fs::read_to_string(&file).expect("read borgo.toml");
@@ -293,7 +290,11 @@ fn reload_many(c: &mut Criterion) {
                 let start = Instant::now();
                 editor.reload();
                 total += start.elapsed();
-                assert!(editor.refused.is_empty(), "{:?}", editor.refused);
+                assert!(
+                    editor.content().refused().is_empty(),
+                    "{:?}",
+                    editor.content().refused()
+                );
             }
             total
         })
@@ -306,7 +307,7 @@ fn reload_many(c: &mut Criterion) {
                 let start = Instant::now();
                 editor.reload_changed(Some(std::slice::from_ref(&file)));
                 total += start.elapsed();
-                let cat = &editor.loaded.catalog;
+                let cat = editor.content().catalog();
                 let brawler = cat.find("borgo/brawler").expect("the brawler");
                 assert_eq!(
                     cat.get(brawler).edges[0].melee,
@@ -315,10 +316,10 @@ fn reload_many(c: &mut Criterion) {
                 );
                 assert!(
                     editor
-                        .status
+                        .status()
                         .starts_with("reloaded base (armies/borgo.toml) in "),
                     "{}",
-                    editor.status
+                    editor.status()
                 );
             }
             total

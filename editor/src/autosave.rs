@@ -1,8 +1,9 @@
 //! Unsaved changes kept safe: each open file's unsaved text is written, a moment after the last
 //! edit, to a hidden file beside it (`.moloch.toml.autosave`), atomically; saving or discarding
 //! removes it, and on the next start the autosaves found are offered back, never applied or
-//! deleted without the designer's say.
+//! deleted without the designer's say (one that cannot be read is reported, and left on disk).
 
+use crate::disk::ReadError;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -58,26 +59,54 @@ pub struct Offer {
     pub text: String,
 }
 
-/// The autosaves in the `armies/` folders of the mods in `mod_dirs`, in path order.
-pub fn find(mod_dirs: &[PathBuf]) -> Vec<Offer> {
-    let mut out = Vec::new();
+/// What [`find`] found: the unsaved changes to offer back, and the autosaves (or `armies/`
+/// folders) that exist but cannot be read, to tell the designer about (they are left on disk).
+#[derive(Debug, Default)]
+pub struct Found {
+    /// The unsaved changes read, in path order.
+    pub offers: Vec<Offer>,
+    /// What could not be read, with why.
+    pub unreadable: Vec<ReadError>,
+}
+
+/// The autosaves in the `armies/` folders of the mods in `mod_dirs`, in path order; an autosave
+/// that cannot be read is reported, never skipped.
+pub fn find(mod_dirs: &[PathBuf]) -> Found {
+    let mut out = Found::default();
     for dir in mod_dirs {
-        let Ok(rd) = std::fs::read_dir(dir.join("armies")) else {
-            continue;
+        let armies = dir.join("armies");
+        let rd = match std::fs::read_dir(&armies) {
+            Ok(rd) => rd,
+            Err(e) => {
+                let e = ReadError::new(&armies, e);
+                // A mod without armies has no autosaves.
+                if !e.is_missing() {
+                    out.unreadable.push(e);
+                }
+                continue;
+            }
         };
-        let mut found: Vec<(PathBuf, PathBuf)> = rd
-            .flatten()
-            .map(|e| e.path())
-            .filter_map(|p| file_of(&p).map(|f| (p, f)))
-            .collect();
+        let mut found: Vec<(PathBuf, PathBuf)> = Vec::new();
+        for entry in rd {
+            match entry {
+                Ok(entry) => {
+                    let p = entry.path();
+                    if let Some(f) = file_of(&p) {
+                        found.push((p, f));
+                    }
+                }
+                Err(e) => out.unreadable.push(ReadError::new(&armies, e)),
+            }
+        }
         found.sort();
         for (autosave, file) in found {
-            if let Ok(text) = std::fs::read_to_string(&autosave) {
-                out.push(Offer {
+            match crate::disk::read(&autosave) {
+                Ok(text) => out.offers.push(Offer {
                     file,
                     mod_dir: dir.clone(),
                     text,
-                });
+                }),
+                Err(e) => out.unreadable.push(e),
             }
         }
     }
@@ -101,9 +130,9 @@ mod tests {
         assert_eq!(file_of(&file), None);
         assert!(!crate::reload::is_content_file(&path_for(&file)));
 
-        assert!(find(&[dir.join("fan")]).is_empty());
+        assert!(find(&[dir.join("fan")]).offers.is_empty());
         write(&file, "unsaved").expect("autosave");
-        let offers = find(&[dir.join("fan")]);
+        let offers = find(&[dir.join("fan")]).offers;
         assert_eq!(
             offers,
             [Offer {
@@ -115,7 +144,16 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&file).expect("read"), "saved");
         remove(&file).expect("remove");
         remove(&file).expect("removing twice is fine");
-        assert!(find(&[dir.join("fan")]).is_empty());
+        let found = find(&[dir.join("fan")]);
+        assert!(found.offers.is_empty() && found.unreadable.is_empty());
+
+        // An autosave that is not text is reported with its path, and left where it is.
+        std::fs::write(path_for(&file), b"\xff\xfe").expect("write the bytes");
+        let found = find(&[dir.join("fan")]);
+        assert!(found.offers.is_empty());
+        assert_eq!(found.unreadable.len(), 1, "{:?}", found.unreadable);
+        assert_eq!(found.unreadable[0].path(), path_for(&file));
+        assert!(path_for(&file).is_file());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -1,14 +1,23 @@
-//! The Designer tab's editing: the tile designer (the tile drawn large, an edge clicked to edit
-//! it, every field and ability edited with problems shown as you type) and the army editor (the
-//! deck with totals, size warning, new, duplicated and deleted tiles), over the army files open
-//! as documents; saving, undo and redo, autosaves offered back, new armies and abilities, and
-//! the questions asked before anything is dropped.
+//! The Designer tab and all of its state: the tile designer (the tile drawn large, an edge clicked
+//! to edit it, every field and ability edited with problems shown as you type) and the army editor
+//! (the deck with totals, size warning, new, duplicated and deleted tiles), over the army files
+//! open as documents; saving, undo and redo, autosaves offered back, new armies and abilities, the
+//! questions asked before anything is dropped, and the spot of a problem shown in place of the
+//! tile or army. What reaches beyond the designer (the status bar, a reload after a save, a new
+//! mod folder to watch) is asked of the editor as a message.
 
+use crate::browser::Showing;
+use crate::content::Content;
+use crate::disk::ReadError;
 use crate::document::{ArmyDoc, FieldKind, typed_value};
 use crate::lua_view::LuaAction;
 pub use crate::lua_view::LuaEdit;
-use crate::{Editor, army_view, autosave, new_army, spot, tile_view};
-use hexforge_core::TileRef;
+use crate::msg::Msg;
+use crate::spot::Spot;
+use crate::{army_view, autosave, new_army, spot, tile_view};
+use hexforge_content::Diagnostic;
+use hexforge_core::{Catalog, TileRef};
+use hexforge_script::HookSource;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use toml_edit::Value;
@@ -46,90 +55,130 @@ pub enum Confirm {
     Quit,
 }
 
-/// The designer's state beside the open documents.
+/// What the tile and army editors keep from frame to frame while the designer types and clicks.
 #[derive(Default)]
-pub struct Designer {
-    /// The army file and tile being edited.
-    pub open: Option<Open>,
+struct Editing {
     /// The edge being edited (0 front, clockwise) of the open tile.
-    pub edge: Option<usize>,
+    edge: Option<usize>,
     /// The field being typed in and its text (kept while it has the focus, so the cursor stays
     /// where it is whatever the document makes of the text).
     focus: Option<(String, String)>,
     /// The name typed for a new ability.
-    pub new_hook: String,
-    /// The "New army…" form while it is open.
-    pub form: Option<new_army::Form>,
-    /// The question waiting for an answer before something is dropped or deleted.
-    pub confirm: Option<Confirm>,
-    /// What the last action did, or why it failed.
-    pub note: Option<String>,
-    /// The Lua file open in the text editor below the tile.
-    pub lua: Option<LuaEdit>,
+    new_hook: String,
     /// A parameters field whose text is not TOML (its key and why).
     params_error: Option<(String, String)>,
-    /// The army to open once the next reload has loaded it (a new army).
-    pending: Option<String>,
-    /// The designer agreed to close the window with unsaved changes (they stay autosaved).
-    pub quit: bool,
     /// The designer asked for a new ability named `new_hook`.
     pending_hook: bool,
 }
 
-impl Editor {
-    /// Shows the tile `t` in the designer: its army file opens as a document (a tile a patch
-    /// made, with no file of its own, is shown read-only).
-    pub fn select_tile(&mut self, t: TileRef) {
-        let tile = self.loaded.catalog.get(t);
-        let (army, id) = (tile.army.clone(), tile.id.clone());
-        self.selected = Some(t);
-        self.army = Some(army.clone());
-        self.source = None;
-        self.designer.edge = None;
-        self.designer.open = self.open_army_file(&army).and_then(|file| {
-            let d = self.doc(&file)?;
-            Some(Open {
-                tile: Some(self.docs[d].tile_index(&id)?),
-                file,
-            })
-        });
-    }
+/// The Designer tab's state: the army files open as documents, what is shown and edited, and the
+/// questions waiting for an answer.
+#[derive(Default)]
+pub struct Designer {
+    /// The army files open, each with its unsaved changes and history.
+    docs: Vec<ArmyDoc>,
+    /// Unsaved changes found on start (autosaves), offered back.
+    offers: Vec<autosave::Offer>,
+    /// The army shown (by id): in the army editor, or the army of the tile shown.
+    army: Option<String>,
+    /// The tile shown, as the catalog in play knows it.
+    selected: Option<TileRef>,
+    /// The Lua source of an ability of the tile shown, when the designer asked for it.
+    source: Option<HookSource>,
+    /// The problem whose spot in its file is shown (it takes the place of the tile or army view).
+    spot: Option<Spot>,
+    /// The army file and tile being edited.
+    open: Option<Open>,
+    /// What the editors keep while the designer types and clicks.
+    editing: Editing,
+    /// The "New army…" form while it is open.
+    form: Option<new_army::Form>,
+    /// The question waiting for an answer before something is dropped or deleted.
+    confirm: Option<Confirm>,
+    /// The Lua file open in the text editor below the tile.
+    lua: Option<LuaEdit>,
+    /// The army to open once the next reload has loaded it (a new army).
+    pending: Option<String>,
+    /// The designer agreed to close the window with unsaved changes (they stay autosaved).
+    quit: bool,
+}
 
-    /// Shows the army `id` in the army editor.
-    pub fn select_army(&mut self, id: &str) {
-        self.army = Some(id.to_string());
-        self.selected = None;
-        self.source = None;
-        self.designer.open = self
-            .open_army_file(id)
-            .map(|file| Open { file, tile: None });
-    }
-
-    /// Opens the army file of the army `id` as a document (once); `None` when the army has no
-    /// file of its own or it cannot be opened (the status says why).
-    fn open_army_file(&mut self, id: &str) -> Option<PathBuf> {
-        let (file, mod_dir) = new_army::army_file(&self.loaded, id)?;
-        if self.doc(&file).is_none() {
-            match ArmyDoc::open(&file, &mod_dir) {
-                Ok(d) => self.docs.push(d),
-                Err(e) => {
-                    self.designer.note = Some(e.to_string());
-                    return None;
-                }
-            }
+impl Designer {
+    /// A designer with nothing open, offering back the unsaved changes `offers` found on start.
+    pub fn new(offers: Vec<autosave::Offer>) -> Self {
+        Designer {
+            offers,
+            ..Designer::default()
         }
-        Some(file)
     }
 
-    /// The index of the open document of `file`.
-    pub fn doc(&self, file: &Path) -> Option<usize> {
-        self.docs.iter().position(|d| d.path == file)
+    /// The army files open, each with its unsaved changes and history.
+    pub fn docs(&self) -> &[ArmyDoc] {
+        &self.docs
+    }
+
+    /// The unsaved changes found on start that are still offered back.
+    pub fn offers(&self) -> &[autosave::Offer] {
+        &self.offers
+    }
+
+    /// The army shown (by id): in the army editor, or the army of the tile shown.
+    pub fn army(&self) -> Option<&str> {
+        self.army.as_deref()
+    }
+
+    /// The tile shown, as the catalog in play knows it (`None`: an army, or nothing).
+    pub fn selected(&self) -> Option<TileRef> {
+        self.selected
+    }
+
+    /// The army file and tile being edited.
+    pub fn open(&self) -> Option<&Open> {
+        self.open.as_ref()
+    }
+
+    /// The edge being edited (0 front, clockwise) of the open tile.
+    pub fn edge(&self) -> Option<usize> {
+        self.editing.edge
+    }
+
+    /// The Lua file open in the text editor below the tile.
+    pub fn lua(&self) -> Option<&LuaEdit> {
+        self.lua.as_ref()
+    }
+
+    /// The "New army…" form while it is open.
+    pub fn form(&self) -> Option<&new_army::Form> {
+        self.form.as_ref()
+    }
+
+    /// The problem whose spot in its file is shown (in place of the tile or army view).
+    pub fn spot(&self) -> Option<&Spot> {
+        self.spot.as_ref()
+    }
+
+    /// What the browser marks as shown, with `unsaved` the ids of the armies with unsaved
+    /// changes ([`Designer::unsaved_armies`]).
+    pub fn showing<'a>(&'a self, unsaved: &'a [String]) -> Showing<'a> {
+        Showing {
+            army: self.army.as_deref(),
+            tile: self.selected,
+            unsaved,
+        }
+    }
+
+    /// The ids of the armies whose files have unsaved changes.
+    pub fn unsaved_armies(&self) -> Vec<String> {
+        self.docs
+            .iter()
+            .filter(|d| d.dirty())
+            .map(ArmyDoc::army_id)
+            .collect()
     }
 
     /// The files with unsaved changes (army files, and the Lua file being edited).
     pub fn unsaved(&self) -> Vec<PathBuf> {
         let lua = self
-            .designer
             .lua
             .as_ref()
             .filter(|l| l.dirty())
@@ -142,34 +191,100 @@ impl Editor {
             .collect()
     }
 
+    /// Whether the designer agreed to close the window with unsaved changes (they stay
+    /// autosaved).
+    pub fn quit_agreed(&self) -> bool {
+        self.quit
+    }
+
+    /// The window is closing with unsaved changes: they are autosaved now, and the designer is
+    /// asked what to do with them.
+    pub fn ask_to_quit(&mut self, out: &mut Vec<Msg>) {
+        self.autosave_now(out);
+        self.confirm = Some(Confirm::Quit);
+    }
+
+    /// Shows the tile `t` of `content`: its army file opens as a document (a tile a patch made,
+    /// with no file of its own, is shown read-only).
+    pub fn select_tile(&mut self, t: TileRef, content: &Content, out: &mut Vec<Msg>) {
+        let tile = content.catalog().get(t);
+        let (army, id) = (tile.army.clone(), tile.id.clone());
+        self.selected = Some(t);
+        self.army = Some(army.clone());
+        self.source = None;
+        self.editing.edge = None;
+        self.open = self.open_army_file(&army, content, out).and_then(|file| {
+            let d = self.doc(&file)?;
+            Some(Open {
+                tile: Some(self.docs[d].tile_index(&id)?),
+                file,
+            })
+        });
+    }
+
+    /// Shows the army `id` in the army editor.
+    pub fn select_army(&mut self, id: &str, content: &Content, out: &mut Vec<Msg>) {
+        self.army = Some(id.to_string());
+        self.selected = None;
+        self.source = None;
+        self.open = self
+            .open_army_file(id, content, out)
+            .map(|file| Open { file, tile: None });
+    }
+
+    /// Shows where `problem` is: its file's lines around it, as the file is on disk (or in its
+    /// open document, from the next frame on).
+    pub fn show_spot(&mut self, problem: &Diagnostic) {
+        self.spot = Some(Spot::read(problem));
+    }
+
+    /// Opens the army file of the army `id` as a document (once); `None` when the army has no
+    /// file of its own or it cannot be opened (the status bar says why).
+    fn open_army_file(
+        &mut self,
+        id: &str,
+        content: &Content,
+        out: &mut Vec<Msg>,
+    ) -> Option<PathBuf> {
+        let (file, mod_dir) = new_army::army_file(content.loaded(), id)?;
+        if self.doc(&file).is_none() {
+            match ArmyDoc::open(&file, &mod_dir) {
+                Ok(d) => self.docs.push(d),
+                Err(e) => {
+                    out.push(Msg::Status(e.to_string()));
+                    return None;
+                }
+            }
+        }
+        Some(file)
+    }
+
+    /// The index of the open document of `file`.
+    fn doc(&self, file: &Path) -> Option<usize> {
+        self.docs.iter().position(|d| d.path == file)
+    }
+
     /// Saves `file`; the hot reload then loads it like any saved file.
-    pub fn save(&mut self, file: &Path) -> Result<(), String> {
+    fn save(&mut self, file: &Path, out: &mut Vec<Msg>) -> Result<(), String> {
         let d = self.doc(file).ok_or("the file is not open")?;
         let doc = &mut self.docs[d];
         doc.save().map_err(|e| e.to_string())?;
         let problems = doc.problems().len();
         let name = doc.file_name();
-        self.designer.note = Some(if problems == 0 {
+        out.push(Msg::Status(if problems == 0 {
             format!("saved {name}")
         } else {
             format!(
                 "saved {name} with {problems} problem(s): the editor plays the last good content until they are fixed"
             )
-        });
-        self.reload_if_unwatched();
+        }));
+        out.push(Msg::FilesWritten);
         Ok(())
     }
 
-    /// Loads the content again now when no watch does it (hot reload is off).
-    fn reload_if_unwatched(&mut self) {
-        if self.watch.is_none() {
-            self.reload();
-        }
-    }
-
     /// Saves every file with unsaved changes; the first failure stops it.
-    pub fn save_all(&mut self) -> Result<(), String> {
-        if let Some(lua) = self.designer.lua.as_mut().filter(|l| l.dirty()) {
+    fn save_all(&mut self) -> Result<(), String> {
+        if let Some(lua) = self.lua.as_mut().filter(|l| l.dirty()) {
             lua.save()?;
         }
         for d in &mut self.docs {
@@ -181,8 +296,9 @@ impl Editor {
     }
 
     /// Brings back the unsaved changes of offer `i` (found on start) into their file's document;
-    /// they stay unsaved (and autosaved) until saved or discarded.
-    pub fn restore(&mut self, i: usize) -> Result<(), String> {
+    /// they stay unsaved (and autosaved) until saved or discarded. A file on disk that cannot be
+    /// read is an error (the offer stays): it is never taken for an empty one.
+    fn restore(&mut self, i: usize) -> Result<(), String> {
         if i >= self.offers.len() {
             return Err("no such unsaved changes".into());
         }
@@ -196,7 +312,18 @@ impl Editor {
             }
             doc.army_id()
         } else {
-            let disk = std::fs::read_to_string(&offer.file).unwrap_or_default();
+            // No file any more: the unsaved text is saved where it was. A file that is there but
+            // cannot be read stops here, before anything could be saved over it.
+            let disk = match crate::disk::read(&offer.file) {
+                Ok(text) => text,
+                Err(e) if e.is_missing() => String::new(),
+                Err(e) => {
+                    self.offers.insert(i, offer);
+                    return Err(format!(
+                        "{e}; the unsaved changes stay in their autosave and are offered again"
+                    ));
+                }
+            };
             let restored = ArmyDoc::with_text(&offer.file, &offer.mod_dir, disk.clone(), disk)
                 .ok()
                 .and_then(|mut d| {
@@ -204,7 +331,8 @@ impl Editor {
                 });
             let doc = match restored {
                 Some(d) => d,
-                // The file is gone or does not read: the unsaved text alone, to be saved over it.
+                // The file is gone or does not read as TOML: the unsaved text alone, to be saved
+                // over it.
                 None => ArmyDoc::with_text(
                     &offer.file,
                     &offer.mod_dir,
@@ -219,7 +347,7 @@ impl Editor {
         };
         self.army = Some(army);
         self.selected = None;
-        self.designer.open = Some(Open {
+        self.open = Some(Open {
             file: offer.file,
             tile: None,
         });
@@ -227,7 +355,7 @@ impl Editor {
     }
 
     /// Deletes the autosave of offer `i` (the designer chose to drop those changes).
-    pub fn discard_offer(&mut self, i: usize) -> Result<(), String> {
+    fn discard_offer(&mut self, i: usize) -> Result<(), String> {
         if i >= self.offers.len() {
             return Err("no such unsaved changes".into());
         }
@@ -235,11 +363,14 @@ impl Editor {
         autosave::remove(&offer.file).map_err(|e| format!("cannot delete the autosave: {e}"))
     }
 
-    /// Writes the autosaves that are due.
-    pub(crate) fn autosave_docs(&mut self, now: Instant) {
+    /// Writes the autosaves that are due at `now`; a failure is told in the status bar.
+    pub fn autosave(&mut self, now: Instant, out: &mut Vec<Msg>) {
         for d in &mut self.docs {
             if let Err(e) = d.autosave(now) {
-                self.designer.note = Some(format!("cannot autosave {}: {e}", d.file_name()));
+                out.push(Msg::Status(format!(
+                    "cannot autosave {}: {e}",
+                    d.file_name()
+                )));
             }
         }
     }
@@ -250,87 +381,126 @@ impl Editor {
     }
 
     /// Writes every unsaved change to its autosave now (the window is closing).
-    pub fn autosave_now(&mut self) {
-        self.autosave_docs(Instant::now() + autosave::DELAY);
+    pub fn autosave_now(&mut self, out: &mut Vec<Msg>) {
+        self.autosave(Instant::now() + autosave::DELAY, out);
     }
 
-    /// The content was loaded again: open documents follow their files on disk, and an army
-    /// made a moment ago opens.
-    pub(crate) fn content_reloaded(&mut self) {
+    /// The content in play is replaced by a new load (`old` by `new`): the tile shown follows
+    /// its id (tile refs index the catalog), and the ability source shown goes.
+    pub fn content_adopted(&mut self, old: &Catalog, new: &Catalog) {
+        let selected = self.selected.map(|t| old.get(t).full_id());
+        self.selected = selected.and_then(|id| new.find(&id));
+        self.source = None;
+    }
+
+    /// The content was loaded again (adopted or refused): open documents follow their files on
+    /// disk (a file that cannot be read is told, its buffer kept), the spot shown follows its
+    /// file, and an army made a moment ago opens.
+    pub fn reloaded(&mut self, content: &Content, out: &mut Vec<Msg>) {
         for d in &mut self.docs {
-            if let Some(disk) = crate::disk::read(&d.path) {
-                d.disk_changed(disk);
+            match crate::disk::read(&d.path) {
+                Ok(disk) => d.disk_changed(disk),
+                Err(e) => out.push(Msg::Status(still_open(&e))),
             }
         }
-        if let Some(lua) = &mut self.designer.lua
-            && let Some(disk) = crate::disk::read(&lua.path)
-        {
-            lua.disk_changed(disk);
+        if let Some(lua) = &mut self.lua {
+            match crate::disk::read(&lua.path) {
+                Ok(disk) => lua.disk_changed(disk),
+                Err(e) => out.push(Msg::Status(still_open(&e))),
+            }
         }
-        self.refresh_spot(true);
-        if let Some(id) = self.designer.pending.clone()
-            && self.loaded.catalog.army(&id).is_some()
+        self.refresh_spot(content, true);
+        if let Some(id) = self.pending.clone()
+            && content.catalog().army(&id).is_some()
         {
-            self.designer.pending = None;
-            self.select_army(&id);
+            self.pending = None;
+            self.select_army(&id, content, out);
+        }
+    }
+
+    /// Keeps the spot shown up to date: with its file's open document (its text and problems as
+    /// they are now), else, after a reload (`reloaded`), with the file on disk and the problems
+    /// (or why the file cannot be read any more).
+    fn refresh_spot(&mut self, content: &Content, reloaded: bool) {
+        let Some(spot) = &mut self.spot else {
+            return;
+        };
+        if let Some(d) = self.docs.iter().find(|d| d.path == spot.problem.file) {
+            spot.refresh(d.problems(), d.text());
+        } else if reloaded {
+            match crate::disk::read(&spot.problem.file) {
+                Ok(text) => {
+                    let problems: Vec<Diagnostic> = content
+                        .refused()
+                        .iter()
+                        .chain(content.loaded().problems.iter())
+                        .cloned()
+                        .collect();
+                    spot.refresh(&problems, &text);
+                }
+                Err(e) => *spot = Spot::unreadable(&spot.problem, &e),
+            }
         }
     }
 
     /// Creates the army the form asks for; it opens once the reload has loaded it.
-    pub fn create_army(&mut self, form: &new_army::Form) -> Result<(), String> {
-        let c = new_army::create(&self.loaded, &self.roots, self.user_mods.as_deref(), form)?;
-        self.designer.pending = Some(form.id.clone());
-        self.designer.note = Some(format!(
+    pub fn create_army(
+        &mut self,
+        form: &new_army::Form,
+        content: &Content,
+        out: &mut Vec<Msg>,
+    ) -> Result<(), String> {
+        let c = new_army::create(content.loaded(), content.roots(), content.user_mods(), form)?;
+        self.pending = Some(form.id.clone());
+        out.push(Msg::Status(format!(
             "created {}{}",
             c.file.display(),
             c.note.map(|n| format!(": {n}")).unwrap_or_default()
-        ));
-        if let Some(root) = c.new_root {
+        )));
+        out.push(match c.new_root {
             // A folder the editor did not load: load and watch it from now on.
-            self.add_root(root);
-        } else {
-            self.reload_if_unwatched();
-        }
+            Some(root) => Msg::WatchFolder(root),
+            None => Msg::FilesWritten,
+        });
         Ok(())
     }
 
     /// Makes a new ability from the template in the mod of the open tile, binds it to the tile,
     /// and opens its Lua file.
-    pub fn new_ability(&mut self, hook: &str) -> Result<(), String> {
+    fn new_ability(
+        &mut self,
+        hook: &str,
+        content: &Content,
+        out: &mut Vec<Msg>,
+    ) -> Result<(), String> {
         let Some(Open {
             file,
             tile: Some(i),
-        }) = self.designer.open.clone()
+        }) = self.open.clone()
         else {
             return Err("open a tile first".into());
         };
         let d = self.doc(&file).ok_or("the file is not open")?;
         let mod_dir = self.docs[d].mod_dir.clone();
-        let known = hexforge_script::hook_names(&self.loaded.mods, &self.mod_id(&mod_dir));
+        let known = hexforge_script::hook_names(&content.loaded().mods, &content.mod_id(&mod_dir));
         let path = new_army::new_ability(&mod_dir, hook, &known)?;
+        out.push(Msg::FilesWritten);
+        // Read back as written: a file that cannot be read never opens as an empty one.
+        let text = crate::disk::read(&path).map_err(|e| {
+            format!("{e}: the ability's file was made, but it is not bound or opened here")
+        })?;
         self.docs[d].add_ability(i, hook);
-        let text = std::fs::read_to_string(&path).unwrap_or_default();
-        self.designer.lua = Some(LuaEdit::open(path, text).at_ability(hook));
-        self.designer.new_hook.clear();
-        self.reload_if_unwatched();
+        self.lua = Some(LuaEdit::open(path, text).at_ability(hook));
+        self.editing.new_hook.clear();
         Ok(())
     }
 
-    /// The id of the loaded mod in `dir`.
-    fn mod_id(&self, dir: &Path) -> String {
-        self.loaded
-            .mods
-            .iter()
-            .find(|m| m.dir == dir)
-            .map_or_else(String::new, |m| m.id.clone())
-    }
-
-    fn undo(&mut self, redo: bool) {
-        let Some(open) = &self.designer.open else {
+    fn undo(&mut self, redo: bool, out: &mut Vec<Msg>) {
+        let Some(open) = &self.open else {
             return;
         };
         if let Some(d) = self.doc(&open.file) {
-            self.designer.focus = None;
+            self.editing.focus = None;
             let done = if redo {
                 self.docs[d].redo()
             } else {
@@ -338,25 +508,27 @@ impl Editor {
             };
             // A tile that went away with the step leaves the army view open.
             let count = self.docs[d].tile_count();
-            if let Some(o) = &mut self.designer.open
+            if let Some(o) = &mut self.open
                 && o.tile.is_some_and(|t| t >= count)
             {
                 o.tile = None;
             }
             if !done {
-                self.designer.note =
-                    Some(format!("nothing to {}", if redo { "redo" } else { "undo" }));
+                out.push(Msg::Status(format!(
+                    "nothing to {}",
+                    if redo { "redo" } else { "undo" }
+                )));
             }
         }
     }
 
-    /// Asks for, or carries out, what a confirmation answered.
-    fn confirmed(&mut self, c: Confirm, ctx: &egui::Context) {
+    /// Carries out what a confirmation answered.
+    fn confirmed(&mut self, c: Confirm, ctx: &egui::Context, out: &mut Vec<Msg>) {
         let result = match c {
             Confirm::DeleteTile { file, tile } => {
                 if let Some(d) = self.doc(&file) {
                     self.docs[d].delete_tile(tile);
-                    if let Some(o) = &mut self.designer.open {
+                    if let Some(o) = &mut self.open {
                         o.tile = None;
                     }
                 }
@@ -368,149 +540,170 @@ impl Editor {
                     .map_err(|e| format!("cannot delete the autosave: {e}")),
                 None => Ok(()),
             },
-            Confirm::DeleteArmy { file } => self.delete_army(&file),
+            Confirm::DeleteArmy { file } => self.delete_army(&file, out),
             Confirm::Quit => {
-                self.autosave_now();
-                self.designer.quit = true;
+                self.autosave_now(out);
+                self.quit = true;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 Ok(())
             }
         };
         if let Err(e) = result {
-            self.designer.note = Some(e);
+            out.push(Msg::Status(e));
         }
     }
 
-    fn delete_army(&mut self, file: &Path) -> Result<(), String> {
+    fn delete_army(&mut self, file: &Path, out: &mut Vec<Msg>) -> Result<(), String> {
         let d = self.doc(file).ok_or("the file is not open")?;
         let id = self.docs[d].army_id();
         let mod_dir = self.docs[d].mod_dir.clone();
         new_army::delete_army(file, &mod_dir, &id)?;
         self.docs.remove(d);
-        self.designer.open = None;
+        self.open = None;
         self.army = None;
         self.selected = None;
-        self.designer.note = Some(format!("deleted {}", file.display()));
+        out.push(Msg::Status(format!("deleted {}", file.display())));
         Ok(())
     }
-}
 
-/// The Designer tab's central view.
-pub fn ui(editor: &mut Editor, ui: &mut egui::Ui) {
-    shortcuts(editor, ui);
-    if let Some(mut form) = editor.designer.form.take() {
-        let answer = new_army::form_ui(
-            ui,
-            &mut form,
-            &editor.loaded,
-            &editor.roots,
-            editor.user_mods.as_deref(),
-        );
-        match answer {
-            Some(true) => match editor.create_army(&form) {
-                Ok(()) => {}
-                Err(e) => {
-                    form.error = Some(e);
-                    editor.designer.form = Some(form);
+    /// The Designer tab's central view over `content`: the spot of a problem when one is shown,
+    /// else the new-army form, or the toolbar and the tile designer, the army editor or a
+    /// read-only tile or army.
+    pub fn ui(&mut self, ui: &mut egui::Ui, content: &Content, out: &mut Vec<Msg>) {
+        self.refresh_spot(content, false);
+        if let Some(spot) = &self.spot {
+            if ui.button("Close the file view").clicked() {
+                self.spot = None;
+            } else {
+                spot.ui(ui);
+            }
+            return;
+        }
+        self.shortcuts(ui, out);
+        if let Some(mut form) = self.form.take() {
+            let answer = new_army::form_ui(
+                ui,
+                &mut form,
+                content.loaded(),
+                content.roots(),
+                content.user_mods(),
+            );
+            match answer {
+                Some(true) => {
+                    if let Err(e) = self.create_army(&form, content, out) {
+                        form.error = Some(e);
+                        self.form = Some(form);
+                    }
                 }
-            },
-            Some(false) => {}
-            None => editor.designer.form = Some(form),
+                Some(false) => {}
+                None => self.form = Some(form),
+            }
+            return;
         }
-        return;
+        self.toolbar(ui, content, out);
+        let open = self.open.clone();
+        match open.and_then(|o| Some((self.doc(&o.file)?, o.tile))) {
+            Some((d, Some(t))) if t < self.docs[d].tile_count() => {
+                self.tile_designer(ui, content, d, t, out)
+            }
+            Some((d, _)) => self.army_editor(ui, content, d),
+            None => self.read_only(ui, content, out),
+        }
     }
-    toolbar(editor, ui);
-    let open = editor.designer.open.clone();
-    match open.and_then(|o| Some((editor.doc(&o.file)?, o.tile))) {
-        Some((d, Some(t))) if t < editor.docs[d].tile_count() => tile_designer(editor, ui, d, t),
-        Some((d, _)) => army_editor(editor, ui, d),
-        None => read_only(editor, ui),
-    }
-}
 
-/// Ctrl+S saves, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo (the designer's history, not a
-/// text field's).
-fn shortcuts(editor: &mut Editor, ui: &mut egui::Ui) {
-    use egui::{Key, KeyboardShortcut, Modifiers};
-    // The Lua editor keeps its own undo while it has the focus.
-    let in_lua = ui.memory(|m| m.focused()) == Some(egui::Id::unique(crate::lua_view::TEXT_ID));
-    let (save, redo, undo) = ui.input_mut(|i| {
-        if in_lua {
+    /// The designer's modal windows (from any tab): a conflict with the disk, the unsaved
+    /// changes offered back, and a question before something is dropped.
+    pub fn modals(&mut self, ctx: &egui::Context, out: &mut Vec<Msg>) {
+        self.conflict_modal(ctx, out);
+        self.offer_modal(ctx, out);
+        self.confirm_modal(ctx, out);
+    }
+
+    /// Ctrl+S saves, Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo (the designer's history, not a
+    /// text field's).
+    fn shortcuts(&mut self, ui: &mut egui::Ui, out: &mut Vec<Msg>) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        // The Lua editor keeps its own undo while it has the focus.
+        let in_lua = ui.memory(|m| m.focused()) == Some(egui::Id::unique(crate::lua_view::TEXT_ID));
+        let (save, redo, undo) = ui.input_mut(|i| {
+            if in_lua {
+                let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
+                return (save, false, false);
+            }
             let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
-            return (save, false, false);
-        }
-        let save = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::S));
-        let redo = i.consume_shortcut(&KeyboardShortcut::new(
-            Modifiers::COMMAND | Modifiers::SHIFT,
-            Key::Z,
-        )) || i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y));
-        let undo = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z));
-        (save, redo, undo)
-    });
-    if save && in_lua {
-        save_lua(editor);
-    } else if save
-        && let Some(o) = editor.designer.open.clone()
-        && let Err(e) = editor.save(&o.file)
-    {
-        editor.designer.note = Some(e);
-    }
-    if redo {
-        editor.undo(true);
-    } else if undo {
-        editor.undo(false);
-    }
-}
-
-/// The unsaved changes found on start, offered back or dropped one file at a time, in a modal
-/// window (from any tab).
-pub(crate) fn offer_modal(editor: &mut Editor, ctx: &egui::Context) {
-    let Some(o) = editor.offers.first() else {
-        return;
-    };
-    let mut answer = None;
-    egui::Modal::new(egui::Id::unique("autosave_offer")).show(ctx, |ui| {
-        ui.set_max_width(560.0);
-        ui.label(
-            egui::RichText::new(format!(
-                "Unsaved changes to {} were kept from last time.",
-                o.file.display()
-            ))
-            .strong(),
-        );
-        ui.horizontal(|ui| {
-            if ui
-                .button(format!("Restore unsaved changes to {}", file_name(&o.file)))
-                .clicked()
-            {
-                answer = Some(true);
-            }
-            if ui
-                .button(format!("Discard them ({})", file_name(&o.file)))
-                .clicked()
-            {
-                answer = Some(false);
-            }
+            let redo = i.consume_shortcut(&KeyboardShortcut::new(
+                Modifiers::COMMAND | Modifiers::SHIFT,
+                Key::Z,
+            )) || i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Y));
+            let undo = i.consume_shortcut(&KeyboardShortcut::new(Modifiers::COMMAND, Key::Z));
+            (save, redo, undo)
         });
-    });
-    let result = match answer {
-        Some(true) => editor.restore(0),
-        Some(false) => editor.discard_offer(0),
-        None => Ok(()),
-    };
-    if let Err(e) = result {
-        editor.designer.note = Some(e);
+        if save && in_lua {
+            self.save_lua(out);
+        } else if save
+            && let Some(o) = self.open.clone()
+            && let Err(e) = self.save(&o.file, out)
+        {
+            out.push(Msg::Status(e));
+        }
+        if redo {
+            self.undo(true, out);
+        } else if undo {
+            self.undo(false, out);
+        }
     }
-}
 
-/// A question asked before something is dropped or deleted, in a modal window (from any tab).
-pub(crate) fn confirm_modal(editor: &mut Editor, ctx: &egui::Context) {
-    if let Some(c) = editor.designer.confirm.clone() {
+    /// The unsaved changes found on start, offered back or dropped one file at a time, in a modal
+    /// window (from any tab).
+    fn offer_modal(&mut self, ctx: &egui::Context, out: &mut Vec<Msg>) {
+        let Some(o) = self.offers.first() else {
+            return;
+        };
+        let mut answer = None;
+        egui::Modal::new(egui::Id::unique("autosave_offer")).show(ctx, |ui| {
+            ui.set_max_width(560.0);
+            ui.label(
+                egui::RichText::new(format!(
+                    "Unsaved changes to {} were kept from last time.",
+                    o.file.display()
+                ))
+                .strong(),
+            );
+            ui.horizontal(|ui| {
+                if ui
+                    .button(format!("Restore unsaved changes to {}", file_name(&o.file)))
+                    .clicked()
+                {
+                    answer = Some(true);
+                }
+                if ui
+                    .button(format!("Discard them ({})", file_name(&o.file)))
+                    .clicked()
+                {
+                    answer = Some(false);
+                }
+            });
+        });
+        let result = match answer {
+            Some(true) => self.restore(0),
+            Some(false) => self.discard_offer(0),
+            None => Ok(()),
+        };
+        if let Err(e) = result {
+            out.push(Msg::Status(e));
+        }
+    }
+
+    /// A question asked before something is dropped or deleted, in a modal window (from any tab).
+    fn confirm_modal(&mut self, ctx: &egui::Context, out: &mut Vec<Msg>) {
+        let Some(c) = self.confirm.clone() else {
+            return;
+        };
         let (question, yes) = match &c {
             Confirm::DeleteTile { file, tile } => {
-                let id = editor
+                let id = self
                     .doc(file)
-                    .map(|d| editor.docs[d].tile_id(*tile))
+                    .map(|d| self.docs[d].tile_id(*tile))
                     .unwrap_or_default();
                 (
                     format!("Delete the tile `{id}`? (Undo brings it back.)"),
@@ -531,8 +724,7 @@ pub(crate) fn confirm_modal(editor: &mut Editor, ctx: &egui::Context) {
             Confirm::Quit => (
                 format!(
                     "Unsaved changes to {}: they stay in their autosaves and are offered back next time.",
-                    editor
-                        .unsaved()
+                    self.unsaved()
                         .iter()
                         .map(|p| p.display().to_string())
                         .collect::<Vec<_>>()
@@ -546,24 +738,528 @@ pub(crate) fn confirm_modal(editor: &mut Editor, ctx: &egui::Context) {
             ui.label(egui::RichText::new(question).strong());
             ui.horizontal(|ui| {
                 if c == Confirm::Quit && ui.button("Save all and quit").clicked() {
-                    match editor.save_all() {
+                    match self.save_all() {
                         Ok(()) => {
-                            editor.designer.confirm = None;
-                            editor.designer.quit = true;
+                            self.confirm = None;
+                            self.quit = true;
                             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                         }
-                        Err(e) => editor.designer.note = Some(e),
+                        Err(e) => out.push(Msg::Status(e)),
                     }
                 }
                 if ui.button(yes).clicked() {
-                    editor.designer.confirm = None;
-                    editor.confirmed(c.clone(), ctx);
+                    self.confirm = None;
+                    self.confirmed(c.clone(), ctx, out);
                 }
                 if ui.button("Cancel").clicked() {
-                    editor.designer.confirm = None;
+                    self.confirm = None;
                 }
             });
         });
+    }
+
+    /// What can be done to the open file, then its name and state: the buttons come first and
+    /// are always there (greyed out when they do not apply), so none moves whatever the state.
+    fn toolbar(&mut self, ui: &mut egui::Ui, content: &Content, out: &mut Vec<Msg>) {
+        let doc = self.open.as_ref().and_then(|o| self.doc(&o.file));
+        let file = doc.map(|d| self.docs[d].path.clone());
+        let (dirty, can_undo, can_redo) = doc.map_or((false, false, false), |d| {
+            let doc = &self.docs[d];
+            (doc.dirty(), doc.history.can_undo(), doc.history.can_redo())
+        });
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(dirty, egui::Button::new("Save"))
+                .on_hover_text("Ctrl+S")
+                .clicked()
+                && let Some(file) = &file
+                && let Err(e) = self.save(file, out)
+            {
+                out.push(Msg::Status(e));
+            }
+            if ui
+                .add_enabled(can_undo, egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                self.undo(false, out);
+            }
+            if ui
+                .add_enabled(can_redo, egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+                .clicked()
+            {
+                self.undo(true, out);
+            }
+            if ui
+                .add_enabled(dirty, egui::Button::new("Discard changes…"))
+                .clicked()
+                && let Some(file) = &file
+            {
+                self.confirm = Some(Confirm::Discard { file: file.clone() });
+            }
+            if ui
+                .add_enabled(file.is_some(), egui::Button::new("Delete the army…"))
+                .clicked()
+                && let Some(file) = &file
+            {
+                self.confirm = Some(Confirm::DeleteArmy { file: file.clone() });
+            }
+            if ui.button("New army…").clicked() {
+                let user = content.user_mods().is_some();
+                self.form = Some(new_army::Form::new(
+                    content.loaded(),
+                    self.army.as_deref(),
+                    user,
+                ));
+            }
+            ui.separator();
+            // The file's name and state, after the buttons.
+            if let Some(d) = doc {
+                let doc = &self.docs[d];
+                if doc.dirty() {
+                    ui.colored_label(
+                        egui::Color32::YELLOW,
+                        format!("{} (unsaved changes)", doc.file_name()),
+                    );
+                } else {
+                    ui.label(doc.file_name());
+                }
+                let others = self
+                    .unsaved()
+                    .iter()
+                    .filter(|p| Some(*p) != file.as_ref())
+                    .count();
+                if others > 0 {
+                    ui.colored_label(
+                        egui::Color32::YELLOW,
+                        format!("{others} other file(s) unsaved"),
+                    );
+                }
+            }
+        });
+        ui.separator();
+    }
+
+    /// When a buffer with unsaved edits meets a different text on disk: both versions shown, and
+    /// nothing written or dropped until the designer keeps theirs or takes the disk's (from any
+    /// tab).
+    fn conflict_modal(&mut self, ctx: &egui::Context, out: &mut Vec<Msg>) {
+        let lua = self.lua.as_ref().and_then(|l| {
+            let disk = l.disk.conflict.clone()?;
+            Some((Buffer::Lua, l.path.clone(), l.text.clone(), disk))
+        });
+        let found = lua.or_else(|| {
+            self.docs.iter().enumerate().find_map(|(i, d)| {
+                let disk = d.conflict()?.to_string();
+                Some((Buffer::Doc(i), d.path.clone(), d.text().to_string(), disk))
+            })
+        });
+        let Some((which, path, mine, disk)) = found else {
+            return;
+        };
+        let mut keep = None;
+        egui::Modal::new(egui::Id::unique("disk_conflict")).show(ctx, |ui| {
+            ui.set_max_width(920.0);
+            ui.heading(format!("{} changed on disk", file_name(&path)));
+            ui.label(format!(
+                "{} was saved by another program while you have unsaved changes to it. Nothing is written or dropped until you choose.",
+                path.display()
+            ));
+            let ((from_mine, part_mine), (from_disk, part_disk)) =
+                crate::disk::differing_lines(&mine, &disk, 2);
+            ui.columns(2, |cols| {
+                let sides = [
+                    ("yours", from_mine, part_mine, "conflict_yours"),
+                    ("on disk", from_disk, part_disk, "conflict_disk"),
+                ];
+                for (ui, (title, from, part, salt)) in cols.iter_mut().zip(sides) {
+                    ui.strong(format!("{title} (from line {from})"));
+                    egui::ScrollArea::both()
+                        .id_salt(salt)
+                        .max_height(320.0)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new(part).monospace());
+                        });
+                }
+            });
+            ui.separator();
+            ui.horizontal(|ui| {
+                if ui.button("Keep mine (overwrite the file)").clicked() {
+                    keep = Some(true);
+                }
+                if ui.button("Take the disk version").clicked() {
+                    keep = Some(false);
+                }
+            });
+        });
+        let result = match (keep, which) {
+            (None, _) => return,
+            (Some(true), Buffer::Lua) => self.lua.as_mut().map_or(Ok(()), LuaEdit::keep_mine),
+            (Some(false), Buffer::Lua) => {
+                if let Some(l) = self.lua.as_mut() {
+                    l.take_disk();
+                }
+                Ok(())
+            }
+            (Some(true), Buffer::Doc(d)) => self.docs[d].keep_mine().map_err(|e| e.to_string()),
+            (Some(false), Buffer::Doc(d)) => self.docs[d].take_disk().map_err(|e| e.to_string()),
+        };
+        out.push(Msg::Status(match result {
+            Ok(()) if keep == Some(true) => format!("saved your version of {}", file_name(&path)),
+            Ok(()) => format!("took the version of {} on disk", file_name(&path)),
+            Err(e) => e,
+        }));
+        out.push(Msg::FilesWritten);
+    }
+
+    /// The tile designer: the drawing and the edge being edited on the left, the tile's fields,
+    /// abilities and problems on the right.
+    fn tile_designer(
+        &mut self,
+        ui: &mut egui::Ui,
+        content: &Content,
+        d: usize,
+        t: usize,
+        out: &mut Vec<Msg>,
+    ) {
+        let mod_id = content.mod_id(&self.docs[d].mod_dir);
+        let hooks = hexforge_script::hook_names(&content.loaded().mods, &mod_id);
+        let Designer { docs, editing, .. } = self;
+        let doc = &mut docs[d];
+        let file = doc.path.clone();
+        let lines = tile_lines(doc.text());
+        // This tile's problems, and the army's own (its header: the size, the HQ count).
+        let from = lines.get(t).copied().unwrap_or(0);
+        let to = lines.get(t + 1).copied().unwrap_or(usize::MAX);
+        let header = lines.first().copied().unwrap_or(usize::MAX);
+        let mut problems: Vec<Diagnostic> = doc
+            .problems()
+            .iter()
+            .filter(|p| (p.line >= from && p.line < to) || p.line < header)
+            .cloned()
+            .collect();
+        let others = doc.problems().len() - problems.len();
+        // Fields whose line has a problem are marked.
+        let bad_keys: Vec<String> = problems
+            .iter()
+            .filter(|p| p.line >= from && p.line < to)
+            .filter_map(|p| key_on_line(doc.text(), p.line))
+            .collect();
+        // Abilities no Lua file defines are problems too.
+        for (hook, _) in doc.abilities(t) {
+            if !hook.is_empty() && !hooks.contains(&hook) {
+                problems.push(Diagnostic {
+                    file: file.clone(),
+                    line: 0,
+                    column: 0,
+                    message: format!(
+                        "no Lua file defines the ability `{hook}`: pick one from the list, or make it with New ability"
+                    ),
+                });
+            }
+        }
+        let tile = doc.tile(t).cloned();
+        let mut wanted_source = None;
+        let mut clicked = None;
+        let mut back = false;
+        let mut action = None;
+        // The buttons first, so a note that comes and goes after them moves none.
+        ui.horizontal(|ui| {
+            if ui.button("Duplicate the tile").clicked() {
+                action = Some(army_view::DeckAction::Duplicate(t));
+            }
+            if ui.button("Delete the tile…").clicked() {
+                action = Some(army_view::DeckAction::Delete(t));
+            }
+            let army_name = doc.army_value("name");
+            if ui.button(format!("Back to {army_name}")).clicked() {
+                back = true;
+            }
+            match &tile {
+                Some(tile) => ui.label(egui::RichText::new(tile.full_id()).strong()),
+                None => ui.colored_label(egui::Color32::LIGHT_RED, "not valid yet"),
+            };
+            if !doc.tiles_valid() {
+                ui.colored_label(
+                    egui::Color32::LIGHT_RED,
+                    "(the drawing shows the last valid tile)",
+                );
+            }
+        });
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| {
+                ui.set_width(340.0);
+                drawing(ui, editing, tile.as_ref());
+                edge_editor(ui, editing, doc, t);
+            });
+            ui.vertical(|ui| {
+                fields(ui, editing, doc, t, &bad_keys);
+                ui.separator();
+                abilities(ui, editing, doc, t, &hooks, &mut wanted_source);
+                ui.separator();
+                spot::problem_area(ui, "tile_problems", |ui| {
+                    for p in &problems {
+                        if p.line == 0 {
+                            ui.colored_label(egui::Color32::LIGHT_RED, &p.message);
+                        } else if spot::line_link(ui, p) {
+                            clicked = Some(p.clone());
+                        }
+                    }
+                    if others > 0 {
+                        ui.colored_label(
+                            egui::Color32::LIGHT_RED,
+                            format!("{others} problem(s) elsewhere in the file (see the army)"),
+                        );
+                    }
+                    if problems.is_empty() && others == 0 {
+                        ui.weak("No problems.");
+                    }
+                });
+            });
+        });
+        if let Some(p) = clicked {
+            // The spot in the text being edited, which may not be saved yet.
+            self.spot = Some(Spot::in_text(&p, self.docs[d].text()));
+        }
+        if std::mem::take(&mut self.editing.pending_hook) {
+            let hook = self.editing.new_hook.trim().to_string();
+            let note = match self.new_ability(&hook, content, out) {
+                Ok(()) => {
+                    format!(
+                        "made the ability `{hook}`: write it below, save it, then save the army"
+                    )
+                }
+                Err(e) => e,
+            };
+            out.push(Msg::Status(note));
+        }
+        if back {
+            if let Some(o) = &mut self.open {
+                o.tile = None;
+            }
+            self.selected = None;
+        }
+        match action {
+            Some(army_view::DeckAction::Duplicate(i)) => {
+                if let Some(n) = self.docs[d].duplicate_tile(i)
+                    && let Some(o) = &mut self.open
+                {
+                    o.tile = Some(n);
+                }
+            }
+            Some(army_view::DeckAction::Delete(i)) => {
+                self.confirm = Some(Confirm::DeleteTile { file, tile: i });
+            }
+            _ => {}
+        }
+        if let Some(hook) = wanted_source {
+            self.show_source(content, &mod_id, &hook, out);
+        }
+        self.source_view(ui, content, out);
+        self.lua_editor(ui, out);
+    }
+
+    /// Looks up where `hook` is written, seen from the mod `mod_id`, to show it.
+    fn show_source(&mut self, content: &Content, mod_id: &str, hook: &str, out: &mut Vec<Msg>) {
+        self.source = hexforge_script::hook_source(&content.loaded().mods, mod_id, hook);
+        if self.source.is_none() {
+            out.push(Msg::Status(format!(
+                "no Lua file defines the ability {hook:?}"
+            )));
+        }
+    }
+
+    /// The Lua source of the ability asked for, with its file and line; a mod's own file opens in
+    /// the Lua editor on a click (one that cannot be read says why, and opens nothing).
+    fn source_view(&mut self, ui: &mut egui::Ui, content: &Content, out: &mut Vec<Msg>) {
+        let Some(source) = self.source.clone() else {
+            return;
+        };
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.label(egui::RichText::new(format!("{}:{}", source.file, source.line)).strong());
+            let path = PathBuf::from(&source.file);
+            let own = content
+                .loaded()
+                .mods
+                .iter()
+                .any(|m| path.starts_with(&m.dir))
+                && path.is_file();
+            if own && ui.button("Edit the Lua file").clicked() {
+                match crate::disk::read(&path) {
+                    Ok(text) => {
+                        let mut lua = LuaEdit::open(path, text);
+                        lua.goto = Some(source.line);
+                        self.lua = Some(lua);
+                    }
+                    Err(e) => out.push(Msg::Status(e.to_string())),
+                }
+            }
+            if ui.button("Close the source").clicked() {
+                self.source = None;
+            }
+        });
+        egui::ScrollArea::vertical()
+            .id_salt("hook_source")
+            .max_height(220.0)
+            .show(ui, |ui| {
+                ui.label(egui::RichText::new(&source.text).monospace());
+            });
+    }
+
+    /// Saves the Lua file being edited (atomically) unless it changed on disk meanwhile (then
+    /// the designer is asked); the hot reload then loads it.
+    fn save_lua(&mut self, out: &mut Vec<Msg>) {
+        let Some(lua) = &mut self.lua else {
+            return;
+        };
+        match lua.save() {
+            Ok(()) => out.push(Msg::FilesWritten),
+            Err(e) => out.push(Msg::Status(e)),
+        }
+    }
+
+    /// The Lua file open for editing, below the tile: saved atomically (then reloaded like any
+    /// saved file), closed, or a syntax error's spot shown, as the designer asks.
+    fn lua_editor(&mut self, ui: &mut egui::Ui, out: &mut Vec<Msg>) {
+        let Some(lua) = &mut self.lua else {
+            return;
+        };
+        ui.separator();
+        match lua.ui(ui) {
+            Some(LuaAction::Save) => self.save_lua(out),
+            Some(LuaAction::Close) => self.lua = None,
+            Some(LuaAction::Show(spot)) => self.spot = Some(spot),
+            None => {}
+        }
+    }
+
+    /// The army editor: the army's id, name and size, its totals and size warning, new tiles,
+    /// and the deck (a click opens a tile; its menu duplicates or deletes it).
+    fn army_editor(&mut self, ui: &mut egui::Ui, content: &Content, d: usize) {
+        let Designer {
+            docs,
+            editing,
+            confirm,
+            ..
+        } = self;
+        let doc = &mut docs[d];
+        let prefix = format!("{}#army", doc.path.display());
+        ui.heading(doc.army_value("name"));
+        ui.horizontal(|ui| {
+            for (key, kind, hint, width) in [
+                ("id", FieldKind::Text, "", 160.0),
+                ("name", FieldKind::Text, "", 200.0),
+                ("size", FieldKind::Int, "35 (the default)", 120.0),
+            ] {
+                let group = format!("{prefix}.{key}");
+                let current = doc.army_value(key);
+                let label = format!("army {key}");
+                let look = Look {
+                    hint,
+                    width,
+                    ..Look::new(&label)
+                };
+                if let Some(new) = field(ui, &mut editing.focus, doc, &group, look, current) {
+                    doc.set_army(key, typed_value(&new, kind), Some(&group));
+                }
+            }
+        });
+        let count = doc.tile_count();
+        let cells: Vec<(String, Option<&hexforge_core::Tile>)> =
+            (0..count).map(|i| (doc.tile_id(i), doc.tile(i))).collect();
+        let totals = army_view::totals(cells.iter().filter_map(|(_, t)| *t));
+        ui.label(army_view::totals_line(&totals));
+        // The army's size (R1.1) is among the problems the engine's check lists below.
+        let mut clicked = None;
+        spot::problem_area(ui, "army_problems", |ui| {
+            for p in doc.problems() {
+                if spot::line_link(ui, p) {
+                    clicked = Some(p.clone());
+                }
+            }
+            if doc.problems().is_empty() {
+                ui.weak("No problems.");
+            }
+        });
+        let mut add = None;
+        ui.horizontal(|ui| {
+            for kind in ["soldier", "module", "instant"] {
+                if ui.button(format!("New {kind}")).clicked() {
+                    add = Some(kind);
+                }
+            }
+        });
+        let action = army_view::deck(ui, &doc.path.display().to_string(), &cells, true);
+        let army = doc.army_id();
+        let opened = match action {
+            Some(army_view::DeckAction::Open(i)) => Some(i),
+            Some(army_view::DeckAction::Duplicate(i)) => doc.duplicate_tile(i),
+            Some(army_view::DeckAction::Delete(i)) => {
+                *confirm = Some(Confirm::DeleteTile {
+                    file: doc.path.clone(),
+                    tile: i,
+                });
+                None
+            }
+            None => add.map(|kind| doc.add_tile(kind)),
+        };
+        let opened_id = opened.map(|i| doc.tile_id(i));
+        let text = doc.text().to_string();
+        if let Some(p) = clicked {
+            self.spot = Some(Spot::in_text(&p, &text));
+        }
+        if let (Some(i), Some(id)) = (opened, opened_id) {
+            if let Some(o) = &mut self.open {
+                o.tile = Some(i);
+            }
+            self.editing.edge = None;
+            self.source = None;
+            self.selected = content.catalog().find(&format!("{army}/{id}"));
+        }
+    }
+
+    /// An army or tile with no file of its own (a patch made it): shown, not edited.
+    fn read_only(&mut self, ui: &mut egui::Ui, content: &Content, out: &mut Vec<Msg>) {
+        let catalog = content.catalog();
+        match (
+            self.selected,
+            self.army.as_deref().and_then(|a| catalog.army(a)),
+        ) {
+            (Some(t), _) => {
+                let tile = catalog.get(t);
+                ui.label("A patch makes this tile: edit the patch file to change it.");
+                if let Some(hook) = tile_view::ui(ui, tile) {
+                    let owner = content
+                        .loaded()
+                        .mods
+                        .iter()
+                        .find(|m| m.armies.iter().any(|a| a.id == tile.army))
+                        .map_or_else(String::new, |m| m.id.clone());
+                    self.show_source(content, &owner, &hook, out);
+                }
+                self.source_view(ui, content, out);
+            }
+            (None, Some(army)) => {
+                if let Some(t) = army_view::ui(ui, catalog, army) {
+                    self.select_tile(t, content, out);
+                }
+            }
+            (None, None) => {
+                ui.label("Select an army or a tile in the browser to see it.");
+            }
+        }
+    }
+}
+
+/// What the designer is told when the file of an open buffer cannot be read after a reload: the
+/// file and why, and that its text stays open.
+fn still_open(e: &ReadError) -> String {
+    if e.is_missing() {
+        format!("{e}; its text stays open here, and saving writes it again")
+    } else {
+        format!("{e}; its text stays open here, and saving writes nothing over what cannot be read")
     }
 }
 
@@ -572,169 +1268,10 @@ fn file_name(p: &Path) -> String {
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
-/// What can be done to the open file, then its name and state: the buttons come first and are
-/// always there (greyed out when they do not apply), so none moves whatever the state.
-fn toolbar(editor: &mut Editor, ui: &mut egui::Ui) {
-    let doc = editor
-        .designer
-        .open
-        .as_ref()
-        .and_then(|o| editor.doc(&o.file));
-    let file = doc.map(|d| editor.docs[d].path.clone());
-    let (dirty, can_undo, can_redo) = doc.map_or((false, false, false), |d| {
-        let doc = &editor.docs[d];
-        (doc.dirty(), doc.history.can_undo(), doc.history.can_redo())
-    });
-    ui.horizontal(|ui| {
-        if ui
-            .add_enabled(dirty, egui::Button::new("Save"))
-            .on_hover_text("Ctrl+S")
-            .clicked()
-            && let Some(file) = &file
-            && let Err(e) = editor.save(file)
-        {
-            editor.designer.note = Some(e);
-        }
-        if ui
-            .add_enabled(can_undo, egui::Button::new("Undo"))
-            .on_hover_text("Ctrl+Z")
-            .clicked()
-        {
-            editor.undo(false);
-        }
-        if ui
-            .add_enabled(can_redo, egui::Button::new("Redo"))
-            .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
-            .clicked()
-        {
-            editor.undo(true);
-        }
-        if ui
-            .add_enabled(dirty, egui::Button::new("Discard changes…"))
-            .clicked()
-            && let Some(file) = &file
-        {
-            editor.designer.confirm = Some(Confirm::Discard { file: file.clone() });
-        }
-        if ui
-            .add_enabled(file.is_some(), egui::Button::new("Delete the army…"))
-            .clicked()
-            && let Some(file) = &file
-        {
-            editor.designer.confirm = Some(Confirm::DeleteArmy { file: file.clone() });
-        }
-        if ui.button("New army…").clicked() {
-            let user = editor.user_mods.is_some();
-            let from = editor.army.clone();
-            editor.designer.form = Some(new_army::Form::new(&editor.loaded, from.as_deref(), user));
-        }
-        ui.separator();
-        // The file's name and state, after the buttons.
-        if let Some(d) = doc {
-            let doc = &editor.docs[d];
-            if doc.dirty() {
-                ui.colored_label(
-                    egui::Color32::YELLOW,
-                    format!("{} (unsaved changes)", doc.file_name()),
-                );
-            } else {
-                ui.label(doc.file_name());
-            }
-            let others = editor
-                .unsaved()
-                .iter()
-                .filter(|p| Some(*p) != file.as_ref())
-                .count();
-            if others > 0 {
-                ui.colored_label(
-                    egui::Color32::YELLOW,
-                    format!("{others} other file(s) unsaved"),
-                );
-            }
-        }
-    });
-    ui.separator();
-}
-
 /// Which buffer a conflict with the disk is in.
 enum Buffer {
     Lua,
     Doc(usize),
-}
-
-/// When a buffer with unsaved edits meets a different text on disk: both versions shown, and
-/// nothing written or dropped until the designer keeps theirs or takes the disk's (from any tab).
-pub(crate) fn conflict_modal(editor: &mut Editor, ctx: &egui::Context) {
-    let lua = editor.designer.lua.as_ref().and_then(|l| {
-        let disk = l.disk.conflict.clone()?;
-        Some((Buffer::Lua, l.path.clone(), l.text.clone(), disk))
-    });
-    let found = lua.or_else(|| {
-        editor.docs.iter().enumerate().find_map(|(i, d)| {
-            let disk = d.conflict()?.to_string();
-            Some((Buffer::Doc(i), d.path.clone(), d.text().to_string(), disk))
-        })
-    });
-    let Some((which, path, mine, disk)) = found else {
-        return;
-    };
-    let mut keep = None;
-    egui::Modal::new(egui::Id::unique("disk_conflict")).show(ctx, |ui| {
-        ui.set_max_width(920.0);
-        ui.heading(format!("{} changed on disk", file_name(&path)));
-        ui.label(format!(
-            "{} was saved by another program while you have unsaved changes to it. Nothing is written or dropped until you choose.",
-            path.display()
-        ));
-        let ((from_mine, part_mine), (from_disk, part_disk)) =
-            crate::disk::differing_lines(&mine, &disk, 2);
-        ui.columns(2, |cols| {
-            let sides = [
-                ("yours", from_mine, part_mine, "conflict_yours"),
-                ("on disk", from_disk, part_disk, "conflict_disk"),
-            ];
-            for (ui, (title, from, part, salt)) in cols.iter_mut().zip(sides) {
-                ui.strong(format!("{title} (from line {from})"));
-                egui::ScrollArea::both()
-                    .id_salt(salt)
-                    .max_height(320.0)
-                    .show(ui, |ui| {
-                        ui.label(egui::RichText::new(part).monospace());
-                    });
-            }
-        });
-        ui.separator();
-        ui.horizontal(|ui| {
-            if ui.button("Keep mine (overwrite the file)").clicked() {
-                keep = Some(true);
-            }
-            if ui.button("Take the disk version").clicked() {
-                keep = Some(false);
-            }
-        });
-    });
-    let result = match (keep, which) {
-        (None, _) => return,
-        (Some(true), Buffer::Lua) => editor
-            .designer
-            .lua
-            .as_mut()
-            .map_or(Ok(()), LuaEdit::keep_mine),
-        (Some(false), Buffer::Lua) => {
-            if let Some(l) = editor.designer.lua.as_mut() {
-                l.take_disk();
-            }
-            Ok(())
-        }
-        (Some(true), Buffer::Doc(d)) => editor.docs[d].keep_mine().map_err(|e| e.to_string()),
-        (Some(false), Buffer::Doc(d)) => editor.docs[d].take_disk().map_err(|e| e.to_string()),
-    };
-    editor.designer.note = Some(match result {
-        Ok(()) if keep == Some(true) => format!("saved your version of {}", file_name(&path)),
-        Ok(()) => format!("took the version of {} on disk", file_name(&path)),
-        Err(e) => e,
-    });
-    editor.reload_if_unwatched();
 }
 
 /// How a field is shown: its label (red when its line has a problem), the text shown while it
@@ -814,145 +1351,8 @@ fn key_on_line(text: &str, line: usize) -> Option<String> {
     Some(key.trim().to_string())
 }
 
-/// The tile designer: the drawing and the edge being edited on the left, the tile's fields,
-/// abilities and problems on the right.
-fn tile_designer(editor: &mut Editor, ui: &mut egui::Ui, d: usize, t: usize) {
-    let mod_id = editor.mod_id(&editor.docs[d].mod_dir.clone());
-    let hooks = hexforge_script::hook_names(&editor.loaded.mods, &mod_id);
-    let Editor { docs, designer, .. } = editor;
-    let doc = &mut docs[d];
-    let file = doc.path.clone();
-    let lines = tile_lines(doc.text());
-    // This tile's problems, and the army's own (its header: the size, the HQ count).
-    let from = lines.get(t).copied().unwrap_or(0);
-    let to = lines.get(t + 1).copied().unwrap_or(usize::MAX);
-    let header = lines.first().copied().unwrap_or(usize::MAX);
-    let mut problems: Vec<hexforge_content::Diagnostic> = doc
-        .problems()
-        .iter()
-        .filter(|p| (p.line >= from && p.line < to) || p.line < header)
-        .cloned()
-        .collect();
-    let others = doc.problems().len() - problems.len();
-    // Fields whose line has a problem are marked.
-    let bad_keys: Vec<String> = problems
-        .iter()
-        .filter(|p| p.line >= from && p.line < to)
-        .filter_map(|p| key_on_line(doc.text(), p.line))
-        .collect();
-    // Abilities no Lua file defines are problems too.
-    for (hook, _) in doc.abilities(t) {
-        if !hook.is_empty() && !hooks.contains(&hook) {
-            problems.push(hexforge_content::Diagnostic {
-                file: file.clone(),
-                line: 0,
-                column: 0,
-                message: format!(
-                    "no Lua file defines the ability `{hook}`: pick one from the list, or make it with New ability"
-                ),
-            });
-        }
-    }
-    let tile = doc.tile(t).cloned();
-    let mut wanted_source = None;
-    let mut clicked = None;
-    let mut back = false;
-    let mut action = None;
-    // The buttons first, so a note that comes and goes after them moves none.
-    ui.horizontal(|ui| {
-        if ui.button("Duplicate the tile").clicked() {
-            action = Some(army_view::DeckAction::Duplicate(t));
-        }
-        if ui.button("Delete the tile…").clicked() {
-            action = Some(army_view::DeckAction::Delete(t));
-        }
-        let army_name = doc.army_value("name");
-        if ui.button(format!("Back to {army_name}")).clicked() {
-            back = true;
-        }
-        match &tile {
-            Some(tile) => ui.label(egui::RichText::new(tile.full_id()).strong()),
-            None => ui.colored_label(egui::Color32::LIGHT_RED, "not valid yet"),
-        };
-        if !doc.tiles_valid() {
-            ui.colored_label(
-                egui::Color32::LIGHT_RED,
-                "(the drawing shows the last valid tile)",
-            );
-        }
-    });
-    ui.horizontal_top(|ui| {
-        ui.vertical(|ui| {
-            ui.set_width(340.0);
-            drawing(ui, designer, tile.as_ref());
-            edge_editor(ui, designer, doc, t);
-        });
-        ui.vertical(|ui| {
-            fields(ui, designer, doc, t, &bad_keys);
-            ui.separator();
-            abilities(ui, designer, doc, t, &hooks, &mut wanted_source);
-            ui.separator();
-            spot::problem_area(ui, "tile_problems", |ui| {
-                for p in &problems {
-                    if p.line == 0 {
-                        ui.colored_label(egui::Color32::LIGHT_RED, &p.message);
-                    } else if spot::line_link(ui, p) {
-                        clicked = Some(p.clone());
-                    }
-                }
-                if others > 0 {
-                    ui.colored_label(
-                        egui::Color32::LIGHT_RED,
-                        format!("{others} problem(s) elsewhere in the file (see the army)"),
-                    );
-                }
-                if problems.is_empty() && others == 0 {
-                    ui.weak("No problems.");
-                }
-            });
-        });
-    });
-    if let Some(p) = clicked {
-        // The spot in the text being edited, which may not be saved yet.
-        editor.spot = Some(spot::Spot::in_text(&p, editor.docs[d].text()));
-    }
-    if std::mem::take(&mut editor.designer.pending_hook) {
-        let hook = editor.designer.new_hook.trim().to_string();
-        editor.designer.note = Some(match editor.new_ability(&hook) {
-            Ok(()) => {
-                format!("made the ability `{hook}`: write it below, save it, then save the army")
-            }
-            Err(e) => e,
-        });
-    }
-    if back {
-        if let Some(o) = &mut editor.designer.open {
-            o.tile = None;
-        }
-        editor.selected = None;
-    }
-    match action {
-        Some(army_view::DeckAction::Duplicate(i)) => {
-            if let Some(n) = editor.docs[d].duplicate_tile(i)
-                && let Some(o) = &mut editor.designer.open
-            {
-                o.tile = Some(n);
-            }
-        }
-        Some(army_view::DeckAction::Delete(i)) => {
-            editor.designer.confirm = Some(Confirm::DeleteTile { file, tile: i });
-        }
-        _ => {}
-    }
-    if let Some(hook) = wanted_source {
-        show_source(editor, &mod_id, &hook);
-    }
-    source_view(editor, ui);
-    lua_editor(editor, ui);
-}
-
 /// The tile drawn large; a click on an edge selects it for the edge editor.
-fn drawing(ui: &mut egui::Ui, designer: &mut Designer, tile: Option<&hexforge_core::Tile>) {
+fn drawing(ui: &mut egui::Ui, editing: &mut Editing, tile: Option<&hexforge_core::Tile>) {
     let size = egui::vec2(340.0, 300.0);
     let (rect, response) = ui.allocate_exact_size(size, egui::Sense::click());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, "tile drawing"));
@@ -985,19 +1385,19 @@ fn drawing(ui: &mut egui::Ui, designer: &mut Designer, tile: Option<&hexforge_co
             &painter,
         );
     }
-    if let Some(e) = designer.edge {
+    if let Some(e) = editing.edge {
         outline(e, egui::Color32::WHITE, &painter);
     }
     if response.clicked()
         && let Some(p) = response.interact_pointer_pos()
     {
-        designer.edge = tile_view::edge_at(c, r, 0, p).map(|e| e.index() as usize);
+        editing.edge = tile_view::edge_at(c, r, 0, p).map(|e| e.index() as usize);
     }
 }
 
 /// The icons of the selected edge, each one click to change.
-fn edge_editor(ui: &mut egui::Ui, designer: &mut Designer, doc: &mut ArmyDoc, t: usize) {
-    let Some(e) = designer.edge else {
+fn edge_editor(ui: &mut egui::Ui, editing: &mut Editing, doc: &mut ArmyDoc, t: usize) {
+    let Some(e) = editing.edge else {
         ui.label("Click an edge of the drawing to edit it.");
         return;
     };
@@ -1080,14 +1480,14 @@ impl Row<'_> {
 }
 
 /// The tile's fields: every one edits the file as it is typed.
-fn fields(ui: &mut egui::Ui, designer: &mut Designer, doc: &mut ArmyDoc, t: usize, bad: &[String]) {
+fn fields(ui: &mut egui::Ui, editing: &mut Editing, doc: &mut ArmyDoc, t: usize, bad: &[String]) {
     let prefix = format!("{}#{t}", doc.path.display());
     let row = Row {
         prefix: &prefix,
         t,
         bad,
     };
-    let focus = &mut designer.focus;
+    let focus = &mut editing.focus;
     egui::Grid::new(("tile_fields", t))
         .num_columns(2)
         .show(ui, |ui| {
@@ -1150,7 +1550,7 @@ fn fields(ui: &mut egui::Ui, designer: &mut Designer, doc: &mut ArmyDoc, t: usiz
 /// of the loaded scripts or a new one.
 fn abilities(
     ui: &mut egui::Ui,
-    designer: &mut Designer,
+    editing: &mut Editing,
     doc: &mut ArmyDoc,
     t: usize,
     hooks: &[String],
@@ -1189,7 +1589,7 @@ fn abilities(
             let key = format!("{prefix}.ability{k}.params");
             if let Some(typed) = field(
                 ui,
-                &mut designer.focus,
+                &mut editing.focus,
                 doc,
                 &key,
                 Look {
@@ -1200,8 +1600,8 @@ fn abilities(
                 params.clone(),
             ) {
                 match doc.set_ability_params(t, k, &typed, Some(&key)) {
-                    Ok(()) => designer.params_error = None,
-                    Err(e) => designer.params_error = Some((key.clone(), e)),
+                    Ok(()) => editing.params_error = None,
+                    Err(e) => editing.params_error = Some((key.clone(), e)),
                 }
             }
             if ui
@@ -1212,7 +1612,7 @@ fn abilities(
                 remove = Some(k);
             }
             // At the end of the row, so no row below moves when it comes and goes.
-            if let Some((key, e)) = &designer.params_error
+            if let Some((key, e)) = &editing.params_error
                 && *key == format!("{prefix}.ability{k}.params")
             {
                 ui.colored_label(egui::Color32::LIGHT_RED, e);
@@ -1242,198 +1642,16 @@ fn abilities(
     });
     ui.horizontal(|ui| {
         let l = ui.label("new ability");
-        ui.add(egui::TextEdit::singleline(&mut designer.new_hook).desired_width(160.0))
+        ui.add(egui::TextEdit::singleline(&mut editing.new_hook).desired_width(160.0))
             .labelled_by(l.id);
         if ui
             .button("New ability")
             .on_hover_text("Writes scripts/<name>.lua in this mod from the template, binds it to this tile and opens it")
             .clicked()
         {
-            designer.pending_hook = true;
+            editing.pending_hook = true;
         }
     });
-}
-
-/// Looks up where `hook` is written, seen from the mod `mod_id`, to show it.
-fn show_source(editor: &mut Editor, mod_id: &str, hook: &str) {
-    editor.source = hexforge_script::hook_source(&editor.loaded.mods, mod_id, hook);
-    if editor.source.is_none() {
-        editor.designer.note = Some(format!("no Lua file defines the ability {hook:?}"));
-    }
-}
-
-/// The Lua source of the ability asked for, with its file and line; a mod's own file opens in
-/// the Lua editor on a click.
-fn source_view(editor: &mut Editor, ui: &mut egui::Ui) {
-    let Some(source) = editor.source.clone() else {
-        return;
-    };
-    ui.separator();
-    ui.horizontal(|ui| {
-        ui.label(egui::RichText::new(format!("{}:{}", source.file, source.line)).strong());
-        let path = PathBuf::from(&source.file);
-        let own = editor.loaded.mods.iter().any(|m| path.starts_with(&m.dir)) && path.is_file();
-        if own && ui.button("Edit the Lua file").clicked() {
-            match std::fs::read_to_string(&path) {
-                Ok(text) => {
-                    let mut lua = LuaEdit::open(path, text);
-                    lua.goto = Some(source.line);
-                    editor.designer.lua = Some(lua);
-                }
-                Err(e) => {
-                    editor.designer.note = Some(format!("cannot read {}: {e}", path.display()))
-                }
-            }
-        }
-        if ui.button("Close the source").clicked() {
-            editor.source = None;
-        }
-    });
-    egui::ScrollArea::vertical()
-        .id_salt("hook_source")
-        .max_height(220.0)
-        .show(ui, |ui| {
-            ui.label(egui::RichText::new(&source.text).monospace());
-        });
-}
-
-/// Saves the Lua file being edited (atomically) unless it changed on disk meanwhile (then the
-/// designer is asked); the hot reload then loads it.
-fn save_lua(editor: &mut Editor) {
-    let Some(lua) = &mut editor.designer.lua else {
-        return;
-    };
-    match lua.save() {
-        Ok(()) => editor.reload_if_unwatched(),
-        Err(e) => editor.designer.note = Some(e),
-    }
-}
-
-/// The Lua file open for editing, below the tile: saved atomically (then reloaded like any
-/// saved file), closed, or a syntax error's spot shown, as the designer asks.
-fn lua_editor(editor: &mut Editor, ui: &mut egui::Ui) {
-    let Some(lua) = &mut editor.designer.lua else {
-        return;
-    };
-    ui.separator();
-    match lua.ui(ui) {
-        Some(LuaAction::Save) => save_lua(editor),
-        Some(LuaAction::Close) => editor.designer.lua = None,
-        Some(LuaAction::Show(spot)) => editor.spot = Some(spot),
-        None => {}
-    }
-}
-
-/// The army editor: the army's id, name and size, its totals and size warning, new tiles, and
-/// the deck (a click opens a tile; its menu duplicates or deletes it).
-fn army_editor(editor: &mut Editor, ui: &mut egui::Ui, d: usize) {
-    let Editor { docs, designer, .. } = editor;
-    let doc = &mut docs[d];
-    let prefix = format!("{}#army", doc.path.display());
-    ui.heading(doc.army_value("name"));
-    ui.horizontal(|ui| {
-        for (key, kind, hint, width) in [
-            ("id", FieldKind::Text, "", 160.0),
-            ("name", FieldKind::Text, "", 200.0),
-            ("size", FieldKind::Int, "35 (the default)", 120.0),
-        ] {
-            let group = format!("{prefix}.{key}");
-            let current = doc.army_value(key);
-            let label = format!("army {key}");
-            let look = Look {
-                hint,
-                width,
-                ..Look::new(&label)
-            };
-            if let Some(new) = field(ui, &mut designer.focus, doc, &group, look, current) {
-                doc.set_army(key, typed_value(&new, kind), Some(&group));
-            }
-        }
-    });
-    let count = doc.tile_count();
-    let cells: Vec<(String, Option<&hexforge_core::Tile>)> =
-        (0..count).map(|i| (doc.tile_id(i), doc.tile(i))).collect();
-    let totals = army_view::totals(cells.iter().filter_map(|(_, t)| *t));
-    ui.label(army_view::totals_line(&totals));
-    // The army's size (R1.1) is among the problems the engine's check lists below.
-    let mut clicked = None;
-    spot::problem_area(ui, "army_problems", |ui| {
-        for p in doc.problems() {
-            if spot::line_link(ui, p) {
-                clicked = Some(p.clone());
-            }
-        }
-        if doc.problems().is_empty() {
-            ui.weak("No problems.");
-        }
-    });
-    let mut add = None;
-    ui.horizontal(|ui| {
-        for kind in ["soldier", "module", "instant"] {
-            if ui.button(format!("New {kind}")).clicked() {
-                add = Some(kind);
-            }
-        }
-    });
-    let action = army_view::deck(ui, &doc.path.display().to_string(), &cells, true);
-    let army = doc.army_id();
-    let opened = match action {
-        Some(army_view::DeckAction::Open(i)) => Some(i),
-        Some(army_view::DeckAction::Duplicate(i)) => doc.duplicate_tile(i),
-        Some(army_view::DeckAction::Delete(i)) => {
-            designer.confirm = Some(Confirm::DeleteTile {
-                file: doc.path.clone(),
-                tile: i,
-            });
-            None
-        }
-        None => add.map(|kind| doc.add_tile(kind)),
-    };
-    let opened_id = opened.map(|i| doc.tile_id(i));
-    let text = doc.text().to_string();
-    if let Some(p) = clicked {
-        editor.spot = Some(spot::Spot::in_text(&p, &text));
-    }
-    if let (Some(i), Some(id)) = (opened, opened_id) {
-        if let Some(o) = &mut editor.designer.open {
-            o.tile = Some(i);
-        }
-        editor.designer.edge = None;
-        editor.source = None;
-        editor.selected = editor.loaded.catalog.find(&format!("{army}/{id}"));
-    }
-}
-
-/// An army or tile with no file of its own (a patch made it): shown, not edited.
-fn read_only(editor: &mut Editor, ui: &mut egui::Ui) {
-    let catalog = &editor.loaded.catalog;
-    match (
-        editor.selected,
-        editor.army.as_deref().and_then(|a| catalog.army(a)),
-    ) {
-        (Some(t), _) => {
-            let tile = catalog.get(t);
-            ui.label("A patch makes this tile: edit the patch file to change it.");
-            if let Some(hook) = tile_view::ui(ui, tile) {
-                let owner = editor
-                    .loaded
-                    .mods
-                    .iter()
-                    .find(|m| m.armies.iter().any(|a| a.id == tile.army))
-                    .map_or_else(String::new, |m| m.id.clone());
-                show_source(editor, &owner, &hook);
-            }
-            source_view(editor, ui);
-        }
-        (None, Some(army)) => {
-            if let Some(t) = army_view::ui(ui, catalog, army) {
-                editor.select_tile(t);
-            }
-        }
-        (None, None) => {
-            ui.label("Select an army or a tile in the browser to see it.");
-        }
-    }
 }
 
 #[cfg(test)]

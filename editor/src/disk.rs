@@ -1,8 +1,101 @@
 //! A file buffer against its file on disk: the text it was loaded from, following outside changes
 //! while it has no unsaved edits, and holding a different disk text as a conflict for the designer
 //! to decide when both sides changed; saving checks the disk first and never overwrites silently.
+//! Reading a file's text, with why it cannot be read ([`ReadError`]): a file that cannot be read
+//! is never taken for an empty one.
 
-use std::path::Path;
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Why the text of a file could not be read. Its message names the file and what to do about it.
+#[derive(Debug)]
+pub enum ReadError {
+    /// There is no file at the path (it was deleted or renamed).
+    Missing {
+        /// Where the file was looked for.
+        path: PathBuf,
+    },
+    /// A folder is where the file should be.
+    Folder {
+        /// The folder's path.
+        path: PathBuf,
+    },
+    /// The file is not UTF-8 text.
+    NotText {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The system refused to read it (permissions, a device error, ...).
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+}
+
+impl ReadError {
+    /// Why `path` could not be read, from the error reading it gave.
+    pub fn new(path: &Path, source: io::Error) -> Self {
+        let path = path.to_path_buf();
+        match source.kind() {
+            io::ErrorKind::NotFound => ReadError::Missing { path },
+            io::ErrorKind::InvalidData => ReadError::NotText { path },
+            _ if path.is_dir() => ReadError::Folder { path },
+            _ => ReadError::Io { path, source },
+        }
+    }
+
+    /// The file that could not be read.
+    pub fn path(&self) -> &Path {
+        match self {
+            ReadError::Missing { path }
+            | ReadError::Folder { path }
+            | ReadError::NotText { path }
+            | ReadError::Io { path, .. } => path,
+        }
+    }
+
+    /// Whether there is simply no file there (a file that may be written afresh).
+    pub fn is_missing(&self) -> bool {
+        matches!(self, ReadError::Missing { .. })
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot read {}: ", self.path().display())?;
+        match self {
+            ReadError::Missing { .. } => {
+                write!(f, "there is no file there (it was deleted or renamed)")
+            }
+            ReadError::Folder { .. } => write!(
+                f,
+                "it is a folder, not a file (move the folder away or rename it, then try again)"
+            ),
+            ReadError::NotText { .. } => write!(
+                f,
+                "it is not UTF-8 text (open it in a text editor and save it as UTF-8, then try again)"
+            ),
+            ReadError::Io { source, .. } => {
+                write!(
+                    f,
+                    "{source} (check that the editor may read it, then try again)"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 /// What a buffer knows of its file on disk.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,17 +149,20 @@ impl DiskState {
 
     /// Whether `text` may be written over the file at `path` now: yes when the file still holds
     /// what the buffer was loaded from (or already `text`, or is gone); otherwise the disk text
-    /// becomes a conflict and nothing may be written until the designer chooses.
-    pub fn may_write(&mut self, path: &Path, text: &str) -> bool {
+    /// becomes a conflict and nothing may be written until the designer chooses. A file there
+    /// that cannot be read is an error: nothing may be written over what was not seen.
+    pub fn may_write(&mut self, path: &Path, text: &str) -> Result<bool, ReadError> {
         if self.conflict.is_some() {
-            return false;
+            return Ok(false);
         }
         match read(path) {
-            Some(disk) if disk != self.base && disk != text => {
+            Ok(disk) if disk != self.base && disk != text => {
                 self.conflict = Some(disk);
-                false
+                Ok(false)
             }
-            _ => true,
+            Ok(_) => Ok(true),
+            Err(e) if e.is_missing() => Ok(true),
+            Err(e) => Err(e),
         }
     }
 
@@ -77,9 +173,9 @@ impl DiskState {
     }
 }
 
-/// The text of the file at `path`, or `None` when it cannot be read (gone, or not text).
-pub fn read(path: &Path) -> Option<String> {
-    std::fs::read_to_string(path).ok()
+/// The text of the file at `path`, or why it cannot be read (gone, a folder, not text, refused).
+pub fn read(path: &Path) -> Result<String, ReadError> {
+    std::fs::read_to_string(path).map_err(|e| ReadError::new(path, e))
 }
 
 /// The part of `a` and of `b` that differ, with `context` lines around it: each side's first
@@ -118,6 +214,39 @@ mod tests {
         // Both sides made the same change.
         assert_eq!(s.seen("b!", "b!".into()), Seen::Same);
         assert_eq!(s.base, "b!");
+    }
+
+    #[test]
+    fn a_file_that_cannot_be_read_says_why_and_is_never_written_over() {
+        let dir = std::env::temp_dir().join(format!("hexforge-disk-read-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("folder.toml")).expect("create the folders");
+        let bytes = dir.join("bytes.toml");
+        std::fs::write(&bytes, b"name = \"\xff\xfe\"\n").expect("write the bytes");
+        let missing = dir.join("missing.toml");
+
+        let e = read(&dir.join("folder.toml")).expect_err("a folder");
+        assert!(matches!(e, ReadError::Folder { .. }), "{e:?}");
+        assert_eq!(e.path(), dir.join("folder.toml"));
+        let shown = e.to_string();
+        assert!(shown.starts_with(&format!(
+            "cannot read {}: ",
+            dir.join("folder.toml").display()
+        )));
+        assert!(shown.contains("it is a folder"), "{shown}");
+        let e = read(&bytes).expect_err("not UTF-8");
+        assert!(matches!(e, ReadError::NotText { .. }), "{e:?}");
+        assert!(e.to_string().contains("save it as UTF-8"), "{e}");
+        let e = read(&missing).expect_err("missing");
+        assert!(e.is_missing(), "{e:?}");
+
+        // A buffer may write where there is no file, but not over one it cannot read.
+        let mut s = DiskState::new("name = \"a\"\n".into());
+        assert!(s.may_write(&missing, "x").expect("nothing there"));
+        let e = s.may_write(&bytes, "x").expect_err("not text");
+        assert_eq!(e.path(), bytes);
+        assert!(s.may_write(&dir.join("folder.toml"), "x").is_err());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! them after every edit, the last valid army built from it, its undo history, and its saving
 //! (atomic) and autosaving.
 
-use crate::disk::{DiskState, Seen};
+use crate::disk::{DiskState, ReadError, Seen};
 use crate::history::History;
 use hexforge_content::{ArmyFile, Diagnostic};
 use hexforge_core::tile::{EdgeIcons, Tile};
@@ -16,12 +16,9 @@ use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, Val
 #[derive(Debug)]
 pub enum DocError {
     /// The file could not be read.
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// Why it could not be read.
-        source: std::io::Error,
-    },
+    Read(ReadError),
+    /// What is on disk at the file's path cannot be read, so it was not written over.
+    Unreadable(ReadError),
     /// The file is not TOML the editor can edit (fix it in a text editor first).
     Syntax(Diagnostic),
     /// The file (or its autosave) could not be written.
@@ -42,9 +39,11 @@ pub enum DocError {
 impl fmt::Display for DocError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DocError::Read { path, source } => {
-                write!(f, "cannot read {}: {source}", path.display())
-            }
+            DocError::Read(e) => write!(f, "{e}"),
+            DocError::Unreadable(e) => write!(
+                f,
+                "not saved: {e}; nothing was written over it (your changes are kept in the editor and its autosave)"
+            ),
             DocError::Syntax(d) => write!(
                 f,
                 "{d} (fix this in a text editor: the designer edits files that read as TOML)"
@@ -181,10 +180,7 @@ pub struct ArmyDoc {
 impl ArmyDoc {
     /// Opens the army file at `path` of the mod in `mod_dir`.
     pub fn open(path: &Path, mod_dir: &Path) -> Result<Self, DocError> {
-        let text = std::fs::read_to_string(path).map_err(|source| DocError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::disk::read(path).map_err(DocError::Read)?;
         Self::with_text(path, mod_dir, text.clone(), text)
     }
 
@@ -573,9 +569,14 @@ impl ArmyDoc {
     }
 
     /// Writes the text to the file (a temporary file, then a rename) and removes the autosave;
-    /// refused with [`DocError::Conflict`] when the file changed on disk since it was loaded.
+    /// refused with [`DocError::Conflict`] when the file changed on disk since it was loaded, and
+    /// with [`DocError::Unreadable`] when what is there cannot be read.
     pub fn save(&mut self) -> Result<(), DocError> {
-        if !self.disk.may_write(&self.path, &self.text) {
+        if !self
+            .disk
+            .may_write(&self.path, &self.text)
+            .map_err(DocError::Unreadable)?
+        {
             return Err(DocError::Conflict {
                 path: self.path.clone(),
             });

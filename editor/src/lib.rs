@@ -2,10 +2,15 @@
 //! their armies and tiles, with search, a kind filter and each mod's problems beside it), the
 //! designer (a tile drawn large with its real icons and edited field by field, edge by edge; the
 //! army's deck with its totals; army files edited as TOML documents that keep their comments,
-//! with undo, atomic saving, autosaves offered back, new armies and abilities), and hot reload of
-//! the mod folders. The binary (`main.rs`) only opens a window around [`Editor::ui`]; tests drive
-//! the same views headlessly. The editor reads definitions and never works out a rule itself:
-//! validation is the content crate's.
+//! with undo, atomic saving, autosaves offered back, new armies and abilities), the sandbox, the
+//! replay viewer, and hot reload of the mod folders. The binary (`main.rs`) only opens a window
+//! around [`Editor::ui`]; tests drive the same views headlessly. The editor reads definitions and
+//! never works out a rule itself: validation is the content crate's.
+//!
+//! Each view owns its state behind a small API and draws with only what it needs: the content
+//! read-only ([`Content`]), and the Lua host passed in for the one call that runs scripts. A view
+//! changes nothing outside itself: what it asks of the rest of the editor is a [`Msg`], which
+//! [`Editor::ui`] applies in one place once every view has drawn.
 
 #![warn(missing_docs)]
 
@@ -13,76 +18,51 @@ pub mod army_view;
 pub mod autosave;
 pub mod board_view;
 pub mod browser;
+pub mod content;
 pub mod designer;
 pub mod disk;
 pub mod document;
 pub mod history;
 pub mod lua_view;
+pub mod msg;
 pub mod new_army;
 pub mod reload;
 pub mod replays;
 pub mod rules_panel;
 pub mod sandbox;
 pub mod spot;
+pub mod status_bar;
 pub mod tile_view;
 
-use hexforge_content::{Diagnostic, LoadedMods};
-use hexforge_core::{TileKind, TileRef};
-use std::path::PathBuf;
+pub use content::Content;
+pub use msg::{Msg, Tab};
+
+use hexforge_script::ScriptHost;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The editor's main views, one shown at a time beside the status bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    /// The mod browser with the tile designer and the army editor.
-    Designer,
-    /// The sandbox board: place tiles for any side and step through test battles.
-    Sandbox,
-    /// The replay viewer: recorded games, step by step.
-    Replays,
-}
-
-/// The editor's state: the loaded content and what the designer is looking at.
+/// The editor: the content in play, its views, the tab shown, and the reload of the mod folders.
 pub struct Editor {
-    /// The content in play: the mods, their catalog and problems (the last good load).
-    pub loaded: LoadedMods,
-    /// The Lua abilities of `loaded`, which the sandbox's battles and the replays run.
-    pub scripts: hexforge_script::ScriptHost,
+    /// The content in play, which every view reads.
+    content: Content,
+    /// The Lua abilities of the content, which the sandbox's battles and the replays run.
+    scripts: ScriptHost,
     /// The view shown.
-    pub tab: Tab,
+    tab: Tab,
+    /// The mod browser beside the designer.
+    browser: browser::Browser,
+    /// The tile designer and army editor.
+    designer: designer::Designer,
     /// The sandbox board.
-    pub sandbox: sandbox::Sandbox,
-    /// The replay viewer.
-    pub replays: replays::Replays,
-    /// Text that filters the browser's tiles (by id or name).
-    pub search: String,
-    /// Only tiles of this kind are listed (all kinds when `None`).
-    pub kind: Option<TileKind>,
-    /// The army shown in the army view (by id) when no tile is selected.
-    pub army: Option<String>,
-    /// The tile shown in the tile view.
-    pub selected: Option<TileRef>,
-    /// The folders the content was loaded from.
-    pub roots: Vec<PathBuf>,
-    /// The watch on `roots` that drives hot reload (`None` when it could not start: see `status`).
+    sandbox: sandbox::Sandbox,
+    /// The replay viewer and "Play a match".
+    replays: replays::Replays,
+    /// What the last reload and the last action did.
+    status: status_bar::StatusBar,
+    /// The watch on the content's folders that drives hot reload (`None` when it could not
+    /// start: the status bar says why).
     watch: Option<reload::FolderWatch>,
-    /// What the last reload did, for the status bar.
-    pub status: String,
-    /// The problems of the last reload that was refused (the last good content stayed in play).
-    pub refused: Vec<Diagnostic>,
-    /// The Lua source of an ability of the tile shown, when the designer asked for it.
-    pub source: Option<hexforge_script::HookSource>,
-    /// The problem whose spot in its file is shown (it takes the place of the tile or army view).
-    pub spot: Option<spot::Spot>,
-    /// The army files open in the designer, each with its unsaved changes and history.
-    pub docs: Vec<document::ArmyDoc>,
-    /// What the designer is editing and asking.
-    pub designer: designer::Designer,
-    /// Unsaved changes found on start (autosaves), offered back.
-    pub offers: Vec<autosave::Offer>,
-    /// Where new mods of the user go (`None`: there is no such folder).
-    pub user_mods: Option<PathBuf>,
     /// The window's waker, kept to watch again when a folder is added.
     waker: Option<Arc<Mutex<reload::Waker>>>,
     /// What each mod folder gave when last read, and each mod's Lua state: a reload reads and
@@ -96,31 +76,40 @@ impl Editor {
         let mut reloader = hexforge_script::Reloader::new(hexforge_script::Limits::default());
         let mut loaded = reloader.reload(&roots, None).loaded;
         spot::place_columns(&mut loaded.mods.problems.0);
-        let (watch, status) = watch(&roots, None);
-        let offers = autosave::find(&hexforge_content::mod_dirs(&roots, &mut Vec::new()));
+        let (watch, reload) = watch(&roots, None);
+        let found = autosave::find(&hexforge_content::mod_dirs(&roots, &mut Vec::new()));
+        let mut status = status_bar::StatusBar::new(reload);
+        if !found.unreadable.is_empty() {
+            let why: Vec<String> = found.unreadable.iter().map(|e| e.to_string()).collect();
+            status.set_note(format!(
+                "unsaved changes from last time that cannot be read are left on disk: {}",
+                why.join("; ")
+            ));
+        }
         Editor {
-            loaded: loaded.mods,
+            content: Content {
+                loaded: loaded.mods,
+                refused: Vec::new(),
+                roots,
+                user_mods: hexforge_content::user_mods_dir(|k| std::env::var_os(k)),
+            },
             scripts: loaded.scripts,
             tab: Tab::Designer,
+            browser: browser::Browser::default(),
+            designer: designer::Designer::new(found.offers),
             sandbox: sandbox::Sandbox::default(),
             replays: replays::Replays::default(),
-            search: String::new(),
-            kind: None,
-            army: None,
-            selected: None,
-            roots,
-            watch,
             status,
-            refused: Vec::new(),
-            spot: None,
-            source: None,
-            docs: Vec::new(),
-            designer: designer::Designer::default(),
-            offers,
-            user_mods: hexforge_content::user_mods_dir(|k| std::env::var_os(k)),
+            watch,
             waker: None,
             reloader,
         }
+    }
+
+    /// Makes new mods of the user go into `dir` (`None`: there is no such folder, new mods go
+    /// beside the loaded ones).
+    pub fn set_user_mods(&mut self, dir: Option<PathBuf>) {
+        self.content.user_mods = dir;
     }
 
     /// Starts the watch again with `wake` called on every change (from the watcher's thread), so
@@ -138,51 +127,147 @@ impl Editor {
                 }
             })
         });
-        (self.watch, self.status) = watch(&self.roots, wake);
+        let (watch, reload) = watch(&self.content.roots, wake);
+        self.watch = watch;
+        self.status.set_reload(reload);
     }
 
     /// Loads and watches `root` too (a mod folder made outside the folders loaded), at once.
-    pub fn add_root(&mut self, root: PathBuf) {
-        if !self.roots.contains(&root) {
-            self.roots.push(root);
+    fn add_root(&mut self, root: PathBuf) {
+        if !self.content.roots.contains(&root) {
+            self.content.roots.push(root);
             self.watch_again();
         }
         self.reload();
     }
 
+    /// The content in play: the mods, their catalog and problems, and where they come from.
+    pub fn content(&self) -> &Content {
+        &self.content
+    }
+
+    /// The content and the Lua host of its abilities, to run the engine beside the editor (the
+    /// host is the one the sandbox's battles and the replays run).
+    pub fn content_and_scripts(&mut self) -> (&Content, &mut ScriptHost) {
+        (&self.content, &mut self.scripts)
+    }
+
+    /// The view shown.
+    pub fn tab(&self) -> Tab {
+        self.tab
+    }
+
+    /// Shows the view `tab`.
+    pub fn show(&mut self, tab: Tab) {
+        self.apply(vec![Msg::ShowTab(tab)]);
+    }
+
+    /// The mod browser, to search it.
+    pub fn browser_mut(&mut self) -> &mut browser::Browser {
+        &mut self.browser
+    }
+
+    /// The tile designer and army editor.
+    pub fn designer(&self) -> &designer::Designer {
+        &self.designer
+    }
+
+    /// The sandbox board.
+    pub fn sandbox(&self) -> &sandbox::Sandbox {
+        &self.sandbox
+    }
+
+    /// The sandbox board, to set it up.
+    pub fn sandbox_mut(&mut self) -> &mut sandbox::Sandbox {
+        &mut self.sandbox
+    }
+
+    /// The replay viewer and "Play a match".
+    pub fn replays(&self) -> &replays::Replays {
+        &self.replays
+    }
+
+    /// The replay viewer and "Play a match", to set them up.
+    pub fn replays_mut(&mut self) -> &mut replays::Replays {
+        &mut self.replays
+    }
+
     /// Shows the army `id` (e.g. `moloch`), or says which armies there are.
     pub fn open_army(&mut self, id: &str) -> Result<(), String> {
-        if self.loaded.catalog.army(id).is_none() {
-            let known: Vec<&str> = self
-                .loaded
-                .catalog
-                .armies()
-                .iter()
-                .map(|a| a.id.as_str())
-                .collect();
+        let catalog = self.content.catalog();
+        if catalog.army(id).is_none() {
+            let known: Vec<&str> = catalog.armies().iter().map(|a| a.id.as_str()).collect();
             return Err(format!(
                 "no army {id:?} in the loaded mods; the armies are: {}",
                 known.join(", ")
             ));
         }
-        self.select_army(id);
+        self.apply(vec![Msg::SelectArmy(id.to_string())]);
         Ok(())
     }
 
     /// Shows the tile `full_id` (e.g. `moloch/gauss_cannon`) in the tile view.
     pub fn open_tile(&mut self, full_id: &str) -> Result<(), String> {
-        let t = self.loaded.catalog.find(full_id).ok_or_else(|| {
+        let t = self.content.catalog().find(full_id).ok_or_else(|| {
             format!("no tile {full_id:?} in the loaded mods; give it as army/tile, e.g. moloch/gauss_cannon")
         })?;
-        self.select_tile(t);
+        self.apply(vec![Msg::SelectTile(t)]);
         Ok(())
     }
 
+    /// Opens the scenario file `path` on the sandbox board and shows the sandbox; the error says
+    /// why it did not open.
+    pub fn open_scenario(&mut self, path: &Path) -> Result<(), String> {
+        self.sandbox.open_scenario(path, &self.content.loaded)?;
+        self.apply(vec![Msg::ShowTab(Tab::Sandbox)]);
+        Ok(())
+    }
+
+    /// Presses Battle on the sandbox: the engine resolves a battle on its board, shown step by
+    /// step. The error is why there is no battle (as the sandbox shows it).
+    pub fn start_battle(&mut self) -> Result<(), String> {
+        self.sandbox
+            .start_battle(&self.content.loaded.catalog, &mut self.scripts)
+    }
+
+    /// Opens the replay at `path` in the viewer (refused when its mods differ from those loaded)
+    /// and shows the viewer.
+    pub fn open_replay(&mut self, path: &Path) -> Result<(), replays::viewer::OpenError> {
+        self.replays
+            .open(path, &self.content.loaded, &mut self.scripts, false)?;
+        self.apply(vec![Msg::ShowTab(Tab::Replays)]);
+        Ok(())
+    }
+
+    /// Creates the army the form asks for (in a new mod folder, which is then loaded and
+    /// watched, when it asks for one); it opens in the designer once the reload has loaded it.
+    pub fn create_army(&mut self, form: &new_army::Form) -> Result<(), String> {
+        let mut out = Vec::new();
+        let made = self.designer.create_army(form, &self.content, &mut out);
+        self.apply(out);
+        made
+    }
+
+    /// The window is asked to close: true when it may (nothing is unsaved, or the designer
+    /// already agreed); else the unsaved changes are autosaved, the designer is shown and asked,
+    /// and false.
+    pub fn may_close(&mut self) -> bool {
+        if self.designer.quit_agreed() || self.designer.unsaved().is_empty() {
+            return true;
+        }
+        let mut out = vec![Msg::ShowTab(Tab::Designer)];
+        self.designer.ask_to_quit(&mut out);
+        self.apply(out);
+        false
+    }
+
     /// Reloads the content if a watched file changed and settled (only the mods of the files
-    /// that changed are read again); true when it reloaded (adopted or refused). Called every
-    /// frame; a test may call it directly.
+    /// that changed are read again), after writing the autosaves that are due; true when it
+    /// reloaded (adopted or refused). Called every frame; a test may call it directly.
     pub fn poll(&mut self, now: Instant) -> bool {
-        self.autosave_docs(now);
+        let mut out = Vec::new();
+        self.designer.autosave(now, &mut out);
+        self.apply(out);
         let changes = self.watch.as_mut().and_then(|w| w.due(now));
         if let Some(changes) = &changes {
             self.reload_changed(changes.paths());
@@ -193,6 +278,11 @@ impl Editor {
     /// Whether a change is waiting to settle, so the window should look again soon.
     pub fn reload_waiting(&self) -> bool {
         self.watch.as_ref().is_some_and(|w| w.waiting())
+    }
+
+    /// Whether an autosave is waiting to be written, so the window should look again soon.
+    pub fn autosave_waiting(&self) -> bool {
+        self.designer.autosave_waiting()
     }
 
     /// Loads all the content again (every mod folder is read): the new content replaces the
@@ -218,186 +308,138 @@ impl Editor {
             read,
             gone,
             ..
-        } = self.reloader.reload(&self.roots, changed);
+        } = self.reloader.reload(&self.content.roots, changed);
         let took = start.elapsed();
         // Placed before comparing, as the content in play's were.
         spot::place_columns(&mut new.problems.0);
         let what = reload::describe(&read, &gone, changed, &new);
-        if reload::adopt(&self.loaded, &new) {
-            // Tile refs index the catalog: follow the selected tile by its id.
-            let selected = self.selected.map(|t| self.loaded.catalog.get(t).full_id());
-            self.selected = selected.and_then(|id| new.catalog.find(&id));
-            self.loaded = new;
+        if reload::adopt(&self.content.loaded, &new) {
+            self.designer
+                .content_adopted(&self.content.loaded.catalog, &new.catalog);
+            self.content.loaded = new;
             self.scripts = scripts;
-            self.sandbox.content_changed(&self.loaded.catalog);
+            self.sandbox.content_changed(&self.content.loaded.catalog);
             self.replays
-                .content_changed(&self.loaded, &mut self.scripts);
-            self.source = None;
-            self.refused.clear();
-            self.status = format!("reloaded {what} in {}", ms(took));
+                .content_changed(&self.content.loaded, &mut self.scripts);
+            self.content.refused.clear();
+            self.status
+                .set_reload(format!("reloaded {what} in {}", ms(took)));
         } else {
-            let mut refused: Vec<Diagnostic> = new.problems.iter().cloned().collect();
+            let mut refused: Vec<hexforge_content::Diagnostic> =
+                new.problems.iter().cloned().collect();
             for s in &new.skipped {
                 if !refused.contains(&s.reason) {
                     refused.push(s.reason.clone());
                 }
             }
             spot::place_columns(&mut refused);
-            self.refused = refused;
-            self.status = format!(
+            self.content.refused = refused;
+            self.status.set_reload(format!(
                 "reload of {what} refused after {}: the last good content stays (see the problems)",
                 ms(took)
-            );
+            ));
         }
-        self.content_reloaded();
+        let mut out = Vec::new();
+        self.designer.reloaded(&self.content, &mut out);
+        self.apply(out);
     }
 
-    /// The whole editor in `ui`: the browser on the left, the selected tile on the right, and a
-    /// status line below.
+    /// The whole editor in `ui`: the tabs, the view shown, and the status bar below; then what
+    /// the views asked, applied in one place.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
-        designer::conflict_modal(self, ui.ctx());
-        designer::offer_modal(self, ui.ctx());
-        designer::confirm_modal(self, ui.ctx());
+        let mut out = Vec::new();
+        self.designer.modals(ui.ctx(), &mut out);
         // A panel of a fixed height, so the status and the problems stay in view whatever the
         // views hold, and nothing above moves when they change.
         egui::Panel::bottom("status")
             .resizable(false)
-            .exact_size(STATUS_HEIGHT)
-            .show(ui, |ui| self.status_bar(ui));
+            .exact_size(status_bar::HEIGHT)
+            .show(ui, |ui| self.status.ui(ui, &self.content, &mut out));
         egui::Panel::top("tabs").show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut self.tab, Tab::Designer, "Designer");
-                ui.selectable_value(&mut self.tab, Tab::Sandbox, "Sandbox");
-                ui.selectable_value(&mut self.tab, Tab::Replays, "Replays");
+                for (tab, name) in [
+                    (Tab::Designer, "Designer"),
+                    (Tab::Sandbox, "Sandbox"),
+                    (Tab::Replays, "Replays"),
+                ] {
+                    if ui.selectable_label(self.tab == tab, name).clicked() && self.tab != tab {
+                        out.push(Msg::ShowTab(tab));
+                    }
+                }
             });
         });
         match self.tab {
             Tab::Designer => {
+                let unsaved = self.designer.unsaved_armies();
+                let showing = self.designer.showing(&unsaved);
                 egui::Panel::left("browser")
                     .default_size(320.0)
-                    .show(ui, |ui| browser::ui(ui, self));
+                    .show(ui, |ui| {
+                        self.browser.ui(ui, &self.content, showing, &mut out)
+                    });
                 egui::CentralPanel::default().show(ui, |ui| {
-                    egui::ScrollArea::both().show(ui, |ui| self.main_view(ui));
+                    egui::ScrollArea::both()
+                        .show(ui, |ui| self.designer.ui(ui, &self.content, &mut out));
                 });
             }
-            Tab::Sandbox => {
-                self.sandbox.ui(ui, &self.loaded, &mut self.scripts);
-                if let Some(p) = self.sandbox.clicked_problem.take() {
-                    self.open_spot(&p, None);
+            Tab::Sandbox => self
+                .sandbox
+                .ui(ui, &self.content.loaded, &mut self.scripts, &mut out),
+            Tab::Replays => self
+                .replays
+                .ui(ui, &self.content.loaded, &mut self.scripts, &mut out),
+        }
+        if !out.is_empty() {
+            // What changed shows on the next frame.
+            ui.ctx().request_repaint();
+            self.apply(out);
+        }
+    }
+
+    /// Applies what the views asked, in order (what applying one asks is applied after it).
+    fn apply(&mut self, msgs: Vec<Msg>) {
+        let mut queue = std::collections::VecDeque::from(msgs);
+        while let Some(msg) = queue.pop_front() {
+            let mut more = Vec::new();
+            match msg {
+                Msg::SelectTile(t) => self.designer.select_tile(t, &self.content, &mut more),
+                Msg::SelectArmy(id) => self.designer.select_army(&id, &self.content, &mut more),
+                Msg::OpenSpot(problem) => {
+                    self.designer.show_spot(&problem);
+                    self.tab = Tab::Designer;
                 }
-            }
-            Tab::Replays => {
-                if let Some(game) = self.replays.ui(ui, &self.loaded, &mut self.scripts) {
+                Msg::ShowTab(tab) => self.tab = tab,
+                Msg::OpenInSandbox(game) => {
                     self.sandbox.open_game(&game);
                     self.tab = Tab::Sandbox;
                 }
+                Msg::Status(note) => self.status.set_note(note),
+                // The watch reloads what was written once it settles; without one, now.
+                Msg::FilesWritten => {
+                    if self.watch.is_none() {
+                        self.reload();
+                    }
+                }
+                Msg::WatchFolder(root) => self.add_root(root),
             }
+            queue.extend(more);
         }
     }
 
-    /// The problems the editor shows and counts: those of the reload that was refused while one
-    /// is (the last good content stays in play), else those of the content loaded.
-    pub fn problems(&self) -> &[Diagnostic] {
-        if self.refused.is_empty() {
-            &self.loaded.problems.0
-        } else {
-            &self.refused
-        }
-    }
-
-    /// The status line: what is loaded, how many problems [`Editor::problems`] lists (and
+    /// The status line: what is loaded, how many problems [`Content::problems`] lists (and
     /// warnings, when a loaded mod has some), and what the last reload did.
     pub fn status_line(&self) -> String {
-        let n = self.problems().len();
-        let w = self.loaded.warnings.len();
-        let warnings = if w == 0 {
-            String::new()
-        } else {
-            format!(", {w} warning{}", if w == 1 { "" } else { "s" })
-        };
-        format!(
-            "{} mods loaded, {} skipped, {n} problem{}{warnings}; {}",
-            self.loaded.mods.len(),
-            self.loaded.skipped.len(),
-            if n == 1 { "" } else { "s" },
-            self.status
-        )
+        self.status.line(&self.content)
     }
 
-    /// Shows where `problem` is, from any tab: its file's lines around it (`text`: the file's
-    /// text in an editor buffer, else it is read from disk).
-    pub fn open_spot(&mut self, problem: &Diagnostic, text: Option<&str>) {
-        self.spot = Some(match text {
-            Some(text) => spot::Spot::in_text(problem, text),
-            None => spot::Spot::read(problem),
-        });
-        self.tab = Tab::Designer;
+    /// What the last reload did (or whether hot reload is on), as the status line ends.
+    pub fn status(&self) -> &str {
+        self.status.reload()
     }
 
-    /// The status bar: the status line, what the last action did, and the problems (each one
-    /// click from its spot), in a space of its own that never grows.
-    fn status_bar(&mut self, ui: &mut egui::Ui) {
-        ui.add(egui::Label::new(self.status_line()).truncate());
-        let note = self.designer.note.clone().unwrap_or_default();
-        ui.add(egui::Label::new(note).truncate());
-        let mut clicked = None;
-        egui::ScrollArea::vertical()
-            .id_salt("status_problems")
-            .auto_shrink([false, false])
-            .max_height(ui.available_height())
-            .show(ui, |ui| {
-                if !self.refused.is_empty() {
-                    ui.label(egui::RichText::new("The last save has problems:").strong());
-                }
-                for p in self.problems() {
-                    if spot::problem_link(ui, p) {
-                        clicked = Some(p.clone());
-                    }
-                }
-                // What loaded mods are told without being refused (a mod written for an
-                // earlier Hexforge): they play, and say what to check.
-                for w in &self.loaded.warnings {
-                    if spot::warning_link(ui, w) {
-                        clicked = Some(w.clone());
-                    }
-                }
-            });
-        if let Some(p) = clicked {
-            self.open_spot(&p, None);
-        }
-    }
-
-    /// Keeps the spot shown up to date: with its file's open document (its text and problems as
-    /// they are now), else, after a reload (`reloaded`), with the file on disk and the problems.
-    pub(crate) fn refresh_spot(&mut self, reloaded: bool) {
-        let Some(spot) = &mut self.spot else {
-            return;
-        };
-        if let Some(d) = self.docs.iter().find(|d| d.path == spot.problem.file) {
-            spot.refresh(d.problems(), d.text());
-        } else if reloaded && let Some(text) = disk::read(&spot.problem.file) {
-            let problems: Vec<Diagnostic> = self
-                .refused
-                .iter()
-                .chain(self.loaded.problems.iter())
-                .cloned()
-                .collect();
-            spot.refresh(&problems, &text);
-        }
-    }
-
-    /// The spot of a problem, else the designer.
-    fn main_view(&mut self, ui: &mut egui::Ui) {
-        self.refresh_spot(false);
-        if let Some(spot) = &self.spot {
-            if ui.button("Close the file view").clicked() {
-                self.spot = None;
-            } else {
-                spot.ui(ui);
-            }
-            return;
-        }
-        designer::ui(self, ui);
+    /// What the last action did, or why it failed (the status bar's second line).
+    pub fn note(&self) -> Option<&str> {
+        self.status.note()
     }
 }
 
@@ -411,9 +453,6 @@ fn watch(roots: &[PathBuf], wake: Option<reload::Waker>) -> (Option<reload::Fold
         ),
     }
 }
-
-/// The height of the status bar: two lines and a few problems.
-const STATUS_HEIGHT: f32 = 112.0;
 
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)

@@ -67,10 +67,13 @@ impl LuaEdit {
         self.text = text;
     }
 
-    /// Writes the text (atomically) unless the file changed on disk since it was loaded: then the
-    /// disk text is held as a conflict and nothing is written.
+    /// Writes the text (atomically) unless the file changed on disk since it was loaded (then the
+    /// disk text is held as a conflict) or what is there cannot be read: nothing is written then.
     pub fn save(&mut self) -> Result<(), String> {
-        if !self.disk.may_write(&self.path, &self.text) {
+        let may = self.disk.may_write(&self.path, &self.text).map_err(|e| {
+            format!("not saved: {e}; nothing was written over it (your changes are kept here)")
+        })?;
+        if !may {
             return Err(format!(
                 "{} changed on disk since it was opened: keep your version or take the one on disk",
                 self.path.display()

@@ -20,15 +20,9 @@ impl eframe::App for App {
                 .request_repaint_after(hexforge_editor::autosave::DELAY);
         }
         // Closing with unsaved changes asks first (in the designer); they stay autosaved.
-        if ui.ctx().input(|i| i.viewport().close_requested())
-            && !self.0.designer.quit
-            && !self.0.unsaved().is_empty()
-        {
+        if ui.ctx().input(|i| i.viewport().close_requested()) && !self.0.may_close() {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.0.autosave_now();
-            self.0.tab = hexforge_editor::Tab::Designer;
-            self.0.designer.confirm = Some(hexforge_editor::designer::Confirm::Quit);
         }
         self.0.ui(ui);
     }
@@ -87,27 +81,19 @@ fn main() -> Result<()> {
         bail!("--battle fights the battle of a --scenario FILE: give one\n{USAGE}");
     }
     if let Some(path) = scenario {
-        let (catalog, scripts) = (&editor.loaded.catalog, &mut editor.scripts);
-        editor
-            .sandbox
-            .open_scenario(&path, &editor.loaded)
-            .map_err(anyhow::Error::msg)?;
+        editor.open_scenario(&path).map_err(anyhow::Error::msg)?;
         if battle {
             editor
-                .sandbox
-                .start_battle(catalog, scripts)
+                .start_battle()
                 .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
         }
-        editor.tab = hexforge_editor::Tab::Sandbox;
     }
     if step.is_some() && replay.is_none() {
         bail!("--step N opens a --replay FILE at that step: give one\n{USAGE}");
     }
     if let Some(path) = replay {
-        editor
-            .replays
-            .open(&path, &editor.loaded, &mut editor.scripts, false)?;
-        if let (Some(n), Some(viewer)) = (step, editor.replays.viewer.as_mut()) {
+        editor.open_replay(&path)?;
+        if let (Some(n), Some(viewer)) = (step, editor.replays_mut().viewer_mut()) {
             if n > viewer.len() {
                 bail!(
                     "{} has {} steps: --step {n} is past its end",
@@ -120,7 +106,6 @@ fn main() -> Result<()> {
                 phase: None,
             });
         }
-        editor.tab = hexforge_editor::Tab::Replays;
     }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),

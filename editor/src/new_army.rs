@@ -99,8 +99,7 @@ fn army_text(loaded: &LoadedMods, form: &Form) -> Result<String, String> {
     let (file, _) = army_file(loaded, from).ok_or_else(|| {
         format!("army `{from}` has no army file of its own to copy (a patch makes it)")
     })?;
-    let text = std::fs::read_to_string(&file)
-        .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let text = crate::disk::read(&file).map_err(|e| e.to_string())?;
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e| format!("{} does not read as TOML: {e}", file.display()))?;
@@ -162,8 +161,7 @@ fn declare_scripts(mod_dir: &Path) -> Result<(), String> {
 
 fn edit_manifest(mod_dir: &Path, f: impl FnOnce(&mut toml_edit::Table)) -> Result<(), String> {
     let path = mod_dir.join("mod.toml");
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::disk::read(&path).map_err(|e| e.to_string())?;
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e| format!("{} does not read as TOML: {e}", path.display()))?;
@@ -374,7 +372,7 @@ fn scripts_to_copy(
             continue;
         };
         let path = mod_dir.join(rel);
-        match std::fs::read_to_string(&path) {
+        match crate::disk::read(&path) {
             Ok(there) if there == script.text => continue,
             Ok(_) => {
                 return Err(format!(
@@ -384,7 +382,14 @@ fn scripts_to_copy(
                     rel.display()
                 ));
             }
-            Err(_) => {}
+            // Nothing there: the copy writes it.
+            Err(e) if e.is_missing() => {}
+            // Something there that cannot be read is never written over.
+            Err(e) => {
+                return Err(format!(
+                    "{e}: the copy needs that file, so nothing was made"
+                ));
+            }
         }
         let clash: Vec<String> = defined_hooks(&script.text)
             .into_iter()

@@ -7,6 +7,8 @@ pub mod folder;
 pub mod play;
 pub mod viewer;
 
+use crate::disk::ReadError;
+use crate::msg::Msg;
 use hexforge_content::LoadedMods;
 use hexforge_core::Game;
 use hexforge_script::ScriptHost;
@@ -17,19 +19,19 @@ use viewer::{OpenError, Position, Viewer};
 pub struct Replays {
     /// Where recorded games go and replays are listed ([`folder::replay_dir`]; `None` when no
     /// environment variable names one).
-    pub folder: Option<PathBuf>,
+    folder: Option<PathBuf>,
     /// The path typed in the "Open" field.
-    pub path: String,
+    path: String,
     /// The replay open.
-    pub viewer: Option<Viewer>,
+    viewer: Option<Viewer>,
     /// Why the last replay could not be opened.
-    pub error: Option<String>,
+    error: Option<String>,
     /// A replay refused for its mods, which the designer may open anyway.
-    pub refused: Option<PathBuf>,
+    refused: Option<PathBuf>,
     /// The "Play a match" panel.
-    pub play: play::PlayPanel,
-    /// The replay files of the folder, as last listed.
-    listed: Option<(PathBuf, Vec<PathBuf>)>,
+    play: play::PlayPanel,
+    /// The replay files of the folder as last listed, or why the folder cannot be listed.
+    listed: Option<(PathBuf, Result<Vec<PathBuf>, ReadError>)>,
 }
 
 impl Default for Replays {
@@ -47,6 +49,42 @@ impl Default for Replays {
 }
 
 impl Replays {
+    /// Records matches into and lists replays from `dir` (`None`: no replay folder).
+    pub fn set_folder(&mut self, dir: Option<PathBuf>) {
+        self.folder = dir;
+        self.listed = None;
+    }
+
+    /// Puts `path` in the "Open" field, as typed (the Open button then opens it).
+    pub fn set_path(&mut self, path: &str) {
+        self.path = path.to_string();
+    }
+
+    /// The replay open, if one is.
+    pub fn viewer(&self) -> Option<&Viewer> {
+        self.viewer.as_ref()
+    }
+
+    /// The replay open, to move through it.
+    pub fn viewer_mut(&mut self) -> Option<&mut Viewer> {
+        self.viewer.as_mut()
+    }
+
+    /// Closes the replay open.
+    pub fn close(&mut self) {
+        self.viewer = None;
+    }
+
+    /// The "Play a match" panel.
+    pub fn play(&self) -> &play::PlayPanel {
+        &self.play
+    }
+
+    /// The "Play a match" panel, to set a match up.
+    pub fn play_mut(&mut self) -> &mut play::PlayPanel {
+        &mut self.play
+    }
+
     /// Opens the replay at `path` (refused with the mods named when they differ, unless
     /// `force`); the viewer shows its start.
     pub fn open(
@@ -85,14 +123,15 @@ impl Replays {
         }
     }
 
-    /// The viewer in the central area of `ui`; returns the game at the step shown when the
-    /// designer asks to open it in the sandbox.
+    /// The viewer in the central area of `ui`, on the Lua host `scripts`; asks to open the game
+    /// at the step shown in the sandbox ([`Msg::OpenInSandbox`]) when the designer does.
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         loaded: &LoadedMods,
         scripts: &mut ScriptHost,
-    ) -> Option<Game> {
+        out: &mut Vec<Msg>,
+    ) {
         egui::Panel::left("replay_files")
             .default_size(300.0)
             .show(ui, |ui| {
@@ -113,7 +152,9 @@ impl Replays {
                 );
             }
         });
-        to_sandbox
+        if let Some(game) = to_sandbox {
+            out.push(Msg::OpenInSandbox(Box::new(game)));
+        }
     }
 
     /// Opening files and playing matches.
@@ -151,8 +192,15 @@ impl Replays {
                 if self.listed.as_ref().is_none_or(|(d, _)| d != dir) {
                     self.listed = Some((dir.clone(), folder::list(dir)));
                 }
-                let files = self.listed.as_ref().map_or(&[][..], |(_, f)| f.as_slice());
-                if files.is_empty() {
+                let files = match self.listed.as_ref().map(|(_, f)| f) {
+                    Some(Ok(files)) => files.as_slice(),
+                    Some(Err(e)) => {
+                        ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                        &[]
+                    }
+                    None => &[],
+                };
+                if files.is_empty() && self.listed.as_ref().is_some_and(|(_, f)| f.is_ok()) {
                     ui.weak("none yet: play a match below to record one");
                 }
                 let current = self.viewer.as_ref().map(|v| &v.path);

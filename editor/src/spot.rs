@@ -25,14 +25,19 @@ pub struct Spot {
 impl Spot {
     /// Reads the lines around `problem` from its file as it is on disk now.
     pub fn read(problem: &Diagnostic) -> Spot {
-        match std::fs::read_to_string(&problem.file) {
+        match crate::disk::read(&problem.file) {
             Ok(text) => Spot::in_text(problem, &text),
-            Err(e) => Spot {
-                problem: problem.clone(),
-                lines: Vec::new(),
-                note: Some(format!("{} cannot be read: {e}", problem.file.display())),
-                fixed: false,
-            },
+            Err(e) => Spot::unreadable(problem, &e),
+        }
+    }
+
+    /// The spot of `problem` whose file cannot be read now: no lines, and why.
+    pub fn unreadable(problem: &Diagnostic, e: &crate::disk::ReadError) -> Spot {
+        Spot {
+            problem: problem.clone(),
+            lines: Vec::new(),
+            note: Some(e.to_string()),
+            fixed: false,
         }
     }
 
@@ -201,15 +206,16 @@ pub fn line_link(ui: &mut egui::Ui, problem: &Diagnostic) -> bool {
 }
 
 /// Gives each problem of a Lua file whose message names no column the column of its token
-/// ([`column()`], the file read from disk), so lists show where it is.
+/// ([`column()`], the file read from disk), so lists show where it is; one whose file cannot be
+/// read keeps its column.
 pub fn place_columns(problems: &mut [Diagnostic]) {
     for p in problems
         .iter_mut()
         .filter(|p| p.column <= 1 && p.file.extension().is_some_and(|e| e == "lua"))
     {
-        if let Ok(text) = std::fs::read_to_string(&p.file) {
-            p.column = column(p, &text);
-        }
+        // A file that cannot be read leaves the problem at the column it came with: its spot,
+        // once clicked, says why the file cannot be read.
+        p.column = crate::disk::read(&p.file).map_or(p.column, |text| column(p, &text));
     }
 }
 

@@ -74,11 +74,11 @@ fn every_kind_of_edit_keeps_every_comment() {
     assert!(text.contains("# above-"));
 
     let mut editor = Editor::load(vec![dir.clone()]);
-    editor.user_mods = None;
+    editor.set_user_mods(None);
     assert!(
-        editor.loaded.problems.is_empty(),
+        editor.content().loaded().problems.is_empty(),
         "{:?}",
-        editor.loaded.problems
+        editor.content().loaded().problems
     );
     let mut harness = window(editor);
     open_tile(&mut harness, "moloch/", "Gauss Cannon x1");
@@ -110,7 +110,7 @@ fn every_kind_of_edit_keeps_every_comment() {
     empty(&mut harness, "module melee");
     empty(&mut harness, "module ranged");
     assert!(
-        !harness.state().docs[0]
+        !harness.state().designer().docs()[0]
             .text()
             .contains("[tile.module]\n# above-163")
     );

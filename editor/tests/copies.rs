@@ -17,11 +17,11 @@ fn a_copy_of_the_scrappers_in_a_new_mod_brings_their_lua_and_loads_clean() {
     copy(&mods.join("base"), &dir.join("base"));
     copy(&mods.join("examples"), &dir.join("examples"));
     let mut editor = Editor::load(vec![dir.clone()]);
-    editor.user_mods = None;
+    editor.set_user_mods(None);
     assert!(
-        editor.loaded.problems.is_empty(),
+        editor.content().loaded().problems.is_empty(),
         "{:?}",
-        editor.loaded.problems
+        editor.content().loaded().problems
     );
     let mut harness = window(editor);
     harness.run();
@@ -37,7 +37,7 @@ fn a_copy_of_the_scrappers_in_a_new_mod_brings_their_lua_and_loads_clean() {
     assert!(
         new_mod.join("armies/scrappers_fan.toml").is_file(),
         "{:?}",
-        harness.state().designer.note
+        harness.state().note()
     );
     // The Lua came along, and the manifest says the mod has scripts.
     let lua = new_mod.join("scripts/scrappers.lua");
@@ -54,18 +54,21 @@ fn a_copy_of_the_scrappers_in_a_new_mod_brings_their_lua_and_loads_clean() {
     settle(&mut harness);
     let editor = harness.state();
     assert!(
-        editor.loaded.problems.is_empty(),
+        editor.content().loaded().problems.is_empty(),
         "{:?}",
-        editor.loaded.problems
+        editor.content().loaded().problems
     );
-    let catalog = &editor.loaded.catalog;
+    let catalog = editor.content().catalog();
     let fan = catalog.army("scrappers_fan").expect("the copy loads");
     let mut bound = 0;
     for &t in &fan.tiles {
         for a in &catalog.get(t).abilities {
-            let source =
-                hexforge_script::hook_source(&editor.loaded.mods, "scrappers_fan", &a.hook)
-                    .unwrap_or_else(|| panic!("no source for {}", a.hook));
+            let source = hexforge_script::hook_source(
+                &editor.content().loaded().mods,
+                "scrappers_fan",
+                &a.hook,
+            )
+            .unwrap_or_else(|| panic!("no source for {}", a.hook));
             if Path::new(&source.file).starts_with(&new_mod) {
                 bound += 1;
             }
@@ -74,7 +77,7 @@ fn a_copy_of_the_scrappers_in_a_new_mod_brings_their_lua_and_loads_clean() {
     assert!(bound >= 8, "{bound} abilities bound to the copy's Lua");
     // The note names the Lua files copied (every script of the mod, in path order).
     harness.get_by_label_contains("its abilities' Lua files were copied too: ");
-    let note = harness.state().designer.note.clone().unwrap_or_default();
+    let note = harness.state().note().unwrap_or_default().to_string();
     assert!(
         note.contains("Lua files were copied too: ") && note.contains("scripts/scrappers.lua"),
         "{note}"

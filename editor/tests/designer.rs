@@ -28,11 +28,11 @@ fn click_front_edge(harness: &mut Harness<'static, Editor>) {
 
 fn gauss(editor: &Editor) -> &hexforge_core::Tile {
     let t = editor
-        .loaded
-        .catalog
+        .content()
+        .catalog()
         .find("moloch/gauss_cannon")
         .expect("the Gauss Cannon is loaded");
-    editor.loaded.catalog.get(t)
+    editor.content().catalog().get(t)
 }
 
 #[test]
@@ -43,7 +43,7 @@ fn an_edge_clicked_changed_and_saved_changes_only_its_line() {
     assert_eq!(before.matches(GAUSS_EDGES).count(), 1);
     let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     click_front_edge(&mut harness);
-    assert_eq!(harness.state().designer.edge, Some(0), "the front edge");
+    assert_eq!(harness.state().designer().edge(), Some(0), "the front edge");
     harness.get_by_label("edge 0 (front)");
     harness.get_by_label("melee 2").click();
     harness.run();
@@ -61,7 +61,7 @@ fn an_edge_clicked_changed_and_saved_changes_only_its_line() {
     settle(&mut harness);
     assert_eq!(gauss(harness.state()).edges[0].melee, 2);
     assert_eq!(
-        harness.state().designer.edge,
+        harness.state().designer().edge(),
         Some(0),
         "the designer stays on the tile"
     );
@@ -73,7 +73,7 @@ fn a_bad_value_is_a_problem_at_once_and_the_last_valid_drawing_stays() {
     let dir = base_copy("designer-bad");
     let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     type_into(&mut harness, "count", "300");
-    let doc = &harness.state().docs[0];
+    let doc = &harness.state().designer().docs()[0];
     assert!(
         doc.text().contains("count = 300"),
         "typed into the file's text"
@@ -109,14 +109,14 @@ fn a_bad_value_is_a_problem_at_once_and_the_last_valid_drawing_stays() {
 fn undo_and_redo_restore_each_edit() {
     let dir = base_copy("designer-undo");
     let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
-    let original = harness.state().docs[0].text().to_string();
+    let original = harness.state().designer().docs()[0].text().to_string();
     type_into(&mut harness, "name", "Gauss Lance");
-    let renamed = harness.state().docs[0].text().to_string();
+    let renamed = harness.state().designer().docs()[0].text().to_string();
     assert!(renamed.contains(r#"name = "Gauss Lance""#));
     click_front_edge(&mut harness);
     harness.get_by_label("armor").click();
     harness.run();
-    let armored = harness.state().docs[0].text().to_string();
+    let armored = harness.state().designer().docs()[0].text().to_string();
     assert!(
         armored.contains(r#"edges = ["ranged:1@0", "armor@0"]"#),
         "{armored}"
@@ -124,18 +124,18 @@ fn undo_and_redo_restore_each_edit() {
     // Ctrl+Z undoes the edge, then the whole name typed (one step for the field).
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), renamed);
+    assert_eq!(harness.state().designer().docs()[0].text(), renamed);
     harness.get_by_label("Undo").click();
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), original);
-    assert!(!harness.state().docs[0].dirty());
+    assert_eq!(harness.state().designer().docs()[0].text(), original);
+    assert!(!harness.state().designer().docs()[0].dirty());
     // Ctrl+Shift+Z and Ctrl+Y redo.
     harness.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), renamed);
+    assert_eq!(harness.state().designer().docs()[0].text(), renamed);
     harness.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), armored);
+    assert_eq!(harness.state().designer().docs()[0].text(), armored);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -146,7 +146,7 @@ fn unsaved_changes_are_offered_back_on_the_next_start() {
     let before = read(&moloch);
     let mut harness = designing(&dir, "moloch/gauss", "Gauss Cannon x1");
     type_into(&mut harness, "name", "Gauss Lance");
-    let unsaved = harness.state().docs[0].text().to_string();
+    let unsaved = harness.state().designer().docs()[0].text().to_string();
     // A moment later the autosave is written beside the file; then the editor "crashes".
     let later = std::time::Instant::now() + hexforge_editor::autosave::DELAY;
     harness.state_mut().poll(later);
@@ -156,16 +156,19 @@ fn unsaved_changes_are_offered_back_on_the_next_start() {
 
     let mut harness = window(Editor::load(vec![dir.clone()]));
     harness.run();
-    assert!(harness.state().docs.is_empty(), "never applied silently");
+    assert!(
+        harness.state().designer().docs().is_empty(),
+        "never applied silently"
+    );
     harness
         .get_by_label("Restore unsaved changes to moloch.toml")
         .click();
     harness.run();
-    let doc = &harness.state().docs[0];
+    let doc = &harness.state().designer().docs()[0];
     assert_eq!(doc.text(), unsaved);
     assert!(doc.dirty(), "restored changes are still unsaved");
     harness.get_by_label("moloch.toml (unsaved changes)");
-    assert!(harness.state().offers.is_empty());
+    assert!(harness.state().designer().offers().is_empty());
     // Saving writes them and removes the autosave.
     harness.key_press_modifiers(Modifiers::COMMAND, Key::S);
     harness.run();
@@ -180,12 +183,7 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
     let mut harness = designing(&dir, "borgo/", "Borgo");
     harness.get_by_label("New army…").click();
     harness.run();
-    let from = harness
-        .state()
-        .designer
-        .form
-        .as_ref()
-        .map(|f| f.from.clone());
+    let from = harness.state().designer().form().map(|f| f.from.clone());
     assert_eq!(
         from,
         Some(Some("borgo".to_string())),
@@ -201,23 +199,27 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
     harness.get_by_label("Create the army").click();
     harness.run();
     let file: PathBuf = dir.join("borgo_fan/armies/borgo_fan.toml");
-    assert!(file.is_file(), "{:?}", harness.state().designer.note);
+    assert!(file.is_file(), "{:?}", harness.state().note());
     settle(&mut harness);
     let editor = harness.state();
     let fan = editor
-        .loaded
-        .catalog
+        .content()
+        .catalog()
         .army("borgo_fan")
         .expect("the copy loads");
-    let borgo = editor.loaded.catalog.army("borgo").expect("Borgo stays");
+    let borgo = editor
+        .content()
+        .catalog()
+        .army("borgo")
+        .expect("Borgo stays");
     assert_eq!(fan.tiles.len(), borgo.tiles.len());
     assert!(
         fan.tiles
             .iter()
-            .all(|&t| editor.loaded.catalog.get(t).army == "borgo_fan")
+            .all(|&t| editor.content().catalog().get(t).army == "borgo_fan")
     );
     assert_eq!(
-        editor.designer.open.as_ref().map(|o| o.file.clone()),
+        editor.designer().open().map(|o| o.file.clone()),
         Some(file.clone()),
         "the new army opens"
     );
@@ -233,7 +235,7 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
     harness.get_by_label("New ability").click();
     harness.run();
     let lua = dir.join("borgo_fan/scripts/fan_rally.lua");
-    assert!(lua.is_file(), "{:?}", harness.state().designer.note);
+    assert!(lua.is_file(), "{:?}", harness.state().note());
     wait_for_reload(harness.state_mut());
     harness.run();
     harness.get_by_label("Save").click();
@@ -241,19 +243,19 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
     settle(&mut harness);
     let editor = harness.state();
     let t = editor
-        .loaded
-        .catalog
+        .content()
+        .catalog()
         .find("borgo_fan/butcher")
         .expect("the copy's butcher");
-    let butcher = editor.loaded.catalog.get(t);
+    let butcher = editor.content().catalog().get(t);
     assert!(butcher.edges[0].net);
     assert!(butcher.abilities.iter().any(|a| a.hook == "fan_rally"));
     let original = editor
-        .loaded
-        .catalog
+        .content()
+        .catalog()
         .find("borgo/butcher")
         .expect("Borgo's butcher");
-    assert!(!editor.loaded.catalog.get(original).edges[0].net);
+    assert!(!editor.content().catalog().get(original).edges[0].net);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -261,14 +263,14 @@ fn a_copy_of_borgo_becomes_a_fan_army_with_a_new_edge_and_a_lua_ability() {
 fn tiles_are_duplicated_from_the_deck_and_deleted_after_asking() {
     let dir = base_copy("designer-deck");
     let mut harness = designing(&dir, "moloch/", "Moloch");
-    let tiles = harness.state().docs[0].tile_count();
+    let tiles = harness.state().designer().docs()[0].tile_count();
     harness
         .get_by_label("deck: Gauss Cannon x1")
         .click_secondary();
     harness.run();
     harness.get_by_label("Duplicate the tile").click();
     harness.run();
-    let doc = &harness.state().docs[0];
+    let doc = &harness.state().designer().docs()[0];
     assert_eq!(doc.tile_count(), tiles + 1);
     let copy = doc.tile_index("gauss_cannon_copy").expect("the copy");
     assert_eq!(
@@ -282,14 +284,14 @@ fn tiles_are_duplicated_from_the_deck_and_deleted_after_asking() {
     harness.get_by_label("Delete the tile…").click();
     harness.run();
     assert_eq!(
-        harness.state().docs[0].tile_count(),
+        harness.state().designer().docs()[0].tile_count(),
         tiles + 1,
         "it asks first"
     );
     harness.get_by_label_contains("Delete the tile `gauss_cannon_copy`?");
     harness.get_by_label("Delete the tile").click();
     harness.run();
-    let doc = &harness.state().docs[0];
+    let doc = &harness.state().designer().docs()[0];
     assert_eq!(doc.tile_count(), tiles);
     assert!(!doc.dirty(), "back to the file as saved");
     let _ = std::fs::remove_dir_all(&dir);
@@ -300,23 +302,24 @@ fn a_new_army_in_the_user_mods_folder_is_loaded_and_watched_at_once() {
     let dir = base_copy("designer-user");
     let user = dir.join("user-mods");
     let mut editor = Editor::load(vec![dir.join("base")]);
-    editor.user_mods = Some(user.clone());
-    let form = hexforge_editor::new_army::Form::new(&editor.loaded, None, true);
+    editor.set_user_mods(Some(user.clone()));
+    let form = hexforge_editor::new_army::Form::new(editor.content().loaded(), None, true);
     assert_eq!(form.id, "fan_army");
     editor.create_army(&form).unwrap_or_else(|e| panic!("{e}"));
     let file = user.join("fan_army/armies/fan_army.toml");
     assert!(file.is_file());
     assert!(
-        editor.roots.contains(&user.join("fan_army")),
+        editor.content().roots().contains(&user.join("fan_army")),
         "{:?}",
-        editor.roots
+        editor.content().roots()
     );
-    assert!(editor.refused.is_empty(), "{:?}", editor.refused);
-    assert!(editor.loaded.catalog.army("fan_army").is_some());
-    assert_eq!(
-        editor.designer.open.as_ref().map(|o| o.file.clone()),
-        Some(file)
+    assert!(
+        editor.content().refused().is_empty(),
+        "{:?}",
+        editor.content().refused()
     );
+    assert!(editor.content().catalog().army("fan_army").is_some());
+    assert_eq!(editor.designer().open().map(|o| o.file.clone()), Some(file));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -329,9 +332,8 @@ fn a_lua_syntax_error_shows_as_it_is_typed() {
     harness.run();
     let lua = harness
         .state()
-        .designer
-        .lua
-        .as_ref()
+        .designer()
+        .lua()
         .map(|l| l.path.display().to_string())
         .expect("the new Lua file is open");
     assert!(lua.ends_with("scripts/overcharge.lua"), "{lua}");

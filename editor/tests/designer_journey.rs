@@ -39,10 +39,10 @@ fn click_edge(harness: &mut Harness<'static, Editor>, e: usize) {
 fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_recorded_match() {
     let dir = base_copy("journey");
     let mut editor = Editor::load(vec![dir.clone()]);
-    editor.user_mods = None; // the new mod goes beside the copied base mod
-    editor.replays.folder = Some(dir.join("replays"));
+    editor.set_user_mods(None); // the new mod goes beside the copied base mod
+    editor.replays_mut().set_folder(Some(dir.join("replays")));
     let mut harness = window(editor);
-    harness.state_mut().search = "borgo/".into();
+    harness.state_mut().browser_mut().set_search("borgo/");
     harness.run();
     harness.get_by_label("base").click();
     harness.run();
@@ -55,7 +55,14 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.get_by_label("Create the army").click();
     harness.run();
     settle(&mut harness);
-    assert!(harness.state().loaded.catalog.army("borgo_fan").is_some());
+    assert!(
+        harness
+            .state()
+            .content()
+            .catalog()
+            .army("borgo_fan")
+            .is_some()
+    );
 
     // 2. Its Brawler gets a new edge (melee 1 on its front-right) and a new Lua ability.
     harness.get_by_label_contains("deck: Brawler").click();
@@ -69,7 +76,7 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.get_by_label("New ability").click();
     harness.run();
     let lua = dir.join("borgo_fan/scripts/fury.lua");
-    assert!(lua.is_file(), "{:?}", harness.state().designer.note);
+    assert!(lua.is_file(), "{:?}", harness.state().note());
     settle(&mut harness);
     let lua_label = lua.display().to_string();
     harness
@@ -91,7 +98,7 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.get_by_label("Save").click();
     harness.run();
     settle(&mut harness);
-    let cat = &harness.state().loaded.catalog;
+    let cat = harness.state().content().catalog();
     let brawler = cat.get(cat.find("borgo_fan/brawler").expect("the fan brawler"));
     assert_eq!(brawler.edges[1].melee, 1, "the new edge");
     assert_eq!(brawler.abilities[0].hook, "fury", "the new ability");
@@ -99,7 +106,7 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     // 4. On the sandbox: the fan army's HQ and Brawler against Moloch's HQ at 3 HP.
     harness.get_by_label("Sandbox").click();
     harness.run();
-    assert_eq!(harness.state().tab, Tab::Sandbox);
+    assert_eq!(harness.state().tab(), Tab::Sandbox);
     place(&mut harness, "borgo_fan", "p1", "HQ", P1_HQ);
     place(&mut harness, "moloch", "p2", "HQ", P2_HQ);
     place(&mut harness, "borgo_fan", "p1", "Brawler", BRAWLER);
@@ -121,7 +128,11 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.key_press(Key::Enter);
     harness.run();
     assert_eq!(
-        harness.state().sandbox.board().map(|b| b.players[1].hq_hp),
+        harness
+            .state()
+            .sandbox()
+            .board()
+            .map(|b| b.players[1].hq_hp),
         Some(3),
         "player 2's HQ HP typed in"
     );
@@ -142,7 +153,7 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     // 7. A match of the fan army is recorded, opened in the viewer, and verifies.
     harness.get_by_label("Replays").click();
     harness.run();
-    harness.state_mut().replays.play.seats = vec![
+    harness.state_mut().replays_mut().play_mut().seats = vec![
         SeatChoice {
             army: "borgo_fan".into(),
             bot: "greedy".into(),
@@ -155,13 +166,13 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.run();
     harness.get_by_label("Play and record").click();
     harness.run();
-    let files = hexforge_editor::replays::folder::list(&dir.join("replays"));
+    let files = hexforge_editor::replays::folder::list(&dir.join("replays"))
+        .expect("the replay folder lists");
     assert_eq!(files.len(), 1, "one recording");
     let viewer = harness
         .state()
-        .replays
-        .viewer
-        .as_ref()
+        .replays()
+        .viewer()
         .expect("the replay opens");
     assert_eq!(viewer.path, files[0]);
     assert!(viewer.complete && viewer.len() > 10, "a whole game");
@@ -169,16 +180,20 @@ fn a_copy_of_borgo_with_a_new_edge_and_ability_wins_a_test_battle_and_plays_a_re
     harness.run();
     let editor = harness.state_mut();
     let text = std::fs::read_to_string(&files[0]).expect("read the replay");
-    let replay = hexforge_replay::parse(&text, &editor.loaded.catalog).expect("it parses");
+    let replay = hexforge_replay::parse(&text, editor.content().catalog()).expect("it parses");
     assert!(replay.complete);
     assert_eq!(replay.header.armies, ["borgo_fan", "moloch"]);
-    let catalog = std::sync::Arc::new(editor.loaded.catalog.clone());
+    let catalog = std::sync::Arc::new(editor.content().catalog().clone());
     // Verified with a fresh Lua host, as `hexforge replay --verify` does in another process.
     let mut scripts =
-        hexforge_script::load(&editor.roots, hexforge_script::Limits::default()).scripts;
-    let mut game =
-        hexforge_replay::start(&replay.header, &editor.loaded.mods, catalog, &mut scripts)
-            .unwrap_or_else(|e| panic!("{e}"));
+        hexforge_script::load(editor.content().roots(), hexforge_script::Limits::default()).scripts;
+    let mut game = hexforge_replay::start(
+        &replay.header,
+        &editor.content().loaded().mods,
+        catalog,
+        &mut scripts,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     for (n, step) in replay.steps.iter().enumerate() {
         let r = hexforge_replay::replay_step(&mut game, step, &mut scripts, &mut ())
             .unwrap_or_else(|e| panic!("step {n}: {e}"));

@@ -35,9 +35,8 @@ fn type_in_lua(harness: &mut Harness<'static, Editor>, typed: &str) {
 fn lua_text(harness: &Harness<'static, Editor>) -> String {
     let lua = harness
         .state()
-        .designer
-        .lua
-        .as_ref()
+        .designer()
+        .lua()
         .expect("the Lua file is open");
     lua.text.clone()
 }
@@ -131,13 +130,13 @@ fn an_army_file_follows_outside_changes_and_asks_when_both_sides_changed() {
     write(&moloch, &outside);
     wait_for_reload(harness.state_mut());
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), outside);
-    assert!(!harness.state().docs[0].dirty());
+    assert_eq!(harness.state().designer().docs()[0].text(), outside);
+    assert!(!harness.state().designer().docs()[0].dirty());
     asks_nothing(&harness);
 
     // Edited, then saved elsewhere, then Save: nothing is written, both versions are shown.
     type_into(&mut harness, "name", "Gauss Lance");
-    let mine = harness.state().docs[0].text().to_string();
+    let mine = harness.state().designer().docs()[0].text().to_string();
     let outside2 = outside.replace(r#"name = "Moloch Prime""#, r#"name = "Moloch II""#);
     write(&moloch, &outside2);
     harness.get_by_label("Save").click();
@@ -150,12 +149,12 @@ fn an_army_file_follows_outside_changes_and_asks_when_both_sides_changed() {
     asks(&harness);
     harness.get_by_label("Take the disk version").click();
     harness.run();
-    assert_eq!(harness.state().docs[0].text(), outside2);
-    assert!(!harness.state().docs[0].dirty());
+    assert_eq!(harness.state().designer().docs()[0].text(), outside2);
+    assert!(!harness.state().designer().docs()[0].dirty());
 
     // Edited again; the hot reload notices an outside save and asks; mine is kept.
     type_into(&mut harness, "name", "Gauss Pike");
-    let mine2 = harness.state().docs[0].text().to_string();
+    let mine2 = harness.state().designer().docs()[0].text().to_string();
     assert_ne!(mine, mine2);
     let outside3 = outside2.replace(r#"name = "Moloch II""#, r#"name = "Moloch III""#);
     write(&moloch, &outside3);
@@ -163,13 +162,13 @@ fn an_army_file_follows_outside_changes_and_asks_when_both_sides_changed() {
     harness.run();
     asks(&harness);
     assert_eq!(read(&moloch), outside3);
-    assert_eq!(harness.state().docs[0].text(), mine2);
+    assert_eq!(harness.state().designer().docs()[0].text(), mine2);
     harness
         .get_by_label("Keep mine (overwrite the file)")
         .click();
     harness.run();
     assert_eq!(read(&moloch), mine2);
-    assert!(!harness.state().docs[0].dirty());
+    assert!(!harness.state().designer().docs()[0].dirty());
     asks_nothing(&harness);
     let _ = std::fs::remove_dir_all(&dir);
 }

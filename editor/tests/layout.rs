@@ -48,7 +48,7 @@ fn the_toolbar_buttons_never_move() {
     std::fs::write(&borgo, text.replacen("name = \"", "name = 12 # \"", 2)).expect("write");
     wait_for_reload(harness.state_mut());
     harness.run();
-    assert!(!harness.state().refused.is_empty());
+    assert!(!harness.state().content().refused().is_empty());
     harness.get_by_label("The last save has problems:");
     assert_eq!(rects(&harness), before, "after a refused reload");
     let tabs = harness.get_by_label("Sandbox").rect();
@@ -112,7 +112,7 @@ fn problems_coming_and_going_move_no_control() {
 fn the_sandbox_controls_stay_put_when_a_placement_is_refused() {
     use hexforge_core::Hex;
     let mut harness = window(common::editor());
-    harness.state_mut().tab = hexforge_editor::Tab::Sandbox;
+    harness.state_mut().show(hexforge_editor::Tab::Sandbox);
     harness.run();
     common::place(&mut harness, "borgo", "p1", "HQ", Hex::new(0, 1));
     common::place(&mut harness, "moloch", "p2", "HQ", Hex::new(0, -1));

@@ -18,9 +18,12 @@ fn the_lua_file_of_an_ability_opens_at_its_line_with_line_numbers() {
     let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
     copy(&mods.join("examples"), &dir.join("examples"));
     let mut editor = Editor::load(vec![dir.clone()]);
-    editor.user_mods = None;
+    editor.set_user_mods(None);
     let mut harness = window(editor);
-    harness.state_mut().search = "scrappers/mechanic".into();
+    harness
+        .state_mut()
+        .browser_mut()
+        .set_search("scrappers/mechanic");
     harness.run();
     harness.get_by_label("examples").click();
     harness.run();
@@ -34,9 +37,9 @@ fn the_lua_file_of_an_ability_opens_at_its_line_with_line_numbers() {
 
     let lua = harness
         .state()
-        .designer
-        .lua
-        .clone()
+        .designer()
+        .lua()
+        .cloned()
         .expect("the Lua file is open");
     assert!(lua.path.ends_with("scripts/scrappers.lua"));
     let line = ability_line(&lua.text, "field_repair").expect("the ability's line");

@@ -25,10 +25,13 @@ fn example(name: &str) -> PathBuf {
 /// The editor's sandbox with the scenario `name` of the examples loaded by its button.
 fn sandbox_with(name: &str) -> Harness<'static, Editor> {
     let mut harness = window(editor());
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     let path = example(name);
-    harness.state_mut().sandbox.path = path.display().to_string();
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&path.display().to_string());
     harness.run();
     harness.get_by_label("Load scenario").click();
     harness.run();
@@ -80,7 +83,7 @@ fn a_battles_own_marker_shows_on_the_board_is_kept_and_leaves_with_its_tile() {
     assert_eq!(shown(&harness, "soaked 1"), 1);
     let built = |h: &Harness<'static, Editor>| {
         h.state()
-            .sandbox
+            .sandbox()
             .built()
             .and_then(|b| b.field.clone())
             .expect("a field")
@@ -91,7 +94,7 @@ fn a_battles_own_marker_shows_on_the_board_is_kept_and_leaves_with_its_tile() {
     // Hovering the HQ tells how long the marker lasts.
     let at = harness
         .state()
-        .sandbox
+        .sandbox()
         .hex_pos(BORGO_HQ)
         .expect("the board was drawn");
     harness.hover_at(at);
@@ -110,7 +113,7 @@ fn a_battles_own_marker_shows_on_the_board_is_kept_and_leaves_with_its_tile() {
     assert!(
         harness
             .state()
-            .sandbox
+            .sandbox()
             .board()
             .expect("a board")
             .marks
@@ -132,7 +135,7 @@ fn a_tile_marked_cannot_move_shows_it_and_keeps_it_when_moved() {
     let mutant = Hex::new(0, -1);
     let field = harness
         .state()
-        .sandbox
+        .sandbox()
         .built()
         .and_then(|b| b.field.clone())
         .expect("a field");
@@ -144,14 +147,14 @@ fn a_tile_marked_cannot_move_shows_it_and_keeps_it_when_moved() {
     );
     // The Super Mutant moved by hand carries its marker to its new hex.
     let to = Hex::new(-1, -1);
-    let catalog = harness.state().loaded.catalog.clone();
-    let mut board = harness.state().sandbox.board().expect("a board").clone();
+    let catalog = harness.state().content().catalog().clone();
+    let mut board = harness.state().sandbox().board().expect("a board").clone();
     board.move_piece(mutant, to).expect("a free hex");
-    harness.state_mut().sandbox.set_board(board, &catalog);
+    harness.state_mut().sandbox_mut().set_board(board, &catalog);
     harness.run();
     let field = harness
         .state()
-        .sandbox
+        .sandbox()
         .built()
         .and_then(|b| b.field.clone())
         .expect("a field");
@@ -169,32 +172,35 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
     let dir = std::env::temp_dir().join(format!("hexforge-replays-markers-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut e = editor();
-    e.replays.folder = Some(dir.clone());
-    e.tab = Tab::Replays;
-    e.replays.play.seats = [("tidecallers", "greedy"), ("borgo", "greedy")]
+    e.replays_mut().set_folder(Some(dir.clone()));
+    e.show(Tab::Replays);
+    e.replays_mut().play_mut().seats = [("tidecallers", "greedy"), ("borgo", "greedy")]
         .iter()
         .map(|(army, bot)| SeatChoice {
             army: army.to_string(),
             bot: bot.to_string(),
         })
         .collect();
-    e.replays.play.seed = "3".to_string();
+    e.replays_mut().play_mut().seed = "3".to_string();
     let mut h = window(e);
     h.run();
     // Recorded by the replay crate's `record_game` behind the panel's button.
     h.get_by_label("Play and record").click();
     h.run();
-    let files = hexforge_editor::replays::folder::list(&dir);
+    let files = hexforge_editor::replays::folder::list(&dir).expect("the replay folder lists");
     assert_eq!(files.len(), 1);
     let text = std::fs::read_to_string(&files[0]).expect("read the replay");
-    let replay =
-        hexforge_replay::parse(&text, &h.state().loaded.catalog).unwrap_or_else(|e| panic!("{e}"));
-    let mut scripts =
-        hexforge_script::load(&h.state().roots, hexforge_script::Limits::default()).scripts;
+    let replay = hexforge_replay::parse(&text, h.state().content().catalog())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut scripts = hexforge_script::load(
+        h.state().content().roots(),
+        hexforge_script::Limits::default(),
+    )
+    .scripts;
     let begin = hexforge_replay::start(
         &replay.header,
-        &h.state().loaded.mods,
-        Arc::new(h.state().loaded.catalog.clone()),
+        &h.state().content().loaded().mods,
+        Arc::new(h.state().content().catalog().clone()),
         &mut scripts,
     )
     .unwrap_or_else(|e| panic!("{e}"));
@@ -220,9 +226,8 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
     let badge = hexforge_editor::board_view::marker_text(&mark);
     let go = |h: &mut Harness<'static, Editor>, step: usize| {
         h.state_mut()
-            .replays
-            .viewer
-            .as_mut()
+            .replays_mut()
+            .viewer_mut()
             .expect("the recording is open")
             .go(Position { step, phase: None });
         h.run();
@@ -253,11 +258,14 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
 /// The sandbox with a scenario of the Monolith Arena mod loaded by its button.
 fn monolith_sandbox_with(name: &str) -> Harness<'static, Editor> {
     let mut harness = window(editor());
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(format!("../tests/scenarios/r10_monolith/{name}"));
-    harness.state_mut().sandbox.path = path.display().to_string();
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&path.display().to_string());
     harness.run();
     harness.get_by_label("Load scenario").click();
     harness.run();

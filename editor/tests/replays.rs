@@ -24,16 +24,16 @@ fn replay_folder(test: &str) -> PathBuf {
 /// The editor on its Replays tab, recording into `dir`, with a match of `seats` (army, bot) set.
 fn replays_window(dir: &Path, seats: &[(&str, &str)], seed: u64) -> Harness<'static, Editor> {
     let mut e = editor();
-    e.replays.folder = Some(dir.to_path_buf());
-    e.tab = Tab::Replays;
-    e.replays.play.seats = seats
+    e.replays_mut().set_folder(Some(dir.to_path_buf()));
+    e.show(Tab::Replays);
+    e.replays_mut().play_mut().seats = seats
         .iter()
         .map(|(army, bot)| SeatChoice {
             army: army.to_string(),
             bot: bot.to_string(),
         })
         .collect();
-    e.replays.play.seed = seed.to_string();
+    e.replays_mut().play_mut().seed = seed.to_string();
     let mut h = window(e);
     h.run();
     h
@@ -43,7 +43,7 @@ fn replays_window(dir: &Path, seats: &[(&str, &str)], seed: u64) -> Harness<'sta
 fn play_and_record(h: &mut Harness<'static, Editor>, dir: &Path) -> PathBuf {
     h.get_by_label("Play and record").click();
     h.run();
-    let files = hexforge_editor::replays::folder::list(dir);
+    let files = hexforge_editor::replays::folder::list(dir).expect("the replay folder lists");
     assert_eq!(files.len(), 1, "one recording in {}", dir.display());
     files[0].clone()
 }
@@ -51,14 +51,14 @@ fn play_and_record(h: &mut Harness<'static, Editor>, dir: &Path) -> PathBuf {
 /// The recorded file read back with the editor's content.
 fn read(editor: &Editor, path: &Path) -> Replay {
     let text = std::fs::read_to_string(path).expect("read the replay");
-    hexforge_replay::parse(&text, &editor.loaded.catalog).unwrap_or_else(|e| panic!("{e}"))
+    hexforge_replay::parse(&text, editor.content().catalog()).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn start(editor: &Editor, replay: &Replay) -> Game {
     hexforge_replay::start(
         &replay.header,
-        &editor.loaded.mods,
-        Arc::new(editor.loaded.catalog.clone()),
+        &editor.content().loaded().mods,
+        Arc::new(editor.content().catalog().clone()),
         &mut hexforge_core::NoAbilities,
     )
     .unwrap_or_else(|e| panic!("{e}"))
@@ -71,13 +71,7 @@ fn shows_as_the_engine_says(
     scripts: &mut hexforge_script::ScriptHost,
     names: &[String],
 ) -> Game {
-    let at = h
-        .state()
-        .replays
-        .viewer
-        .as_ref()
-        .expect("a replay is open")
-        .at();
+    let at = h.state().replays().viewer().expect("a replay is open").at();
     let game = timeline
         .state_at(at.step, scripts)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -105,19 +99,17 @@ fn a_recorded_match_opens_and_its_timeline_steps_as_the_engine_says() {
     let mut h = replays_window(&dir, &[("moloch", "greedy"), ("borgo", "greedy")], 5);
     let file = play_and_record(&mut h, &dir);
     // The recording is open at its start.
-    let viewer = h
-        .state()
-        .replays
-        .viewer
-        .as_ref()
-        .expect("the recording opens");
+    let viewer = h.state().replays().viewer().expect("the recording opens");
     assert_eq!(viewer.path, file);
     assert!(viewer.complete && viewer.warnings.is_empty());
     let replay = read(h.state(), &file);
     let begin = start(h.state(), &replay);
     // An engine timeline of its own, with a Lua host of its own.
-    let mut scripts =
-        hexforge_script::load(&h.state().roots, hexforge_script::Limits::default()).scripts;
+    let mut scripts = hexforge_script::load(
+        h.state().content().roots(),
+        hexforge_script::Limits::default(),
+    )
+    .scripts;
     let timeline =
         Timeline::new(begin.clone(), &replay.steps, &mut scripts).unwrap_or_else(|e| panic!("{e}"));
     let names = vec!["moloch".to_string(), "borgo".to_string()];
@@ -128,7 +120,7 @@ fn a_recorded_match_opens_and_its_timeline_steps_as_the_engine_says() {
     h.run();
     let g = shows_as_the_engine_says(&h, &timeline, &mut scripts, &names);
     assert_eq!(g.turn_number(), at_start.turn_number() + 1);
-    let step = h.state().replays.viewer.as_ref().map(|v| v.at().step);
+    let step = h.state().replays().viewer().map(|v| v.at().step);
     let before = timeline
         .state_at(step.expect("open") - 1, &mut scripts)
         .unwrap_or_else(|e| panic!("{e}"));
@@ -143,7 +135,7 @@ fn a_recorded_match_opens_and_its_timeline_steps_as_the_engine_says() {
         .set_value_accesskit((len / 2) as f64);
     h.run();
     assert_eq!(
-        h.state().replays.viewer.as_ref().map(|v| v.at().step),
+        h.state().replays().viewer().map(|v| v.at().step),
         Some(len / 2)
     );
     shows_as_the_engine_says(&h, &timeline, &mut scripts, &names);
@@ -171,9 +163,8 @@ fn a_recorded_match_opens_and_its_timeline_steps_as_the_engine_says() {
     let mut guard = 0;
     while h
         .state()
-        .replays
-        .viewer
-        .as_ref()
+        .replays()
+        .viewer()
         .is_some_and(|v| v.at().phase.is_none())
     {
         h.key_press(egui::Key::ArrowRight);
@@ -181,22 +172,15 @@ fn a_recorded_match_opens_and_its_timeline_steps_as_the_engine_says() {
         guard += 1;
         assert!(guard <= len, "the arrow never reached a battle phase");
     }
-    let at = h
-        .state()
-        .replays
-        .viewer
-        .as_ref()
-        .map(|v| v.at())
-        .expect("open");
+    let at = h.state().replays().viewer().map(|v| v.at()).expect("open");
     assert_eq!((at.step, at.phase), (first_battle, Some(0)));
     let phases = replay.steps[first_battle - 1].phases.len();
     h.get_by_label_contains(&format!("Battle phase 1 of {phases} (initiative"));
     // The board shown is the engine's board at the end of that phase: its recorded hash.
     let shown = h
         .state_mut()
-        .replays
-        .viewer
-        .as_mut()
+        .replays_mut()
+        .viewer_mut()
         .map(|v| v.shown(&mut scripts).map(|s| s.board.state_hash()));
     assert_eq!(
         shown,
@@ -226,11 +210,15 @@ fn a_recorded_match_verifies_every_state_hash() {
     assert_eq!(replay.header.armies, ["hegemony", "outpost", "moloch"]);
     assert_eq!(replay.header.match_seed, Some(11));
     assert!(
-        hexforge_replay::mod_differences(&h.state().loaded.mods, &replay.header.mods).is_empty()
+        hexforge_replay::mod_differences(&h.state().content().loaded().mods, &replay.header.mods)
+            .is_empty()
     );
     let mut game = start(h.state(), &replay);
-    let mut scripts =
-        hexforge_script::load(&h.state().roots, hexforge_script::Limits::default()).scripts;
+    let mut scripts = hexforge_script::load(
+        h.state().content().roots(),
+        hexforge_script::Limits::default(),
+    )
+    .scripts;
     let mut battles = 0;
     for (n, step) in replay.steps.iter().enumerate() {
         let again = hexforge_replay::replay_step(&mut game, step, &mut scripts, &mut ())
@@ -265,7 +253,9 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     let file = play_and_record(&mut h, &dir);
     let text = std::fs::read_to_string(&file).expect("read");
     let open = |h: &mut Harness<'static, Editor>, path: &Path| {
-        h.state_mut().replays.path = path.display().to_string();
+        h.state_mut()
+            .replays_mut()
+            .set_path(&path.display().to_string());
         h.run();
         h.get_by_label("Open").click();
         h.run();
@@ -276,11 +266,7 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     open(&mut h, &garbage);
     h.get_by_label_contains("not a Hexforge replay: the first line must be `hexforge-replay 2`");
     assert!(
-        h.state()
-            .replays
-            .viewer
-            .as_ref()
-            .is_some_and(|v| v.path == file),
+        h.state().replays().viewer().is_some_and(|v| v.path == file),
         "the open replay stays"
     );
     // A bad line in the middle is named by its number.
@@ -317,12 +303,7 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     let cut = dir.join("cut.txt");
     std::fs::write(&cut, &text[..text.len() * 2 / 3]).expect("write");
     open(&mut h, &cut);
-    let v = h
-        .state()
-        .replays
-        .viewer
-        .as_ref()
-        .expect("the cut file opens");
+    let v = h.state().replays().viewer().expect("the cut file opens");
     assert!(!v.complete && !v.is_empty());
     h.get_by_label(&format!(
         "The recording stops after step {}: the game ended early.",
@@ -338,9 +319,8 @@ fn broken_replays_are_refused_with_their_line_and_a_cut_one_opens() {
     h.run();
     assert!(
         h.state()
-            .replays
-            .viewer
-            .as_ref()
+            .replays()
+            .viewer()
             .is_some_and(|v| v.path == other_mods)
     );
     h.get_by_label_contains("Warning: the mods differ: `base` was 9");
@@ -353,21 +333,21 @@ fn a_step_opens_in_the_sandbox() {
     let mut h = replays_window(&dir, &[("outpost", "greedy"), ("moloch", "greedy")], 8);
     play_and_record(&mut h, &dir);
     // The replay folder lists the recording, and opens it on a click.
-    h.state_mut().replays.viewer = None;
+    h.state_mut().replays_mut().close();
     h.get_by_label("outpost-vs-moloch-seed8.txt").click();
     h.run();
-    assert!(h.state().replays.viewer.is_some());
+    assert!(h.state().replays().viewer().is_some());
     h.get_by_label("Next turn").click();
     h.run();
     // Reloaded content reads the replay again, at the same step.
-    let at = h.state().replays.viewer.as_ref().map(|v| v.at());
+    let at = h.state().replays().viewer().map(|v| v.at());
     let e = h.state_mut();
-    e.replays.content_changed(&e.loaded, &mut e.scripts);
-    assert_eq!(h.state().replays.viewer.as_ref().map(|v| v.at()), at);
+    e.reload();
+    assert_eq!(h.state().replays().viewer().map(|v| v.at()), at);
     h.run();
     h.get_by_label("Open this step in the sandbox").click();
     h.run();
-    assert_eq!(h.state().tab, Tab::Sandbox);
+    assert_eq!(h.state().tab(), Tab::Sandbox);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -378,11 +358,11 @@ fn a_monte_carlo_match_plays_off_the_ui_thread_and_opens() {
     h.get_by_label("Play and record").click();
     h.step();
     // The window keeps drawing while the worker plays.
-    assert!(h.state().replays.play.playing());
+    assert!(h.state().replays().play().playing());
     h.step();
     h.get_by_label_contains("Playing");
     let start = std::time::Instant::now();
-    while h.state().replays.play.playing() {
+    while h.state().replays().play().playing() {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(120),
             "the match did not end"
@@ -391,14 +371,9 @@ fn a_monte_carlo_match_plays_off_the_ui_thread_and_opens() {
         h.step();
     }
     h.run();
-    let files = hexforge_editor::replays::folder::list(&dir);
+    let files = hexforge_editor::replays::folder::list(&dir).expect("the replay folder lists");
     assert_eq!(files.len(), 1);
-    let v = h
-        .state()
-        .replays
-        .viewer
-        .as_ref()
-        .expect("the recording opens");
+    let v = h.state().replays().viewer().expect("the recording opens");
     assert_eq!(v.path, files[0]);
     assert!(v.complete && v.warnings.is_empty(), "{:?}", v.warnings);
     let _ = std::fs::remove_dir_all(&dir);

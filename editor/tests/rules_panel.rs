@@ -23,7 +23,8 @@ const P2_HQ: Hex = Hex::new(0, -1);
 
 /// Player 2's HQ HP after one battle between the two HQs with `rules`, by the engine directly.
 fn engine_p2_hp(editor: &mut Editor, rules: &Rules) -> i32 {
-    let cat = &editor.loaded.catalog;
+    let (content, scripts) = editor.content_and_scripts();
+    let cat = content.catalog();
     let tile = |id: &str, owner: u8, hex| TileSetup {
         tile: cat.find(id).unwrap_or_else(|| panic!("{id} is loaded")),
         owner: Seat::new(owner),
@@ -44,15 +45,9 @@ fn engine_p2_hp(editor: &mut Editor, rules: &Rules) -> i32 {
         catalog: cat,
         rules,
     };
-    editor.scripts.reseed(0);
-    battle::resolve(
-        &mut field,
-        ctx,
-        &mut editor.scripts,
-        &mut DefaultPolicy,
-        &mut (),
-    )
-    .expect("the battle resolves");
+    scripts.reseed(0);
+    battle::resolve(&mut field, ctx, scripts, &mut DefaultPolicy, &mut ())
+        .expect("the battle resolves");
     field.hq_hp(Seat::new(1))
 }
 
@@ -65,7 +60,7 @@ fn open_the_keys(harness: &mut Harness<'static, Editor>) {
 #[test]
 fn a_key_changed_on_the_sandbox_changes_its_battles() {
     let mut harness = window(editor());
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     place(&mut harness, "borgo", "p1", "HQ", P1_HQ);
     place(&mut harness, "moloch", "p2", "HQ", P2_HQ);
@@ -82,7 +77,7 @@ fn a_key_changed_on_the_sandbox_changes_its_battles() {
         .get_by_role_and_label(Role::CheckBox, "hq_can_damage_hq")
         .click();
     harness.run();
-    let board = harness.state().sandbox.board().expect("a board").clone();
+    let board = harness.state().sandbox().board().expect("a board").clone();
     assert!(board.rules.hq_can_damage_hq, "the board's battles use it");
     harness.get_by_label("R3.5.5 · --option, engine");
     harness.get_by_label("1 changed");
@@ -102,36 +97,36 @@ fn a_key_changed_on_the_sandbox_changes_its_battles() {
     assert!(
         !harness
             .state()
-            .sandbox
+            .sandbox()
             .board()
             .expect("a board")
             .rules
             .hq_can_damage_hq
     );
-    assert!(harness.state().sandbox.rules.options.is_empty());
+    assert!(harness.state().sandbox().rules().options.is_empty());
     harness.get_by_label("R3.5.5 · default, engine");
 }
 
 #[test]
 fn a_value_the_engine_refuses_shows_its_message_and_is_not_applied() {
     let mut harness = window(editor());
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     open_the_keys(&mut harness);
-    let before = harness.state().sandbox.board().expect("a board").clone();
+    let before = harness.state().sandbox().board().expect("a board").clone();
     type_into(&mut harness, "one_vs_team_hq_hp", "[20]");
     harness.key_press(egui::Key::Enter);
     harness.run();
     harness.get_by_label_contains(
         "not applied: rule option `one_vs_team_hq_hp` expects two whole numbers, e.g. [20, 13], found [20]",
     );
-    assert_eq!(harness.state().sandbox.board(), Some(&before));
+    assert_eq!(harness.state().sandbox().board(), Some(&before));
     // A value it takes is applied, and the message goes.
     type_into(&mut harness, "one_vs_team_hq_hp", "[18, 12]");
     harness.key_press(egui::Key::Enter);
     harness.run();
     assert!(harness.query_by_label_contains("not applied").is_none());
-    let board = harness.state().sandbox.board().expect("a board");
+    let board = harness.state().sandbox().board().expect("a board");
     assert_eq!(board.rules.one_vs_team_hq_hp, [18, 12]);
 }
 
@@ -153,7 +148,7 @@ fn an_option_games_do_not_play_yet_is_shown_disabled_with_the_reason() {
     .expect("options");
     let mods = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
     let mut harness = window(Editor::load(vec![mods, dir.clone()]));
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     open_the_keys(&mut harness);
     let unplayed = harness.get_by_role_and_label(Role::CheckBox, "siege_towers");
@@ -169,16 +164,16 @@ fn a_key_changed_for_a_match_is_played_and_recorded_in_its_replay() {
     let dir = std::env::temp_dir().join(format!("hexforge-rules-panel-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut e = editor();
-    e.replays.folder = Some(dir.clone());
-    e.tab = Tab::Replays;
-    e.replays.play.seats = ["moloch", "borgo"]
+    e.replays_mut().set_folder(Some(dir.clone()));
+    e.show(Tab::Replays);
+    e.replays_mut().play_mut().seats = ["moloch", "borgo"]
         .iter()
         .map(|army| SeatChoice {
             army: army.to_string(),
             bot: "random".to_string(),
         })
         .collect();
-    e.replays.play.seed = "3".to_string();
+    e.replays_mut().play_mut().seed = "3".to_string();
     let mut harness = window(e);
     harness.run();
     open_the_keys(&mut harness);
@@ -187,13 +182,16 @@ fn a_key_changed_for_a_match_is_played_and_recorded_in_its_replay() {
         .click();
     harness.run();
     // The former name of a key sets the key it became.
-    let mut panel = std::mem::take(&mut harness.state_mut().replays.play.rules);
-    assert!(panel.set_text(&harness.state().loaded, "moloch_team_exception=off"));
-    harness.state_mut().replays.play.rules = panel;
+    let mut panel = std::mem::take(&mut harness.state_mut().replays_mut().play_mut().rules);
+    assert!(panel.set_text(
+        harness.state().content().loaded(),
+        "moloch_team_exception=off"
+    ));
+    harness.state_mut().replays_mut().play_mut().rules = panel;
     harness.run();
     harness.get_by_label("Play and record").click();
     harness.run();
-    let files = hexforge_editor::replays::folder::list(&dir);
+    let files = hexforge_editor::replays::folder::list(&dir).expect("the replay folder lists");
     assert_eq!(files.len(), 1, "one recording in {}", dir.display());
     let text = std::fs::read_to_string(&files[0]).expect("read the replay");
     assert!(text.contains("\noption hq_can_damage_hq=true\n"), "{text}");
@@ -202,7 +200,7 @@ fn a_key_changed_for_a_match_is_played_and_recorded_in_its_replay() {
         "{text}"
     );
     // The header's preset and options give the engine's rules of the match.
-    let h = &harness.state().loaded;
+    let h = harness.state().content().loaded();
     let replay = hexforge_replay::parse(&text, &h.catalog).unwrap_or_else(|e| panic!("{e}"));
     let rules = h
         .table_rules(&replay.header.rules, &replay.header.options)

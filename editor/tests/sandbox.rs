@@ -26,7 +26,7 @@ const BRAWLER: Hex = Hex::new(0, 0);
 /// The editor on the sandbox tab.
 fn sandbox(editor: Editor) -> Harness<'static, Editor> {
     let mut harness = window(editor);
-    harness.state_mut().tab = Tab::Sandbox;
+    harness.state_mut().show(Tab::Sandbox);
     harness.run();
     harness
 }
@@ -45,7 +45,8 @@ fn set_up_board(harness: &mut Harness<'static, Editor>) {
 
 /// Player 2's HQ HP after one battle on the test board, by the engine directly.
 fn engine_p2_hp(editor: &mut Editor) -> i32 {
-    let cat = &editor.loaded.catalog;
+    let (content, scripts) = editor.content_and_scripts();
+    let cat = content.catalog();
     let t = |id: &str| cat.find(id).unwrap_or_else(|| panic!("{id} is loaded"));
     let tile = |id: &str, owner: u8, hex| TileSetup {
         tile: t(id),
@@ -72,15 +73,9 @@ fn engine_p2_hp(editor: &mut Editor) -> i32 {
         catalog: cat,
         rules: &rules,
     };
-    editor.scripts.reseed(0);
-    battle::resolve(
-        &mut field,
-        ctx,
-        &mut editor.scripts,
-        &mut DefaultPolicy,
-        &mut (),
-    )
-    .expect("the battle resolves");
+    scripts.reseed(0);
+    battle::resolve(&mut field, ctx, scripts, &mut DefaultPolicy, &mut ())
+        .expect("the battle resolves");
     field.hq_hp(Seat::new(1))
 }
 
@@ -97,7 +92,7 @@ fn tiles_placed_from_the_palette_fight_the_engines_battle() {
     harness.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     harness.run();
     harness.get_by_label("facing N");
-    let board = harness.state().sandbox.board().expect("a board").clone();
+    let board = harness.state().sandbox().board().expect("a board").clone();
     assert_eq!(board.pieces.len(), 3);
     // A second HQ for player 2 is refused with the engine's reason.
     place(&mut harness, "moloch", "p2", "HQ", Hex::new(1, 0));
@@ -105,7 +100,7 @@ fn tiles_placed_from_the_palette_fight_the_engines_battle() {
     assert_eq!(
         harness
             .state()
-            .sandbox
+            .sandbox()
             .board()
             .expect("a board")
             .pieces
@@ -121,7 +116,7 @@ fn tiles_placed_from_the_palette_fight_the_engines_battle() {
     // Back to editing: the board is the one before the battle.
     harness.get_by_label("Back to editing").click();
     harness.run();
-    assert_eq!(harness.state().sandbox.board(), Some(&board));
+    assert_eq!(harness.state().sandbox().board(), Some(&board));
 }
 
 #[test]
@@ -150,8 +145,8 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
         after,
         before - 1,
         "the new strength is loaded: {} {:?}",
-        harness.state().status,
-        harness.state().refused
+        harness.state().status(),
+        harness.state().content().refused()
     );
     harness.get_by_label("The content changed: the battle was fought again with the new data.");
     harness.get_by_label_contains("After the battle");
@@ -173,7 +168,7 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
     assert_eq!(
         harness
             .state()
-            .sandbox
+            .sandbox()
             .board()
             .expect("a board")
             .pieces
@@ -183,7 +178,7 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
     harness.get_by_label("Battle").click();
     harness.run();
     harness.get_by_label_contains("No battle until these tiles are removed or fixed");
-    assert!(harness.state().sandbox.battle_result().is_none());
+    assert!(harness.state().sandbox().battle_result().is_none());
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -191,7 +186,7 @@ fn a_changed_file_updates_the_board_and_a_vanished_tile_is_marked() {
 fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     let mut harness = sandbox(editor());
     set_up_board(&mut harness);
-    let board = harness.state().sandbox.board().expect("a board").clone();
+    let board = harness.state().sandbox().board().expect("a board").clone();
     let dir = std::env::temp_dir().join(format!("hexforge-sandbox-save-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("brawler.toml");
@@ -205,7 +200,7 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     assert_eq!(
         harness
             .state()
-            .sandbox
+            .sandbox()
             .board()
             .expect("a board")
             .pieces
@@ -215,7 +210,7 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     harness.get_by_label("Load scenario").click();
     harness.run();
     harness.get_by_label(&format!("Loaded {}", path.display()));
-    let loaded = harness.state().sandbox.board().expect("a board").clone();
+    let loaded = harness.state().sandbox().board().expect("a board").clone();
     let mut ids: Vec<(String, Hex)> = loaded
         .pieces
         .iter()
@@ -236,7 +231,7 @@ fn the_board_saved_as_a_scenario_passes_and_loads_back() {
     harness.get_by_label("Load scenario").click();
     harness.run();
     harness.get_by_label_contains("brawler.toml:4:");
-    assert_eq!(harness.state().sandbox.board(), Some(&loaded));
+    assert_eq!(harness.state().sandbox().board(), Some(&loaded));
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -262,15 +257,15 @@ fn drag(harness: &mut Harness<'static, Editor>, from: egui::Pos2, to: egui::Pos2
 #[test]
 fn tiles_are_dragged_turned_and_removed_with_the_mouse() {
     let mut harness = sandbox(editor());
-    harness.state_mut().sandbox.army = Some("borgo".to_string());
+    harness.state_mut().sandbox_mut().show_army("borgo");
     harness.run();
     // From the palette onto a hex.
     let from = harness.get_by_label("Brawler").rect().center();
-    let hex = |h: &Harness<'static, Editor>, x| h.state().sandbox.hex_pos(x).expect("drawn");
+    let hex = |h: &Harness<'static, Editor>, x| h.state().sandbox().hex_pos(x).expect("drawn");
     let to = hex(&harness, BRAWLER);
     drag(&mut harness, from, to);
     let pieces =
-        |h: &Harness<'static, Editor>| h.state().sandbox.board().expect("a board").pieces.clone();
+        |h: &Harness<'static, Editor>| h.state().sandbox().board().expect("a board").pieces.clone();
     assert_eq!(pieces(&harness).len(), 1, "dropped on the board");
     assert_eq!(pieces(&harness)[0].hex, BRAWLER);
     assert_eq!(pieces(&harness)[0].id, "borgo/brawler");
@@ -326,7 +321,7 @@ fn an_instant_is_aimed_on_the_board_and_the_engine_checks_it() {
     click_hex(&mut harness, far);
     harness.get_by_label("Hunter-Killer").click();
     harness.run();
-    harness.state_mut().sandbox.army = Some("borgo".to_string());
+    harness.state_mut().sandbox_mut().show_army("borgo");
     harness.run();
     harness.get_by_label("p1").click();
     harness.run();
@@ -338,14 +333,14 @@ fn an_instant_is_aimed_on_the_board_and_the_engine_checks_it() {
     harness.run();
     harness.get_by_label_contains("Grenade: ");
     let pieces =
-        |h: &Harness<'static, Editor>| h.state().sandbox.board().expect("a board").pieces.len();
+        |h: &Harness<'static, Editor>| h.state().sandbox().board().expect("a board").pieces.len();
     assert_eq!(pieces(&harness), 4);
     // On the unit next to the HQ: it is destroyed.
     click_hex(&mut harness, near);
     harness.get_by_label("Play it").click();
     harness.run();
     assert_eq!(pieces(&harness), 3);
-    let board = harness.state().sandbox.board().expect("a board").clone();
+    let board = harness.state().sandbox().board().expect("a board").clone();
     assert!(board.piece_at(near).is_none());
     assert!(board.piece_at(far).is_some());
 }
@@ -359,7 +354,7 @@ fn a_scripted_instant_is_aimed_at_a_hex_its_script_lists_and_played_by_its_hooks
     place(&mut harness, "moloch", "p2", "Hunter-Killer", enemy);
     harness.get_by_label("Hunter-Killer").click();
     harness.run();
-    harness.state_mut().sandbox.army = Some("tidecallers".to_string());
+    harness.state_mut().sandbox_mut().show_army("tidecallers");
     harness.run();
     harness.get_by_label("p1").click();
     harness.run();
@@ -375,7 +370,7 @@ fn a_scripted_instant_is_aimed_at_a_hex_its_script_lists_and_played_by_its_hooks
     harness.get_by_label("Play it").click();
     harness.run();
     harness.get_by_label_contains("Snare: ");
-    let board = harness.state().sandbox.board().expect("a board").clone();
+    let board = harness.state().sandbox().board().expect("a board").clone();
     assert!(
         board
             .marks
@@ -422,16 +417,16 @@ fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
     wait_for_reload(harness.state_mut());
     harness.run();
     assert!(
-        harness.state().status.starts_with("reloaded"),
+        harness.state().status().starts_with("reloaded"),
         "{} {:?}",
-        harness.state().status,
-        harness.state().refused
+        harness.state().status(),
+        harness.state().content().refused()
     );
     // The board shows the new tile: its definition has the new edge and the ability.
     let editor = harness.state();
-    let cat = &editor.loaded.catalog;
+    let cat = editor.content().catalog();
     let field = editor
-        .sandbox
+        .sandbox()
         .built()
         .and_then(|b| b.field.clone())
         .expect("a field");
@@ -439,10 +434,10 @@ fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
     assert_eq!(brawler.edges[1].melee, 1);
     assert_eq!(brawler.abilities[0].hook, "fury");
     // Player 2's HQ is down to 3 HP: the brawler's strength-3 blow wins the battle.
-    let mut board = editor.sandbox.board().expect("a board").clone();
+    let mut board = editor.sandbox().board().expect("a board").clone();
     board.players[1].hq_hp = 3;
-    let editor = harness.state_mut();
-    editor.sandbox.set_board(board, &editor.loaded.catalog);
+    let catalog = cat.clone();
+    harness.state_mut().sandbox_mut().set_board(board, &catalog);
     harness.run();
     battle_to_the_end(&mut harness);
     harness.get_by_label("p2 (moloch): HQ 0 HP");
@@ -460,28 +455,28 @@ fn a_new_edge_and_lua_ability_reload_win_a_battle_and_save_as_a_scenario() {
 fn the_palette_follows_the_player_who_places() {
     let mut harness = sandbox(editor());
     let armies = |h: &Harness<'static, Editor>| {
-        let b = h.state().sandbox.board().expect("a board");
+        let b = h.state().sandbox().board().expect("a board");
         (b.players[0].army.clone(), b.players[1].army.clone())
     };
     let (first, second) = armies(&harness);
     assert_ne!(first, second, "the two players start with two armies");
     assert_eq!(
-        harness.state().sandbox.army.as_deref(),
+        harness.state().sandbox().palette_army(),
         Some(first.as_str())
     );
     harness.get_by_label("p2").click();
     harness.run();
     assert_eq!(
-        harness.state().sandbox.army.as_deref(),
+        harness.state().sandbox().palette_army(),
         Some(second.as_str())
     );
     // Another army stays one pick away, and a new pick of the player brings theirs back.
-    harness.state_mut().sandbox.army = Some("moloch".into());
+    harness.state_mut().sandbox_mut().show_army("moloch");
     harness.run();
     harness.get_by_label("p1").click();
     harness.run();
     assert_eq!(
-        harness.state().sandbox.army.as_deref(),
+        harness.state().sandbox().palette_army(),
         Some(first.as_str())
     );
 }

@@ -28,7 +28,8 @@ fn a_problem_clicked_on_the_sandbox_tab_opens_its_spot_at_its_line_and_column() 
     harness.run();
     let problem = harness
         .state()
-        .refused
+        .content()
+        .refused()
         .iter()
         .find(|p| p.file.ends_with("moloch.toml"))
         .cloned()
@@ -39,7 +40,7 @@ fn a_problem_clicked_on_the_sandbox_tab_opens_its_spot_at_its_line_and_column() 
     harness.run();
     harness.get_by_label(&problem.to_string()).click();
     harness.run();
-    assert_eq!(harness.state().tab, Tab::Designer, "the spot is shown");
+    assert_eq!(harness.state().tab(), Tab::Designer, "the spot is shown");
     harness.get_by_label("44 | name = 12");
     harness.get_by_label(&caret(8));
     harness.get_by_label_contains("line 44, column 8: ");
@@ -79,18 +80,19 @@ fn a_lua_syntax_error_opens_at_the_column_of_its_token() {
     harness.run();
     let problem = harness
         .state()
-        .refused
+        .content()
+        .refused()
         .iter()
         .find(|p| p.file.ends_with("overcharge.lua"))
         .cloned()
-        .unwrap_or_else(|| panic!("{:?}", harness.state().refused));
+        .unwrap_or_else(|| panic!("{:?}", harness.state().content().refused()));
     // Listed at its token's column too (Lua's message names only the line).
     assert_eq!((problem.line, problem.column), (2, 11), "{problem}");
     harness.get_by_label("Replays").click();
     harness.run();
     harness.get_by_label(&problem.to_string()).click();
     harness.run();
-    assert_eq!(harness.state().tab, Tab::Designer);
+    assert_eq!(harness.state().tab(), Tab::Designer);
     harness.get_by_label_contains("line 2, column 11: ");
     harness.get_by_label(&format!("{:>1} | {}^", "", " ".repeat(10)));
     let _ = std::fs::remove_dir_all(&dir);
@@ -104,7 +106,10 @@ fn a_problem_of_a_scenario_file_opens_its_spot_from_the_sandbox() {
     let mut harness = on_folder(&dir);
     harness.get_by_label("Sandbox").click();
     harness.run();
-    harness.state_mut().sandbox.path = file.display().to_string();
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&file.display().to_string());
     harness.run();
     harness.get_by_label("Load scenario").click();
     harness.run();
@@ -113,8 +118,13 @@ fn a_problem_of_a_scenario_file_opens_its_spot_from_the_sandbox() {
         .get_by_label_contains(&format!("{}:", file.display()))
         .click();
     harness.run();
-    assert_eq!(harness.state().tab, Tab::Designer, "the spot is shown");
-    let spot = harness.state().spot.clone().expect("the spot opens");
+    assert_eq!(harness.state().tab(), Tab::Designer, "the spot is shown");
+    let spot = harness
+        .state()
+        .designer()
+        .spot()
+        .cloned()
+        .expect("the spot opens");
     assert_eq!(spot.problem.file, file);
     harness.get_by_label_contains("1 | [board]");
     let _ = std::fs::remove_dir_all(&dir);

@@ -27,7 +27,7 @@ fn the_status_line_counts_the_problems_it_lists_during_a_refused_reload() {
     .expect("write moloch.toml");
     wait_for_reload(harness.state_mut());
     harness.run();
-    let refused = harness.state().refused.clone();
+    let refused = harness.state().content().refused().to_vec();
     assert!(!refused.is_empty());
     let line = harness.state().status_line();
     let n = refused.len();
@@ -37,7 +37,7 @@ fn the_status_line_counts_the_problems_it_lists_during_a_refused_reload() {
     );
     assert!(line.contains("refused"), "{line}");
     harness.get_by_label(&line);
-    assert_eq!(harness.state().problems(), refused.as_slice());
+    assert_eq!(harness.state().content().problems(), refused.as_slice());
     // Each one listed in the status bar and under its mod in the browser.
     for p in &refused {
         let shown = harness.get_all_by_label(&p.to_string()).count();
@@ -61,7 +61,7 @@ fn a_mod_written_for_an_earlier_hexforge_is_shown_with_its_warning_in_the_status
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/broken_mods/written_for_hexforge_0_1");
     let mut harness = common::on_folder(&dir);
-    let warnings = harness.state().loaded.warnings.clone();
+    let warnings = harness.state().content().loaded().warnings.clone();
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     let line = harness.state().status_line();
     assert!(line.contains(" 0 problems, 2 warnings; "), "{line}");

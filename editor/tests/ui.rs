@@ -5,13 +5,13 @@ mod common;
 
 use common::{base_copy, editor, settle, wait_for_reload, window};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT as _, Queryable};
 use hexforge_editor::Editor;
 
 /// The editor with `search` typed and the base mod opened in the browser.
 fn browsing(editor: Editor, search: &str) -> Harness<'static, Editor> {
     let mut harness = window(editor);
-    harness.state_mut().search = search.into();
+    harness.state_mut().browser_mut().set_search(search);
     harness.run();
     harness.get_by_label("base").click();
     harness.run();
@@ -24,13 +24,57 @@ fn the_browser_lists_mods_and_a_picked_tile_is_drawn() {
     let mut harness = browsing(editor(), "moloch/");
     harness.get_by_label("Gauss Cannon x1").click();
     harness.run();
-    assert!(harness.state().selected.is_some());
+    assert!(harness.state().designer().selected().is_some());
     harness.get_by_label("moloch/gauss_cannon");
     // The ability's Lua source is one click away.
     harness.get_by_label("line_shot").click();
     harness.run();
     harness.get_by_label_contains("scripts/abilities/line_shot.lua:");
     harness.get_by_label_contains("ability(\"line_shot\", {");
+}
+
+#[test]
+fn the_browser_and_the_designer_talk_through_messages() {
+    let mut harness = browsing(editor(), "moloch/");
+    let catalog = harness.state().content().catalog();
+    let gauss = catalog.find("moloch/gauss_cannon").expect("a base tile");
+    assert_eq!(harness.state().designer().selected(), None);
+    // A tile clicked in the browser: the browser asks, and the designer opens the tile's army
+    // file at it.
+    harness.get_by_label("Gauss Cannon x1").click();
+    harness.run();
+    let designer = harness.state().designer();
+    assert_eq!(designer.selected(), Some(gauss));
+    assert_eq!(designer.army(), Some("moloch"));
+    let open = designer.open().expect("the army file opens");
+    assert!(open.file.ends_with("armies/moloch.toml"), "{open:?}");
+    assert_eq!(open.tile, designer.docs()[0].tile_index("gauss_cannon"));
+    harness.get_by_label("moloch/gauss_cannon");
+    // The browser marks what the designer shows, as the designer says it.
+    let marked = |h: &Harness<'static, Editor>, label: &str| {
+        let toggled = h
+            .get_all_by_label(label)
+            .find_map(|n| n.accesskit_node().toggled())
+            .unwrap_or_else(|| panic!("{label} is listed in the browser"));
+        toggled == egui::accesskit::Toggled::True
+    };
+    assert!(marked(&harness, "Gauss Cannon x1"));
+    assert!(!marked(&harness, "Moloch"));
+    // The army clicked: the army editor, and the browser marks the army instead.
+    harness
+        .get_all_by_label("Moloch")
+        .find(|n| n.accesskit_node().toggled().is_some())
+        .expect("Moloch is listed in the browser")
+        .click();
+    harness.run();
+    assert_eq!(harness.state().designer().selected(), None);
+    assert_eq!(
+        harness.state().designer().open().map(|o| o.tile),
+        Some(None)
+    );
+    harness.get_by_label("35 tiles: 1 hq, 17 soldier, 6 module, 11 instant");
+    assert!(marked(&harness, "Moloch"));
+    assert!(!marked(&harness, "Gauss Cannon x1"));
 }
 
 #[test]
@@ -74,11 +118,11 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     settle(&mut harness);
     harness.get_by_label("Gauss Lance x1");
     assert!(
-        harness.state().selected.is_some(),
+        harness.state().designer().selected().is_some(),
         "the selection follows the tile"
     );
     // Only the mod of the saved file was read again.
-    let status = harness.state().status.clone();
+    let status = harness.state().status().to_string();
     assert!(
         status.starts_with("reloaded base (armies/moloch.toml) in "),
         "{status}"
@@ -96,7 +140,7 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
     .expect("write moloch.toml");
     wait_for_reload(harness.state_mut());
     harness.run();
-    let refused = harness.state().refused.clone();
+    let refused = harness.state().content().refused().to_vec();
     let problem = refused
         .iter()
         .find(|p| p.file.ends_with("moloch.toml") && p.line == 44)
@@ -111,12 +155,15 @@ fn a_saved_file_reloads_and_a_broken_one_keeps_the_last_good_content() {
         .expect("the problem is listed")
         .click();
     harness.run();
-    assert!(harness.state().spot.is_some(), "the spot opens");
+    assert!(
+        harness.state().designer().spot().is_some(),
+        "the spot opens"
+    );
     harness.get_by_label("44 | name = 12");
     harness.get_by_label("Close the file view").click();
     harness.run();
-    assert!(harness.state().spot.is_none());
-    let status = harness.state().status.clone();
+    assert!(harness.state().designer().spot().is_none());
+    let status = harness.state().status().to_string();
     assert!(
         status.starts_with("reload of base (armies/moloch.toml) refused after "),
         "{status}"
@@ -136,21 +183,24 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
     let repo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
     common::copy(&repo.join("examples"), &dir.join("examples"));
     let mut editor = Editor::load(vec![dir.clone()]);
-    let full = editor.loaded.catalog.clone();
+    let full = editor.content().catalog().clone();
     let lua = dir.join("examples/scripts/scrappers.lua");
     let text = std::fs::read_to_string(&lua).expect("read scrappers.lua");
     std::fs::write(&lua, format!("{text}\n-- tuned\n")).expect("write scrappers.lua");
     wait_for_reload(&mut editor);
     assert!(
         editor
-            .status
+            .status()
             .starts_with("reloaded examples (scripts/scrappers.lua) in "),
         "{}",
-        editor.status
+        editor.status()
     );
-    assert_eq!(format!("{:?}", editor.loaded.catalog), format!("{full:?}"));
     assert_eq!(
-        editor.scripts.mods().collect::<Vec<_>>(),
+        format!("{:?}", editor.content().catalog()),
+        format!("{full:?}")
+    );
+    assert_eq!(
+        editor.content_and_scripts().1.mods().collect::<Vec<_>>(),
         ["base", "examples"]
     );
 
@@ -196,44 +246,44 @@ fn a_saved_script_reloads_its_mod_alone_and_a_new_mod_folder_is_read() {
     )
     .expect("write the manifest");
     let start = std::time::Instant::now();
-    while editor.loaded.catalog.army("rivets").is_none() {
+    while editor.content().catalog().army("rivets").is_none() {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(10),
             "the fan mod loads: {} {:?}",
-            editor.status,
-            editor.refused
+            editor.status(),
+            editor.content().refused()
         );
         wait_for_reload(&mut editor);
     }
-    assert!(editor.status.contains("fan"), "{}", editor.status);
-    assert!(!editor.status.contains("base"), "{}", editor.status);
+    assert!(editor.status().contains("fan"), "{}", editor.status());
+    assert!(!editor.status().contains("base"), "{}", editor.status());
     // Told nothing, a reload reads every folder, and gives the same content.
-    let before = format!("{:?}", editor.loaded);
+    let before = format!("{:?}", editor.content().loaded());
     editor.reload();
     assert!(
         editor
-            .status
+            .status()
             .starts_with("reloaded base, examples, fan in "),
         "{}",
-        editor.status
+        editor.status()
     );
-    assert_eq!(format!("{:?}", editor.loaded), before);
+    assert_eq!(format!("{:?}", editor.content().loaded()), before);
 
     // The fan mod deleted: the status says so, and its army is gone.
     std::fs::remove_dir_all(&fan).expect("delete the fan mod");
     let start = std::time::Instant::now();
-    while editor.loaded.catalog.army("rivets").is_some() {
+    while editor.content().catalog().army("rivets").is_some() {
         assert!(
             start.elapsed() < std::time::Duration::from_secs(10),
             "the fan mod goes: {}",
-            editor.status
+            editor.status()
         );
         wait_for_reload(&mut editor);
     }
     assert!(
-        editor.status.starts_with("reloaded fan (removed) in "),
+        editor.status().starts_with("reloaded fan (removed) in "),
         "{}",
-        editor.status
+        editor.status()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -247,7 +297,7 @@ fn the_army_view_shows_the_deck_and_opens_a_tile() {
     harness.get_by_label("35 tiles: 1 hq, 17 soldier, 6 module, 11 instant");
     harness.get_by_label("deck: Gauss Cannon x1").click();
     harness.run();
-    assert!(harness.state().selected.is_some());
+    assert!(harness.state().designer().selected().is_some());
     harness.get_by_label("moloch/gauss_cannon");
 }
 
@@ -261,5 +311,5 @@ fn opening_an_unknown_army_or_tile_names_what_there_is() {
     editor
         .open_tile("moloch/gauss_cannon")
         .expect("a base tile opens");
-    assert_eq!(editor.army.as_deref(), Some("moloch"));
+    assert_eq!(editor.designer().army(), Some("moloch"));
 }

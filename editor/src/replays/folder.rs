@@ -1,6 +1,7 @@
 //! The editor's replay folder: where the games it plays are recorded, and the replays it lists
 //! for opening.
 
+use crate::disk::ReadError;
 use std::ffi::OsString;
 use std::fs::File;
 use std::io;
@@ -16,17 +17,29 @@ pub fn replay_dir(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
         .or_else(|| env("HOME").map(|h| h.join(".local/share/hexforge/replays")))
 }
 
-/// The replay files (`*.txt`) of `dir`, sorted by name; none when the folder does not exist yet.
-pub fn list(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = match std::fs::read_dir(dir) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "txt"))
-            .collect(),
-        Err(_) => Vec::new(),
+/// The replay files (`*.txt`) of `dir`, sorted by name; none when the folder does not exist yet,
+/// and an error naming it when it exists but cannot be listed.
+pub fn list(dir: &Path) -> Result<Vec<PathBuf>, ReadError> {
+    let rd = match std::fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) => {
+            let e = ReadError::new(dir, e);
+            return if e.is_missing() {
+                Ok(Vec::new())
+            } else {
+                Err(e)
+            };
+        }
     };
+    let mut files = Vec::new();
+    for entry in rd {
+        let p = entry.map_err(|e| ReadError::new(dir, e))?.path();
+        if p.is_file() && p.extension().is_some_and(|x| x == "txt") {
+            files.push(p);
+        }
+    }
     files.sort();
-    files
+    Ok(files)
 }
 
 /// Creates a new replay file `STEM.txt` in `dir` (made if missing), or `STEM-2.txt`, `STEM-3.txt`
@@ -82,14 +95,20 @@ mod tests {
     fn new_files_never_overwrite_and_are_listed_by_name() {
         let dir = std::env::temp_dir().join(format!("hexforge-folder-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        assert!(list(&dir).is_empty(), "a missing folder lists nothing");
+        assert!(
+            list(&dir).expect("nothing to read").is_empty(),
+            "a missing folder lists nothing"
+        );
         let (a, _) = create_new(&dir, "m").expect("create");
         let (b, _) = create_new(&dir, "m").expect("create");
         let (c, _) = create_new(&dir, "a").expect("create");
         std::fs::write(dir.join("notes.md"), "not a replay").expect("write");
         assert_eq!(a.file_name(), Some("m.txt".as_ref()));
         assert_eq!(b.file_name(), Some("m-2.txt".as_ref()));
-        assert_eq!(list(&dir), vec![c, b, a]);
+        assert_eq!(list(&dir).expect("listed"), vec![c, b, a]);
+        // A file where the folder should be is an error naming it, not an empty folder.
+        let e = list(&dir.join("notes.md")).expect_err("not a folder");
+        assert_eq!(e.path(), dir.join("notes.md"));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

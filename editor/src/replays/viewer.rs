@@ -93,8 +93,7 @@ impl Viewer {
         force: bool,
     ) -> Result<Viewer, OpenError> {
         let name = path.display();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| OpenError::Unreadable(format!("cannot read {name}: {e}")))?;
+        let text = crate::disk::read(path).map_err(|e| OpenError::Unreadable(e.to_string()))?;
         let replay = hexforge_replay::parse(&text, &loaded.catalog)
             .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
         let mut warnings = Vec::new();

@@ -16,6 +16,7 @@ mod instants;
 mod panels;
 
 use crate::board_view::{self, Layout};
+use crate::msg::Msg;
 use board::{Board, Edits};
 use hexforge_content::{Diagnostic, LoadedMods};
 use hexforge_core::battle::Context;
@@ -74,33 +75,33 @@ pub struct Sandbox {
     /// The board and its history (made on the first frame, when the content is known).
     edits: Option<Edits>,
     /// The seat the palette places tiles for.
-    pub seat: usize,
+    seat: usize,
     /// The army shown in the palette.
-    pub army: Option<String>,
+    army: Option<String>,
     /// The palette tile a click on a hex places (full id).
-    pub armed: Option<String>,
+    armed: Option<String>,
     /// The palette tile being dragged onto the board.
     carrying: Option<String>,
     /// The hex of the selected tile.
-    pub selected: Option<Hex>,
+    selected: Option<Hex>,
     /// The hex of the placed tile being dragged.
     dragging: Option<Hex>,
     /// The overlays drawn on the board.
-    pub overlays: Overlays,
+    overlays: Overlays,
     aim: Option<Aim>,
     /// The battle shown, if one was fought.
     battle: Option<battle::Run>,
     /// The log line to bring into view (after a step changed).
     scroll_to_step: bool,
     /// The scenario file to save to or load from.
-    pub path: String,
+    path: String,
     /// The name written into saved scenario files.
-    pub title: String,
+    title: String,
     note: Option<Note>,
     /// The problems of the last scenario file that failed to load.
     problems: Vec<Diagnostic>,
-    /// A problem the designer clicked, for the editor to show its spot.
-    pub clicked_problem: Option<Diagnostic>,
+    /// A problem the designer clicked, to ask for its spot once the sandbox has drawn.
+    clicked_problem: Option<Diagnostic>,
     /// Scroll not yet turned into a rotation.
     scrolled: f32,
     /// The step of a battle to fight again with new content, on the next frame.
@@ -110,7 +111,7 @@ pub struct Sandbox {
     /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
     fire: Option<(u64, Vec<battle::Attack>)>,
     /// The rules the battles are fought with, as picked (the board keeps them).
-    pub rules: crate::rules_panel::RulesPanel,
+    rules: crate::rules_panel::RulesPanel,
     /// The loaded boards (built in and the mods'), as of the last frame, for the scenario files
     /// that name one; empty until then (the built-in ones).
     boards: Vec<hexforge_content::Board>,
@@ -127,8 +128,15 @@ impl Sandbox {
         }
     }
 
-    /// The sandbox in the central area of `ui`.
-    pub fn ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, scripts: &mut ScriptHost) {
+    /// The sandbox in the central area of `ui`, its battles fought on the Lua host `scripts`;
+    /// asks for the spot of a problem clicked ([`Msg::OpenSpot`]).
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        loaded: &LoadedMods,
+        scripts: &mut ScriptHost,
+        out: &mut Vec<Msg>,
+    ) {
         self.follow_boards(loaded);
         let catalog = &loaded.catalog;
         if self.edits.is_none() {
@@ -203,6 +211,34 @@ impl Sandbox {
         if ui.input(|i| i.pointer.any_released()) {
             self.carrying = None;
         }
+        if let Some(p) = self.clicked_problem.take() {
+            out.push(Msg::OpenSpot(p));
+        }
+    }
+
+    /// The army shown in the palette (by id).
+    pub fn palette_army(&self) -> Option<&str> {
+        self.army.as_deref()
+    }
+
+    /// Shows the army `id` in the palette.
+    pub fn show_army(&mut self, id: &str) {
+        self.army = Some(id.to_string());
+    }
+
+    /// Puts `path` in the scenario file's path field, as typed (its buttons then save or load it).
+    pub fn set_scenario_path(&mut self, path: &str) {
+        self.path = path.to_string();
+    }
+
+    /// The overlays drawn on the board, to switch them.
+    pub fn overlays_mut(&mut self) -> &mut Overlays {
+        &mut self.overlays
+    }
+
+    /// The rules the board's battles are fought with, as picked.
+    pub fn rules(&self) -> &crate::rules_panel::RulesPanel {
+        &self.rules
     }
 
     /// The content was reloaded: tiles follow their ids into `catalog`.

@@ -26,7 +26,7 @@ pub fn window(editor: Editor) -> Harness<'static, Editor> {
 /// The editor on the mod folders in `dir` alone (no user mods folder), drawn once.
 pub fn on_folder(dir: &Path) -> Harness<'static, Editor> {
     let mut editor = Editor::load(vec![dir.to_path_buf()]);
-    editor.user_mods = None;
+    editor.set_user_mods(None);
     let mut harness = window(editor);
     harness.run();
     harness
@@ -42,7 +42,7 @@ pub fn designing(dir: &Path, search: &str, label: &str) -> Harness<'static, Edit
 
 /// Opens the base tile `label` among those matching `search` in the designer.
 pub fn open_tile(harness: &mut Harness<'static, Editor>, search: &str, label: &str) {
-    harness.state_mut().search = search.into();
+    harness.state_mut().browser_mut().set_search(search);
     harness.run();
     harness.get_by_label("base").click();
     harness.run();
@@ -90,7 +90,7 @@ pub fn wait_for_reload(editor: &mut Editor) {
 pub fn settle(harness: &mut Harness<'static, Editor>) {
     wait_for_reload(harness.state_mut());
     harness.run();
-    let refused = &harness.state().refused;
+    let refused = harness.state().content().refused();
     assert!(refused.is_empty(), "{refused:?}");
 }
 
@@ -122,7 +122,7 @@ pub fn type_into(harness: &mut Harness<'static, Editor>, label: &str, text: &str
 pub fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
     let pos = harness
         .state()
-        .sandbox
+        .sandbox()
         .hex_pos(hex)
         .expect("the board was drawn");
     click_at(harness, pos);
@@ -139,7 +139,7 @@ pub fn place(
 ) {
     harness.get_by_label(player).click();
     harness.run();
-    harness.state_mut().sandbox.army = Some(army.to_string());
+    harness.state_mut().sandbox_mut().show_army(army);
     harness.run();
     harness.get_by_label(name).click();
     harness.run();
@@ -165,15 +165,18 @@ pub fn save_scenario_and_run(
     harness: &mut Harness<'static, Editor>,
     path: &Path,
 ) -> hexforge_scenario::Scenario {
-    harness.state_mut().sandbox.path = path.display().to_string();
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&path.display().to_string());
     harness.run();
     harness.get_by_label("Save as scenario").click();
     harness.run();
     harness.get_by_label(&format!("Saved {}", path.display()));
-    let editor = harness.state_mut();
-    let s = hexforge_scenario::load_scenario(path, &editor.loaded.catalog)
+    let (content, scripts) = harness.state_mut().content_and_scripts();
+    let s = hexforge_scenario::load_scenario(path, content.catalog())
         .unwrap_or_else(|e| panic!("{e:?}"));
-    let report = hexforge_scenario::run_scenario(&s, &editor.loaded.catalog, &mut editor.scripts);
+    let report = hexforge_scenario::run_scenario(&s, content.catalog(), scripts);
     assert!(report.passed(), "{:?}", report.failures);
     s
 }
