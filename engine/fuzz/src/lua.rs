@@ -102,7 +102,13 @@ const METHODS: [&[&str]; 4] = [
         "wounds",
         "nothing_here",
     ],
-    &["distance", "edge_direction", "neighbour", "first_on_line", "nothing_here"],
+    &[
+        "distance",
+        "edge_direction",
+        "neighbour",
+        "first_on_line",
+        "nothing_here",
+    ],
 ];
 
 /// The arguments a call may pass, as Lua expressions.
