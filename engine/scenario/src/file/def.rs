@@ -222,7 +222,7 @@ pub struct ExpectDef {
     pub discard: BTreeMap<String, Spanned<i64>>,
     /// Game mode: whose turn it is at the end (a player id, or `over`).
     pub turn: Option<Spanned<String>>,
-    /// Game mode: the causes of the battles fought, in order (see [`BATTLE_CAUSES`]).
+    /// Game mode: the causes of the battles fought, in order (see [`BATTLE_CAUSES`](super::scenario::BATTLE_CAUSES)).
     pub battles: Option<Spanned<Vec<Spanned<String>>>>,
     /// Game mode: whether some player has drawn their last tile.
     pub last_tile_drawn: Option<Spanned<bool>>,
