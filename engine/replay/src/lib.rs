@@ -20,5 +20,7 @@ pub use format::{FORMAT, Header, Lines, Replay, Step};
 pub use play::{Noting, PhaseHashes, Picks, Replayed, act_noted, apply, replay_step};
 pub use read::{ReplayError, parse};
 pub use record::{RecordError, Recorder, record_game};
-pub use setup::{StartError, header, header_board, mod_differences, start, start_replay};
+pub use setup::{
+    StartError, header, header_board, mod_differences, start, start_noted, start_replay,
+};
 pub use timeline::{Refused, Timeline};

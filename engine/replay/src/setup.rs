@@ -7,7 +7,7 @@ use hexforge_content::{
     Board, ModInfo, RulesError, UnknownBoard, find_board, mod_presets, table_board, table_rules,
 };
 use hexforge_core::rules::OptionError;
-use hexforge_core::{AbilityHooks, Catalog, Game, GameError, GameSetup, SeatSetup};
+use hexforge_core::{AbilityHooks, Catalog, EventSink, Game, GameError, GameSetup, SeatSetup};
 use std::fmt;
 use std::sync::Arc;
 
@@ -97,6 +97,18 @@ pub fn start(
     catalog: Arc<Catalog>,
     hooks: &mut dyn AbilityHooks,
 ) -> Result<Game, StartError> {
+    start_noted(header, mods, catalog, hooks, &mut ())
+}
+
+/// [`start`], the events of the set-up (what the `setup` hooks of the game rules in play do)
+/// going to `sink`, as `hexforge match` prints them before the first action.
+pub fn start_noted<S: EventSink + ?Sized>(
+    header: &Header,
+    mods: &[ModInfo],
+    catalog: Arc<Catalog>,
+    hooks: &mut dyn AbilityHooks,
+    sink: &mut S,
+) -> Result<Game, StartError> {
     let rules = table_rules(
         &header.rules,
         &header.options,
@@ -116,7 +128,7 @@ pub fn start(
         catalog,
         Arc::new(rules),
         hooks,
-        &mut (),
+        sink,
     )
     .map_err(StartError::Game)
 }
