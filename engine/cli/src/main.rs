@@ -3,7 +3,9 @@
 
 mod matches;
 mod modcmd;
+mod netcmd;
 mod replaycmd;
+mod terminal;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
@@ -106,6 +108,89 @@ enum Command {
         /// Write the board after --at STEP actions as a scenario file (docs/SCENARIO_GAMES.md).
         #[arg(long, value_name = "OUT.toml", requires = "at")]
         to_scenario: Option<PathBuf>,
+    },
+    /// Hosts a match over the network (docs/NETWORK.md): every seat is played here (by you at
+    /// this terminal, or a bot) or by a joiner (`hexforge join`); prints the game as `hexforge
+    /// match` does.
+    Host {
+        /// An army per player, in seat order (2 to 4).
+        #[arg(long = "army", required = true, value_name = "ARMY")]
+        armies: Vec<String>,
+        /// Who plays a seat (from 1): `N=me` (you, at this terminal), `N=bot:NAME` (random,
+        /// greedy, mc) or `N=remote` (a joiner); repeatable. Default: seat 1 is you, the others
+        /// remote.
+        #[arg(long = "seat", value_name = "N=me|bot:NAME|remote")]
+        seats: Vec<String>,
+        /// Each seat's team, in seat order, as `hexforge match --team` takes it.
+        #[arg(long = "team", value_name = "TEAMS", value_delimiter = ',')]
+        teams: Vec<String>,
+        /// The match's seed: the game's shuffles and the bots' seeds, as `hexforge match --seed`.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        table: TableArgs,
+        /// The port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 4717)]
+        port: u16,
+        /// The address to listen on.
+        #[arg(long, default_value = "0.0.0.0", value_name = "IP")]
+        bind: String,
+        /// Connect out to a relay (`hexforge serve`) at ADDRESS instead of listening; needs
+        /// --match.
+        #[arg(long, value_name = "ADDRESS", requires = "code")]
+        relay: Option<String>,
+        /// The match's code on the relay; joiners give the same code.
+        #[arg(long = "match", value_name = "CODE", requires = "relay")]
+        code: Option<String>,
+        /// When a joiner's connection drops, this bot plays the seat until the joiner rejoins
+        /// (default: the match waits for the joiner).
+        #[arg(long, value_name = "BOT")]
+        fill_with_bot: Option<String>,
+        /// Record the match in a replay file (docs/REPLAY_FORMAT.md), written action by action.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<PathBuf>,
+        /// Print only the result line (and the news of the network).
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Joins a hosted match (docs/NETWORK.md) as a player or a spectator, and prints it as
+    /// `hexforge match` does. Run it again with the same seat to rejoin after a drop.
+    Join {
+        /// The host's address (`IP:PORT`), or the relay's with --match.
+        #[arg(value_name = "ADDRESS")]
+        address: String,
+        /// The seat to play (from 1); default: the first free one.
+        #[arg(long, value_name = "N")]
+        seat: Option<usize>,
+        /// Watch the match, read-only, from its start.
+        #[arg(long, conflicts_with_all = ["seat", "bot"])]
+        watch: bool,
+        /// The match's code, when ADDRESS is a relay.
+        #[arg(long = "match", value_name = "CODE")]
+        code: Option<String>,
+        /// Play the seat with this bot (random, greedy, mc) instead of at this terminal.
+        #[arg(long, value_name = "BOT")]
+        bot: Option<String>,
+        /// Record the match as this side saw it in a replay file.
+        #[arg(long, value_name = "FILE")]
+        replay: Option<PathBuf>,
+        /// Print only the result line (and the news of the network).
+        #[arg(long)]
+        quiet: bool,
+        /// A testing aid (docs/NETWORK.md, "Testing a desync"): after step N, this side
+        /// reshuffles its draw piles, so the next hash comparison finds a desync.
+        #[arg(long, value_name = "N", hide = true)]
+        debug_corrupt_after: Option<usize>,
+    },
+    /// Runs a relay (docs/NETWORK.md): hosts (`hexforge host --relay`) and joiners (`hexforge
+    /// join ADDRESS --match CODE`) both connect out to it; many matches at once.
+    Serve {
+        /// The port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 4718)]
+        port: u16,
+        /// The address to listen on.
+        #[arg(long, default_value = "0.0.0.0", value_name = "IP")]
+        bind: String,
     },
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
@@ -286,6 +371,10 @@ fn run() -> Result<ExitCode> {
             roots.push(path.clone());
         }
     }
+    if let Command::Serve { port, bind } = &cli.command {
+        // A relay forwards frames: it loads no content.
+        return netcmd::serve(bind, *port);
+    }
     if let Command::Rules { table } = &cli.command {
         // Rule options need the mods' data only: no script is loaded.
         let mut out = BufWriter::new(std::io::stdout().lock());
@@ -378,6 +467,64 @@ fn run() -> Result<ExitCode> {
             )
             .map(|()| ExitCode::SUCCESS)
         }
+        Command::Host {
+            armies,
+            seats,
+            teams,
+            seed,
+            table,
+            port,
+            bind,
+            relay,
+            code,
+            fill_with_bot,
+            replay,
+            quiet,
+        } => {
+            report_problems(&loaded);
+            out.flush()?;
+            let args = netcmd::HostArgs {
+                armies: armies_of(&loaded, &armies)?,
+                seats,
+                teams,
+                seed,
+                table: table.table(&loaded)?,
+                bind,
+                port,
+                relay,
+                code,
+                fill_with_bot,
+                replay,
+                quiet,
+                content: content_line(&loaded),
+            };
+            netcmd::host(args, &loaded, &mut scripts)
+        }
+        Command::Join {
+            address,
+            seat,
+            watch,
+            code,
+            bot,
+            replay,
+            quiet,
+            debug_corrupt_after,
+        } => {
+            report_problems(&loaded);
+            let args = netcmd::JoinArgs {
+                address,
+                seat,
+                watch,
+                code,
+                bot,
+                replay,
+                quiet,
+                corrupt_after: debug_corrupt_after,
+                content: content_line(&loaded),
+            };
+            netcmd::join(args, &loaded, &mut scripts)
+        }
+        Command::Serve { port, bind } => netcmd::serve(&bind, port),
         Command::Matches {
             games,
             armies,

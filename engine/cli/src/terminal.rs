@@ -1,0 +1,128 @@
+//! A person at the terminal as a player (`hexforge host --seat N=me`, `hexforge join`): the
+//! legal actions listed by number, one chosen on standard input by its number or its words.
+
+use hexforge_core::game::{LegalActions, Player};
+use hexforge_core::{AbilityHooks, Catalog, Game};
+use hexforge_replay::{decode_action, encode_action};
+use std::io::{BufRead, Write};
+
+/// The line that asks for a choice; scripts driving a seat wait for it.
+pub const PROMPT: &str = "Choose an action: its number or its words";
+
+/// A person choosing actions at the terminal. Decisions during battles take the engine's
+/// default, the first option (docs/DECISIONS.md).
+pub struct Terminal;
+
+impl Player for Terminal {
+    fn act(&mut self, game: &Game, legal: &LegalActions, _: &mut dyn AbilityHooks) -> usize {
+        let catalog = game.catalog();
+        let last = legal.len().saturating_sub(1);
+        let mut out = std::io::stdout().lock();
+        if let Some(seat) = game.current() {
+            let hand: Vec<String> = game
+                .hand(seat)
+                .iter()
+                .map(|t| catalog.get(*t).full_id())
+                .collect();
+            let _ = writeln!(
+                out,
+                "Your turn ({}, {}), turn {}; in hand: {}",
+                seat,
+                game.army(seat),
+                game.turn_number(),
+                if hand.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    hand.join(", ")
+                }
+            );
+        }
+        for (i, a) in legal.iter().enumerate() {
+            let _ = writeln!(out, "  {i:>4}  {}", encode_action(&a, catalog));
+        }
+        let stdin = std::io::stdin();
+        loop {
+            let _ = writeln!(out, "{PROMPT} (0 to {last}):");
+            let _ = out.flush();
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    let _ = writeln!(
+                        out,
+                        "standard input is closed: playing the last action listed"
+                    );
+                    return last;
+                }
+                Ok(_) => {}
+            }
+            match choose(line.trim(), legal, catalog) {
+                Ok(i) => return i,
+                Err(why) => {
+                    let _ = writeln!(out, "{why}");
+                }
+            }
+        }
+    }
+}
+
+/// The listed action a person typed: its number, or its words as a replay writes them
+/// (`end_turn`, `place moloch/gunner 0 1 3`).
+pub fn choose(text: &str, legal: &LegalActions, catalog: &Catalog) -> Result<usize, String> {
+    let last = legal.len().saturating_sub(1);
+    if let Ok(n) = text.parse::<usize>() {
+        return if n <= last {
+            Ok(n)
+        } else {
+            Err(format!("there is no action {n}: choose 0 to {last}"))
+        };
+    }
+    let action = decode_action(text, catalog).map_err(|e| format!("`{text}`: {e}"))?;
+    legal
+        .position(|a| a == action)
+        .ok_or_else(|| format!("`{text}` is not one of the actions listed: choose 0 to {last}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    #[test]
+    fn an_action_is_chosen_by_its_number_or_its_words() {
+        let loaded =
+            hexforge_content::load_mods(
+                &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")],
+            );
+        let header = hexforge_replay::header(
+            ("v3", &[], "standard"),
+            &loaded.mods,
+            vec!["moloch".into(), "borgo".into()],
+            3,
+            3,
+        );
+        let catalog = Arc::new(loaded.catalog.clone());
+        let game = hexforge_replay::start(
+            &header,
+            &loaded.mods,
+            catalog.clone(),
+            &mut hexforge_core::NoAbilities,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut legal = LegalActions::new();
+        game.legal_actions(&mut legal);
+        assert!(legal.len() > 1);
+        assert_eq!(choose("1", &legal, &catalog), Ok(1));
+        let words = legal
+            .get(1)
+            .map(|a| encode_action(&a, &catalog))
+            .unwrap_or_default();
+        assert_eq!(choose(&words, &legal, &catalog), Ok(1));
+        let e = choose("999999", &legal, &catalog).expect_err("out of range");
+        assert!(e.starts_with("there is no action 999999"), "{e}");
+        let e = choose("fly away", &legal, &catalog).expect_err("not an action");
+        assert!(e.starts_with("`fly away`: "), "{e}");
+        let e = choose("end_turn", &legal, &catalog).expect_err("not now");
+        assert!(e.contains("is not one of the actions listed"), "{e}");
+    }
+}
