@@ -105,20 +105,21 @@ fn bot_name(names: &[String], seat: usize) -> &str {
         .map_or("random", String::as_str)
 }
 
+/// The error for a bot name that is not one of `hexforge_bots::NAMES`, with the closest one.
+pub fn unknown_bot(name: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "unknown bot `{name}`{}: use one of {}",
+        hexforge_core::names::did_you_mean(name, hexforge_bots::NAMES.iter().copied()),
+        hexforge_bots::NAMES.join(", ")
+    )
+}
+
 fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + Send>>> {
     lineup
         .bots
         .iter()
         .zip(bot_seeds)
-        .map(|(name, s)| {
-            hexforge_bots::by_name(name, *s).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown bot `{name}`{}: use one of {}",
-                    hexforge_core::names::did_you_mean(name, hexforge_bots::NAMES.iter().copied()),
-                    hexforge_bots::NAMES.join(", ")
-                )
-            })
-        })
+        .map(|(name, s)| hexforge_bots::by_name(name, *s).ok_or_else(|| unknown_bot(name)))
         .collect()
 }
 

@@ -1,7 +1,7 @@
 //! `hexforge host`, `hexforge join` and `hexforge serve`: matches over the network
 //! (docs/NETWORK.md) through `hexforge_net`, printed as `hexforge match` prints a game.
 
-use crate::matches::{Printer, Table, seat_teams};
+use crate::matches::{Printer, Table, seat_teams, unknown_bot};
 use crate::terminal::Terminal;
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::LoadedMods;
@@ -78,11 +78,7 @@ fn bot_checked(name: &str) -> Result<&str> {
     if hexforge_bots::NAMES.contains(&name) {
         Ok(name)
     } else {
-        bail!(
-            "unknown bot `{name}`{}: use one of {}",
-            hexforge_core::names::did_you_mean(name, hexforge_bots::NAMES.iter().copied()),
-            hexforge_bots::NAMES.join(", ")
-        )
+        Err(unknown_bot(name))
     }
 }
 

@@ -452,10 +452,9 @@ impl Session<'_, '_> {
                     .position(|r| r.as_ref().is_some_and(|r| !r.joined))
             {
                 let text = format!(
-                    "waiting for {} to join: hexforge join {} --seat {}",
+                    "waiting for {} to join: {}",
                     seat_name(&self.header, s),
-                    self.address,
-                    s + 1
+                    self.join_command(s)
                 );
                 self.wait(Some(text))?;
                 continue;
@@ -470,15 +469,19 @@ impl Session<'_, '_> {
                 Some(Remote { peer: Some(_), .. }) => self.wait(None)?,
                 Some(_) => {
                     let text = format!(
-                        "waiting for {} to rejoin: hexforge join {} --seat {}",
+                        "waiting for {} to rejoin: {}",
                         seat_name(&self.header, seat),
-                        self.address,
-                        seat + 1
+                        self.join_command(seat)
                     );
                     self.wait(Some(text))?;
                 }
             }
         }
+    }
+
+    /// The command that joins (or rejoins) `seat`, as the host's messages give it.
+    fn join_command(&self, seat: usize) -> String {
+        format!("hexforge join {} --seat {}", self.address, seat + 1)
     }
 
     /// Waits for what a connection says, having said `text` once.
@@ -574,7 +577,7 @@ impl Session<'_, '_> {
                     r.peer = None;
                 }
                 let name = seat_name(&self.header, s);
-                let back = format!("hexforge join {} --seat {}", self.address, s + 1);
+                let back = self.join_command(s);
                 if self.game.result().is_some() {
                     self.watcher.notice(&format!("{name} left ({why})"));
                 } else if let Some(fill) = self.fill.as_mut() {
