@@ -733,6 +733,15 @@ impl Catalog {
         &self.armies
     }
 
+    /// Every tile's full id (`army/tile`), army by army in the order they were added: the names
+    /// an unknown tile's message suggests from.
+    pub fn full_ids(&self) -> Vec<String> {
+        self.armies
+            .iter()
+            .flat_map(|a| a.tiles.iter().map(|t| self.get(*t).full_id()))
+            .collect()
+    }
+
     /// The army's HQ tile; `None` for an army the catalog lacks or one without an HQ.
     pub fn hq_of(&self, army: &str) -> Option<TileRef> {
         self.army(army)?

@@ -91,11 +91,7 @@ pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
     let tile = |w: Option<&&str>| -> Result<TileRef, String> {
         let name = w.ok_or("a tile is missing")?;
         catalog.find(name).ok_or_else(|| {
-            let ids: Vec<String> = catalog
-                .armies()
-                .iter()
-                .flat_map(|a| a.tiles.iter().map(|t| catalog.get(*t).full_id()))
-                .collect();
+            let ids = catalog.full_ids();
             format!(
                 "no tile `{name}` is loaded{}: load the mods the replay was recorded with (--mods DIR)",
                 hexforge_core::names::did_you_mean(name, ids.iter().map(String::as_str))

@@ -165,11 +165,7 @@ pub(super) fn resolve_tile(catalog: &Catalog, name: &str) -> Option<TileRef> {
 
 /// An unknown `army/tile` name: the closest loaded tile, and how tiles are named.
 pub(super) fn unknown_tile(catalog: &Catalog, name: &str) -> String {
-    let ids: Vec<String> = catalog
-        .armies()
-        .iter()
-        .flat_map(|a| a.tiles.iter().map(|t| catalog.get(*t).full_id()))
-        .collect();
+    let ids = catalog.full_ids();
     format!(
         "unknown tile `{name}`{}: write `army/tile` with a loaded army's tile, e.g. `moloch/cyborg`",
         did_you_mean(name, ids.iter().map(String::as_str))
