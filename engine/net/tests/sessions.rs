@@ -162,6 +162,23 @@ fn joining(address: &str, code: Option<&str>) -> Joining<'static> {
     }
 }
 
+/// Joins with `joining` (no spectator, no abilities) and waits for the host's thread `h`: both
+/// sides' outcomes; a side that fails panics, the joiner's message starting with `what`.
+fn join_to_the_end(
+    joining: Joining<'static>,
+    content: &Content<'_>,
+    what: &str,
+    h: thread::JoinHandle<Result<Outcome, NetError>>,
+) -> (Outcome, Outcome) {
+    let joined = join(joining, content, &mut NoAbilities, &mut Unseen)
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let hosted = h
+        .join()
+        .expect("host thread")
+        .unwrap_or_else(|e| panic!("host: {e}"));
+    (joined, hosted)
+}
+
 fn listener() -> TcpListener {
     TcpListener::bind("127.0.0.1:0").expect("a port on 127.0.0.1")
 }
@@ -176,17 +193,7 @@ fn both_sides_end_alike_and_the_hosts_log_is_a_replay_that_plays_back() {
         temp("unused"),
         Arc::default(),
     );
-    let joined = join(
-        joining(&at, None),
-        &content(mods()),
-        &mut NoAbilities,
-        &mut Unseen,
-    )
-    .unwrap_or_else(|e| panic!("join: {e}"));
-    let hosted = h
-        .join()
-        .expect("host thread")
-        .unwrap_or_else(|e| panic!("host: {e}"));
+    let (joined, hosted) = join_to_the_end(joining(&at, None), &content(mods()), "join", h);
     assert_eq!(joined, hosted);
     assert!(hosted.steps > 10, "{hosted:?}");
     let text = replay.text();
@@ -231,17 +238,8 @@ fn the_relay_carries_a_match_and_its_spectator() {
             (o, notes.steps)
         })
     };
-    let joined = join(
-        joining(&r, Some("lib-test")),
-        &content(mods()),
-        &mut NoAbilities,
-        &mut Unseen,
-    )
-    .unwrap_or_else(|e| panic!("join: {e}"));
-    let hosted = h
-        .join()
-        .expect("host thread")
-        .unwrap_or_else(|e| panic!("host: {e}"));
+    let (joined, hosted) =
+        join_to_the_end(joining(&r, Some("lib-test")), &content(mods()), "join", h);
     let (watched, seen) = watching.join().expect("spectator thread");
     let watched = watched.unwrap_or_else(|e| panic!("spectator: {e}"));
     assert_eq!(joined, hosted);
@@ -291,17 +289,7 @@ fn a_joiner_with_other_content_is_refused_mod_by_mod_and_the_host_waits_on() {
         "{found:?}"
     );
     assert_eq!(found.len(), 2, "{found:?}");
-    let joined = join(
-        joining(&at, None),
-        &content_of_mods(),
-        &mut NoAbilities,
-        &mut Unseen,
-    )
-    .unwrap_or_else(|e| panic!("join: {e}"));
-    let hosted = h
-        .join()
-        .expect("host thread")
-        .unwrap_or_else(|e| panic!("host: {e}"));
+    let (joined, hosted) = join_to_the_end(joining(&at, None), &content_of_mods(), "join", h);
     assert_eq!(joined, hosted);
     let news = news.lock().expect("news");
     assert!(
@@ -393,17 +381,7 @@ fn a_joiner_who_drops_rejoins_and_the_game_ends() {
         }
         thread::sleep(Duration::from_millis(50));
     }
-    let joined = join(
-        joining(&at, None),
-        &content(mods()),
-        &mut NoAbilities,
-        &mut Unseen,
-    )
-    .unwrap_or_else(|e| panic!("rejoin: {e}"));
-    let hosted = h
-        .join()
-        .expect("host thread")
-        .unwrap_or_else(|e| panic!("host: {e}"));
+    let (joined, hosted) = join_to_the_end(joining(&at, None), &content(mods()), "rejoin", h);
     assert_eq!(joined, hosted);
     let news = news.lock().expect("news");
     assert!(
@@ -472,16 +450,6 @@ fn a_spectator_cannot_act() {
         answer.contains("a `step` frame does not belong here"),
         "{answer}"
     );
-    let joined = join(
-        joining(&at, None),
-        &content(mods()),
-        &mut NoAbilities,
-        &mut Unseen,
-    )
-    .unwrap_or_else(|e| panic!("join: {e}"));
-    let hosted = h
-        .join()
-        .expect("host thread")
-        .unwrap_or_else(|e| panic!("host: {e}"));
+    let (joined, hosted) = join_to_the_end(joining(&at, None), &content(mods()), "join", h);
     assert_eq!(joined, hosted);
 }
