@@ -1,7 +1,7 @@
 //! The content the targets read: the repository's mods with their scripts, loaded once per thread.
 
+use hexforge_content::LoadedMods;
 use hexforge_content::patch::PatchedArmy;
-use hexforge_content::{LoadedMods, SourceText, parse_army};
 use hexforge_core::Catalog;
 use hexforge_script::{Limits, ScriptHost};
 use std::cell::RefCell;
@@ -25,7 +25,7 @@ pub struct World {
     pub scripts: ScriptHost,
     /// The catalog, shared with the games a target starts.
     pub catalog: Arc<Catalog>,
-    /// The four base armies as read from `mods/base/armies`, ready to be patched.
+    /// The base mod's armies as read from its files, ready to be patched.
     pub base_armies: Vec<PatchedArmy>,
 }
 
@@ -43,18 +43,18 @@ impl World {
             loaded.problems
         );
         let catalog = Arc::new(loaded.catalog.clone());
-        let mut base_armies = Vec::new();
-        for army in ["borgo", "hegemony", "moloch", "outpost"] {
-            let path = root.join(format!("mods/base/armies/{army}.toml"));
-            let text = std::fs::read_to_string(&path)
-                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            let army = parse_army(&SourceText::new(&path, text))
-                .unwrap_or_else(|d| panic!("{}: {d}", path.display()));
-            base_armies.push(PatchedArmy {
+        // The base mod's armies as its files define them, before any patch.
+        let base_armies = loaded
+            .mods
+            .iter()
+            .filter(|m| m.id == "base")
+            .flat_map(|m| &m.armies)
+            .map(|army| PatchedArmy {
                 mod_id: "base".to_string(),
-                army,
-            });
-        }
+                army: army.clone(),
+            })
+            .collect::<Vec<_>>();
+        assert!(!base_armies.is_empty(), "the base mod's armies are loaded");
         World {
             loaded,
             scripts,
