@@ -3,7 +3,7 @@
 //! designer (a tile drawn large with its real icons and edited field by field, edge by edge; the
 //! army's deck with its totals; army files edited as TOML documents that keep their comments,
 //! with undo, atomic saving, autosaves offered back, new armies and abilities), the sandbox, the
-//! replay viewer, and hot reload of the mod folders. The binary (`main.rs`) only opens a window
+//! replay viewer, the Play view (people and bots playing a game), and hot reload of the mod folders. The binary (`main.rs`) only opens a window
 //! around [`Editor::ui`]; tests drive the same views headlessly. The editor reads definitions and
 //! never works out a rule itself: validation is the content crate's.
 //!
@@ -26,6 +26,7 @@ pub mod history;
 pub mod lua_view;
 pub mod msg;
 pub mod new_army;
+pub mod play;
 pub mod reload;
 pub mod replays;
 pub mod rules_panel;
@@ -58,6 +59,8 @@ pub struct Editor {
     sandbox: sandbox::Sandbox,
     /// The replay viewer and "Play a match".
     replays: replays::Replays,
+    /// The Play view: people and bots playing a game.
+    play: play::Play,
     /// What the last reload and the last action did.
     status: status_bar::StatusBar,
     /// The watch on the content's folders that drives hot reload (`None` when it could not
@@ -99,6 +102,7 @@ impl Editor {
             designer: designer::Designer::new(found.offers),
             sandbox: sandbox::Sandbox::default(),
             replays: replays::Replays::default(),
+            play: play::Play::default(),
             status,
             watch,
             waker: None,
@@ -190,6 +194,16 @@ impl Editor {
     /// The replay viewer and "Play a match", to set them up.
     pub fn replays_mut(&mut self) -> &mut replays::Replays {
         &mut self.replays
+    }
+
+    /// The Play view.
+    pub fn play(&self) -> &play::Play {
+        &self.play
+    }
+
+    /// The Play view, to set a game up and play it.
+    pub fn play_mut(&mut self) -> &mut play::Play {
+        &mut self.play
     }
 
     /// Shows the army `id` (e.g. `moloch`), or says which armies there are.
@@ -361,6 +375,7 @@ impl Editor {
                     (Tab::Designer, "Designer"),
                     (Tab::Sandbox, "Sandbox"),
                     (Tab::Replays, "Replays"),
+                    (Tab::Play, "Play"),
                 ] {
                     if ui.selectable_label(self.tab == tab, name).clicked() && self.tab != tab {
                         out.push(Msg::ShowTab(tab));
@@ -388,6 +403,7 @@ impl Editor {
             Tab::Replays => self
                 .replays
                 .ui(ui, &self.content.loaded, &mut self.scripts, &mut out),
+            Tab::Play => self.play.ui(ui, &self.content.loaded, &mut out),
         }
         if !out.is_empty() {
             // What changed shows on the next frame.
@@ -421,6 +437,15 @@ impl Editor {
                     }
                 }
                 Msg::WatchFolder(root) => self.add_root(root),
+                Msg::OpenReplay(path) => {
+                    match self
+                        .replays
+                        .open(&path, &self.content.loaded, &mut self.scripts, false)
+                    {
+                        Ok(()) => self.tab = Tab::Replays,
+                        Err(e) => self.status.set_note(format!("{}: {e}", path.display())),
+                    }
+                }
             }
             queue.extend(more);
         }

@@ -28,19 +28,20 @@ impl eframe::App for App {
     }
 }
 
-const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--scenario FILE [--battle]] [--replay FILE [--step N]] [MODS_DIR...]
+const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--scenario FILE [--battle]] [--replay FILE [--step N]] [--play] [MODS_DIR...]
 
   --army ARMY        show that army in the designer (e.g. moloch)
   --tile ARMY/TILE   show that tile in the designer (e.g. moloch/gauss_cannon)
   --scenario FILE    open a scenario file's board on the sandbox
   --battle           and fight its battle at once (shown phase by phase)
   --replay FILE      open a replay file in the replay viewer
-  --step N           at its step N (after N actions)";
+  --step N           at its step N (after N actions)
+  --play             show the Play tab (set a game up: people and bots)";
 
 fn main() -> Result<()> {
     let mut roots = Vec::new();
     let (mut army, mut tile, mut scenario, mut replay) = (None, None, None, None);
-    let mut battle = false;
+    let (mut battle, mut play) = (false, false);
     let mut step = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
@@ -49,6 +50,7 @@ fn main() -> Result<()> {
             Some("--tile") => tile = Some(value(args.next(), "--tile")?),
             Some("--scenario") => scenario = Some(PathBuf::from(value(args.next(), "--scenario")?)),
             Some("--battle") => battle = true,
+            Some("--play") => play = true,
             Some("--step") => {
                 let n = value(args.next(), "--step")?;
                 step = Some(n.parse::<usize>().map_err(|_| {
@@ -106,6 +108,9 @@ fn main() -> Result<()> {
                 phase: None,
             });
         }
+    }
+    if play {
+        editor.show(hexforge_editor::Tab::Play);
     }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),

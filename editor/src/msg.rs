@@ -15,6 +15,8 @@ pub enum Tab {
     Sandbox,
     /// The replay viewer: recorded games, step by step.
     Replays,
+    /// Play a game: people at this window and bots.
+    Play,
 }
 
 /// Something a view asks the editor to do: a view owns its own state and changes nothing
@@ -37,6 +39,8 @@ pub enum Msg {
     /// Files of the loaded mods were written: load the content again now unless the watch on the
     /// mod folders will.
     FilesWritten,
+    /// Open this replay file in the replay viewer and show it.
+    OpenReplay(PathBuf),
     /// Load and watch this folder too (a mod folder made outside the folders loaded), at once.
     WatchFolder(PathBuf),
 }

@@ -1,6 +1,7 @@
 //! A test battle on the sandbox board: the engine resolves a copy of the board, and its events
 //! are cut into steps (before the battle, each initiative phase, after the battle) with each
-//! phase's board, attacks, wounds, absorbed wounds, removals and log lines.
+//! phase's board, attacks, wounds, absorbed wounds, removals and log lines; a step drawn over
+//! the board ([`paint_step`]). The Play view cuts and draws a game's battles with the same code.
 
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
@@ -98,16 +99,40 @@ pub fn run(
         .map_err(|e| format!("the battle stopped: {e}"))?;
     let ids: Vec<String> = field.players().map(player_id).collect();
     let names = Names::new(field, ctx, |_| None, &ids);
-    let mut log = Vec::new();
-    let mut now = field.clone();
-    let mut steps = vec![Step::new("Before the battle".to_string(), &now, 0)];
-    for e in &events {
-        if let Event::PhaseStarted { phase } = *e {
-            steps.push(Step::new(format!("Phase {phase}"), &now, log.len()));
-        }
+    let (mut steps, log) = cut(field, &events, |e, log| {
         if let Some(line) = names.describe(e) {
             log.push(line);
         }
+    });
+    if let Some(last) = steps.last_mut() {
+        last.field = after.clone();
+    }
+    let result = result_lines(field, &after, armies, &names);
+    Ok(Run {
+        steps,
+        log,
+        after,
+        result,
+        at: 0,
+    })
+}
+
+/// Cuts the events of a battle (or of a game action that fought one) into the steps the
+/// sandbox shows: before the battle (the board `before` the events), each initiative phase, and
+/// after the battle; `tell` adds the log lines of an event. Gives the steps and the log.
+pub fn cut(
+    before: &Battlefield,
+    events: &[Event],
+    mut tell: impl FnMut(&Event, &mut Vec<String>),
+) -> (Vec<Step>, Vec<String>) {
+    let mut log = Vec::new();
+    let mut now = before.clone();
+    let mut steps = vec![Step::new("Before the battle".to_string(), &now, 0)];
+    for e in events {
+        if let Event::PhaseStarted { phase } = *e {
+            steps.push(Step::new(format!("Phase {phase}"), &now, log.len()));
+        }
+        tell(e, &mut log);
         now.apply(e);
         let Some(step) = steps.last_mut() else {
             continue;
@@ -142,17 +167,10 @@ pub fn run(
             _ => {}
         }
     }
-    let mut last = Step::new("After the battle".to_string(), &after, log.len());
+    let mut last = Step::new("After the battle".to_string(), &now, log.len());
     last.lines = log.len()..log.len();
     steps.push(last);
-    let result = result_lines(field, &after, armies, &names);
-    Ok(Run {
-        steps,
-        log,
-        after,
-        result,
-        at: 0,
-    })
+    (steps, log)
 }
 
 /// What the battle left: each player's HQ HP, the tiles removed, and the winner if destroyed HQs
@@ -197,6 +215,111 @@ fn result_lines(
         }
     });
     lines
+}
+
+/// A battle step's overlays: attacks, wounds, absorbed wounds, removals, HQ damage and the
+/// markers put (`+ name`) or taken off (`- name`).
+pub fn paint_step(
+    painter: &egui::Painter,
+    layout: &crate::board_view::Layout,
+    step: &Step,
+    catalog: &hexforge_core::Catalog,
+) {
+    let field = &step.field;
+    let size = layout.radius * 0.2;
+    for (cell, total, destroyed) in &step.wounded {
+        let h = field.shape().hex(*cell);
+        let c = egui::Color32::from_rgb(255, 80, 80);
+        crate::board_view::outline(painter, layout, h, egui::Stroke::new(3.0, c));
+        let plural = if *total == 1 { "" } else { "s" };
+        let text = if *destroyed {
+            format!("destroyed ({total} wound{plural})")
+        } else {
+            format!("{total} wound{plural}")
+        };
+        crate::board_view::label(
+            painter,
+            layout.centre(h) + egui::vec2(0.0, layout.radius * 0.6),
+            &text,
+            size,
+            c,
+        );
+    }
+    for cell in &step.absorbed {
+        let h = field.shape().hex(*cell);
+        let c = egui::Color32::from_rgb(90, 200, 255);
+        crate::board_view::outline(painter, layout, h, egui::Stroke::new(3.0, c));
+        crate::board_view::label(
+            painter,
+            layout.centre(h) + egui::vec2(0.0, layout.radius * 0.35),
+            "absorbed",
+            size,
+            c,
+        );
+    }
+    for cell in &step.removed {
+        let h = field.shape().hex(*cell);
+        let c = egui::Color32::from_rgb(255, 40, 40);
+        let corners = layout.corners(h);
+        let cross = egui::Stroke::new(3.0, c.gamma_multiply(0.6));
+        painter.line_segment([corners[0], corners[3]], cross);
+        painter.line_segment([corners[1], corners[4]], cross);
+        crate::board_view::label(painter, layout.centre(h), "removed", size * 1.2, c);
+    }
+    let mut told: Vec<(hexforge_core::Hex, f32)> = Vec::new();
+    for (on, name, put) in &step.marked {
+        let hex = match *on {
+            hexforge_core::marker::MarkOn::Tile(c) | hexforge_core::marker::MarkOn::Hex(c) => {
+                Some(field.shape().hex(c))
+            }
+            hexforge_core::marker::MarkOn::Player(p) => {
+                field.hq_cell(p, catalog).map(|c| field.shape().hex(c))
+            }
+        };
+        let Some(h) = hex else {
+            continue;
+        };
+        // Several markers on one hex stack upwards from its top.
+        let k = told.iter().filter(|(t, _)| *t == h).count() as f32;
+        told.push((h, k));
+        let colour = if *put {
+            egui::Color32::from_rgb(120, 255, 140)
+        } else {
+            egui::Color32::from_rgb(255, 150, 150)
+        };
+        let sign = if *put { "+" } else { "-" };
+        crate::board_view::label(
+            painter,
+            layout.centre(h) - egui::vec2(0.0, layout.radius * (0.75 + 0.28 * k)),
+            &format!("{sign} {name}"),
+            size,
+            colour,
+        );
+    }
+    for a in &step.attacks {
+        let text = format!("{}", a.wounds);
+        crate::board_view::paint_attack(
+            painter,
+            layout,
+            field,
+            (a.from, a.edge, a.kind, a.target),
+            &text,
+        );
+    }
+    for (player, amount, hp) in &step.hq {
+        if let Some(c) = field.hq_cell(*player, catalog) {
+            let h = field.shape().hex(c);
+            let colour = egui::Color32::from_rgb(255, 220, 90);
+            crate::board_view::outline(painter, layout, h, egui::Stroke::new(4.0, colour));
+            crate::board_view::label(
+                painter,
+                layout.centre(h) + egui::vec2(0.0, layout.radius * 0.6),
+                &format!("HQ -{amount}: {hp} HP"),
+                size,
+                colour,
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -22,7 +22,7 @@ impl Sandbox {
             let layout = Layout::fit(rect.shrink(8.0), step.field.shape());
             self.layout = Some(layout);
             board_view::paint_laid_out(&painter, &layout, &step.field, catalog);
-            paint_step(&painter, &layout, step, catalog);
+            battle::paint_step(&painter, &layout, step, catalog);
             board_view::paint_markers(ui, &layout, &step.field, catalog);
             board_view::marker_tooltip(&resp, &layout, &step.field);
             return;
@@ -261,111 +261,6 @@ impl Sandbox {
                     }
                 }
             }
-        }
-    }
-}
-
-/// A battle step's overlays: attacks, wounds, absorbed wounds, removals, HQ damage and the
-/// markers put (`+ name`) or taken off (`- name`).
-pub(super) fn paint_step(
-    painter: &egui::Painter,
-    layout: &Layout,
-    step: &battle::Step,
-    catalog: &Catalog,
-) {
-    let field = &step.field;
-    let size = layout.radius * 0.2;
-    for (cell, total, destroyed) in &step.wounded {
-        let h = field.shape().hex(*cell);
-        let c = egui::Color32::from_rgb(255, 80, 80);
-        board_view::outline(painter, layout, h, egui::Stroke::new(3.0, c));
-        let plural = if *total == 1 { "" } else { "s" };
-        let text = if *destroyed {
-            format!("destroyed ({total} wound{plural})")
-        } else {
-            format!("{total} wound{plural}")
-        };
-        board_view::label(
-            painter,
-            layout.centre(h) + egui::vec2(0.0, layout.radius * 0.6),
-            &text,
-            size,
-            c,
-        );
-    }
-    for cell in &step.absorbed {
-        let h = field.shape().hex(*cell);
-        let c = egui::Color32::from_rgb(90, 200, 255);
-        board_view::outline(painter, layout, h, egui::Stroke::new(3.0, c));
-        board_view::label(
-            painter,
-            layout.centre(h) + egui::vec2(0.0, layout.radius * 0.35),
-            "absorbed",
-            size,
-            c,
-        );
-    }
-    for cell in &step.removed {
-        let h = field.shape().hex(*cell);
-        let c = egui::Color32::from_rgb(255, 40, 40);
-        let corners = layout.corners(h);
-        let cross = egui::Stroke::new(3.0, c.gamma_multiply(0.6));
-        painter.line_segment([corners[0], corners[3]], cross);
-        painter.line_segment([corners[1], corners[4]], cross);
-        board_view::label(painter, layout.centre(h), "removed", size * 1.2, c);
-    }
-    let mut told: Vec<(Hex, f32)> = Vec::new();
-    for (on, name, put) in &step.marked {
-        let hex = match *on {
-            hexforge_core::marker::MarkOn::Tile(c) | hexforge_core::marker::MarkOn::Hex(c) => {
-                Some(field.shape().hex(c))
-            }
-            hexforge_core::marker::MarkOn::Player(p) => {
-                field.hq_cell(p, catalog).map(|c| field.shape().hex(c))
-            }
-        };
-        let Some(h) = hex else {
-            continue;
-        };
-        // Several markers on one hex stack upwards from its top.
-        let k = told.iter().filter(|(t, _)| *t == h).count() as f32;
-        told.push((h, k));
-        let colour = if *put {
-            egui::Color32::from_rgb(120, 255, 140)
-        } else {
-            egui::Color32::from_rgb(255, 150, 150)
-        };
-        let sign = if *put { "+" } else { "-" };
-        board_view::label(
-            painter,
-            layout.centre(h) - egui::vec2(0.0, layout.radius * (0.75 + 0.28 * k)),
-            &format!("{sign} {name}"),
-            size,
-            colour,
-        );
-    }
-    for a in &step.attacks {
-        let text = format!("{}", a.wounds);
-        board_view::paint_attack(
-            painter,
-            layout,
-            field,
-            (a.from, a.edge, a.kind, a.target),
-            &text,
-        );
-    }
-    for (player, amount, hp) in &step.hq {
-        if let Some(c) = field.hq_cell(*player, catalog) {
-            let h = field.shape().hex(c);
-            let colour = egui::Color32::from_rgb(255, 220, 90);
-            board_view::outline(painter, layout, h, egui::Stroke::new(4.0, colour));
-            board_view::label(
-                painter,
-                layout.centre(h) + egui::vec2(0.0, layout.radius * 0.6),
-                &format!("HQ -{amount}: {hp} HP"),
-                size,
-                colour,
-            );
         }
     }
 }

@@ -46,6 +46,18 @@ impl<W: Write> Recorder<W> {
         Ok(Recorder { out })
     }
 
+    /// Goes on writing a file whose header and steps are already written (a game resumed from
+    /// its replay), step by step from its last one.
+    pub fn append(out: W) -> Self {
+        Recorder { out }
+    }
+
+    /// The writer, flushed, without ending the file: a game stopped here can be resumed.
+    pub fn into_inner(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
     /// Appends one step: its action, its picks, and the hash after it.
     pub fn step(&mut self, step: &Step, catalog: &Catalog) -> io::Result<()> {
         writeln!(self.out, "action {}", encode_action(&step.action, catalog))?;

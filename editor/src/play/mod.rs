@@ -1,0 +1,337 @@
+//! The Play view: a game set up with 2 to 4 seats, each an army of the loaded mods played by a
+//! person at this window or by a bot, on any rules preset with options and any board; then played
+//! on the table ([`table`]) while the engine and the bots run on a worker ([`worker`]), so the
+//! window never waits for a bot. Every action is recorded as it is played into a replay file of
+//! the replay folder: a game left, closed or stopped is resumed from its file ("Resume"), and a
+//! finished one opens in the replay viewer.
+
+pub mod aim;
+pub mod table;
+pub mod worker;
+
+use crate::msg::Msg;
+use crate::replays::folder;
+use crate::rules_panel::RulesPanel;
+use hexforge_content::LoadedMods;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use table::Table;
+use worker::{Running, Start, Who};
+
+/// The bots a seat may be played by, after a person.
+pub const BOTS: &[&str] = &["greedy", "random", "mc"];
+
+/// One seat as set up: its army and who plays it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatSetup {
+    /// The army's id.
+    pub army: String,
+    /// A person or a bot.
+    pub who: Who,
+}
+
+/// The Play view: the set-up, or the game on the table.
+pub struct Play {
+    /// The seats in play order.
+    pub seats: Vec<SeatSetup>,
+    /// The rules: a preset (a built-in edition or a mod's) and options.
+    pub rules: RulesPanel,
+    /// The board's id.
+    pub board: String,
+    /// The seed as typed.
+    pub seed: String,
+    /// Why the last game could not start.
+    pub status: String,
+    folder: Option<PathBuf>,
+    table: Option<Table>,
+    /// Games of the replay folder that can be resumed, as last listed.
+    resumable: Option<Vec<PathBuf>>,
+}
+
+impl Default for Play {
+    fn default() -> Self {
+        Play {
+            seats: Vec::new(),
+            rules: RulesPanel::default(),
+            board: hexforge_content::boards::DEFAULT_BOARD.to_string(),
+            seed: "1".to_string(),
+            status: String::new(),
+            folder: folder::replay_dir(|k| std::env::var_os(k)),
+            table: None,
+            resumable: None,
+        }
+    }
+}
+
+impl Play {
+    /// Records games into (and resumes them from) `dir` (`None`: no replay folder).
+    pub fn set_folder(&mut self, dir: Option<PathBuf>) {
+        self.folder = dir;
+        self.resumable = None;
+    }
+
+    /// The game on the table, if one is being played.
+    pub fn table(&self) -> Option<&Table> {
+        self.table.as_ref()
+    }
+
+    /// The game on the table, to play it.
+    pub fn table_mut(&mut self) -> Option<&mut Table> {
+        self.table.as_mut()
+    }
+
+    /// Leaves the game on the table: its worker stops; the file keeps every action played.
+    pub fn leave(&mut self) {
+        self.table = None;
+        self.resumable = None;
+    }
+
+    /// Two seats when none are set: the first two armies, a person against the greedy bot.
+    fn default_seats(&mut self, loaded: &LoadedMods) {
+        let armies: Vec<&str> = loaded
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect();
+        if self.seats.is_empty() && !armies.is_empty() {
+            self.seats = vec![
+                SeatSetup {
+                    army: armies[0].to_string(),
+                    who: Who::Person,
+                },
+                SeatSetup {
+                    army: armies[1 % armies.len()].to_string(),
+                    who: Who::Bot(BOTS[0].to_string()),
+                },
+            ];
+        }
+    }
+
+    /// Starts a new game as set up; the error says what to change.
+    pub fn start(&mut self, loaded: &LoadedMods) -> Result<(), String> {
+        self.default_seats(loaded);
+        let seed = self.seed.trim().parse::<u64>().map_err(|_| {
+            format!(
+                "the seed `{}` is not a whole number from 0 to {}",
+                self.seed.trim(),
+                u64::MAX
+            )
+        })?;
+        if !(2..=4).contains(&self.seats.len()) {
+            return Err("a game has 2 to 4 seats".to_string());
+        }
+        for s in &self.seats {
+            if loaded.catalog.army(&s.army).is_none() {
+                return Err(format!("no army {:?} is loaded", s.army));
+            }
+        }
+        self.rules.rules(loaded).map_err(|e| e.to_string())?;
+        loaded.board(&self.board).map_err(|e| e.to_string())?;
+        let dir = self
+            .folder
+            .clone()
+            .ok_or("no replay folder to save the game in: set HEXFORGE_REPLAYS or HOME")?;
+        let armies: Vec<String> = self.seats.iter().map(|s| s.army.clone()).collect();
+        let (game_seed, _) = hexforge_bots::match_seeds(seed, armies.len());
+        let header = hexforge_replay::header(
+            (&self.rules.preset, &self.rules.options, &self.board),
+            &loaded.mods,
+            armies.clone(),
+            game_seed,
+            seed,
+        );
+        let stem = format!("play-{}-seed{seed}", armies.join("-vs-"));
+        let who: Vec<Who> = self.seats.iter().map(|s| s.who.clone()).collect();
+        let running = Running::spawn(
+            Start::New {
+                header: Box::new(header),
+                dir,
+                stem,
+            },
+            loaded.mods.clone(),
+            loaded.catalog.clone(),
+            who.clone(),
+        );
+        self.table = Some(Table::new(
+            running,
+            (who, armies),
+            seed,
+            Arc::new(loaded.catalog.clone()),
+        ));
+        Ok(())
+    }
+
+    /// Resumes the unfinished game of the replay file `path`, its seats played as the seats set
+    /// up say (a person, or a bot) in seat order; the error says why it cannot.
+    pub fn resume(&mut self, path: &Path, loaded: &LoadedMods) -> Result<(), String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let replay = hexforge_replay::parse(&text, &loaded.catalog)
+            .map_err(|e| format!("{}:{e}", path.display()))?;
+        let armies = replay.header.armies.clone();
+        self.default_seats(loaded);
+        let who: Vec<Who> = (0..armies.len())
+            .map(|i| self.seats.get(i).map_or(Who::Person, |s| s.who.clone()))
+            .collect();
+        let seed = replay.header.match_seed.unwrap_or(replay.header.seed);
+        let running = Running::spawn(
+            Start::Resume(path.to_path_buf()),
+            loaded.mods.clone(),
+            loaded.catalog.clone(),
+            who.clone(),
+        );
+        self.table = Some(Table::new(
+            running,
+            (who, armies),
+            seed,
+            Arc::new(loaded.catalog.clone()),
+        ));
+        Ok(())
+    }
+
+    /// The view in `ui`: the set-up, or the game on the table.
+    pub fn ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, out: &mut Vec<Msg>) {
+        if let Some(t) = &mut self.table {
+            if t.ui(ui, out) {
+                self.leave();
+            }
+            return;
+        }
+        egui::Panel::right("play_resume")
+            .default_size(380.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.resume_ui(ui, loaded))
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| self.setup_ui(ui, loaded))
+        });
+    }
+
+    fn setup_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods) {
+        ui.heading("Play");
+        ui.label(
+            "Each seat is an army played by a person at this window or by a bot. Two people or \
+             more play hot-seat: the hand of the player on turn shows once they say they are \
+             ready. The game is saved after every action into the replay folder.",
+        );
+        self.default_seats(loaded);
+        let armies: Vec<String> = loaded
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.clone())
+            .collect();
+        let mut whos = vec![Who::Person];
+        whos.extend(BOTS.iter().map(|b| Who::Bot(b.to_string())));
+        let mut remove = None;
+        let can_remove = self.seats.len() > 2;
+        for (i, seat) in self.seats.iter_mut().enumerate() {
+            ui.horizontal(|ui| {
+                ui.label(format!("Seat {}", i + 1));
+                egui::ComboBox::new(("play_seat_army", i), "army")
+                    .selected_text(seat.army.as_str())
+                    .show_ui(ui, |ui| {
+                        for a in &armies {
+                            ui.selectable_value(&mut seat.army, a.clone(), a.as_str());
+                        }
+                    });
+                egui::ComboBox::new(("play_seat_who", i), "played by")
+                    .selected_text(seat.who.word())
+                    .show_ui(ui, |ui| {
+                        for w in &whos {
+                            ui.selectable_value(&mut seat.who, w.clone(), w.word());
+                        }
+                    });
+                if can_remove && ui.small_button("Remove").clicked() {
+                    remove = Some(i);
+                }
+            });
+        }
+        if let Some(i) = remove {
+            self.seats.remove(i);
+        }
+        if self.seats.len() < 4 && !armies.is_empty() && ui.button("Add a seat").clicked() {
+            self.seats.push(SeatSetup {
+                army: armies[self.seats.len() % armies.len()].clone(),
+                who: Who::Bot(BOTS[0].to_string()),
+            });
+        }
+        self.rules.ui(ui, loaded, "play_rules");
+        ui.horizontal(|ui| {
+            let named = ui.label("board");
+            egui::ComboBox::from_id_salt("play_board")
+                .selected_text(self.board.as_str())
+                .show_ui(ui, |ui| {
+                    for b in loaded.boards() {
+                        ui.selectable_value(&mut self.board, b.id.clone(), b.id.as_str())
+                            .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
+                    }
+                })
+                .response
+                .labelled_by(named.id);
+        });
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0))
+                .labelled_by(label.id);
+        });
+        if ui.button("Start the game").clicked() {
+            match self.start(loaded) {
+                Ok(()) => self.status.clear(),
+                Err(e) => self.status = e,
+            }
+        }
+        if !self.status.is_empty() {
+            ui.colored_label(ui.visuals().error_fg_color, &self.status);
+        }
+    }
+
+    /// The unfinished games of the replay folder, each resumed with a click.
+    fn resume_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods) {
+        ui.label(egui::RichText::new("Resume a game").strong());
+        let Some(dir) = self.folder.clone() else {
+            ui.label("No replay folder: set HEXFORGE_REPLAYS or HOME.");
+            return;
+        };
+        let again = ui.small_button("List again").clicked();
+        if self.resumable.is_none() || again {
+            self.resumable = Some(unfinished(&dir));
+        }
+        let files = self.resumable.clone().unwrap_or_default();
+        if files.is_empty() {
+            ui.label(format!("No unfinished game in {}.", dir.display()));
+        }
+        let mut resume = None;
+        for f in &files {
+            let name = f
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            if ui
+                .button(format!("Resume {name}"))
+                .on_hover_text("its seats are played as the seats are set up, in seat order")
+                .clicked()
+            {
+                resume = Some(f.clone());
+            }
+        }
+        if let Some(f) = resume
+            && let Err(e) = self.resume(&f, loaded)
+        {
+            self.status = e;
+        }
+    }
+}
+
+/// The replay files of `dir` whose game did not end (no `end` line), by name.
+pub fn unfinished(dir: &Path) -> Vec<PathBuf> {
+    folder::list(dir)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| {
+                t.starts_with("hexforge-replay") && t.lines().last().map(str::trim) != Some("end")
+            })
+        })
+        .collect()
+}
