@@ -237,6 +237,27 @@ enum ModsCommand {
         #[arg(value_name = "ARMY/TILE")]
         tile: String,
     },
+    /// Packs a mod (a loaded mod's id, or a mod folder) into one archive file to share
+    /// (`ID-VERSION.hexmod`; docs/MODDING.md, "Mod archives").
+    Pack {
+        #[arg(value_name = "MOD")]
+        which: String,
+        /// The archive file to write (default: `ID-VERSION.hexmod` here).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Installs a mod archive into the user mods folder (or --into DIR), after checking it and
+    /// asking; a folder it replaces is set aside in `.replaced/`, never deleted.
+    Install {
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The mods folder to install into (default: the user mods folder).
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
+        /// Do not ask.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Creates a mod folder with a manifest, a 35-tile army and one Lua ability, ready to edit.
     New {
         #[arg(value_name = "NAME")]
@@ -363,6 +384,22 @@ fn run() -> Result<ExitCode> {
         return Ok(code);
     }
     if let Command::Mods {
+        action: ModsCommand::Install { file, into, yes },
+    } = &cli.command
+    {
+        let into = match into.clone().or_else(user_mods) {
+            Some(d) => d,
+            None => {
+                bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --into DIR")
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        let code = modcmd::install(&mut out, &mut std::io::stdin().lock(), file, &into, *yes)?;
+        modcmd::warn_twice(&mut out, &roots, &into, file)?;
+        out.flush()?;
+        return Ok(code);
+    }
+    if let Command::Mods {
         action: ModsCommand::Check { path: Some(path) },
     } = &cli.command
     {
@@ -424,7 +461,10 @@ fn run() -> Result<ExitCode> {
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
             ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
             ModsCommand::Check { path: None } => modcmd::check_all(&mut out, &loaded),
-            ModsCommand::New { .. } => Ok(ExitCode::SUCCESS),
+            ModsCommand::Pack { which, out: to } => {
+                modcmd::pack(&mut out, &loaded, &which, to.as_deref())
+            }
+            ModsCommand::New { .. } | ModsCommand::Install { .. } => Ok(ExitCode::SUCCESS),
         },
         Command::Match {
             armies,

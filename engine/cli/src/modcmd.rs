@@ -4,7 +4,7 @@
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::{Diagnostic, LoadedMods};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// `hexforge mods list`: every mod found, loaded ones in load order (each with its warnings),
@@ -224,4 +224,141 @@ pub fn new(out: &mut impl Write, name: &str, into: &Path) -> Result<ExitCode> {
         dir.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `hexforge mods pack MOD`: the archive of a loaded mod (by id) or of a mod folder (by path),
+/// written to `to` (default: `ID-VERSION.hexmod` in the current folder).
+pub fn pack(
+    out: &mut impl Write,
+    loaded: &LoadedMods,
+    which: &str,
+    to: Option<&Path>,
+) -> Result<ExitCode> {
+    let m = match loaded.mods.iter().find(|m| m.id == which) {
+        Some(m) => m.clone(),
+        None if Path::new(which).join("mod.toml").is_file() => {
+            hexforge_content::load_mod(Path::new(which))
+                .map_err(|d| anyhow::anyhow!("{which} does not load, so it is not packed:\n{d}"))?
+        }
+        None => {
+            let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
+            bail!(
+                "`{which}` is neither a loaded mod nor a mod folder (a folder with a mod.toml); the loaded mods are: {}",
+                ids.join(", ")
+            );
+        }
+    };
+    let archive = hexforge_content::archive::pack(&m)?;
+    let path = to.map_or_else(|| archive.file_name().into(), Path::to_path_buf);
+    let bytes = archive.to_bytes();
+    // Written beside, then put in place: a file already there stays whole if writing fails.
+    let part = path.with_extension("hexmod.part");
+    std::fs::write(&part, &bytes)
+        .and_then(|()| std::fs::rename(&part, &path))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    writeln!(
+        out,
+        "packed `{}` {} #{:016x} ({} files, {} bytes) into {}",
+        archive.id,
+        archive.version,
+        archive.hash,
+        archive.files.len(),
+        bytes.len(),
+        path.display()
+    )?;
+    writeln!(
+        out,
+        "a friend installs it with `hexforge mods install {}`",
+        path.display()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Asks `question` on `input` (a `y` or `yes` line agrees; anything else, or no line, does not).
+pub fn confirm(out: &mut impl Write, input: &mut impl std::io::BufRead, question: &str) -> bool {
+    let _ = write!(out, "{question} [y/N] ");
+    let _ = out.flush();
+    let mut line = String::new();
+    match input.read_line(&mut line) {
+        Ok(n) if n > 0 => matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
+        _ => false,
+    }
+}
+
+/// `hexforge mods install FILE`: reads the archive (refused when malformed, damaged or with a
+/// path outside its folder), says what it holds and where it goes, asks unless `yes`, and
+/// installs it into `into` (the folder a mod of that id is set aside from, never deleted).
+pub fn install(
+    out: &mut impl Write,
+    input: &mut impl std::io::BufRead,
+    file: &Path,
+    into: &Path,
+    yes: bool,
+) -> Result<ExitCode> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let archive = hexforge_content::archive::read(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let target = into.join(&archive.id);
+    let replacing = if target.exists() {
+        format!(
+            " (the folder there now is set aside in {})",
+            into.join(".replaced").display()
+        )
+    } else {
+        String::new()
+    };
+    let question = format!(
+        "install `{}` {} #{:016x} ({} files, {} bytes) into {}{replacing}?",
+        archive.id,
+        archive.version,
+        archive.hash,
+        archive.files.len(),
+        archive.size(),
+        target.display()
+    );
+    if !yes && !confirm(out, input, &question) {
+        writeln!(out, "not installed")?;
+        return Ok(ExitCode::FAILURE);
+    }
+    let done = hexforge_content::archive::install(&archive, into, None)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    writeln!(
+        out,
+        "installed `{}` {} into {}",
+        archive.id,
+        archive.version,
+        done.dir.display()
+    )?;
+    if let Some(old) = done.set_aside {
+        writeln!(out, "the folder it replaced is kept in {}", old.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// After an install into `into`: warns when a mod of the archive's id is also found in another
+/// of the mods folders `roots`, since two mods of one id do not load together.
+pub fn warn_twice(out: &mut impl Write, roots: &[PathBuf], into: &Path, file: &Path) -> Result<()> {
+    let Ok(archive) = std::fs::read(file).map(|b| hexforge_content::archive::read(&b)) else {
+        return Ok(());
+    };
+    let Ok(archive) = archive else {
+        return Ok(());
+    };
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    for dir in hexforge_content::mod_dirs(roots, &mut Vec::new()) {
+        if canon(&dir) == canon(&into.join(&archive.id)) {
+            continue;
+        }
+        if hexforge_content::load_manifest(&dir).is_ok_and(|m| m.id == archive.id) {
+            writeln!(
+                out,
+                "warning: a mod `{}` is also in {}: two mods of one id do not load together; \
+                 install with `--into {}` to replace that one instead",
+                archive.id,
+                dir.display(),
+                dir.parent().unwrap_or(&dir).display()
+            )?;
+        }
+    }
+    Ok(())
 }

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod api_changes;
+pub mod archive;
 pub mod army;
 pub mod boards;
 pub mod cache;
@@ -22,6 +23,7 @@ pub mod resolve;
 pub mod scaffold;
 pub mod value;
 
+pub use archive::{Archive, ArchiveError, Installed};
 pub use army::{ArmyFile, HookSite, load_army, parse_army, parse_army_open};
 pub use boards::{Board, HexMark, UnknownBoard, find_board, load_board, parse_board, table_board};
 pub use cache::{ModCache, Refreshed};
