@@ -181,6 +181,13 @@ enum Command {
         /// reshuffles its draw piles, so the next hash comparison finds a desync.
         #[arg(long, value_name = "N", hide = true)]
         debug_corrupt_after: Option<usize>,
+        /// When the host's mods differ from those loaded here, fetch them from the host, check
+        /// them and install them (after asking), then join with them (docs/NETWORK.md).
+        #[arg(long)]
+        fetch_mods: bool,
+        /// With --fetch-mods: install without asking.
+        #[arg(long, requires = "fetch_mods")]
+        yes: bool,
     },
     /// Runs a relay (docs/NETWORK.md): hosts (`hexforge host --relay`) and joiners (`hexforge
     /// join ADDRESS --match CODE`) both connect out to it; many matches at once.
@@ -549,9 +556,18 @@ fn run() -> Result<ExitCode> {
             replay,
             quiet,
             debug_corrupt_after,
+            fetch_mods,
+            yes,
         } => {
             report_problems(&loaded);
+            let fetch = fetch_mods.then(|| netcmd::FetchMods {
+                yes,
+                roots: roots.clone(),
+                user_mods: user_mods(),
+                content_line,
+            });
             let args = netcmd::JoinArgs {
+                fetch,
                 address,
                 seat,
                 watch,

@@ -9,7 +9,7 @@ use hexforge_core::game::Player;
 use hexforge_core::{AbilityHooks, Event, Game};
 use hexforge_net::relay::Relay;
 use hexforge_net::{
-    Content, Elsewhere, Fill, Here, Hosting, Joining, Listen, NetError, Play, Watcher,
+    Content, Elsewhere, Fetching, Fill, Here, Hosting, Joining, Listen, NetError, Play, Watcher,
 };
 use hexforge_replay::{Header, Step};
 use std::io::Write;
@@ -217,6 +217,20 @@ pub struct JoinArgs {
     pub corrupt_after: Option<usize>,
     /// What the match is played with here.
     pub content: String,
+    /// `--fetch-mods`: fetch the host's mods that differ here (`None`: refuse the match).
+    pub fetch: Option<FetchMods>,
+}
+
+/// How `hexforge join --fetch-mods` fetches, installs and loads the host's mods.
+pub struct FetchMods {
+    /// `--yes`: install without asking.
+    pub yes: bool,
+    /// The mods folders the content was loaded from, loaded again once the mods are installed.
+    pub roots: Vec<PathBuf>,
+    /// Where a mod not loaded here is installed: the user mods folder.
+    pub user_mods: Option<PathBuf>,
+    /// What the match is played with, as the log's `Content:` line says it.
+    pub content_line: fn(&LoadedMods) -> String,
 }
 
 /// `hexforge join`: plays a seat (or watches) until the end; a desync prints its report and
@@ -237,8 +251,79 @@ pub fn join(
     {
         bail!("`--match {code}`: a match code is 1 to 64 letters, digits, `-`, `_` or `.`");
     }
+    let first = attempt(&args, loaded, scripts, args.fetch.as_ref())?;
+    let Err(NetError::Fetched(lines)) = first else {
+        return finish(first);
+    };
+    let Some(fetch) = &args.fetch else {
+        return finish(Err(NetError::Fetched(lines)));
+    };
+    for l in &lines {
+        say(l);
+    }
+    let mut roots = fetch.roots.clone();
+    if let Some(u) = &fetch.user_mods
+        && !roots.contains(u)
+    {
+        roots.push(u.clone());
+    }
+    let hexforge_script::Loaded {
+        mods: again,
+        mut scripts,
+    } = hexforge_script::load(&roots, hexforge_script::Limits::default());
+    for p in again.problems.iter() {
+        say(&format!("problem: {p}"));
+    }
+    say("joining again with the mods installed");
+    let args = JoinArgs {
+        content: (fetch.content_line)(&again),
+        ..args
+    };
+    finish(attempt(&args, &again, &mut scripts, None)?)
+}
+
+/// One attempt at joining with `loaded`: the match's outcome, or why it stopped (the outer
+/// error is the command's own: a replay file that cannot be created).
+fn attempt(
+    args: &JoinArgs,
+    loaded: &LoadedMods,
+    scripts: &mut dyn AbilityHooks,
+    fetch: Option<&FetchMods>,
+) -> Result<Result<hexforge_net::Outcome, NetError>> {
     let label = args.bot.as_ref().map_or(Seat::Me, |b| Seat::Bot(b.clone()));
     let chosen = args.bot.clone();
+    let fetching = fetch.map(|f| {
+        let yes = f.yes;
+        let user_mods = f.user_mods.clone();
+        let dirs: Vec<(String, PathBuf)> = loaded
+            .mods
+            .iter()
+            .map(|m| (m.id.clone(), m.dir.clone()))
+            .collect();
+        let fallback = f.roots.first().cloned().unwrap_or_default();
+        Fetching {
+            confirm: Box::new(move |found: &[hexforge_net::Difference]| {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "the host's mods differ from those loaded here:");
+                for d in found {
+                    let _ = writeln!(out, "  {d}");
+                }
+                yes || crate::modcmd::confirm(
+                    &mut out,
+                    &mut std::io::stdin().lock(),
+                    "fetch them from the host and install them (a mod folder replaced is kept in `.replaced/`)?",
+                )
+            }),
+            // A mod loaded here is replaced where it is; a missing one goes to the user mods.
+            into: Box::new(move |id: &str| {
+                dirs.iter()
+                    .find(|(i, _)| i == id)
+                    .and_then(|(_, d)| d.parent().map(Path::to_path_buf))
+                    .or_else(|| user_mods.clone())
+                    .unwrap_or_else(|| fallback.clone())
+            }),
+        }
+    });
     let joining = Joining {
         address: args.address.clone(),
         seat: args.seat.map(|s| s - 1),
@@ -254,14 +339,15 @@ pub fn join(
         }),
         replay: replay_file(args.replay.as_deref())?,
         corrupt_after: args.corrupt_after,
+        fetch: fetching,
     };
     let content = Content {
         mods: &loaded.mods,
         catalog: Arc::new(loaded.catalog.clone()),
     };
-    let mut show = Show::new(Vec::new(), args.quiet, args.content);
+    let mut show = Show::new(Vec::new(), args.quiet, args.content.clone());
     show.me = label.label();
-    finish(hexforge_net::join(joining, &content, scripts, &mut show))
+    Ok(hexforge_net::join(joining, &content, scripts, &mut show))
 }
 
 /// `hexforge serve`: a relay on `bind:port`, until the process is stopped.

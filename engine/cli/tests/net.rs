@@ -43,8 +43,13 @@ struct Proc {
 impl Proc {
     /// Starts `hexforge args` in the checkout, with only the checkout's mods.
     fn start(what: &str, args: &[&str]) -> Proc {
+        Proc::start_with(what, args, Path::new("/nonexistent/hexforge-user-mods"))
+    }
+
+    /// Starts `hexforge args` in the checkout, with `user_mods` as the user mods folder.
+    fn start_with(what: &str, args: &[&str], user_mods: &Path) -> Proc {
         let mut child = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-            .env("HEXFORGE_USER_MODS", "/nonexistent/hexforge-user-mods")
+            .env("HEXFORGE_USER_MODS", user_mods)
             .args(args)
             .current_dir(root())
             .stdin(Stdio::piped())
@@ -361,12 +366,11 @@ fn copy(from: &Path, to: &Path) {
     }
 }
 
-#[test]
-fn a_joiner_whose_mods_differ_is_refused_before_the_game_naming_each_mod() {
-    let dir = temp("mods");
+/// A copy of the checkout's mods in `dir/mods` that differs from them three ways: another
+/// version of `examples`, other content in `scored`, and `leaders` missing.
+fn differing_mods(dir: &Path) -> PathBuf {
     let mods = dir.join("mods");
     copy(&root().join("mods"), &mods);
-    // Another version of one mod, other content in another, a third missing.
     let manifest = mods.join("examples/mod.toml");
     let text = std::fs::read_to_string(&manifest).expect("examples/mod.toml");
     std::fs::write(
@@ -384,6 +388,13 @@ fn a_joiner_whose_mods_differ_is_refused_before_the_game_naming_each_mod() {
     lua.push_str("\n-- changed on this side only\n");
     std::fs::write(&script, lua).expect("write");
     std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders");
+    mods
+}
+
+#[test]
+fn a_joiner_whose_mods_differ_is_refused_before_the_game_naming_each_mod() {
+    let dir = temp("mods");
+    let mods = differing_mods(&dir);
     let h = host("random", "3", &[]);
     let at = h.address();
     let (ok, out) = run(&[
@@ -409,6 +420,54 @@ fn a_joiner_whose_mods_differ_is_refused_before_the_game_naming_each_mod() {
     let refused = h.wait_for(|l| l.contains("refused the match"));
     assert!(refused.contains("mod `examples`"), "{refused}");
     h.kill();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_joiner_fetches_the_mods_that_differ_from_the_host_installs_them_and_plays() {
+    let dir = temp("fetch");
+    let mods = differing_mods(&dir);
+    let user_mods = dir.join("user-mods");
+    let h = host("random", "4", &[]);
+    let at = h.address();
+    let j = Proc::start_with(
+        "joiner",
+        &[
+            "--mods",
+            &mods.to_string_lossy(),
+            "join",
+            &at,
+            "--bot",
+            "random",
+            "--fetch-mods",
+            "--yes",
+        ],
+        &user_mods,
+    );
+    let (status, out) = j.finish();
+    assert!(status.success(), "{out}");
+    for expected in [
+        "mod `leaders`: the host plays 1.0.0, it is not loaded here (missing)",
+        "net: installed `leaders` 1.0.0 into ",
+        "net: installed `examples` 1.0.0 into ",
+        "(the folder it replaced is kept in ",
+        "net: joining again with the mods installed",
+        "Result: ",
+    ] {
+        assert!(out.contains(expected), "`{expected}` not in:\n{out}");
+    }
+    // Each mod went where it belongs, and nothing of the user's was deleted.
+    assert!(user_mods.join("leaders/mod.toml").is_file());
+    assert!(mods.join(".replaced/examples-1/mod.toml").is_file());
+    assert!(mods.join(".replaced/scored-1/mod.toml").is_file());
+    let (hs, hout) = h.finish();
+    assert!(hs.success(), "{hout}");
+    assert!(hout.contains("sending mod `leaders` 1.0.0"), "{hout}");
+    assert_eq!(
+        line(&hout, "Result: "),
+        line(&out, "Result: "),
+        "both sides end alike"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 

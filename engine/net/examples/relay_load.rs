@@ -255,6 +255,7 @@ fn round(
                     }),
                     replay: None,
                     corrupt_after: None,
+                    fetch: None,
                 };
                 let r = join(joining, &content, &mut NoAbilities, &mut Unseen);
                 let _ = done_tx.send((i, Side::Joiner, r.map_err(|e| e.to_string())));

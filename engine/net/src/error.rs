@@ -39,6 +39,12 @@ pub enum NetError {
     Stopped(String),
     /// The engine refused an action it listed as legal, or a script failed.
     Engine(ActionError),
+    /// The host's mods that differ here could not be fetched or installed, and why (nothing of
+    /// the failing mod was installed).
+    Fetch(String),
+    /// The host's mods that differed here were fetched and installed (a line each): load the
+    /// content again and join again.
+    Fetched(Vec<String>),
 }
 
 impl fmt::Display for NetError {
@@ -60,6 +66,12 @@ impl fmt::Display for NetError {
             NetError::Engine(e) => {
                 write!(f, "the engine refused an action it listed as legal: {e}")
             }
+            NetError::Fetch(why) => write!(f, "fetching the host's mods failed: {why}"),
+            NetError::Fetched(lines) => write!(
+                f,
+                "the host's mods were installed ({}): load them and join again",
+                lines.join("; ")
+            ),
         }
     }
 }

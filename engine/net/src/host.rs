@@ -220,6 +220,7 @@ pub fn host(
     }
     let mut session = Session {
         hooks,
+        mods: content.mods,
         watcher,
         header_lines: header_lines(&header),
         header,
@@ -399,6 +400,8 @@ fn read_peer(id: u64, stream: Shared, tx: Sender<Incoming>) -> std::io::Result<(
 /// A hosted match in progress.
 struct Session<'a, 's> {
     hooks: &'s mut dyn AbilityHooks,
+    /// The loaded mods, whose archives joiners may fetch.
+    mods: &'s [hexforge_content::ModInfo],
     watcher: &'s mut dyn Watcher,
     header: Header,
     header_lines: Vec<String>,
@@ -629,6 +632,7 @@ impl Session<'_, '_> {
                 ),
             ),
             (State::Offered(seat), Message::Accept) => self.admit(id, seat),
+            (State::Offered(_), Message::Fetch(m)) => self.send_pack(id, &m),
             (State::Offered(_), Message::Refuse(why)) => {
                 let address = self.peers.get(&id).map(|p| p.address.clone());
                 self.watcher.notice(&format!(
@@ -733,6 +737,56 @@ impl Session<'_, '_> {
             p.state = State::Offered(seat);
         }
         self.send_to(id, &out);
+    }
+
+    /// A joiner offered the header asked for the archive of mod `m`: it is sent in `pack`
+    /// frames, then `packed`; a mod the match is not played with, or that cannot be packed, is
+    /// answered with `nopack` and why.
+    fn send_pack(&mut self, id: u64, m: &str) {
+        let address = self
+            .peers
+            .get(&id)
+            .map(|p| p.address.clone())
+            .unwrap_or_default();
+        let Some(info) = self.mods.iter().find(|i| i.id == m) else {
+            let why = "the match is not played with it".to_string();
+            return self.send_to(
+                id,
+                &[Message::NoPack {
+                    id: m.to_string(),
+                    why,
+                }],
+            );
+        };
+        match hexforge_content::archive::pack(info) {
+            Ok(archive) => {
+                let bytes = archive.to_bytes();
+                let mut out: Vec<Message> = bytes
+                    .chunks(crate::message::PACK_CHUNK)
+                    .map(|c| Message::Pack {
+                        id: m.to_string(),
+                        bytes: c.to_vec(),
+                    })
+                    .collect();
+                out.push(Message::Packed {
+                    id: m.to_string(),
+                    size: bytes.len(),
+                });
+                self.watcher.notice(&format!(
+                    "sending mod `{m}` {} ({} bytes) to the joiner from {address}",
+                    archive.version,
+                    bytes.len()
+                ));
+                self.send_to(id, &out);
+            }
+            Err(e) => self.send_to(
+                id,
+                &[Message::NoPack {
+                    id: m.to_string(),
+                    why: e.to_string(),
+                }],
+            ),
+        }
     }
 
     /// A joiner accepted the header: it is sent the log so far and follows the match.

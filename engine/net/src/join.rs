@@ -6,7 +6,7 @@
 use crate::conn::Conn;
 use crate::desync::{DesyncReport, Found};
 use crate::error::NetError;
-use crate::handshake::{differences, read_header};
+use crate::handshake::{Difference, differences, read_header};
 use crate::lockstep::{
     Content, Elsewhere, Here, Outcome, Watcher, play_turn, play_wire, replay_lines, seat_name,
 };
@@ -27,6 +27,19 @@ const REFUSED_WITHIN: Duration = Duration::from_secs(10);
 /// Makes the player of the seat a joiner is given (from 0), knowing the match's header.
 pub type MakePlayer<'a> = Box<dyn FnMut(usize, &Header) -> Box<dyn Player + 'a> + 'a>;
 
+/// Asked once with the differences a fetch would mend: `true` fetches.
+pub type Confirm<'a> = Box<dyn FnMut(&[Difference]) -> bool + 'a>;
+
+/// Fetching the mods a joiner lacks from the host (docs/NETWORK.md, "Mods that travel with the
+/// match").
+pub struct Fetching<'a> {
+    /// Asked once with every difference found (each a mod the host plays that is missing here
+    /// or differs): `true` fetches, checks and installs them; `false` refuses the match.
+    pub confirm: Confirm<'a>,
+    /// The mods folder a fetched mod of this id is installed into.
+    pub into: Box<dyn FnMut(&str) -> std::path::PathBuf + 'a>,
+}
+
 /// How to join a match.
 pub struct Joining<'a> {
     /// The host's (or the relay's) `HOST:PORT`.
@@ -45,6 +58,10 @@ pub struct Joining<'a> {
     /// A testing aid: after this step, this side reshuffles its draw piles as a process whose
     /// random generator differed would, so that the next hash comparison finds a desync.
     pub corrupt_after: Option<usize>,
+    /// Fetch the mods that differ from the host's (`None`: refuse the match when they differ).
+    /// Once fetched and installed, the match is refused with [`NetError::Fetched`]: load the
+    /// content again and join again.
+    pub fetch: Option<Fetching<'a>>,
 }
 
 /// Joins a match and follows it to its end: returns how it ended, or why it stopped (a refused
@@ -63,6 +80,7 @@ pub fn join(
         mut player,
         replay,
         corrupt_after,
+        mut fetch,
     } = joining;
     let mut conn = Conn::connect(&address)?;
     conn.send(&Message::Hello(Hello {
@@ -106,6 +124,31 @@ pub fn join(
         }
     };
     let found = differences(&header, content.mods);
+    let fetchable = found.iter().all(|d| {
+        matches!(
+            d,
+            Difference::Missing { .. } | Difference::Version { .. } | Difference::Content { .. }
+        )
+    });
+    if !found.is_empty()
+        && fetchable
+        && let Some(fetching) = fetch.as_mut()
+        && (fetching.confirm)(&found)
+    {
+        return match fetch_mods(&mut conn, &header, &found, fetching) {
+            Ok(installed) => {
+                refuse_header(
+                    &mut conn,
+                    "fetched the host's mods that differ here: joining again with them".to_string(),
+                );
+                Err(NetError::Fetched(installed))
+            }
+            Err(e) => {
+                refuse_header(&mut conn, format!("the mods could not be fetched: {e}"));
+                Err(e)
+            }
+        };
+    }
     if !found.is_empty() {
         let why = found
             .iter()
@@ -178,6 +221,89 @@ pub fn join(
         legal: LegalActions::new(),
     };
     side.run()
+}
+
+/// Fetches from the host the archive of every mod of `found` (each one the header names),
+/// checks it and installs it where `fetching` says; gives a line per mod installed.
+fn fetch_mods(
+    conn: &mut Conn,
+    header: &Header,
+    found: &[Difference],
+    fetching: &mut Fetching<'_>,
+) -> Result<Vec<String>, NetError> {
+    use hexforge_content::archive;
+    let mut installed = Vec::new();
+    for d in found {
+        let (Difference::Missing { id, .. }
+        | Difference::Version { id, .. }
+        | Difference::Content { id, .. }) = d
+        else {
+            continue;
+        };
+        let version = header
+            .mods
+            .iter()
+            .find(|(i, _, _)| i == id)
+            .map(|(_, v, _)| v.clone())
+            .unwrap_or_default();
+        conn.send(&Message::Fetch(id.clone()))?;
+        let mut bytes: Vec<u8> = Vec::new();
+        loop {
+            match conn.recv_within(Some(HANDSHAKE_WITHIN))? {
+                Message::Pack { id: got, bytes: b } if got == *id => {
+                    bytes.extend_from_slice(&b);
+                    if bytes.len() > archive::MAX_BYTES + 64 * 1024 {
+                        return Err(NetError::Fetch(format!(
+                            "the host's archive of `{id}` is larger than an archive may be"
+                        )));
+                    }
+                }
+                Message::Packed { id: got, size } if got == *id => {
+                    if size != bytes.len() {
+                        return Err(NetError::Fetch(format!(
+                            "the host's archive of `{id}` came as {} bytes, not the {size} it said",
+                            bytes.len()
+                        )));
+                    }
+                    break;
+                }
+                Message::NoPack { id: got, why } if got == *id => {
+                    return Err(NetError::Fetch(format!(
+                        "the host does not send `{id}`: {why}"
+                    )));
+                }
+                Message::Error(e) => return Err(NetError::Remote(e)),
+                other => {
+                    let kind = other.to_string();
+                    let kind = kind.split(' ').next().unwrap_or_default();
+                    return Err(NetError::Protocol(format!(
+                        "the host sent a `{kind}` frame while sending mod `{id}`"
+                    )));
+                }
+            }
+        }
+        let got = archive::read(&bytes).map_err(|e| {
+            NetError::Fetch(format!("the host's archive of `{id}` is refused: {e}"))
+        })?;
+        if got.id != *id || got.version != version {
+            return Err(NetError::Fetch(format!(
+                "asked for `{id}` {version}, the host sent `{}` {}",
+                got.id, got.version
+            )));
+        }
+        let into = (fetching.into)(id);
+        let done = archive::install(&got, &into, None)
+            .map_err(|e| NetError::Fetch(format!("`{id}` is not installed: {e}")))?;
+        installed.push(match done.set_aside {
+            Some(old) => format!(
+                "installed `{id}` {version} into {} (the folder it replaced is kept in {})",
+                done.dir.display(),
+                old.display()
+            ),
+            None => format!("installed `{id}` {version} into {}", done.dir.display()),
+        });
+    }
+    Ok(installed)
 }
 
 /// Refuses the host's match with `why`, and waits (a little) for the host to close the

@@ -30,6 +30,6 @@ pub use error::NetError;
 pub use frame::{FrameError, FrameReader, MAX_FRAME, PROTOCOL, write_frame};
 pub use handshake::{Difference, differences, header_lines, read_header, refusal};
 pub use host::{Fill, Hosting, Listen, Play, host, join_address};
-pub use join::{Joining, MakePlayer, join};
+pub use join::{Confirm, Fetching, Joining, MakePlayer, join};
 pub use lockstep::{Content, Elsewhere, Here, Outcome, Unseen, Watcher, seat_name};
-pub use message::{Hello, MAGIC, Message, MessageError, Role, WireStep, valid_code};
+pub use message::{Hello, MAGIC, Message, MessageError, PACK_CHUNK, Role, WireStep, valid_code};

@@ -131,7 +131,34 @@ pub enum Message {
     Ok,
     /// `peer ID`: a joiner came to the relay for the match; take it up with `relay-accept`.
     Peer(u64),
+    /// `fetch MOD`: a joiner offered the header asks for the archive of one of its mods.
+    Fetch(String),
+    /// `pack MOD HEX`: the next bytes of the mod's archive, in hexadecimal (at most
+    /// [`PACK_CHUNK`] bytes a frame).
+    Pack {
+        /// The mod's id.
+        id: String,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+    /// `packed MOD BYTES`: the archive was sent whole; its size in bytes.
+    Packed {
+        /// The mod's id.
+        id: String,
+        /// The archive's size.
+        size: usize,
+    },
+    /// `nopack MOD REASON`: the host does not send that mod, and why.
+    NoPack {
+        /// The mod's id.
+        id: String,
+        /// Why.
+        why: String,
+    },
 }
+
+/// The most bytes of a mod archive one `pack` frame carries (twice as many hexadecimal digits).
+pub const PACK_CHUNK: usize = 6000;
 
 /// A frame that is not a message of the protocol.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,7 +178,7 @@ impl fmt::Display for MessageError {
 impl std::error::Error for MessageError {}
 
 /// The frame kinds, for the message about an unknown one.
-const KINDS: &str = "hexforge-net, header, assign, accept, refuse, step, live, hash, notice, end, desync, replay, replay-end, stop, error, ok, peer";
+const KINDS: &str = "hexforge-net, header, assign, accept, refuse, step, live, hash, notice, end, desync, replay, replay-end, stop, error, ok, peer, fetch, pack, packed, nopack";
 
 /// Whether `code` can name a match: 1 to 64 letters, digits, `-`, `_` or `.`.
 pub fn valid_code(code: &str) -> bool {
@@ -212,6 +239,16 @@ impl fmt::Display for Message {
             Message::Error(t) => write!(f, "error {}", one_line(t)),
             Message::Ok => f.write_str("ok"),
             Message::Peer(id) => write!(f, "peer {id}"),
+            Message::Fetch(id) => write!(f, "fetch {}", one_line(id)),
+            Message::Pack { id, bytes } => {
+                write!(f, "pack {} ", one_line(id))?;
+                for b in bytes {
+                    write!(f, "{b:02x}")?;
+                }
+                Ok(())
+            }
+            Message::Packed { id, size } => write!(f, "packed {} {size}", one_line(id)),
+            Message::NoPack { id, why } => write!(f, "nopack {} {}", one_line(id), one_line(why)),
         }
     }
 }
@@ -308,6 +345,47 @@ impl Message {
                     .map_err(|_| bad(format!("`{}` is not a peer number", words[0])))?;
                 Ok(Message::Peer(id))
             }
+            "fetch" => {
+                exactly(1)?;
+                mod_id(words[0]).map(Message::Fetch).map_err(bad)
+            }
+            "pack" => {
+                exactly(2)?;
+                let id = mod_id(words[0]).map_err(&bad)?;
+                let hex = words[1].as_bytes();
+                if hex.len() % 2 != 0 || hex.len() > 2 * PACK_CHUNK {
+                    return Err(bad(format!(
+                        "`pack` carries an even number of hexadecimal digits, at most {}",
+                        2 * PACK_CHUNK
+                    )));
+                }
+                let digit = |c: u8| (c as char).to_digit(16);
+                let bytes = hex
+                    .chunks(2)
+                    .map(|p| Some((digit(p[0])? * 16 + digit(p[1])?) as u8))
+                    .collect::<Option<Vec<u8>>>()
+                    .ok_or_else(|| bad("`pack` carries hexadecimal digits only".to_string()))?;
+                Ok(Message::Pack { id, bytes })
+            }
+            "packed" => {
+                exactly(2)?;
+                let id = mod_id(words[0]).map_err(&bad)?;
+                let size = words[1]
+                    .parse::<usize>()
+                    .map_err(|_| bad(format!("`{}` is not a size in bytes", words[1])))?;
+                Ok(Message::Packed { id, size })
+            }
+            "nopack" => {
+                let (id, why) = rest.split_once(' ').unwrap_or((rest, ""));
+                let id = mod_id(id).map_err(&bad)?;
+                if why.trim().is_empty() {
+                    return Err(bad("`nopack` is followed by the mod and why".to_string()));
+                }
+                Ok(Message::NoPack {
+                    id,
+                    why: why.to_string(),
+                })
+            }
             "" => Err(bad(format!(
                 "an empty frame: a frame starts with one of {KINDS}"
             ))),
@@ -316,6 +394,22 @@ impl Message {
                 other.chars().take(40).collect::<String>()
             ))),
         }
+    }
+}
+
+/// A mod id as frames write it: 1 to 64 lowercase letters, digits, `_` or `-`.
+fn mod_id(w: &str) -> Result<String, String> {
+    let ok = !w.is_empty()
+        && w.len() <= 64
+        && w.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-');
+    if ok {
+        Ok(w.to_string())
+    } else {
+        Err(format!(
+            "`{}` is not a mod id: 1 to 64 lowercase letters, digits, `_` or `-`",
+            w.chars().take(40).collect::<String>()
+        ))
     }
 }
 
@@ -496,6 +590,19 @@ mod tests {
             Message::Error("no".into()),
             Message::Ok,
             Message::Peer(5),
+            Message::Fetch("leaders".to_string()),
+            Message::Pack {
+                id: "leaders".to_string(),
+                bytes: vec![0, 1, 0xfe, 0xff, b'\n'],
+            },
+            Message::Packed {
+                id: "leaders".to_string(),
+                size: 5,
+            },
+            Message::NoPack {
+                id: "leaders".to_string(),
+                why: "the match is not played with it".to_string(),
+            },
         ];
         for m in all {
             let frame = m.to_string();

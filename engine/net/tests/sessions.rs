@@ -159,6 +159,7 @@ fn joining(address: &str, code: Option<&str>) -> Joining<'static> {
         }),
         replay: None,
         corrupt_after: None,
+        fetch: None,
     }
 }
 
