@@ -180,6 +180,77 @@ fn verified(h: &Harness<'static, Editor>, path: &Path) -> (Vec<Action>, bool) {
     )
 }
 
+/// Plays the person's seat through the UI until the game is over: the HQ placed, a full hand
+/// discarded from, a tile placed when one can be, else the turn ended; decisions take their
+/// first option; the first battle is stepped through and the others skipped.
+fn play_to_the_end(h: &mut Harness<'static, Editor>) {
+    let mut battles_seen = 0;
+    for _ in 0..2000 {
+        until(h, "something to do", |e| {
+            e.play().table().is_some_and(|t| {
+                t.person_to_act().is_some()
+                    || t.deciding()
+                    || t.over().is_some()
+                    || t.showing_battle()
+            })
+        });
+        let t = table(h);
+        if t.over().is_some() {
+            break;
+        }
+        if t.showing_battle() {
+            battles_seen += 1;
+            // The first battle is stepped through; the rest are skipped.
+            if battles_seen == 1 {
+                click(h, "Next phase");
+            }
+            if table(h).showing_battle() {
+                click(h, "Skip the battle");
+            }
+            continue;
+        }
+        if t.deciding() {
+            let first = h
+                .get_all_by_role(egui::accesskit::Role::Button)
+                .find(|b| {
+                    b.accesskit_node()
+                        .label()
+                        .is_some_and(|l| l.starts_with("1. "))
+                })
+                .and_then(|b| b.accesskit_node().label());
+            match first {
+                Some(label) => click(h, &label),
+                None => panic!("a decision with no option shown"),
+            }
+            continue;
+        }
+        let legal = t.legal().to_vec();
+        let cat = t.game().expect("started").catalog().clone();
+        if let Some(hq) = legal.iter().find_map(|a| match *a {
+            Action::Place { tile, .. } if cat.get(tile).kind == TileKind::Hq => Some(tile),
+            _ => None,
+        }) {
+            pick_turn_place(h, hq, 0);
+        } else if !legal.contains(&Action::EndTurn) {
+            let tile = legal
+                .iter()
+                .find_map(|a| match *a {
+                    Action::Discard { tile } => Some(tile),
+                    _ => None,
+                })
+                .expect("a discard when the turn cannot end");
+            click(h, &format!("Discard {}", cat.get(tile).name));
+        } else if let Some(tile) = legal.iter().find_map(|a| match *a {
+            Action::Place { tile, .. } => Some(tile),
+            _ => None,
+        }) {
+            pick_turn_place(h, tile, 0);
+        } else {
+            click(h, "End turn");
+        }
+    }
+}
+
 #[test]
 fn a_hot_seat_turn_is_played_through_the_ui_pick_rotate_place_end_turn() {
     let dir = replay_folder("hotseat");
@@ -285,71 +356,7 @@ fn a_game_against_the_greedy_bot_is_played_to_its_end_through_the_ui() {
         5,
     );
     click(&mut h, "Start the game");
-    let mut battles_seen = 0;
-    for _ in 0..2000 {
-        until(&mut h, "something to do", |e| {
-            e.play().table().is_some_and(|t| {
-                t.person_to_act().is_some()
-                    || t.deciding()
-                    || t.over().is_some()
-                    || t.showing_battle()
-            })
-        });
-        let t = table(&h);
-        if t.over().is_some() {
-            break;
-        }
-        if t.showing_battle() {
-            battles_seen += 1;
-            // The first battle is stepped through; the rest are skipped.
-            if battles_seen == 1 {
-                click(&mut h, "Next phase");
-            }
-            if table(&h).showing_battle() {
-                click(&mut h, "Skip the battle");
-            }
-            continue;
-        }
-        if t.deciding() {
-            let first = h
-                .get_all_by_role(egui::accesskit::Role::Button)
-                .find(|b| {
-                    b.accesskit_node()
-                        .label()
-                        .is_some_and(|l| l.starts_with("1. "))
-                })
-                .and_then(|b| b.accesskit_node().label());
-            match first {
-                Some(label) => click(&mut h, &label),
-                None => panic!("a decision with no option shown"),
-            }
-            continue;
-        }
-        let legal = t.legal().to_vec();
-        let cat = t.game().expect("started").catalog().clone();
-        if let Some(hq) = legal.iter().find_map(|a| match *a {
-            Action::Place { tile, .. } if cat.get(tile).kind == TileKind::Hq => Some(tile),
-            _ => None,
-        }) {
-            pick_turn_place(&mut h, hq, 0);
-        } else if !legal.contains(&Action::EndTurn) {
-            let tile = legal
-                .iter()
-                .find_map(|a| match *a {
-                    Action::Discard { tile } => Some(tile),
-                    _ => None,
-                })
-                .expect("a discard when the turn cannot end");
-            click(&mut h, &format!("Discard {}", cat.get(tile).name));
-        } else if let Some(tile) = legal.iter().find_map(|a| match *a {
-            Action::Place { tile, .. } => Some(tile),
-            _ => None,
-        }) {
-            pick_turn_place(&mut h, tile, 0);
-        } else {
-            click(&mut h, "End turn");
-        }
-    }
+    play_to_the_end(&mut h);
     let over = table(&h).over().expect("the game ended").to_string();
     assert!(over.starts_with("Result: "), "{over}");
     assert!(
@@ -429,5 +436,225 @@ fn a_game_left_is_resumed_from_its_file_where_it_stopped() {
     let after = verified(&h, &path).0;
     assert!(after.len() > before.len(), "{before:?} then {after:?}");
     assert_eq!(after[..before.len()], before[..], "the steps before stay");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The content of this checkout's mods with their scripts, as a side of a network match loads it.
+fn net_side() -> hexforge_script::Loaded {
+    hexforge_script::load(
+        &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods")],
+        hexforge_script::Limits::default(),
+    )
+}
+
+/// The replay a side of a network match wrote, read back: its steps.
+fn steps_of(h: &Harness<'static, Editor>, text: &str) -> Vec<hexforge_replay::Step> {
+    hexforge_replay::parse(text, h.state().content().catalog())
+        .unwrap_or_else(|e| panic!("{e}"))
+        .steps
+}
+
+#[test]
+fn the_editor_hosts_a_network_match_that_a_joiner_plays_to_the_end() {
+    let dir = replay_folder("host");
+    let mut h = play_window(
+        &dir,
+        &[
+            ("moloch", Who::Bot("greedy".into())),
+            ("borgo", Who::Remote),
+        ],
+        8,
+    );
+    h.state_mut().play_mut().mode = hexforge_editor::play::Mode::Host;
+    h.state_mut().play_mut().port = "0".to_string();
+    h.step();
+    click(&mut h, "Start the game");
+    until(&mut h, "the host listening", |e| {
+        e.play()
+            .table()
+            .is_some_and(|t| t.log().iter().any(|l| l.starts_with("net: hosting on ")))
+    });
+    let line = table(&h)
+        .log()
+        .iter()
+        .find(|l| l.starts_with("net: hosting on "))
+        .expect("the listening line")
+        .clone();
+    let port = line["net: hosting on 0.0.0.0:".len()..]
+        .split(':')
+        .next()
+        .and_then(|p| p.split(' ').next())
+        .expect("a port")
+        .to_string();
+    let address = format!("127.0.0.1:{port}");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let joiner = std::thread::spawn(move || {
+        let hexforge_script::Loaded { mods, mut scripts } = net_side();
+        let content = hexforge_net::Content {
+            mods: &mods.mods,
+            catalog: Arc::new(mods.catalog.clone()),
+        };
+        let replay = Arc::new(std::sync::Mutex::new(Vec::new()));
+        struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
+        impl std::io::Write for Shared {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().expect("the replay").extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let joining = hexforge_net::Joining {
+            address,
+            seat: None,
+            watch: false,
+            code: None,
+            player: Box::new(|seat, header: &hexforge_replay::Header| {
+                let seed = header.match_seed.unwrap_or(header.seed);
+                let seeds = hexforge_bots::match_seeds(seed, 2).1;
+                hexforge_bots::by_name("random", seeds[seat]).expect("a bot")
+                    as Box<dyn hexforge_core::game::Player>
+            }),
+            replay: Some(Box::new(Shared(replay.clone()))),
+            corrupt_after: None,
+            fetch: None,
+            stop: None,
+        };
+        let r = hexforge_net::join(joining, &content, &mut scripts, &mut hexforge_net::Unseen)
+            .map_err(|e| e.to_string());
+        let text = String::from_utf8(replay.lock().expect("the replay").clone()).expect("text");
+        let _ = tx.send((r.map(|o| o.hash), text));
+    });
+    until(&mut h, "the end of the match", |e| {
+        e.play().table().is_some_and(|t| t.over().is_some())
+    });
+    let (hash, joined) = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the joiner ends");
+    joiner.join().expect("the joiner's thread");
+    hash.unwrap_or_else(|e| panic!("the joiner: {e}"));
+    let path = table(&h).path().expect("saved").clone();
+    let (_, complete) = verified(&h, &path);
+    assert!(complete, "the host's replay ends the game");
+    let hosted = std::fs::read_to_string(&path).expect("the host's replay");
+    assert_eq!(
+        steps_of(&h, &hosted),
+        steps_of(&h, &joined),
+        "both sides played the same steps with the same hashes"
+    );
+    assert!(
+        table(&h).log().iter().any(|l| l.contains("joined")),
+        "{:?}",
+        table(&h).log()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
+    let dir = replay_folder("join");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let hosting = std::thread::spawn(move || {
+        let hexforge_script::Loaded { mods, mut scripts } = net_side();
+        let content = hexforge_net::Content {
+            mods: &mods.mods,
+            catalog: Arc::new(mods.catalog.clone()),
+        };
+        let header = hexforge_replay::header(
+            ("v3", &[], "standard"),
+            &mods.mods,
+            vec!["moloch".into(), "borgo".into()],
+            11,
+            11,
+        );
+        let seeds = hexforge_bots::match_seeds(11, 2).1;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+        let _ = tx.send(listener.local_addr().expect("an address").to_string());
+        let hosting = hexforge_net::Hosting {
+            header,
+            seats: vec![
+                hexforge_net::Play::Local(
+                    hexforge_bots::by_name("greedy", seeds[0]).expect("a bot"),
+                ),
+                hexforge_net::Play::Remote,
+            ],
+            fill: None,
+            replay: None,
+            desync_name: std::env::temp_dir().join("hexforge-play-join-desync"),
+            stop: None,
+        };
+        hexforge_net::host(
+            hosting,
+            hexforge_net::Listen::Direct(listener),
+            &content,
+            &mut scripts,
+            &mut hexforge_net::Unseen,
+        )
+        .map(|o| o.hash)
+        .map_err(|e| e.to_string())
+    });
+    let address = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the host listens");
+    let mut h = play_window(&dir, &[], 1);
+    h.state_mut().play_mut().mode = hexforge_editor::play::Mode::Join;
+    h.state_mut().play_mut().address = address;
+    h.step();
+    click(&mut h, "Join the match");
+    assert_eq!(h.state().play().status, "", "the join starts");
+    play_to_the_end(&mut h);
+    let over = table(&h).over().expect("the game ended").to_string();
+    assert!(over.starts_with("Result: "), "{over}");
+    let host_hash = hosting
+        .join()
+        .expect("the host's thread")
+        .unwrap_or_else(|e| panic!("the host: {e}"));
+    assert_eq!(
+        table(&h).game().expect("the game").state_hash(),
+        host_hash,
+        "the joiner's game ends as the host's"
+    );
+    let path = table(&h).path().expect("saved").clone();
+    let (_, complete) = verified(&h, &path);
+    assert!(complete);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn leaving_a_hosted_match_stops_the_host_and_frees_its_port() {
+    let dir = replay_folder("leave-host");
+    let mut h = play_window(&dir, &[("moloch", Who::Person), ("borgo", Who::Remote)], 2);
+    h.state_mut().play_mut().mode = hexforge_editor::play::Mode::Host;
+    h.state_mut().play_mut().port = "0".to_string();
+    h.step();
+    click(&mut h, "Start the game");
+    until(&mut h, "the host listening", |e| {
+        e.play()
+            .table()
+            .is_some_and(|t| t.log().iter().any(|l| l.starts_with("net: hosting on ")))
+    });
+    let line = table(&h)
+        .log()
+        .iter()
+        .find(|l| l.starts_with("net: hosting on "))
+        .expect("the listening line")
+        .clone();
+    let port: u16 = line["net: hosting on 0.0.0.0:".len()..]
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|p| p.parse().ok())
+        .expect("a port");
+    click(&mut h, "Leave the game");
+    assert!(h.state().play().table().is_none());
+    // The host stops: its port can be listened on again.
+    let start = Instant::now();
+    while std::net::TcpListener::bind(("0.0.0.0", port)).is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "port {port} is still held 10 s after leaving"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

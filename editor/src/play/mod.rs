@@ -3,7 +3,9 @@
 //! on the table ([`table`]) while the engine and the bots run on a worker ([`worker`]), so the
 //! window never waits for a bot. Every action is recorded as it is played into a replay file of
 //! the replay folder: a game left, closed or stopped is resumed from its file ("Resume"), and a
-//! finished one opens in the replay viewer.
+//! finished one opens in the replay viewer. A game may also be hosted over the network (seats
+//! played by `remote` joiners) or joined (docs/NETWORK.md), through `hexforge_net` on the same
+//! worker.
 
 pub mod aim;
 pub mod table;
@@ -20,6 +22,18 @@ use worker::{Running, Start, Who};
 
 /// The bots a seat may be played by, after a person.
 pub const BOTS: &[&str] = &["greedy", "random", "mc"];
+
+/// Where a game is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Mode {
+    /// Every seat at this window: people (hot-seat) and bots.
+    #[default]
+    Here,
+    /// Hosted over the network: remote seats are played by joiners (docs/NETWORK.md).
+    Host,
+    /// A match hosted elsewhere, joined to play a seat.
+    Join,
+}
 
 /// One seat as set up: its army and who plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +56,14 @@ pub struct Play {
     pub seed: String,
     /// Why the last game could not start.
     pub status: String,
+    /// Where the game is played.
+    pub mode: Mode,
+    /// The port a hosted match listens on, as typed (0: any free port).
+    pub port: String,
+    /// The host's `HOST:PORT` to join, as typed.
+    pub address: String,
+    /// The seat to ask for when joining, as typed (from 1; empty: any free one).
+    pub join_seat: String,
     folder: Option<PathBuf>,
     table: Option<Table>,
     /// Games of the replay folder that can be resumed, as last listed.
@@ -56,6 +78,10 @@ impl Default for Play {
             board: hexforge_content::boards::DEFAULT_BOARD.to_string(),
             seed: "1".to_string(),
             status: String::new(),
+            mode: Mode::Here,
+            port: "4717".to_string(),
+            address: String::new(),
+            join_seat: String::new(),
             folder: folder::replay_dir(|k| std::env::var_os(k)),
             table: None,
             resumable: None,
@@ -143,12 +169,41 @@ impl Play {
         );
         let stem = format!("play-{}-seed{seed}", armies.join("-vs-"));
         let who: Vec<Who> = self.seats.iter().map(|s| s.who.clone()).collect();
-        let running = Running::spawn(
-            Start::New {
+        let start = match self.mode {
+            Mode::Host => {
+                if !who.contains(&Who::Remote) {
+                    return Err(
+                        "a hosted match needs a seat played by `remote` (a friend who joins)"
+                            .to_string(),
+                    );
+                }
+                let port = self.port.trim().parse::<u16>().map_err(|_| {
+                    format!(
+                        "the port `{}` is not a number from 0 to 65535",
+                        self.port.trim()
+                    )
+                })?;
+                Start::Host {
+                    header: Box::new(header),
+                    dir,
+                    stem,
+                    listen: ("0.0.0.0".to_string(), port),
+                }
+            }
+            _ if who.contains(&Who::Remote) => {
+                return Err(
+                    "a seat played by `remote` is a friend over the network: choose \"Host a network match\""
+                        .to_string(),
+                );
+            }
+            _ => Start::New {
                 header: Box::new(header),
                 dir,
                 stem,
             },
+        };
+        let running = Running::spawn(
+            start,
             loaded.mods.clone(),
             loaded.catalog.clone(),
             who.clone(),
@@ -157,6 +212,44 @@ impl Play {
             running,
             (who, armies),
             seed,
+            Arc::new(loaded.catalog.clone()),
+        ));
+        Ok(())
+    }
+
+    /// Joins the match hosted at [`Play::address`], asking for [`Play::join_seat`]: its seat is
+    /// played by the person here; the error says what to change.
+    pub fn join(&mut self, loaded: &LoadedMods) -> Result<(), String> {
+        let address = self.address.trim().to_string();
+        if address.is_empty() || !address.contains(':') {
+            return Err(format!(
+                "`{address}` is not an address: give the host's HOST:PORT, e.g. 192.168.1.20:4717"
+            ));
+        }
+        let seat = match self.join_seat.trim() {
+            "" | "any" => None,
+            n => Some(
+                n.parse::<usize>()
+                    .ok()
+                    .filter(|n| (1..=4).contains(n))
+                    .ok_or_else(|| format!("the seat `{n}` is not 1 to 4 (or empty: any)"))?
+                    - 1,
+            ),
+        };
+        let dir = self
+            .folder
+            .clone()
+            .ok_or("no replay folder to save the game in: set HEXFORGE_REPLAYS or HOME")?;
+        let running = Running::spawn(
+            Start::Join { address, seat, dir },
+            loaded.mods.clone(),
+            loaded.catalog.clone(),
+            Vec::new(),
+        );
+        self.table = Some(Table::new(
+            running,
+            (Vec::new(), Vec::new()),
+            0,
             Arc::new(loaded.catalog.clone()),
         ));
         Ok(())
@@ -215,6 +308,41 @@ impl Play {
              more play hot-seat: the hand of the player on turn shows once they say they are \
              ready. The game is saved after every action into the replay folder.",
         );
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.mode, Mode::Here, "At this window");
+            ui.radio_value(&mut self.mode, Mode::Host, "Host a network match");
+            ui.radio_value(&mut self.mode, Mode::Join, "Join a network match");
+        });
+        if self.mode == Mode::Join {
+            ui.label(
+                "The host sets the match up; the seat it gives you is played here. Your mods \
+                 must be the host's (`hexforge join ADDRESS --fetch-mods` fetches them).",
+            );
+            ui.horizontal(|ui| {
+                let label = ui.label("Host address");
+                ui.add(egui::TextEdit::singleline(&mut self.address).hint_text("HOST:PORT"))
+                    .labelled_by(label.id);
+            });
+            ui.horizontal(|ui| {
+                let label = ui.label("Seat");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.join_seat)
+                        .hint_text("any")
+                        .desired_width(60.0),
+                )
+                .labelled_by(label.id);
+            });
+            if ui.button("Join the match").clicked() {
+                match self.join(loaded) {
+                    Ok(()) => self.status.clear(),
+                    Err(e) => self.status = e,
+                }
+            }
+            if !self.status.is_empty() {
+                ui.colored_label(ui.visuals().error_fg_color, &self.status);
+            }
+            return;
+        }
         self.default_seats(loaded);
         let armies: Vec<String> = loaded
             .catalog
@@ -224,6 +352,9 @@ impl Play {
             .collect();
         let mut whos = vec![Who::Person];
         whos.extend(BOTS.iter().map(|b| Who::Bot(b.to_string())));
+        if self.mode == Mode::Host {
+            whos.push(Who::Remote);
+        }
         let mut remove = None;
         let can_remove = self.seats.len() > 2;
         for (i, seat) in self.seats.iter_mut().enumerate() {
@@ -276,6 +407,14 @@ impl Play {
             ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0))
                 .labelled_by(label.id);
         });
+        if self.mode == Mode::Host {
+            ui.horizontal(|ui| {
+                let label = ui.label("Port");
+                ui.add(egui::TextEdit::singleline(&mut self.port).desired_width(80.0))
+                    .labelled_by(label.id);
+                ui.label("(joiners connect to this machine's address and this port)");
+            });
+        }
         if ui.button("Start the game").clicked() {
             match self.start(loaded) {
                 Ok(()) => self.status.clear(),

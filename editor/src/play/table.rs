@@ -231,7 +231,11 @@ impl Table {
                 events,
                 path,
                 resumed,
+                armies,
+                who,
             } => {
+                self.armies = armies;
+                self.who = who;
                 let armies: Vec<&str> = self.armies.iter().map(String::as_str).collect();
                 let mut log = GameLog::new(&game, &armies);
                 for e in &events {
@@ -301,6 +305,7 @@ impl Table {
                 self.keep_aim();
             }
             Update::Decide(ask) => self.ask = Some(*ask),
+            Update::Notice(text) => self.log.push(format!("net: {text}")),
             Update::Over(_) => {
                 if let (Some(l), Some(g)) = (&self.game_log, &self.game) {
                     let line = l.result_line(g, self.seed);

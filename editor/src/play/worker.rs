@@ -26,6 +26,8 @@ pub enum Who {
     Person,
     /// A bot, by name (`greedy`, `random`, `mc`).
     Bot(String),
+    /// A player on another machine, over the network.
+    Remote,
 }
 
 impl Who {
@@ -34,6 +36,7 @@ impl Who {
         match self {
             Who::Person => "person",
             Who::Bot(b) => b,
+            Who::Remote => "remote",
         }
     }
 }
@@ -67,7 +70,13 @@ pub enum Update {
         path: PathBuf,
         /// The steps already played (a resumed game's).
         resumed: usize,
+        /// The army of each seat.
+        armies: Vec<String>,
+        /// Who plays each seat, as this side sees it.
+        who: Vec<Who>,
     },
+    /// News of a network match: listening, who joined or left, waiting for whom.
+    Notice(String),
     /// A seat played an action.
     Acted {
         /// The board before the action, to show its battle from.
@@ -120,6 +129,27 @@ pub enum Start {
     },
     /// The game of this replay file, played on from its last step and recorded on into it.
     Resume(PathBuf),
+    /// A match hosted over the network (docs/NETWORK.md): its remote seats are played by
+    /// joiners; recorded as [`Start::New`] is.
+    Host {
+        /// The match's setup.
+        header: Box<Header>,
+        /// The replay folder.
+        dir: PathBuf,
+        /// The file name before `.txt`.
+        stem: String,
+        /// The address to listen on and the port (0: any free one).
+        listen: (String, u16),
+    },
+    /// A match hosted elsewhere, joined to play a seat; recorded into the replay folder.
+    Join {
+        /// The host's `HOST:PORT`.
+        address: String,
+        /// The seat asked for, from 0 (`None`: the first free one).
+        seat: Option<usize>,
+        /// The replay folder.
+        dir: PathBuf,
+    },
 }
 
 /// A game running on its worker, seen from the window.
@@ -127,6 +157,8 @@ pub struct Running {
     updates: Receiver<Update>,
     answers: Sender<Answer>,
     thread: Option<JoinHandle<()>>,
+    /// Leaves a network match when the window leaves the game.
+    stop: hexforge_net::Stop,
 }
 
 impl Running {
@@ -135,6 +167,8 @@ impl Running {
     pub fn spawn(start: Start, mods: Vec<ModInfo>, catalog: Catalog, who: Vec<Who>) -> Running {
         let (tell, updates) = channel();
         let (answer, answers) = channel();
+        let stop = hexforge_net::Stop::new();
+        let leave = stop.clone();
         let thread = std::thread::Builder::new()
             .name("hexforge-play".to_string())
             .spawn(move || {
@@ -143,7 +177,7 @@ impl Running {
                     answers,
                     stopped: Flag::new(false),
                 };
-                if let Err(why) = play(start, &mods, catalog, &who, &link) {
+                if let Err(why) = play(start, &mods, catalog, &who, (&link, &leave)) {
                     let _ = link.tell.send(Update::Stopped(why));
                 }
             })
@@ -152,6 +186,7 @@ impl Running {
             updates,
             answers: answer,
             thread,
+            stop,
         }
     }
 
@@ -179,6 +214,7 @@ impl Drop for Running {
     /// Leaving a game stops its worker: a person's seat waiting for an answer sees the window
     /// gone and the worker ends without recording more.
     fn drop(&mut self) {
+        self.stop.stop();
         let (dead, _) = channel();
         self.answers = dead;
         // The worker ends at its next question; a bot thinking finishes its move first.
@@ -268,14 +304,35 @@ fn play(
     mods: &[ModInfo],
     mut catalog: Catalog,
     who: &[Who],
-    link: &Link,
+    (link, stop): (&Link, &hexforge_net::Stop),
 ) -> Result<(), String> {
     let (mut host, _) =
         hexforge_script::ScriptHost::load(mods, &mut catalog, hexforge_script::Limits::default());
     // The host starts as a freshly loaded one does, as `hexforge match` starts it.
     host.reseed(0);
     let catalog = Arc::new(catalog);
+    let content = hexforge_net::Content {
+        mods,
+        catalog: catalog.clone(),
+    };
     let (mut game, events, path, mut recorder, (resumed, match_seed)) = match start {
+        Start::Host {
+            header,
+            dir,
+            stem,
+            listen,
+        } => {
+            return host_match(
+                (*header, dir, stem, listen),
+                &content,
+                &mut host,
+                who,
+                (link, stop),
+            );
+        }
+        Start::Join { address, seat, dir } => {
+            return join_match((address, seat, dir), &content, &mut host, (link, stop));
+        }
         Start::New { header, dir, stem } => {
             let mut events = Vec::new();
             let game = hexforge_replay::start_noted(
@@ -306,22 +363,22 @@ fn play(
         ));
     }
     let _ = link.tell.send(Update::Started {
+        armies: armies_of(&game),
         game: Box::new(game.clone()),
         events,
         path: path.clone(),
         resumed,
+        who: who.to_vec(),
     });
     let (_, bot_seeds) = hexforge_bots::match_seeds(match_seed, who.len());
     let mut owned: Vec<Box<dyn Player + '_>> = Vec::new();
     for (w, seed) in who.iter().zip(bot_seeds) {
         owned.push(match w {
             Who::Person => Box::new(Person { link }),
-            Who::Bot(name) => hexforge_bots::by_name(name, seed).ok_or_else(|| {
-                format!(
-                    "unknown bot `{name}`: use one of {}",
-                    hexforge_bots::NAMES.join(", ")
-                )
-            })?,
+            Who::Bot(name) => bot(name, seed)?,
+            Who::Remote => {
+                return Err("a remote seat is played over the network: host the match".into());
+            }
         });
     }
     let mut players: Vec<&mut dyn Player> = owned
@@ -374,6 +431,186 @@ fn play(
         let _ = link.tell.send(Update::Over(r));
     }
     Ok(())
+}
+
+/// The bot `name`, seeded.
+fn bot(name: &str, seed: u64) -> Result<Box<dyn Player>, String> {
+    hexforge_bots::by_name(name, seed)
+        .map(|b| b as Box<dyn Player>)
+        .ok_or_else(|| {
+            format!(
+                "unknown bot `{name}`: use one of {}",
+                hexforge_bots::NAMES.join(", ")
+            )
+        })
+}
+
+/// The army of each seat of `game`.
+fn armies_of(game: &Game) -> Vec<String> {
+    game.field()
+        .players()
+        .map(|s| game.army(s).to_string())
+        .collect()
+}
+
+/// Tells the window what a network match does, as the worker's own games do.
+struct ToWindow<'l> {
+    link: &'l Link,
+    path: PathBuf,
+    /// Who plays each seat here (a joiner learns it from the header).
+    who: Option<Vec<Who>>,
+    /// The game before the next step, to show its battle from.
+    last: Option<Game>,
+}
+
+impl hexforge_net::Watcher for ToWindow<'_> {
+    fn listening(&mut self, at: &str) {
+        let _ = self.link.tell.send(Update::Notice(format!(
+            "hosting on {at}: a friend joins with `hexforge join {at}` or from the Play tab"
+        )));
+    }
+
+    fn begin(&mut self, header: &Header, game: &Game, events: &[Event], here: hexforge_net::Here) {
+        let who = self.who.clone().unwrap_or_else(|| {
+            (0..header.armies.len())
+                .map(|i| match here {
+                    hexforge_net::Here::Seat(s) if s == i => Who::Person,
+                    _ => Who::Remote,
+                })
+                .collect()
+        });
+        let _ = self.link.tell.send(Update::Started {
+            game: Box::new(game.clone()),
+            events: events.to_vec(),
+            path: self.path.clone(),
+            resumed: 0,
+            armies: header.armies.clone(),
+            who,
+        });
+        self.last = Some(game.clone());
+    }
+
+    fn step(&mut self, game: &Game, _: usize, step: &hexforge_replay::Step, events: &[Event]) {
+        let before = self.last.replace(game.clone());
+        let seat = before
+            .as_ref()
+            .and_then(Game::current)
+            .unwrap_or(Seat::new(0));
+        let field = before.map_or_else(|| game.field().clone(), |g| g.field().clone());
+        let _ = self.link.tell.send(Update::Acted {
+            before: Box::new(field),
+            seat,
+            action: step.action,
+            events: events.to_vec(),
+            after: Box::new(game.clone()),
+        });
+    }
+
+    fn notice(&mut self, text: &str) {
+        let _ = self.link.tell.send(Update::Notice(text.to_string()));
+    }
+
+    fn end(&mut self, game: &Game) {
+        if let Some(r) = game.result() {
+            let _ = self.link.tell.send(Update::Over(r));
+        }
+    }
+}
+
+/// A network match ended: a stop asked by the window is no error.
+fn net_ended(
+    r: Result<hexforge_net::Outcome, hexforge_net::NetError>,
+    stop: &hexforge_net::Stop,
+) -> Result<(), String> {
+    match r {
+        Ok(_) => Ok(()),
+        Err(_) if stop.stopped() => Ok(()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Hosts a match: the seats played here by people and bots, the remote ones by joiners.
+fn host_match(
+    (header, dir, stem, (bind, port)): (Header, PathBuf, String, (String, u16)),
+    content: &hexforge_net::Content<'_>,
+    hooks: &mut dyn AbilityHooks,
+    who: &[Who],
+    (link, stop): (&Link, &hexforge_net::Stop),
+) -> Result<(), String> {
+    if !who.contains(&Who::Remote) {
+        return Err("a hosted match has a remote seat at least".to_string());
+    }
+    let listener = std::net::TcpListener::bind((bind.as_str(), port)).map_err(|e| {
+        format!("cannot listen on {bind}:{port}: {e} (choose another port, or 0 for any free one)")
+    })?;
+    let (path, file) = crate::replays::folder::create_new(&dir, &stem)
+        .map_err(|e| format!("cannot create a replay in {}: {e}", dir.display()))?;
+    let (_, seeds) = hexforge_bots::match_seeds(
+        header.match_seed.unwrap_or(header.seed),
+        header.armies.len(),
+    );
+    let mut seats = Vec::new();
+    for (w, seed) in who.iter().zip(seeds) {
+        seats.push(match w {
+            Who::Person => hexforge_net::Play::Local(Box::new(Person { link })),
+            Who::Bot(name) => hexforge_net::Play::Local(bot(name, seed)?),
+            Who::Remote => hexforge_net::Play::Remote,
+        });
+    }
+    let hosting = hexforge_net::Hosting {
+        header,
+        seats,
+        fill: None,
+        replay: Some(Box::new(BufWriter::new(file))),
+        desync_name: path.with_extension(""),
+        stop: Some(stop.clone()),
+    };
+    let mut watcher = ToWindow {
+        link,
+        path,
+        who: Some(who.to_vec()),
+        last: None,
+    };
+    let r = hexforge_net::host(
+        hosting,
+        hexforge_net::Listen::Direct(listener),
+        content,
+        hooks,
+        &mut watcher,
+    );
+    net_ended(r, stop)
+}
+
+/// Joins a match hosted elsewhere: the seat the host gives is played by the person here.
+fn join_match(
+    (address, seat, dir): (String, Option<usize>, PathBuf),
+    content: &hexforge_net::Content<'_>,
+    hooks: &mut dyn AbilityHooks,
+    (link, stop): (&Link, &hexforge_net::Stop),
+) -> Result<(), String> {
+    let (path, file) = crate::replays::folder::create_new(&dir, "play-joined")
+        .map_err(|e| format!("cannot create a replay in {}: {e}", dir.display()))?;
+    let joining = hexforge_net::Joining {
+        address,
+        seat,
+        watch: false,
+        code: None,
+        player: Box::new(move |_, _| Box::new(Person { link }) as Box<dyn Player>),
+        replay: Some(Box::new(BufWriter::new(file))),
+        corrupt_after: None,
+        fetch: None,
+        stop: Some(stop.clone()),
+    };
+    let mut watcher = ToWindow {
+        link,
+        path,
+        who: None,
+        last: None,
+    };
+    net_ended(
+        hexforge_net::join(joining, content, hooks, &mut watcher),
+        stop,
+    )
 }
 
 /// The game of the replay file `path`, its recorded steps played again and checked, with a

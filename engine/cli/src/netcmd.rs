@@ -182,6 +182,7 @@ pub fn host(
         fill,
         replay: replay_file(args.replay.as_deref())?,
         desync_name: desync_name(args.replay.as_deref()),
+        stop: None,
     };
     let content = Content {
         mods: &loaded.mods,
@@ -340,6 +341,7 @@ fn attempt(
         replay: replay_file(args.replay.as_deref())?,
         corrupt_after: args.corrupt_after,
         fetch: fetching,
+        stop: None,
     };
     let content = Content {
         mods: &loaded.mods,

@@ -195,6 +195,7 @@ fn round(
                     fill: None,
                     replay: None,
                     desync_name: std::env::temp_dir().join(format!("relay-load-{i}")),
+                    stop: None,
                 };
                 let content = Content {
                     mods: &mods.mods,
@@ -256,6 +257,7 @@ fn round(
                     replay: None,
                     corrupt_after: None,
                     fetch: None,
+                    stop: None,
                 };
                 let r = join(joining, &content, &mut NoAbilities, &mut Unseen);
                 let _ = done_tx.send((i, Side::Joiner, r.map_err(|e| e.to_string())));

@@ -30,6 +30,8 @@ use std::time::{Duration, Instant};
 const HELLO_WITHIN: Duration = Duration::from_secs(60);
 /// How long a write to a peer may block before the peer counts as gone.
 const WRITE_WITHIN: Duration = Duration::from_secs(60);
+/// How often a host waiting for its connections looks whether it was stopped.
+const LOOK_AGAIN: Duration = Duration::from_millis(100);
 /// How long the host waits, at the end, for every side's last hashes; and for a desynced
 /// side's replay.
 const ANSWER_WITHIN: Duration = Duration::from_secs(60);
@@ -80,6 +82,8 @@ pub struct Hosting<'a> {
     pub replay: Option<Box<dyn Write + 'a>>,
     /// On a desync, both replays are saved as `NAME.host.replay` and `NAME.join.replay`.
     pub desync_name: PathBuf,
+    /// Stops the match from outside (`None`: it ends with the game or an error).
+    pub stop: Option<crate::Stop>,
 }
 
 /// What the connections' threads tell the game's thread.
@@ -158,6 +162,7 @@ pub fn host(
         fill,
         replay,
         desync_name,
+        stop: leave,
     } = hosting;
     if seats.len() != header.armies.len() {
         return Err(NetError::Header(format!(
@@ -242,6 +247,7 @@ pub fn host(
         legal: LegalActions::new(),
         address,
         told: None,
+        leave,
     };
     let result = session.run();
     for p in session.peers.values() {
@@ -429,6 +435,8 @@ struct Session<'a, 's> {
     address: String,
     /// The last waiting message shown, not to repeat it.
     told: Option<String>,
+    /// Stops the match from outside.
+    leave: Option<crate::Stop>,
 }
 
 impl Session<'_, '_> {
@@ -495,10 +503,21 @@ impl Session<'_, '_> {
             self.notice_all(&t);
             self.told = Some(t);
         }
-        let incoming = self.rx.recv().map_err(|_| {
-            NetError::Protocol("the threads reading the connections stopped".into())
-        })?;
-        self.handle(incoming)
+        loop {
+            if self.leave.as_ref().is_some_and(crate::Stop::stopped) {
+                self.notice_all("the host left the match");
+                return Err(NetError::Stopped("the host left the match".to_string()));
+            }
+            match self.rx.recv_timeout(LOOK_AGAIN) {
+                Ok(incoming) => return self.handle(incoming),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(NetError::Protocol(
+                        "the threads reading the connections stopped".into(),
+                    ));
+                }
+            }
+        }
     }
 
     fn handle(&mut self, incoming: Incoming) -> Result<(), NetError> {
@@ -1010,6 +1029,7 @@ impl Session<'_, '_> {
             &mut *self.hooks,
             &mut self.legal,
             &mut self.events,
+            self.leave.as_ref(),
         )?;
         self.played(step, seat, turn, None)
     }

@@ -62,6 +62,8 @@ pub struct Joining<'a> {
     /// Once fetched and installed, the match is refused with [`NetError::Fetched`]: load the
     /// content again and join again.
     pub fetch: Option<Fetching<'a>>,
+    /// Leaves the match from outside (`None`: it ends with the game or an error).
+    pub stop: Option<crate::Stop>,
 }
 
 /// Joins a match and follows it to its end: returns how it ended, or why it stopped (a refused
@@ -81,8 +83,12 @@ pub fn join(
         replay,
         corrupt_after,
         mut fetch,
+        stop,
     } = joining;
     let mut conn = Conn::connect(&address)?;
+    if let Some(s) = &stop {
+        s.watch(conn.stream());
+    }
     conn.send(&Message::Hello(Hello {
         role: if watch {
             Role::Watch
@@ -219,6 +225,7 @@ pub fn join(
         diverged: None,
         events: Vec::new(),
         legal: LegalActions::new(),
+        stop,
     };
     side.run()
 }
@@ -341,6 +348,7 @@ struct Side<'a, 's> {
     diverged: Option<Diverged>,
     events: Vec<Event>,
     legal: LegalActions,
+    stop: Option<crate::Stop>,
 }
 
 impl Side<'_, '_> {
@@ -358,6 +366,9 @@ impl Side<'_, '_> {
             }
             let message = match self.conn.recv() {
                 Ok(m) => m,
+                Err(_) if self.stop.as_ref().is_some_and(crate::Stop::stopped) => {
+                    return Err(NetError::Stopped("this side left the match".to_string()));
+                }
                 Err(NetError::Frame(crate::frame::FrameError::Closed)) => {
                     return Err(self.host_gone("the host closed the connection"));
                 }
@@ -414,6 +425,7 @@ impl Side<'_, '_> {
             &mut *self.hooks,
             &mut self.legal,
             &mut self.events,
+            self.stop.as_ref(),
         )?;
         let number = self.log.len() + 1;
         self.corrupt(number);

@@ -23,6 +23,7 @@ mod join;
 mod lockstep;
 mod message;
 pub mod relay;
+mod stop;
 
 pub use conn::Conn;
 pub use desync::{DesyncReport, Found};
@@ -33,3 +34,4 @@ pub use host::{Fill, Hosting, Listen, Play, host, join_address};
 pub use join::{Confirm, Fetching, Joining, MakePlayer, join};
 pub use lockstep::{Content, Elsewhere, Here, Outcome, Unseen, Watcher, seat_name};
 pub use message::{Hello, MAGIC, Message, MessageError, PACK_CHUNK, Role, WireStep, valid_code};
+pub use stop::Stop;

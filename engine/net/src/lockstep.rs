@@ -105,6 +105,7 @@ pub fn play_turn(
     hooks: &mut dyn AbilityHooks,
     legal: &mut LegalActions,
     events: &mut Vec<Event>,
+    stop: Option<&crate::Stop>,
 ) -> Result<Step, NetError> {
     game.legal_actions(legal);
     let Some(last) = legal.len().checked_sub(1) else {
@@ -121,6 +122,10 @@ pub fn play_turn(
         Some(p) => p.act(game, legal, &mut *hooks).min(last),
         None => last,
     };
+    // A side left while its player chose: nothing more is played.
+    if stop.is_some_and(crate::Stop::stopped) {
+        return Err(NetError::Stopped("this side left the match".to_string()));
+    }
     let action = legal.get(pick).ok_or_else(|| {
         NetError::Protocol(format!(
             "the engine lists no action {pick} for seat {}",

@@ -129,6 +129,7 @@ fn start_host(
             fill: None,
             replay: replay.map(|r| Box::new(r) as Box<dyn Write>),
             desync_name,
+            stop: None,
         };
         let mut notes = Notes::new(tx);
         notes.news = news;
@@ -160,6 +161,7 @@ fn joining(address: &str, code: Option<&str>) -> Joining<'static> {
         replay: None,
         corrupt_after: None,
         fetch: None,
+        stop: None,
     }
 }
 
