@@ -202,7 +202,18 @@ fn play_to_the_end(h: &mut Harness<'static, Editor>) {
             battles_seen += 1;
             // The first battle is stepped through; the rest are skipped.
             if battles_seen == 1 {
+                // The log tells the battle as it is shown, not its end before its phases.
+                let told = t.log().len();
+                if t.battle_step() != Some("After the battle") {
+                    assert!(
+                        !t.log().iter().any(|l| l.starts_with("  HQ: ")),
+                        "the battle's end is not told before it is shown ({:?}): {:?}",
+                        t.battle_step(),
+                        t.log()
+                    );
+                }
                 click(h, "Next phase");
+                assert!(table(h).log().len() >= told);
             }
             if table(h).showing_battle() {
                 click(h, "Skip the battle");

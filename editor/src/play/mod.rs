@@ -360,20 +360,26 @@ impl Play {
         for (i, seat) in self.seats.iter_mut().enumerate() {
             ui.horizontal(|ui| {
                 ui.label(format!("Seat {}", i + 1));
-                egui::ComboBox::new(("play_seat_army", i), "army")
+                let named = ui.label("army");
+                egui::ComboBox::from_id_salt(("play_seat_army", i))
                     .selected_text(seat.army.as_str())
                     .show_ui(ui, |ui| {
                         for a in &armies {
                             ui.selectable_value(&mut seat.army, a.clone(), a.as_str());
                         }
-                    });
-                egui::ComboBox::new(("play_seat_who", i), "played by")
+                    })
+                    .response
+                    .labelled_by(named.id);
+                let named = ui.label("played by");
+                egui::ComboBox::from_id_salt(("play_seat_who", i))
                     .selected_text(seat.who.word())
                     .show_ui(ui, |ui| {
                         for w in &whos {
                             ui.selectable_value(&mut seat.who, w.clone(), w.word());
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(named.id);
                 if can_remove && ui.small_button("Remove").clicked() {
                     remove = Some(i);
                 }

@@ -26,6 +26,12 @@ struct Showing {
     steps: Vec<battle::Step>,
     at: usize,
     since: f64,
+    /// The battle's log lines (each step's range indexes them), told as its steps show.
+    lines: Vec<String>,
+    /// How many of `lines` the log shows so far.
+    told: usize,
+    /// The game after the action, shown once the battle is.
+    after: Box<Game>,
 }
 
 /// A person's turn waiting for their action.
@@ -167,6 +173,12 @@ impl Table {
         self.ask.is_some()
     }
 
+    /// The title of the battle step shown (`Before the battle`, `Phase 3`, `After the battle`).
+    pub fn battle_step(&self) -> Option<&str> {
+        let s = self.showing.as_ref()?;
+        s.steps.get(s.at).map(|st| st.title.as_str())
+    }
+
     /// Whether a battle is being shown phase by phase.
     pub fn showing_battle(&self) -> bool {
         self.showing.is_some()
@@ -176,7 +188,41 @@ impl Table {
     pub fn set_animate(&mut self, on: bool) {
         self.animate = on;
         if !on {
-            self.showing = None;
+            self.end_showing();
+        }
+    }
+
+    /// Shows the battle's next step and tells its log lines; past the last, the battle ends.
+    fn next_step(&mut self, now: f64) {
+        let Some(s) = &mut self.showing else {
+            return;
+        };
+        s.at += 1;
+        s.since = now;
+        if s.at >= s.steps.len() {
+            self.end_showing();
+        } else {
+            self.tell_step();
+        }
+    }
+
+    /// Adds to the log the lines of the battle up to the step shown.
+    fn tell_step(&mut self) {
+        let Some(s) = &mut self.showing else {
+            return;
+        };
+        let upto = s.steps.get(s.at).map_or(s.lines.len(), |st| st.lines.end);
+        if upto > s.told {
+            self.log.extend(s.lines[s.told..upto].iter().cloned());
+            s.told = upto;
+        }
+    }
+
+    /// Ends the battle shown: the rest of its log lines, and the game after it.
+    fn end_showing(&mut self) {
+        if let Some(s) = self.showing.take() {
+            self.log.extend(s.lines.into_iter().skip(s.told));
+            self.game = Some(*s.after);
         }
     }
 
@@ -199,15 +245,12 @@ impl Table {
             self.waiting.push_back(u);
         }
         loop {
-            if let Some(s) = &mut self.showing {
+            if let Some(s) = &self.showing {
                 if !self.animate {
-                    self.showing = None;
+                    self.end_showing();
                 } else if now - s.since >= PHASE_SECONDS {
-                    s.at += 1;
-                    s.since = now;
-                    if s.at >= s.steps.len() {
-                        self.showing = None;
-                    } else {
+                    self.next_step(now);
+                    if self.showing.is_some() {
                         return;
                     }
                 } else {
@@ -277,6 +320,7 @@ impl Table {
                         l.tell(e, &mut lines);
                     }
                 }
+                self.log.extend(lines);
                 if first.is_some() {
                     let game_log = &mut self.game_log;
                     let (steps, more) = battle::cut(&field, &events[upto..], |e, out| {
@@ -284,16 +328,20 @@ impl Table {
                             l.tell(e, out);
                         }
                     });
-                    lines.extend(more);
                     if self.animate {
                         self.showing = Some(Showing {
                             steps,
                             at: 0,
                             since: now,
+                            lines: more,
+                            told: 0,
+                            after,
                         });
+                        self.tell_step();
+                        return;
                     }
+                    self.log.extend(more);
                 }
-                self.log.extend(lines);
                 self.game = Some(*after);
             }
             Update::Turn { game, legal } => {
@@ -423,8 +471,10 @@ impl Table {
         egui::Panel::right("play_side")
             .default_size(380.0)
             .show(ui, |ui| leave = self.side_ui(ui, catalog, out));
+        // A fixed width: the board does not move when the hand empties.
         egui::Panel::left("play_hand")
-            .default_size(200.0)
+            .resizable(false)
+            .exact_size(200.0)
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.hand_ui(ui, catalog))
             });
@@ -472,13 +522,9 @@ impl Table {
             });
             let now = ui.input(|i| i.time);
             if skip {
-                self.showing = None;
-            } else if next && let Some(s) = &mut self.showing {
-                s.at += 1;
-                s.since = now;
-                if s.at > last {
-                    self.showing = None;
-                }
+                self.end_showing();
+            } else if next {
+                self.next_step(now);
             }
         } else if let Some(line) = &self.over {
             ui.label(egui::RichText::new(line).strong());
@@ -575,15 +621,39 @@ impl Table {
             ))
             .strong(),
         );
-        let prompt = match (self.aim.tile, self.aim.next(&t.legal)) {
-            (_, Next::Click(_)) if !self.aim.clicked.is_empty() => {
-                "Click a highlighted hex to go on (Esc starts again)".to_string()
-            }
-            (Some(tile), Next::Click(_)) => format!(
-                "{}: click a highlighted hex; turn it with the wheel or R / Shift+R (facing {})",
-                catalog.get(tile).name,
+        let next = self.aim.next(&t.legal);
+        // Whether the next click gives a facing (a placement, a unit's destination).
+        let faces = match &next {
+            Next::Click(hexes) => t.legal.iter().any(|a| {
+                let hs = aim::hexes(a);
+                aim::tile(a) == self.aim.tile
+                    && aim::facing(a).is_some()
+                    && hs.len() == self.aim.clicked.len() + 1
+                    && hs.starts_with(&self.aim.clicked)
+                    && hexes.contains(&hs[self.aim.clicked.len()])
+            }),
+            _ => false,
+        };
+        let turn = if faces {
+            format!(
+                "; turn it with the wheel or R / Shift+R (facing {})",
                 self.aim.facing.name()
-            ),
+            )
+        } else {
+            String::new()
+        };
+        let must_discard = !t.legal.contains(&Action::EndTurn)
+            && t.legal.iter().all(|a| matches!(a, Action::Discard { .. }));
+        let prompt = match (self.aim.tile, &next) {
+            _ if must_discard => {
+                "Your hand is full after drawing: discard one tile (R2.5.2)".to_string()
+            }
+            (_, Next::Click(_)) if !self.aim.clicked.is_empty() => {
+                format!("Click a highlighted hex to go on{turn} (Esc starts again)")
+            }
+            (Some(tile), Next::Click(_)) => {
+                format!("{}: click a highlighted hex{turn}", catalog.get(tile).name)
+            }
             (None, Next::Click(_)) => {
                 "Pick a tile of your hand, or click a highlighted unit to move it".to_string()
             }
@@ -779,18 +849,27 @@ impl Table {
             return;
         };
         let gold = egui::Color32::from_rgb(250, 210, 60);
-        for h in &self.aim.clicked {
-            board_view::outline(&painter, &layout, *h, egui::Stroke::new(4.0, gold));
-        }
         let next = self.aim.next(&t.legal);
         let hovered = resp
             .hover_pos()
             .and_then(|p| layout.hex_on(field.shape(), p));
         if let Next::Click(hexes) = &next {
-            let green = egui::Color32::from_rgb(90, 230, 120);
+            // A translucent fill inside each hex that may be clicked: neighbours' shared edges
+            // stay single and the tiles under it stay readable.
+            let green = egui::Color32::from_rgba_unmultiplied(90, 230, 120, 70);
             for h in hexes {
-                board_view::outline(&painter, &layout, *h, egui::Stroke::new(2.5, green));
+                let corners = crate::tile_view::corners(layout.centre(*h), layout.radius * 0.9);
+                painter.add(egui::Shape::convex_polygon(
+                    corners.to_vec(),
+                    green,
+                    egui::Stroke::new(2.0, egui::Color32::from_rgb(90, 230, 120)),
+                ));
             }
+        }
+        for h in &self.aim.clicked {
+            board_view::outline(&painter, &layout, *h, egui::Stroke::new(4.0, gold));
+        }
+        if let Next::Click(hexes) = &next {
             // The tile previewed where it would go, facing as turned.
             if let Some(h) = hovered.filter(|h| hexes.contains(h)) {
                 let preview = self.preview_tile(&t.legal, h, catalog);

@@ -132,6 +132,11 @@ pub fn cut(
         if let Event::PhaseStarted { phase } = *e {
             steps.push(Step::new(format!("Phase {phase}"), &now, log.len()));
         }
+        if let Event::BattleEnded = e {
+            // The battle's end, and what follows it (the next turn's draws), are told with the
+            // board after it.
+            steps.push(Step::new("After the battle".to_string(), &now, log.len()));
+        }
         tell(e, &mut log);
         now.apply(e);
         let Some(step) = steps.last_mut() else {
@@ -167,9 +172,14 @@ pub fn cut(
             _ => {}
         }
     }
-    let mut last = Step::new("After the battle".to_string(), &now, log.len());
-    last.lines = log.len()..log.len();
-    steps.push(last);
+    match steps.last_mut() {
+        Some(last) if last.title == "After the battle" => last.field = now,
+        _ => {
+            let mut last = Step::new("After the battle".to_string(), &now, log.len());
+            last.lines = log.len()..log.len();
+            steps.push(last);
+        }
+    }
     (steps, log)
 }
 
