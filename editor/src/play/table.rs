@@ -10,7 +10,6 @@ use super::worker::{Answer, Ask, Running, Update, Who};
 use crate::board_view::{self, Layout};
 use crate::msg::Msg;
 use crate::sandbox::battle;
-use hexforge_core::decision::Choice;
 use hexforge_core::{Action, Battlefield, Catalog, Event, Game, Hex, Seat, TileKind, TileRef};
 use hexforge_log::GameLog;
 use std::collections::VecDeque;
@@ -718,13 +717,17 @@ impl Table {
             egui::RichText::new(format!(
                 "{} decides for {tile} on {hex}: {}",
                 self.player_name(ask.player),
-                question_text(ask.question)
+                hexforge_log::question_text(ask.question)
             ))
             .strong(),
         );
         let mut picked = None;
         for (i, c) in ask.options.iter().enumerate() {
-            let text = format!("{}. {}", i + 1, choice_text(*c, &ask.field, catalog));
+            let text = format!(
+                "{}. {}",
+                i + 1,
+                hexforge_log::choice_text(*c, &ask.field, catalog)
+            );
             if ui.button(text).clicked() {
                 picked = Some(i);
             }
@@ -950,45 +953,5 @@ impl Table {
         if esc {
             self.pick(None);
         }
-    }
-}
-
-/// A decision's question in words.
-fn question_text(q: hexforge_core::Question) -> &'static str {
-    use hexforge_core::Question;
-    match q {
-        Question::Explode => "explode, or attack as printed (R7.2.4)?",
-        Question::Convert => "convert an attack of a connected unit (R7.4.3)?",
-        Question::Absorb => "which attack does the Medic absorb (R4.8.3)?",
-        Question::Save => "which wounded unit does the Medic save (R4.8.4)?",
-        Question::Medic => "which Medic absorbs (R4.8.5)?",
-        Question::PushTo => "where does the pushed unit go (R5.3.3)?",
-    }
-}
-
-/// An option of a decision in words, tiles named with their hexes.
-fn choice_text(c: Choice, field: &Battlefield, catalog: &Catalog) -> String {
-    let name = |cell| {
-        let hex = field.shape().hex(cell);
-        field.at(cell).map_or_else(
-            || hex.to_string(),
-            |p| format!("{} on {hex}", catalog.get(p.tile).name),
-        )
-    };
-    match c {
-        Choice::Attack => "Attack as printed".to_string(),
-        Choice::Explode => "Explode".to_string(),
-        Choice::NoConversion => "Convert nothing".to_string(),
-        Choice::Convert { unit, edge } => {
-            format!(
-                "Convert the attack of {} (edge {})",
-                name(unit),
-                edge.index()
-            )
-        }
-        Choice::Absorb { attacker } => format!("Absorb the attack of {}", name(attacker)),
-        Choice::Save { unit } => format!("Save {}", name(unit)),
-        Choice::Medic { medic } => format!("The Medic {}", name(medic)),
-        Choice::To { cell } => format!("To {}", field.shape().hex(cell)),
     }
 }

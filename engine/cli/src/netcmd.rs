@@ -148,7 +148,9 @@ pub fn host(
         .iter()
         .zip(&bot_seeds)
         .map(|(s, seed)| match s {
-            Seat::Me => Play::Local(Box::new(Terminal)),
+            Seat::Me => Play::Local(Box::new(Terminal {
+                catalog: Arc::new(loaded.catalog.clone()),
+            })),
             Seat::Bot(b) => Play::Local(bot(b, *seed)),
             Seat::Remote => Play::Remote,
         })
@@ -293,6 +295,7 @@ fn attempt(
 ) -> Result<Result<hexforge_net::Outcome, NetError>> {
     let label = args.bot.as_ref().map_or(Seat::Me, |b| Seat::Bot(b.clone()));
     let chosen = args.bot.clone();
+    let catalog = Arc::new(loaded.catalog.clone());
     let fetching = fetch.map(|f| {
         let yes = f.yes;
         let user_mods = f.user_mods.clone();
@@ -336,7 +339,9 @@ fn attempt(
                 let seeds = hexforge_bots::match_seeds(seed, header.armies.len()).1;
                 bot(b, seeds.get(seat).copied().unwrap_or(0))
             }
-            None => Box::new(Terminal),
+            None => Box::new(Terminal {
+                catalog: catalog.clone(),
+            }),
         }),
         replay: replay_file(args.replay.as_deref())?,
         corrupt_after: args.corrupt_after,

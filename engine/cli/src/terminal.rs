@@ -1,19 +1,36 @@
 //! A person at the terminal as a player (`hexforge host --seat N=me`, `hexforge join`): the
-//! legal actions listed by number, one chosen on standard input by its number or its words.
+//! legal actions listed by number, one chosen on standard input by its number or its words; a
+//! decision put to the seat, its options listed and one chosen by its number.
 
+use hexforge_core::decision::Decision;
 use hexforge_core::game::{LegalActions, Player};
-use hexforge_core::{AbilityHooks, Catalog, Game};
+use hexforge_core::{AbilityHooks, Battlefield, Catalog, Game};
 use hexforge_replay::{decode_action, encode_action};
 use std::io::{BufRead, Write};
 
 /// The line that asks for a choice; scripts driving a seat wait for it.
 pub const PROMPT: &str = "Choose an action: its number or its words";
+/// The line that asks for a decision's option.
+pub const DECIDE_PROMPT: &str = "Choose an option: its number";
 
-/// A person choosing actions at the terminal. Decisions during battles take the engine's
-/// default, the first option (docs/DECISIONS.md).
-pub struct Terminal;
+/// A person choosing actions at the terminal, and answering the decisions of battles and plays
+/// put to their seat (docs/DECISIONS.md) by the option's number.
+pub struct Terminal {
+    /// The tiles, to name the options of a decision.
+    pub catalog: std::sync::Arc<Catalog>,
+}
 
 impl Player for Terminal {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        let mut out = std::io::stdout().lock();
+        ask_option(
+            &mut out,
+            &mut std::io::stdin().lock(),
+            (field, decision),
+            &self.catalog,
+        )
+    }
+
     fn act(&mut self, game: &Game, legal: &LegalActions, _: &mut dyn AbilityHooks) -> usize {
         let catalog = game.catalog();
         let last = legal.len().saturating_sub(1);
@@ -60,6 +77,54 @@ impl Player for Terminal {
                 Err(why) => {
                     let _ = writeln!(out, "{why}");
                 }
+            }
+        }
+    }
+}
+
+/// Lists the options of `decision` on `out` and reads the number of one from `input`, asking
+/// again until it is one of them; the first option when `input` ends.
+pub fn ask_option(
+    out: &mut impl Write,
+    input: &mut impl BufRead,
+    (field, decision): (&Battlefield, &Decision<'_>),
+    catalog: &Catalog,
+) -> usize {
+    let by = field.at(decision.by).map_or_else(String::new, |p| {
+        format!(
+            " for {} on {}",
+            catalog.get(p.tile).name,
+            field.shape().hex(decision.by)
+        )
+    });
+    let _ = writeln!(
+        out,
+        "Decide{by}: {}",
+        hexforge_log::question_text(decision.question)
+    );
+    for (i, c) in decision.options.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  {i:>4}  {}",
+            hexforge_log::choice_text(*c, field, catalog)
+        );
+    }
+    let last = decision.options.len().saturating_sub(1);
+    loop {
+        let _ = writeln!(out, "{DECIDE_PROMPT} (0 to {last}):");
+        let _ = out.flush();
+        let mut line = String::new();
+        match input.read_line(&mut line) {
+            Ok(0) | Err(_) => {
+                let _ = writeln!(out, "standard input is closed: taking the first option");
+                return 0;
+            }
+            Ok(_) => {}
+        }
+        match line.trim().parse::<usize>() {
+            Ok(n) if n <= last => return n,
+            _ => {
+                let _ = writeln!(out, "`{}`: choose 0 to {last}", line.trim());
             }
         }
     }
@@ -124,5 +189,63 @@ mod tests {
         assert!(e.starts_with("`fly away`: "), "{e}");
         let e = choose("end_turn", &legal, &catalog).expect_err("not now");
         assert!(e.contains("is not one of the actions listed"), "{e}");
+    }
+
+    #[test]
+    fn a_decision_is_answered_by_the_number_of_an_option_asked_again_until_it_is_one() {
+        let loaded =
+            hexforge_content::load_mods(
+                &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")],
+            );
+        let header = hexforge_replay::header(
+            ("v3", &[], "standard"),
+            &loaded.mods,
+            vec!["moloch".into(), "borgo".into()],
+            3,
+            3,
+        );
+        let catalog = Arc::new(loaded.catalog.clone());
+        let game = hexforge_replay::start(
+            &header,
+            &loaded.mods,
+            catalog.clone(),
+            &mut hexforge_core::NoAbilities,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let field = game.field();
+        let cell = |q, r| {
+            field
+                .shape()
+                .cell(hexforge_core::Hex::new(q, r))
+                .expect("a hex of the board")
+        };
+        let options = [
+            hexforge_core::Choice::To { cell: cell(0, 1) },
+            hexforge_core::Choice::To { cell: cell(1, 0) },
+        ];
+        let decision = Decision {
+            question: hexforge_core::Question::PushTo,
+            by: cell(0, 0),
+            player: hexforge_core::Seat::new(1),
+            options: &options,
+        };
+        let mut out = Vec::new();
+        let mut input = std::io::Cursor::new("7\nsoon\n1\n");
+        let pick = ask_option(&mut out, &mut input, (field, &decision), &catalog);
+        assert_eq!(pick, 1);
+        let text = String::from_utf8(out).expect("text");
+        assert!(
+            text.contains("where does the pushed unit go (R5.3.3)?"),
+            "{text}"
+        );
+        assert!(text.contains("   1  To [1, 0]"), "{text}");
+        assert!(text.contains("`7`: choose 0 to 1"), "{text}");
+        assert!(text.contains("`soon`: choose 0 to 1"), "{text}");
+        // No more input: the first option.
+        let mut none = std::io::Cursor::new("");
+        assert_eq!(
+            ask_option(&mut Vec::new(), &mut none, (field, &decision), &catalog),
+            0
+        );
     }
 }

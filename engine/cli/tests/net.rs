@@ -746,3 +746,106 @@ fn a_team_match_of_four_with_two_joiners_ends_alike_everywhere() {
     assert!(text.contains("\nteams 0 1 0 1\n"), "{text}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A decider that answers with a step's recorded picks and notes whose decision each was.
+struct Whose<'p> {
+    picks: &'p [usize],
+    next: usize,
+    seen: Vec<(usize, usize)>,
+}
+
+impl hexforge_core::Decider for Whose<'_> {
+    fn decide(
+        &mut self,
+        _: &hexforge_core::Battlefield,
+        decision: &hexforge_core::Decision<'_>,
+    ) -> usize {
+        let pick = self.picks.get(self.next).copied().unwrap_or(0);
+        self.next += 1;
+        self.seen.push((decision.player.index(), pick));
+        pick
+    }
+}
+
+/// Every decision of the replay file `path`: the seat that played the step, the seat the
+/// decision was put to, and its pick.
+fn decisions(path: &Path) -> Vec<(usize, usize, usize)> {
+    let hexforge_script::Loaded { mods, mut scripts } =
+        hexforge_script::load(&[root().join("mods")], hexforge_script::Limits::default());
+    let text = std::fs::read_to_string(path).expect("the replay");
+    let parsed = hexforge_replay::parse(&text, &mods.catalog).unwrap_or_else(|e| panic!("{e}"));
+    let mut game = hexforge_replay::start(
+        &parsed.header,
+        &mods.mods,
+        Arc::new(mods.catalog.clone()),
+        &mut scripts,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    for step in &parsed.steps {
+        let by = game.current().map_or(0, |s| s.index());
+        let mut whose = Whose {
+            picks: &step.picks,
+            next: 0,
+            seen: Vec::new(),
+        };
+        game.act(&step.action, &mut scripts, &mut whose, &mut ())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.state_hash(), step.hash, "the replay verifies");
+        out.extend(whose.seen.into_iter().map(|(to, pick)| (by, to, pick)));
+    }
+    out
+}
+
+#[test]
+fn a_decision_put_to_a_seat_played_on_the_other_side_is_answered_by_its_player() {
+    // Moloch and Hegemony push each other's units, and the owner of a pushed unit picks where
+    // it goes (R5.3.3): random bots pick at random, so a pick other than the first option for
+    // a seat played on the other side can only come from that side's player.
+    let dir = temp("decide");
+    let (mut host_asked, mut joiner_asked) = (false, false);
+    for seed in 1..=12 {
+        let replay = dir.join(format!("host-{seed}.txt"));
+        let seed = seed.to_string();
+        let h = Proc::start(
+            "host",
+            &[
+                "host",
+                "--army",
+                "moloch",
+                "--army",
+                "hegemony",
+                "--seat",
+                "1=bot:random",
+                "--seat",
+                "2=remote",
+                "--seed",
+                &seed,
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--replay",
+                &replay.to_string_lossy(),
+                "--quiet",
+            ],
+        );
+        let at = h.address();
+        let (ok, out) = run(&["join", &at, "--bot", "random", "--quiet"]);
+        assert!(ok, "{out}");
+        let (hosted, host_out) = h.finish();
+        assert!(hosted.success(), "{host_out}");
+        assert_eq!(line(&host_out, "Result: "), line(&out, "Result: "));
+        for (by, to, pick) in decisions(&replay) {
+            host_asked |= by == 0 && to == 1 && pick != 0;
+            joiner_asked |= by == 1 && to == 0 && pick != 0;
+        }
+        if host_asked && joiner_asked {
+            let _ = std::fs::remove_dir_all(dir);
+            return;
+        }
+    }
+    panic!(
+        "no decision answered across the network in 12 games: the host asked {host_asked}, the joiner asked {joiner_asked}"
+    );
+}

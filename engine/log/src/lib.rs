@@ -514,6 +514,51 @@ pub fn player_names(armies: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// A decision's question in words, as a person is asked it.
+pub fn question_text(q: hexforge_core::Question) -> &'static str {
+    use hexforge_core::Question;
+    match q {
+        Question::Explode => "explode, or attack as printed (R7.2.4)?",
+        Question::Convert => "convert an attack of a connected unit (R7.4.3)?",
+        Question::Absorb => "which attack does the Medic absorb (R4.8.3)?",
+        Question::Save => "which wounded unit does the Medic save (R4.8.4)?",
+        Question::Medic => "which Medic absorbs (R4.8.5)?",
+        Question::PushTo => "where does the pushed unit go (R5.3.3)?",
+    }
+}
+
+/// An option of a decision in words, tiles named with their hexes (`Save Medic on [0, 1]`).
+pub fn choice_text(
+    c: hexforge_core::Choice,
+    field: &Battlefield,
+    catalog: &hexforge_core::Catalog,
+) -> String {
+    use hexforge_core::Choice;
+    let name = |cell| {
+        let hex = field.shape().hex(cell);
+        field.at(cell).map_or_else(
+            || hex.to_string(),
+            |p| format!("{} on {hex}", catalog.get(p.tile).name),
+        )
+    };
+    match c {
+        Choice::Attack => "Attack as printed".to_string(),
+        Choice::Explode => "Explode".to_string(),
+        Choice::NoConversion => "Convert nothing".to_string(),
+        Choice::Convert { unit, edge } => {
+            format!(
+                "Convert the attack of {} (edge {})",
+                name(unit),
+                edge.index()
+            )
+        }
+        Choice::Absorb { attacker } => format!("Absorb the attack of {}", name(attacker)),
+        Choice::Save { unit } => format!("Save {}", name(unit)),
+        Choice::Medic { medic } => format!("The Medic {}", name(medic)),
+        Choice::To { cell } => format!("To {}", field.shape().hex(cell)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

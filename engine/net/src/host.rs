@@ -10,13 +10,13 @@ use crate::error::NetError;
 use crate::frame::FrameError;
 use crate::handshake::header_lines;
 use crate::lockstep::{
-    Content, Elsewhere, Here, Outcome, Watcher, play_turn, play_wire, seat_name,
+    Content, Elsewhere, Here, Outcome, Watcher, answer_for, play_turn, play_wire, seat_name,
 };
-use crate::message::{Hello, Message, Role, WireStep};
+use crate::message::{Hello, Message, Role, WireAsk, WireStep};
 use hexforge_core::game::{LegalActions, Player};
-use hexforge_core::{AbilityHooks, Event, Game};
-use hexforge_replay::{Header, Recorder, Step, encode_action, start_noted};
-use std::collections::BTreeMap;
+use hexforge_core::{AbilityHooks, Action, Catalog, Event, Game};
+use hexforge_replay::{Header, Recorder, Step, decode_action, encode_action, start_noted};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,8 @@ const LOOK_AGAIN: Duration = Duration::from_millis(100);
 /// How long the host waits, at the end, for every side's last hashes; and for a desynced
 /// side's replay.
 const ANSWER_WITHIN: Duration = Duration::from_secs(60);
+/// How long a decision put to a seat played elsewhere may take (a person thinks).
+pub(crate) const DECIDE_WITHIN: Duration = Duration::from_secs(600);
 /// How long the host waits, after `end`, for the sides to close their connections.
 const CLOSE_WITHIN: Duration = Duration::from_secs(10);
 /// The stack of the threads that only read connections.
@@ -248,6 +250,9 @@ pub fn host(
         address,
         told: None,
         leave,
+        catalog: content.catalog.clone(),
+        backlog: VecDeque::new(),
+        forwards: Vec::new(),
     };
     let result = session.run();
     for p in session.peers.values() {
@@ -255,6 +260,35 @@ pub fn host(
     }
     stop.stop();
     result
+}
+
+/// Waits for joiner `id`'s answer to the decision of step `number`, keeping what else comes in
+/// `backlog`; the first option when the joiner leaves or does not answer in time.
+fn await_answer(
+    rx: &Receiver<Incoming>,
+    backlog: &mut VecDeque<Incoming>,
+    id: u64,
+    number: usize,
+) -> Option<usize> {
+    let deadline = Instant::now() + DECIDE_WITHIN;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(Incoming::Frame(from, Message::Answer { step, pick }))
+                if from == id && step == number =>
+            {
+                return Some(pick);
+            }
+            Ok(other) => {
+                let gone = matches!(&other, Incoming::Closed(from, _) if *from == id);
+                backlog.push_back(other);
+                if gone {
+                    return Some(0);
+                }
+            }
+            Err(_) => return Some(0),
+        }
+    }
 }
 
 /// How the listening threads are stopped when the match is over.
@@ -437,11 +471,21 @@ struct Session<'a, 's> {
     told: Option<String>,
     /// Stops the match from outside.
     leave: Option<crate::Stop>,
+    /// The tiles, to write the actions of decisions asked.
+    catalog: Arc<Catalog>,
+    /// What came while a decision was asked, handled once the step is played.
+    backlog: VecDeque<Incoming>,
+    /// Decisions passed on from the joiner that asks (second) to the one that answers (first),
+    /// with the step.
+    forwards: Vec<(u64, u64, usize)>,
 }
 
 impl Session<'_, '_> {
     fn run(&mut self) -> Result<Outcome, NetError> {
         loop {
+            while let Some(incoming) = self.backlog.pop_front() {
+                self.handle(incoming)?;
+            }
             while let Ok(incoming) = self.rx.try_recv() {
                 self.handle(incoming)?;
             }
@@ -502,6 +546,9 @@ impl Session<'_, '_> {
         {
             self.notice_all(&t);
             self.told = Some(t);
+        }
+        if let Some(incoming) = self.backlog.pop_front() {
+            return self.handle(incoming);
         }
         loop {
             if self.leave.as_ref().is_some_and(crate::Stop::stopped) {
@@ -593,6 +640,18 @@ impl Session<'_, '_> {
             return;
         };
         let _ = p.stream.stream().shutdown(how);
+        // Decisions passed on to it take the first option.
+        let owed: Vec<(u64, usize)> = self
+            .forwards
+            .iter()
+            .filter(|(from, _, _)| *from == id)
+            .map(|(_, asker, step)| (*asker, *step))
+            .collect();
+        self.forwards
+            .retain(|(from, asker, _)| *from != id && *asker != id);
+        for (asker, step) in owed {
+            self.send_to(asker, &[Message::Answer { step, pick: 0 }]);
+        }
         match p.state {
             State::Live(Some(s)) => {
                 if let Some(r) = self.remote[s].as_mut() {
@@ -661,6 +720,19 @@ impl Session<'_, '_> {
                 self.drop_peer(id, "refused the match");
             }
             (State::Live(Some(seat)), Message::Step(wire)) => self.remote_step(id, seat, wire),
+            (State::Live(Some(seat)), Message::Ask(ask)) => self.asked(id, seat, ask),
+            (State::Live(Some(_)), Message::Answer { step, pick }) => {
+                // An answer to a decision passed on: back to the joiner that asked; a late
+                // one (its asker took the default) is dropped.
+                if let Some(k) = self
+                    .forwards
+                    .iter()
+                    .position(|(from, _, st)| *from == id && *st == step)
+                {
+                    let (_, asker, _) = self.forwards.remove(k);
+                    self.send_to(asker, &[Message::Answer { step, pick }]);
+                }
+            }
             (State::Live(Some(_)), Message::Hash { step, hash }) => self.ack(id, step, hash),
             (_, Message::Error(why)) => {
                 let address = self.peers.get(&id).map(|p| p.address.clone());
@@ -756,6 +828,47 @@ impl Session<'_, '_> {
             p.state = State::Offered(seat);
         }
         self.send_to(id, &out);
+    }
+
+    /// The joiner of `asker` playing step `ask.step` asks the pick of seat `ask.seat`: a seat
+    /// played here answers through its player; a seat another joiner plays, through that
+    /// joiner. An ask that does not belong to the step being played is answered with the
+    /// first option.
+    fn asked(&mut self, id: u64, asker: usize, ask: WireAsk) {
+        let number = self.log.len() + 1;
+        let on_turn = self.game.current().map(|s| s.index()) == Some(asker);
+        if ask.step != number || !on_turn || ask.seat >= self.players.len() {
+            let step = ask.step;
+            return self.send_to(id, &[Message::Answer { step, pick: 0 }]);
+        }
+        if let Some(Remote {
+            peer: Some(target),
+            filled: false,
+            ..
+        }) = self.remote[ask.seat]
+            && target != id
+        {
+            self.forwards.push((target, id, ask.step));
+            return self.send_to(target, &[Message::Ask(ask)]);
+        }
+        let pick = match decode_action(&ask.action, self.game.catalog()) {
+            Ok(action) => answer_for(
+                &self.game,
+                action,
+                &ask.picks,
+                ask.seat,
+                self.players[ask.seat].as_mut(),
+                &mut *self.hooks,
+            ),
+            Err(_) => 0,
+        };
+        self.send_to(
+            id,
+            &[Message::Answer {
+                step: ask.step,
+                pick,
+            }],
+        );
     }
 
     /// A joiner offered the header asked for the archive of mod `m`: it is sent in `pack`
@@ -1022,6 +1135,38 @@ impl Session<'_, '_> {
     fn play_local(&mut self, seat: usize) -> Result<(), NetError> {
         let turn = self.game.turn_number();
         self.events.clear();
+        let number = self.log.len() + 1;
+        let (remote, peers, rx, backlog, catalog) = (
+            &self.remote,
+            &mut self.peers,
+            &self.rx,
+            &mut self.backlog,
+            &self.catalog,
+        );
+        // A decision put to a seat a joiner plays is asked of that joiner.
+        let mut elsewhere = |s: usize, action: &Action, picks: &[usize]| -> Option<usize> {
+            let Some(Some(Remote {
+                peer: Some(id),
+                filled: false,
+                ..
+            })) = remote.get(s)
+            else {
+                return None;
+            };
+            let ask = Message::Ask(WireAsk {
+                step: number,
+                seat: s,
+                picks: picks.to_vec(),
+                action: encode_action(action, catalog),
+            });
+            let sent = peers
+                .get_mut(id)
+                .map(|p| send(&mut p.stream.stream(), &ask).is_ok());
+            if sent != Some(true) {
+                return Some(0);
+            }
+            await_answer(rx, backlog, *id, number)
+        };
         let step = play_turn(
             &mut self.game,
             &mut self.players,
@@ -1029,7 +1174,7 @@ impl Session<'_, '_> {
             &mut *self.hooks,
             &mut self.legal,
             &mut self.events,
-            self.leave.as_ref(),
+            (self.leave.as_ref(), &mut elsewhere),
         )?;
         self.played(step, seat, turn, None)
     }

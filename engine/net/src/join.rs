@@ -8,13 +8,16 @@ use crate::desync::{DesyncReport, Found};
 use crate::error::NetError;
 use crate::handshake::{Difference, differences, read_header};
 use crate::lockstep::{
-    Content, Elsewhere, Here, Outcome, Watcher, play_turn, play_wire, replay_lines, seat_name,
+    Content, Elsewhere, Here, Outcome, Watcher, answer_for, play_turn, play_wire, replay_lines,
+    seat_name,
 };
-use crate::message::{Hello, Message, Role, WireStep};
+use crate::message::{Hello, Message, Role, WireAsk, WireStep};
 use hexforge_core::game::{LegalActions, Player};
-use hexforge_core::{AbilityHooks, Event, Game, Rng};
-use hexforge_replay::{Header, Recorder, Step, start_noted};
+use hexforge_core::{AbilityHooks, Action, Catalog, Event, Game, Rng};
+use hexforge_replay::{Header, Recorder, Step, decode_action, encode_action, start_noted};
+use std::collections::VecDeque;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long the host has to answer the handshake.
@@ -226,6 +229,8 @@ pub fn join(
         events: Vec::new(),
         legal: LegalActions::new(),
         stop,
+        catalog: content.catalog.clone(),
+        pending: VecDeque::new(),
     };
     side.run()
 }
@@ -349,6 +354,10 @@ struct Side<'a, 's> {
     events: Vec<Event>,
     legal: LegalActions,
     stop: Option<crate::Stop>,
+    /// The tiles, to write the actions of decisions asked.
+    catalog: Arc<Catalog>,
+    /// Messages that came while a decision was asked, read before the connection.
+    pending: VecDeque<Message>,
 }
 
 impl Side<'_, '_> {
@@ -364,7 +373,11 @@ impl Side<'_, '_> {
                 self.play_here(seat)?;
                 continue;
             }
-            let message = match self.conn.recv() {
+            let next = match self.pending.pop_front() {
+                Some(m) => Ok(m),
+                None => self.conn.recv(),
+            };
+            let message = match next {
                 Ok(m) => m,
                 Err(_) if self.stop.as_ref().is_some_and(crate::Stop::stopped) => {
                     return Err(NetError::Stopped("this side left the match".to_string()));
@@ -392,6 +405,7 @@ impl Side<'_, '_> {
                     }
                 }
                 Message::Notice(text) => self.watcher.notice(&text),
+                Message::Ask(ask) => self.answer(ask)?,
                 Message::End => return self.end(),
                 Message::Desync { step, hash } => return Err(self.send_replay(step, hash)),
                 Message::Stop(why) => {
@@ -414,10 +428,58 @@ impl Side<'_, '_> {
         }
     }
 
+    /// The host asks this side's pick for a decision of the step being played: answered by the
+    /// player of this side's seat (the first option when the ask is not for it).
+    fn answer(&mut self, ask: WireAsk) -> Result<(), NetError> {
+        let number = self.log.len() + 1;
+        let pick = match (self.seat, decode_action(&ask.action, &self.catalog)) {
+            (Some(seat), Ok(action)) if seat == ask.seat && ask.step == number => answer_for(
+                &self.game,
+                action,
+                &ask.picks,
+                seat,
+                self.players[seat].as_mut(),
+                &mut *self.hooks,
+            ),
+            _ => 0,
+        };
+        self.conn.send(&Message::Answer {
+            step: ask.step,
+            pick,
+        })
+    }
+
     /// This side's seat plays the current step.
     fn play_here(&mut self, seat: usize) -> Result<(), NetError> {
         let turn = self.game.turn_number();
         self.events.clear();
+        let number = self.log.len() + 1;
+        let (conn, pending, catalog) = (&mut self.conn, &mut self.pending, &self.catalog);
+        // A decision put to another seat is asked of the host, which answers for its seats and
+        // passes it on to the joiner of another.
+        let mut elsewhere = |s: usize, action: &Action, picks: &[usize]| -> Option<usize> {
+            if s == seat {
+                return None;
+            }
+            let ask = Message::Ask(WireAsk {
+                step: number,
+                seat: s,
+                picks: picks.to_vec(),
+                action: encode_action(action, catalog),
+            });
+            if conn.send(&ask).is_err() {
+                return Some(0);
+            }
+            let pick = loop {
+                match conn.recv_within(Some(crate::host::DECIDE_WITHIN)) {
+                    Ok(Message::Answer { step, pick }) if step == number => break pick,
+                    Ok(other) => pending.push_back(other),
+                    Err(_) => break 0,
+                }
+            };
+            let _ = conn.stream().set_read_timeout(None);
+            Some(pick)
+        };
         let mut step = play_turn(
             &mut self.game,
             &mut self.players,
@@ -425,9 +487,8 @@ impl Side<'_, '_> {
             &mut *self.hooks,
             &mut self.legal,
             &mut self.events,
-            self.stop.as_ref(),
+            (self.stop.as_ref(), &mut elsewhere),
         )?;
-        let number = self.log.len() + 1;
         self.corrupt(number);
         step.hash = self.game.state_hash();
         self.conn.send(&Message::Step(WireStep::from_step(

@@ -1,14 +1,17 @@
 //! What hosting and joining share: the content a side plays with ([`Content`]), the [`Watcher`]
 //! a front end shows a match through, where a side stands ([`Here`]), how a match ended
 //! ([`Outcome`]), the stand-in player of seats played elsewhere ([`Elsewhere`]), a step played
-//! here ([`play_turn`]) or received ([`play_wire`]) and a side's replay as lines.
+//! here ([`play_turn`], its decisions put to the seats' own players, asked over the network for
+//! seats played elsewhere) or received ([`play_wire`]), a decision answered for another side
+//! ([`answer_for`]) and a side's replay as lines.
 
 use crate::desync::Found;
 use crate::error::NetError;
 use crate::message::WireStep;
 use hexforge_content::ModInfo;
-use hexforge_core::game::{LegalActions, Player, Seats};
-use hexforge_core::{AbilityHooks, Catalog, Event, Game, GameResult};
+use hexforge_core::decision::{Decider, Decision};
+use hexforge_core::game::{LegalActions, Player};
+use hexforge_core::{AbilityHooks, Action, Battlefield, Catalog, Event, Game, GameResult};
 use hexforge_replay::{Header, Recorder, Step, act_noted, replay_step};
 use std::sync::Arc;
 
@@ -77,8 +80,9 @@ pub struct Outcome {
 }
 
 /// The player of a seat played on another side. It is never asked for an action; a decision
-/// put to its seat during an action played here takes the engine's default, the first option
-/// (docs/NETWORK.md, "Limits").
+/// put to its seat during an action played here is asked of that side (docs/NETWORK.md,
+/// "Decisions"), and takes the engine's default, the first option, when no one plays the seat
+/// (a joiner gone).
 pub struct Elsewhere;
 
 impl Player for Elsewhere {
@@ -105,7 +109,7 @@ pub fn play_turn(
     hooks: &mut dyn AbilityHooks,
     legal: &mut LegalActions,
     events: &mut Vec<Event>,
-    stop: Option<&crate::Stop>,
+    (stop, elsewhere): (Option<&crate::Stop>, &mut AskElsewhere<'_>),
 ) -> Result<Step, NetError> {
     game.legal_actions(legal);
     let Some(last) = legal.len().checked_sub(1) else {
@@ -132,8 +136,92 @@ pub fn play_turn(
             seat + 1
         ))
     })?;
-    let mut seats = Seats { players: &mut refs };
-    act_noted(game, action, hooks, &mut seats, events).map_err(NetError::Engine)
+    let mut asking = Asking {
+        players: &mut refs,
+        elsewhere: &mut |s, picks: &[usize]| elsewhere(s, &action, picks),
+        taken: Vec::new(),
+    };
+    act_noted(game, action, hooks, &mut asking, events).map_err(NetError::Engine)
+}
+
+/// Where a decision of a step played here goes: `elsewhere(seat, picks so far)` answers for a
+/// seat played on another side (`None`: the seat's player here answers).
+pub type AskElsewhere<'e> = dyn FnMut(usize, &Action, &[usize]) -> Option<usize> + 'e;
+
+/// Answers a step's decisions: each by the player of the seat it is put to, or by the side
+/// that plays that seat; an answer out of range counts as the first option.
+struct Asking<'p, 'q, 'e> {
+    players: &'p mut [&'q mut dyn Player],
+    elsewhere: &'e mut dyn FnMut(usize, &[usize]) -> Option<usize>,
+    /// The options picked so far in the step, which a side asked plays again.
+    taken: Vec<usize>,
+}
+
+impl Decider for Asking<'_, '_, '_> {
+    fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+        let seat = decision.player.index();
+        let pick = match (self.elsewhere)(seat, &self.taken) {
+            Some(p) => p,
+            None => self
+                .players
+                .get_mut(seat)
+                .map_or(0, |p| p.decide(field, decision)),
+        };
+        let pick = if pick < decision.options.len() {
+            pick
+        } else {
+            0
+        };
+        self.taken.push(pick);
+        pick
+    }
+}
+
+/// The pick of the player of `seat` for the next decision of `action` played on `game`, the
+/// step's earlier decisions answered with `picks`: the action is played on a copy of the game
+/// up to that decision. The first option when that decision is not put to `seat` (a side that
+/// asks wrongly) or the action asks no more decisions.
+pub fn answer_for(
+    game: &Game,
+    action: Action,
+    picks: &[usize],
+    seat: usize,
+    player: &mut dyn Player,
+    hooks: &mut dyn AbilityHooks,
+) -> usize {
+    struct Probe<'a> {
+        picks: &'a [usize],
+        seen: usize,
+        seat: usize,
+        player: &'a mut dyn Player,
+        answer: Option<usize>,
+    }
+    impl Decider for Probe<'_> {
+        fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
+            let k = self.seen;
+            self.seen += 1;
+            if let Some(p) = self.picks.get(k) {
+                return *p;
+            }
+            if k == self.picks.len() && decision.player.index() == self.seat {
+                let p = self.player.decide(field, decision);
+                let p = if p < decision.options.len() { p } else { 0 };
+                self.answer = Some(p);
+                return p;
+            }
+            0
+        }
+    }
+    let mut probe = Probe {
+        picks,
+        seen: 0,
+        seat,
+        player,
+        answer: None,
+    };
+    let mut copy = game.clone();
+    let _ = copy.act(&action, hooks, &mut probe, &mut ());
+    probe.answer.unwrap_or(0)
 }
 
 /// A step received and played here.

@@ -148,6 +148,16 @@ pub enum Message {
         /// The archive's size.
         size: usize,
     },
+    /// `ask N seat S [pick P]... action WORDS`: what does seat S pick for the next decision of
+    /// step N, its action and the picks so far as given.
+    Ask(WireAsk),
+    /// `answer N P`: the pick asked for step N.
+    Answer {
+        /// The step, from 1.
+        step: usize,
+        /// The option picked.
+        pick: usize,
+    },
     /// `nopack MOD REASON`: the host does not send that mod, and why.
     NoPack {
         /// The mod's id.
@@ -155,6 +165,21 @@ pub enum Message {
         /// Why.
         why: String,
     },
+}
+
+/// A decision of a step being played, asked of the side that plays the seat it is put to: step
+/// `step`'s action with the options picked so far; the answer is the seat's pick for the next
+/// decision (docs/NETWORK.md, "Decisions").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WireAsk {
+    /// The step being played, from 1.
+    pub step: usize,
+    /// The seat the decision is put to, from 0 (written from 1).
+    pub seat: usize,
+    /// The options picked for the step's decisions so far, in order.
+    pub picks: Vec<usize>,
+    /// The step's action, as `encode_action` writes it.
+    pub action: String,
 }
 
 /// The most bytes of a mod archive one `pack` frame carries (twice as many hexadecimal digits).
@@ -178,7 +203,7 @@ impl fmt::Display for MessageError {
 impl std::error::Error for MessageError {}
 
 /// The frame kinds, for the message about an unknown one.
-const KINDS: &str = "hexforge-net, header, assign, accept, refuse, step, live, hash, notice, end, desync, replay, replay-end, stop, error, ok, peer, fetch, pack, packed, nopack";
+const KINDS: &str = "hexforge-net, header, assign, accept, refuse, step, live, hash, notice, end, desync, replay, replay-end, stop, error, ok, peer, fetch, pack, packed, nopack, ask, answer";
 
 /// Whether `code` can name a match: 1 to 64 letters, digits, `-`, `_` or `.`.
 pub fn valid_code(code: &str) -> bool {
@@ -240,6 +265,14 @@ impl fmt::Display for Message {
             Message::Ok => f.write_str("ok"),
             Message::Peer(id) => write!(f, "peer {id}"),
             Message::Fetch(id) => write!(f, "fetch {}", one_line(id)),
+            Message::Ask(a) => {
+                write!(f, "ask {} seat {}", a.step, a.seat + 1)?;
+                for p in &a.picks {
+                    write!(f, " pick {p}")?;
+                }
+                write!(f, " action {}", one_line(&a.action))
+            }
+            Message::Answer { step, pick } => write!(f, "answer {step} {pick}"),
             Message::Pack { id, bytes } => {
                 write!(f, "pack {} ", one_line(id))?;
                 for b in bytes {
@@ -344,6 +377,17 @@ impl Message {
                     .parse::<u64>()
                     .map_err(|_| bad(format!("`{}` is not a peer number", words[0])))?;
                 Ok(Message::Peer(id))
+            }
+            "ask" => parse_ask(&words).map(Message::Ask).map_err(bad),
+            "answer" => {
+                exactly(2)?;
+                let pick = words[1]
+                    .parse::<usize>()
+                    .map_err(|_| bad(format!("`{}` is not an option's number", words[1])))?;
+                Ok(Message::Answer {
+                    step: number(words.first(), "a step number (from 1)")?,
+                    pick,
+                })
             }
             "fetch" => {
                 exactly(1)?;
@@ -492,6 +536,51 @@ fn parse_hello(words: &[&str]) -> Result<Hello, String> {
 }
 
 /// The words after `step`.
+/// The words after `ask`.
+fn parse_ask(words: &[&str]) -> Result<WireAsk, String> {
+    const SHAPE: &str = "an ask is `ask N seat S [pick P]... action WORDS`";
+    let step = words
+        .first()
+        .and_then(|w| w.parse::<usize>().ok())
+        .filter(|n| *n >= 1)
+        .ok_or_else(|| format!("no step number: {SHAPE}"))?;
+    let seat = match (words.get(1), words.get(2)) {
+        (Some(&"seat"), Some(n)) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=crate::MAX_SEATS).contains(n))
+            .ok_or_else(|| format!("`{n}` is not a seat (1 to {})", crate::MAX_SEATS))?,
+        _ => return Err(format!("no seat: {SHAPE}")),
+    };
+    let mut i = 3;
+    let mut picks = Vec::new();
+    loop {
+        match (words.get(i), words.get(i + 1)) {
+            (Some(&"action"), _) => break,
+            (Some(&"pick"), Some(v)) => picks.push(
+                v.parse::<usize>()
+                    .map_err(|_| format!("`{v}` is not an option's number"))?,
+            ),
+            (Some(w), _) => return Err(format!("unknown word `{w}`: {SHAPE}")),
+            (None, _) => return Err(format!("no action: {SHAPE}")),
+        }
+        if picks.len() > crate::MAX_PICKS {
+            return Err(format!("more than {} picks: {SHAPE}", crate::MAX_PICKS));
+        }
+        i += 2;
+    }
+    let action = words[i + 1..].join(" ");
+    if action.is_empty() {
+        return Err(format!("an empty action: {SHAPE}"));
+    }
+    Ok(WireAsk {
+        step,
+        seat: seat - 1,
+        picks,
+        action,
+    })
+}
+
 fn parse_step(words: &[&str]) -> Result<WireStep, String> {
     const SHAPE: &str = "a step is `step N hash H [pick P]... [phase X]... action WORDS`";
     let number = words
@@ -591,6 +680,13 @@ mod tests {
             Message::Ok,
             Message::Peer(5),
             Message::Fetch("leaders".to_string()),
+            Message::Ask(WireAsk {
+                step: 7,
+                seat: 1,
+                picks: vec![0, 2],
+                action: "place moloch/medic 0 1 3".into(),
+            }),
+            Message::Answer { step: 7, pick: 1 },
             Message::Pack {
                 id: "leaders".to_string(),
                 bytes: vec![0, 1, 0xfe, 0xff, b'\n'],
