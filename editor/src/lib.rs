@@ -403,7 +403,12 @@ impl Editor {
             Tab::Replays => self
                 .replays
                 .ui(ui, &self.content.loaded, &mut self.scripts, &mut out),
-            Tab::Play => self.play.ui(ui, &self.content.loaded, &mut out),
+            Tab::Play => self.play.ui(
+                ui,
+                &self.content.loaded,
+                self.content.user_mods.as_deref(),
+                &mut out,
+            ),
         }
         if !out.is_empty() {
             // What changed shows on the next frame.

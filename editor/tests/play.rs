@@ -669,3 +669,99 @@ fn leaving_a_hosted_match_stops_the_host_and_frees_its_port() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
+    let dir = replay_folder("fetch");
+    let mods = dir.join("mods");
+    common::copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods"),
+        &mods,
+    );
+    std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders here");
+    let user_mods = dir.join("user-mods");
+    let (tx, rx) = std::sync::mpsc::channel();
+    let hosting = std::thread::spawn(move || {
+        let hexforge_script::Loaded { mods, mut scripts } = net_side();
+        let content = hexforge_net::Content {
+            mods: &mods.mods,
+            catalog: Arc::new(mods.catalog.clone()),
+        };
+        let header = hexforge_replay::header(
+            ("v3", &[], "standard"),
+            &mods.mods,
+            vec!["moloch".into(), "borgo".into()],
+            12,
+            12,
+        );
+        let seeds = hexforge_bots::match_seeds(12, 2).1;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
+        let _ = tx.send(listener.local_addr().expect("an address").to_string());
+        let hosting = hexforge_net::Hosting {
+            header,
+            seats: vec![
+                hexforge_net::Play::Local(
+                    hexforge_bots::by_name("greedy", seeds[0]).expect("a bot"),
+                ),
+                hexforge_net::Play::Remote,
+            ],
+            fill: None,
+            replay: None,
+            desync_name: std::env::temp_dir().join("hexforge-play-fetch-desync"),
+            stop: None,
+        };
+        hexforge_net::host(
+            hosting,
+            hexforge_net::Listen::Direct(listener),
+            &content,
+            &mut scripts,
+            &mut hexforge_net::Unseen,
+        )
+        .map(|o| o.hash)
+        .map_err(|e| e.to_string())
+    });
+    let address = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the host listens");
+    let mut e = Editor::load(vec![mods.clone()]);
+    e.set_user_mods(Some(user_mods.clone()));
+    e.play_mut().set_folder(Some(dir.join("replays")));
+    e.show(Tab::Play);
+    e.play_mut().mode = hexforge_editor::play::Mode::Join;
+    e.play_mut().address = address;
+    let mut h = window(e);
+    h.step();
+    click(&mut h, "Join the match");
+    until(&mut h, "the question about the host's mods", |e| {
+        e.play().table().is_some_and(|t| t.confirming().is_some())
+    });
+    let asked = table(&h).confirming().expect("asked").to_vec();
+    assert!(
+        asked
+            .iter()
+            .any(|l| l.contains("mod `leaders`") && l.contains("(missing)")),
+        "{asked:?}"
+    );
+    click(&mut h, "Fetch and install them");
+    play_to_the_end(&mut h);
+    assert!(user_mods.join("leaders/mod.toml").is_file(), "installed");
+    assert!(
+        h.state()
+            .content()
+            .loaded()
+            .mods
+            .iter()
+            .any(|m| m.id == "leaders"),
+        "loaded after the install"
+    );
+    let host_hash = hosting
+        .join()
+        .expect("the host's thread")
+        .unwrap_or_else(|e| panic!("the host: {e}"));
+    assert_eq!(
+        table(&h).game().expect("the game").state_hash(),
+        host_hash,
+        "the game ends as the host's"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

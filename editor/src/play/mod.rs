@@ -64,6 +64,10 @@ pub struct Play {
     pub address: String,
     /// The seat to ask for when joining, as typed (from 1; empty: any free one).
     pub join_seat: String,
+    /// When joining, fetch the host's mods that differ from those loaded here (asked first).
+    pub fetch_mods: bool,
+    /// Mods were installed from the host: join again once the content is loaded again.
+    rejoin: bool,
     folder: Option<PathBuf>,
     table: Option<Table>,
     /// Games of the replay folder that can be resumed, as last listed.
@@ -82,6 +86,8 @@ impl Default for Play {
             port: "4717".to_string(),
             address: String::new(),
             join_seat: String::new(),
+            fetch_mods: true,
+            rejoin: false,
             folder: folder::replay_dir(|k| std::env::var_os(k)),
             table: None,
             resumable: None,
@@ -219,7 +225,7 @@ impl Play {
 
     /// Joins the match hosted at [`Play::address`], asking for [`Play::join_seat`]: its seat is
     /// played by the person here; the error says what to change.
-    pub fn join(&mut self, loaded: &LoadedMods) -> Result<(), String> {
+    pub fn join(&mut self, loaded: &LoadedMods, user_mods: Option<&Path>) -> Result<(), String> {
         let address = self.address.trim().to_string();
         if address.is_empty() || !address.contains(':') {
             return Err(format!(
@@ -241,7 +247,14 @@ impl Play {
             .clone()
             .ok_or("no replay folder to save the game in: set HEXFORGE_REPLAYS or HOME")?;
         let running = Running::spawn(
-            Start::Join { address, seat, dir },
+            Start::Join {
+                address,
+                seat,
+                dir,
+                fetch_into: user_mods
+                    .filter(|_| self.fetch_mods && !self.rejoin)
+                    .map(Path::to_path_buf),
+            },
             loaded.mods.clone(),
             loaded.catalog.clone(),
             Vec::new(),
@@ -283,9 +296,32 @@ impl Play {
         Ok(())
     }
 
-    /// The view in `ui`: the set-up, or the game on the table.
-    pub fn ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, out: &mut Vec<Msg>) {
+    /// The view in `ui`: the set-up, or the game on the table. `user_mods` is where mods
+    /// fetched from a host go.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        loaded: &LoadedMods,
+        user_mods: Option<&Path>,
+        out: &mut Vec<Msg>,
+    ) {
+        if self.rejoin {
+            // The content was loaded again with the mods fetched: join again, without fetching.
+            let r = self.join(loaded, user_mods);
+            self.rejoin = false;
+            if let Err(e) = r {
+                self.table = None;
+                self.status = e;
+            }
+        }
         if let Some(t) = &mut self.table {
+            if t.installed().is_some() && t.ended() {
+                if let Some(dir) = user_mods {
+                    out.push(Msg::WatchFolder(dir.to_path_buf()));
+                }
+                self.rejoin = true;
+                return;
+            }
             if t.ui(ui, out) {
                 self.leave();
             }
@@ -297,11 +333,11 @@ impl Play {
                 egui::ScrollArea::vertical().show(ui, |ui| self.resume_ui(ui, loaded))
             });
         egui::CentralPanel::default().show(ui, |ui| {
-            egui::ScrollArea::vertical().show(ui, |ui| self.setup_ui(ui, loaded))
+            egui::ScrollArea::vertical().show(ui, |ui| self.setup_ui(ui, loaded, user_mods))
         });
     }
 
-    fn setup_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods) {
+    fn setup_ui(&mut self, ui: &mut egui::Ui, loaded: &LoadedMods, user_mods: Option<&Path>) {
         ui.heading("Play");
         ui.label(
             "Each seat is an army played by a person at this window or by a bot. Two people or \
@@ -332,8 +368,16 @@ impl Play {
                 )
                 .labelled_by(label.id);
             });
+            ui.add_enabled(
+                user_mods.is_some(),
+                egui::Checkbox::new(
+                    &mut self.fetch_mods,
+                    "Fetch the host's mods that differ (you are asked first)",
+                ),
+            )
+            .on_disabled_hover_text("no user mods folder: set HEXFORGE_USER_MODS or HOME");
             if ui.button("Join the match").clicked() {
-                match self.join(loaded) {
+                match self.join(loaded, user_mods) {
                     Ok(()) => self.status.clear(),
                     Err(e) => self.status = e,
                 }

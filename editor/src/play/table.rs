@@ -73,6 +73,11 @@ pub struct Table {
     catalog: std::sync::Arc<Catalog>,
     /// Where the board was last drawn.
     layout: Option<Layout>,
+    /// The host's mods that differ, waiting for the person to say whether to fetch them.
+    confirm: Option<Vec<String>>,
+    /// The host's mods installed (a line each): the content is loaded again and the match
+    /// joined again.
+    installed: Option<Vec<String>>,
 }
 
 impl Table {
@@ -105,6 +110,8 @@ impl Table {
             seed,
             catalog,
             layout: None,
+            confirm: None,
+            installed: None,
         }
     }
 
@@ -165,6 +172,29 @@ impl Table {
     /// The hint or refusal shown to the person, if any.
     pub fn hint(&self) -> Option<&str> {
         self.hint.as_deref()
+    }
+
+    /// The host's mods that differ from those loaded here, while the person is asked whether
+    /// to fetch them.
+    pub fn confirming(&self) -> Option<&[String]> {
+        self.confirm.as_deref()
+    }
+
+    /// Fetches and installs the host's mods that differ (`true`), or refuses the match.
+    pub fn confirm(&mut self, yes: bool) {
+        if self.confirm.take().is_some() {
+            self.running.answer(Answer::Confirm(yes));
+        }
+    }
+
+    /// Whether the game's worker has ended (the game is over, stopped or left).
+    pub fn ended(&self) -> bool {
+        self.running.ended()
+    }
+
+    /// The host's mods installed, once they are (a line each).
+    pub fn installed(&self) -> Option<&[String]> {
+        self.installed.as_deref()
     }
 
     /// Whether a decision waits for a person.
@@ -256,7 +286,7 @@ impl Table {
                     return;
                 }
             }
-            if self.turn.is_some() || self.ask.is_some() {
+            if self.turn.is_some() || self.ask.is_some() || self.confirm.is_some() {
                 return;
             }
             let Some(u) = self.waiting.pop_front() else {
@@ -353,6 +383,11 @@ impl Table {
             }
             Update::Decide(ask) => self.ask = Some(*ask),
             Update::Notice(text) => self.log.push(format!("net: {text}")),
+            Update::Confirm(lines) => self.confirm = Some(lines),
+            Update::Installed(lines) => {
+                self.log.extend(lines.iter().map(|l| format!("net: {l}")));
+                self.installed = Some(lines);
+            }
             Update::Over(_) => {
                 if let (Some(l), Some(g)) = (&self.game_log, &self.game) {
                     let line = l.result_line(g, self.seed);
@@ -529,6 +564,33 @@ impl Table {
             ui.label(egui::RichText::new(line).strong());
         } else if let Some(why) = &self.stopped {
             ui.colored_label(ui.visuals().error_fg_color, why);
+        } else if let Some(lines) = self.confirm.clone() {
+            ui.label(
+                egui::RichText::new("The host's mods differ from those loaded here:").strong(),
+            );
+            for l in &lines {
+                ui.label(l);
+            }
+            ui.label(
+                "Fetch them from the host, check them and install them? A mod folder they replace \
+                 is kept in `.replaced/` beside it.",
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Fetch and install them").clicked() {
+                    self.confirm(true);
+                }
+                if ui.button("Refuse the match").clicked() {
+                    self.confirm(false);
+                }
+            });
+        } else if let Some(lines) = &self.installed {
+            ui.label(
+                egui::RichText::new(format!(
+                    "Installed {} mod(s): loading them and joining again...",
+                    lines.len()
+                ))
+                .strong(),
+            );
         } else if let Some(ask) = &self.ask {
             self.decide_ui(ui, ask.clone(), catalog);
         } else if let Some(seat) = self.cover_for() {

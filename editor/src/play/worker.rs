@@ -99,6 +99,11 @@ pub enum Update {
     },
     /// A person decides: send [`Answer::Decide`].
     Decide(Box<Ask>),
+    /// The host's mods differ from those loaded here (a line each): fetch and install them?
+    /// Send [`Answer::Confirm`].
+    Confirm(Vec<String>),
+    /// The host's mods were installed (a line each): load the content again and join again.
+    Installed(Vec<String>),
     /// The game is over.
     Over(GameResult),
     /// The game stopped: a script failed, the engine refused an action, or the file cannot be
@@ -113,6 +118,8 @@ pub enum Answer {
     Act(usize),
     /// The index of the option picked.
     Decide(usize),
+    /// Whether to fetch and install the host's mods that differ.
+    Confirm(bool),
 }
 
 /// How a game starts: a new one, or one resumed from its replay file.
@@ -149,6 +156,9 @@ pub enum Start {
         seat: Option<usize>,
         /// The replay folder.
         dir: PathBuf,
+        /// Fetch the host's mods that differ, after asking ([`Update::Confirm`]): a mod not
+        /// loaded here goes into this mods folder (`None`: refuse the match when they differ).
+        fetch_into: Option<PathBuf>,
     },
 }
 
@@ -269,7 +279,7 @@ impl Player for Person<'_> {
         self.link
             .wait(|a| match a {
                 Answer::Act(i) => Some(i),
-                Answer::Decide(_) => None,
+                _ => None,
             })
             .unwrap_or(usize::MAX)
     }
@@ -292,7 +302,7 @@ impl Player for Person<'_> {
         self.link
             .wait(|a| match a {
                 Answer::Decide(i) => Some(i),
-                Answer::Act(_) => None,
+                _ => None,
             })
             .unwrap_or(0)
     }
@@ -330,8 +340,18 @@ fn play(
                 (link, stop),
             );
         }
-        Start::Join { address, seat, dir } => {
-            return join_match((address, seat, dir), &content, &mut host, (link, stop));
+        Start::Join {
+            address,
+            seat,
+            dir,
+            fetch_into,
+        } => {
+            return join_match(
+                (address, seat, dir, fetch_into),
+                &content,
+                &mut host,
+                (link, stop),
+            );
         }
         Start::New { header, dir, stem } => {
             let mut events = Vec::new();
@@ -583,13 +603,37 @@ fn host_match(
 
 /// Joins a match hosted elsewhere: the seat the host gives is played by the person here.
 fn join_match(
-    (address, seat, dir): (String, Option<usize>, PathBuf),
+    (address, seat, dir, fetch_into): (String, Option<usize>, PathBuf, Option<PathBuf>),
     content: &hexforge_net::Content<'_>,
     hooks: &mut dyn AbilityHooks,
     (link, stop): (&Link, &hexforge_net::Stop),
 ) -> Result<(), String> {
     let (path, file) = crate::replays::folder::create_new(&dir, "play-joined")
         .map_err(|e| format!("cannot create a replay in {}: {e}", dir.display()))?;
+    // A mod loaded here is replaced where it is; a missing one goes to the user mods folder.
+    let dirs: Vec<(String, PathBuf)> = content
+        .mods
+        .iter()
+        .map(|m| (m.id.clone(), m.dir.clone()))
+        .collect();
+    let fetch = fetch_into.map(|user_mods| hexforge_net::Fetching {
+        confirm: Box::new(move |found: &[hexforge_net::Difference]| {
+            let lines = found.iter().map(ToString::to_string).collect();
+            link.tell.send(Update::Confirm(lines)).is_ok()
+                && link
+                    .wait(|a| match a {
+                        Answer::Confirm(yes) => Some(usize::from(yes)),
+                        _ => None,
+                    })
+                    .is_some_and(|yes| yes == 1)
+        }),
+        into: Box::new(move |id: &str| {
+            dirs.iter()
+                .find(|(i, _)| i == id)
+                .and_then(|(_, d)| d.parent().map(Path::to_path_buf))
+                .unwrap_or_else(|| user_mods.clone())
+        }),
+    });
     let joining = hexforge_net::Joining {
         address,
         seat,
@@ -598,19 +642,27 @@ fn join_match(
         player: Box::new(move |_, _| Box::new(Person { link }) as Box<dyn Player>),
         replay: Some(Box::new(BufWriter::new(file))),
         corrupt_after: None,
-        fetch: None,
+        fetch,
         stop: Some(stop.clone()),
     };
     let mut watcher = ToWindow {
         link,
-        path,
+        path: path.clone(),
         who: None,
         last: None,
     };
-    net_ended(
-        hexforge_net::join(joining, content, hooks, &mut watcher),
-        stop,
-    )
+    let r = hexforge_net::join(joining, content, hooks, &mut watcher);
+    // A join refused before the game leaves an empty file: it goes.
+    if r.is_err() && std::fs::metadata(&path).is_ok_and(|m| m.len() == 0) {
+        let _ = std::fs::remove_file(&path);
+    }
+    match r {
+        Err(hexforge_net::NetError::Fetched(lines)) => {
+            let _ = link.tell.send(Update::Installed(lines));
+            Ok(())
+        }
+        r => net_ended(r, stop),
+    }
 }
 
 /// The game of the replay file `path`, its recorded steps played again and checked, with a
