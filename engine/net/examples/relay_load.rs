@@ -11,6 +11,18 @@
 //!
 //! Without `--relay` the relay runs in this process (`Relay::serve` on 127.0.0.1, port 0);
 //! with it, the matches go through a running `hexforge serve`.
+//!
+//! With `--rtt [MATCHES]` (20 when no number follows) it measures instead the round trip of an
+//! action through the relay (docs/PERFORMANCE.md, "Round trip of an action"): MATCHES matches
+//! one after another, a host (a random bot in seat 1, seat 2 remote) and a joiner (a random bot)
+//! each; for every step N played by the joiner's seat and followed by a step N + 1 of the
+//! host's, the time from the joiner's watcher seeing its step N (just after it was sent) to its
+//! watcher seeing step N + 1 (received and played), with that time's legs as the host's watcher
+//! saw the same steps; it prints the count, median, p90, p99 and max of each.
+//!
+//! ```sh
+//! cargo run --release -p hexforge-net --example relay_load -- --rtt [MATCHES] [--relay ADDRESS]
+//! ```
 
 use hexforge_content::LoadedMods;
 use hexforge_core::NoAbilities;
@@ -27,6 +39,8 @@ use std::time::{Duration, Instant};
 
 /// The stack of each simulated client's thread.
 const CLIENT_STACK: usize = 1 << 20;
+/// The matches the `--rtt` mode plays when it is given no number.
+const RTT_MATCHES: usize = 20;
 
 /// A watcher that says when the host is registered on the relay, and shows nothing.
 struct Ready {
@@ -316,6 +330,274 @@ fn round(
     }
 }
 
+/// When one side's watcher saw each step of a match, and which seat played it: the `--rtt`
+/// mode's clock. The host's also says when the host is registered on the relay.
+struct Clock {
+    /// The seat to play the next step, from the game the watcher saw last.
+    next: Option<usize>,
+    /// Step N (from 1) at index N - 1: the seat that played it and when the watcher saw it.
+    seen: Vec<(Option<usize>, Instant)>,
+    /// Told once when the host listens (the joiner's clock has none).
+    ready: Option<Sender<()>>,
+}
+
+impl Clock {
+    /// A clock for a side; `ready` for the host's.
+    fn new(ready: Option<Sender<()>>) -> Clock {
+        Clock {
+            next: None,
+            seen: Vec::with_capacity(1024),
+            ready,
+        }
+    }
+}
+
+impl Watcher for Clock {
+    fn listening(&mut self, _: &str) {
+        if let Some(tx) = self.ready.take() {
+            let _ = tx.send(());
+        }
+    }
+    fn begin(
+        &mut self,
+        _: &Header,
+        game: &hexforge_core::Game,
+        _: &[hexforge_core::Event],
+        _: hexforge_net::Here,
+    ) {
+        self.next = game.current().map(|s| s.index());
+    }
+    fn step(
+        &mut self,
+        game: &hexforge_core::Game,
+        _: usize,
+        _: &hexforge_replay::Step,
+        _: &[hexforge_core::Event],
+    ) {
+        // First, before anything else this call does.
+        let at = Instant::now();
+        self.seen.push((self.next, at));
+        self.next = game.current().map(|s| s.index());
+    }
+    fn notice(&mut self, _: &str) {}
+    fn end(&mut self, _: &hexforge_core::Game) {}
+}
+
+/// One action's round trip as the joiner sees it, and its three legs (every clock is the
+/// same process's monotonic clock, so the host's and the joiner's times compare).
+struct Trip {
+    /// From the joiner's watcher seeing its own step N (right after sending it) to its watcher
+    /// seeing the host's step N + 1 (received and played).
+    round: Duration,
+    /// From the joiner's step N to the host's watcher seeing it: joiner → relay → host, and
+    /// the host playing step N.
+    there: Duration,
+    /// From the host's watcher seeing step N to its watcher seeing step N + 1: the host's bot
+    /// choosing and the host playing step N + 1, and sending it.
+    host: Duration,
+    /// From the host's watcher seeing step N + 1 (right after sending it) to the joiner's:
+    /// host → relay → joiner, and the joiner playing step N + 1.
+    back: Duration,
+}
+
+/// The joiner's seat (from 0) in the `--rtt` mode; the host plays seat 0.
+const JOINER_SEAT: usize = 1;
+
+/// Plays match `k` (seed `k`) under `code` through the relay at `address`, a random bot on
+/// each side, and gives the round trip of every step the joiner played that the host's next
+/// step answered, and the steps of the match; `Err` says why the match failed.
+fn rtt_match(
+    address: &str,
+    code: &str,
+    k: usize,
+    mods: &'static LoadedMods,
+) -> Result<(Vec<Trip>, usize), String> {
+    let catalog = Arc::new(mods.catalog.clone());
+    let (ready_tx, ready_rx) = channel();
+    let host_side = {
+        let catalog = catalog.clone();
+        let (address, code) = (address.to_string(), code.to_string());
+        thread::Builder::new()
+            .stack_size(CLIENT_STACK)
+            .spawn(move || {
+                let (game_seed, bot_seeds) = hexforge_bots::match_seeds(k as u64, 2);
+                let header = hexforge_replay::header(
+                    ("v3", &[], "standard"),
+                    &mods.mods,
+                    vec!["moloch".into(), "borgo".into()],
+                    game_seed,
+                    k as u64,
+                );
+                let hosting = Hosting {
+                    header,
+                    seats: vec![Play::Local(bot(bot_seeds[0])), Play::Remote],
+                    fill: None,
+                    replay: None,
+                    desync_name: std::env::temp_dir().join(format!("relay-rtt-{k}")),
+                    stop: None,
+                };
+                let content = Content {
+                    mods: &mods.mods,
+                    catalog,
+                };
+                let mut clock = Clock::new(Some(ready_tx));
+                let r = host(
+                    hosting,
+                    Listen::Relay { address, code },
+                    &content,
+                    &mut NoAbilities,
+                    &mut clock,
+                );
+                (r.map_err(|e| e.to_string()), clock.seen)
+            })
+            .map_err(|e| format!("no thread for the host: {e}"))?
+    };
+    // The host's thread drops its sender when it stops before listening.
+    let registered = ready_rx.recv().is_ok();
+    let joined = registered.then(|| {
+        let content = Content {
+            mods: &mods.mods,
+            catalog,
+        };
+        let joining = Joining {
+            address: address.to_string(),
+            seat: Some(JOINER_SEAT),
+            watch: false,
+            code: Some(code.to_string()),
+            player: Box::new(|seat, header: &Header| {
+                let seed = header.match_seed.unwrap_or(header.seed);
+                bot(hexforge_bots::match_seeds(seed, 2).1[seat])
+            }),
+            replay: None,
+            corrupt_after: None,
+            fetch: None,
+            stop: None,
+        };
+        let mut clock = Clock::new(None);
+        let r = join(joining, &content, &mut NoAbilities, &mut clock);
+        (r.map_err(|e| e.to_string()), clock.seen)
+    });
+    let (hosted, at_host) = host_side
+        .join()
+        .map_err(|_| "the host's thread panicked".to_string())?;
+    let (joined, at_joiner) = joined.ok_or_else(|| match &hosted {
+        Err(e) => format!("the host did not register: {e}"),
+        Ok(_) => "the host did not register".to_string(),
+    })?;
+    match (hosted, joined) {
+        (Ok(h), Ok(j)) if h == j => {}
+        (Ok(h), Ok(j)) => {
+            return Err(format!(
+                "the host ended at {:016x}, the joiner at {:016x}",
+                h.hash, j.hash
+            ));
+        }
+        (Err(e), _) => return Err(format!("host: {e}")),
+        (_, Err(e)) => return Err(format!("joiner: {e}")),
+    }
+    if at_host.len() != at_joiner.len() {
+        return Err(format!(
+            "the host saw {} steps, the joiner {}",
+            at_host.len(),
+            at_joiner.len()
+        ));
+    }
+    let mut trips = Vec::new();
+    for n in 1..at_joiner.len() {
+        let ((by, sent), (next_by, came)) = (at_joiner[n - 1], at_joiner[n]);
+        if by != Some(JOINER_SEAT) || next_by != Some(0) {
+            continue;
+        }
+        let (got, answered) = (at_host[n - 1].1, at_host[n].1);
+        trips.push(Trip {
+            round: came.duration_since(sent),
+            there: got.duration_since(sent),
+            host: answered.duration_since(got),
+            back: came.duration_since(answered),
+        });
+    }
+    Ok((trips, at_joiner.len()))
+}
+
+/// The median (the mean of the two middle values for an even count), p90, p99 (nearest rank)
+/// and max of `times`, in milliseconds with microsecond precision.
+fn summary(times: &mut [Duration]) -> String {
+    times.sort_unstable();
+    let n = times.len();
+    if n == 0 {
+        return "no samples".to_string();
+    }
+    let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3);
+    let rank = |q: f64| times[((q * n as f64).ceil() as usize).clamp(1, n) - 1];
+    let median = if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2
+    };
+    format!(
+        "count {n}, median {} ms, p90 {} ms, p99 {} ms, max {} ms",
+        ms(median),
+        ms(rank(0.90)),
+        ms(rank(0.99)),
+        ms(times[n - 1])
+    )
+}
+
+/// The `--rtt` mode: plays `matches` matches one after another through the relay at
+/// `address` and prints the round trip of an action and its legs.
+fn rtt(address: &str, matches: usize, mods: &'static LoadedMods) {
+    let mut trips = Vec::new();
+    let (mut played, mut steps, mut errors) = (0, 0, 0);
+    let started = Instant::now();
+    for k in 0..matches {
+        let code = format!("rtt-{}-{k}", std::process::id());
+        match rtt_match(address, &code, k, mods) {
+            Ok((t, s)) => {
+                played += 1;
+                steps += s;
+                trips.extend(t);
+            }
+            Err(e) => {
+                errors += 1;
+                println!("match {k}: {e}");
+            }
+        }
+    }
+    println!(
+        "{played} of {matches} matches ({steps} steps) completed one after another in {:.2} s, {errors} errors",
+        started.elapsed().as_secs_f64()
+    );
+    let legs = |f: fn(&Trip) -> Duration| trips.iter().map(f).collect::<Vec<_>>();
+    let (mut round, mut there, mut host, mut back) = (
+        legs(|t| t.round),
+        legs(|t| t.there),
+        legs(|t| t.host),
+        legs(|t| t.back),
+    );
+    let mut both: Vec<Duration> = trips.iter().map(|t| t.there + t.back).collect();
+    println!(
+        "round trip of an action (the joiner's step N sent, to the host's step N + 1 played at the joiner):"
+    );
+    println!("  {}", summary(&mut round));
+    println!("its legs:");
+    println!(
+        "  joiner -> relay -> host, step N played there: {}",
+        summary(&mut there)
+    );
+    println!(
+        "  the host's bot chooses, step N + 1 played and sent: {}",
+        summary(&mut host)
+    );
+    println!(
+        "  host -> relay -> joiner, step N + 1 played there: {}",
+        summary(&mut back)
+    );
+    println!(
+        "  both transport legs, without the host's turn: {}",
+        summary(&mut both)
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| {
@@ -357,6 +639,15 @@ fn main() {
             "another process"
         }
     );
+    if let Some(i) = args.iter().position(|a| a == "--rtt") {
+        let matches = match args.get(i + 1).filter(|v| !v.starts_with("--")) {
+            Some(v) => v
+                .parse()
+                .unwrap_or_else(|_| panic!("--rtt takes a whole number, not `{v}`")),
+            None => RTT_MATCHES,
+        };
+        return rtt(&address, matches, mods);
+    }
     let mut best = None;
     let mut n = start.max(1);
     let mut number = 0;
