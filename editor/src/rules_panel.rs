@@ -5,7 +5,8 @@
 //! doc), each with a widget for its type. A value is set only when the engine accepts the whole
 //! table with it (`hexforge_content::table_rules`); a refused value is shown with the engine's
 //! message and not applied. Declared options that games do not play yet are shown disabled with
-//! the engine's reason.
+//! the engine's reason. Beside it, the board and the seed of a table to play
+//! ([`board_and_seed`]), as "Play a match" and the Play tab pick them.
 
 use hexforge_content::{
     LoadedMods, RuleInfo, RuleKind, RuleLine, RulesError, ValueSource, key_value, mod_presets,
@@ -370,6 +371,61 @@ impl RulesPanel {
             }
         }
     }
+}
+
+/// Checks a table to play against the loaded content: the seed as typed (a whole number, given
+/// back), 2 to 4 seats of loaded armies, the rules and the board; the error says what to change.
+pub fn check_table(
+    loaded: &LoadedMods,
+    (rules, board, seed): (&RulesPanel, &str, &str),
+    armies: &[&str],
+) -> Result<u64, String> {
+    let seed = seed.trim().parse::<u64>().map_err(|_| {
+        format!(
+            "the seed `{}` is not a whole number from 0 to {}",
+            seed.trim(),
+            u64::MAX
+        )
+    })?;
+    if !(2..=4).contains(&armies.len()) {
+        return Err("a game has 2 to 4 seats".to_string());
+    }
+    for a in armies {
+        if loaded.catalog.army(a).is_none() {
+            return Err(format!("no army {a:?} is loaded"));
+        }
+    }
+    rules.rules(loaded).map_err(|e| e.to_string())?;
+    loaded.board(board).map_err(|e| e.to_string())?;
+    Ok(seed)
+}
+
+/// The board of a table (built in or a loaded mod's, each with its name, origin and doc on
+/// hover) and its seed as typed, one row each; `salt` keeps the board list's id apart.
+pub fn board_and_seed(
+    ui: &mut egui::Ui,
+    loaded: &LoadedMods,
+    (board, seed): (&mut String, &mut String),
+    salt: &str,
+) {
+    ui.horizontal(|ui| {
+        let named = ui.label("board");
+        egui::ComboBox::from_id_salt(salt)
+            .selected_text(board.as_str())
+            .show_ui(ui, |ui| {
+                for b in loaded.boards() {
+                    ui.selectable_value(board, b.id.clone(), b.id.as_str())
+                        .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
+                }
+            })
+            .response
+            .labelled_by(named.id);
+    });
+    ui.horizontal(|ui| {
+        let label = ui.label("Seed");
+        ui.add(egui::TextEdit::singleline(seed).desired_width(120.0))
+            .labelled_by(label.id);
+    });
 }
 
 #[cfg(test)]

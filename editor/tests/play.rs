@@ -562,9 +562,10 @@ fn the_editor_hosts_a_network_match_that_a_joiner_plays_to_the_end() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
-    let dir = replay_folder("join");
+/// Hosts moloch (the greedy bot) against a remote borgo on a thread of its own, seeded with
+/// `seed`, with this checkout's mods: where it listens, and its thread, which gives the final
+/// state hash.
+fn host_elsewhere(seed: u64) -> (String, std::thread::JoinHandle<Result<u64, String>>) {
     let (tx, rx) = std::sync::mpsc::channel();
     let hosting = std::thread::spawn(move || {
         let hexforge_script::Loaded { mods, mut scripts } = net_side();
@@ -576,10 +577,10 @@ fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
             ("v3", &[], "standard"),
             &mods.mods,
             vec!["moloch".into(), "borgo".into()],
-            11,
-            11,
+            seed,
+            seed,
         );
-        let seeds = hexforge_bots::match_seeds(11, 2).1;
+        let seeds = hexforge_bots::match_seeds(seed, 2).1;
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
         let _ = tx.send(listener.local_addr().expect("an address").to_string());
         let hosting = hexforge_net::Hosting {
@@ -592,7 +593,7 @@ fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
             ],
             fill: None,
             replay: None,
-            desync_name: std::env::temp_dir().join("hexforge-play-join-desync"),
+            desync_name: std::env::temp_dir().join(format!("hexforge-play-{seed}-desync")),
             stop: None,
         };
         hexforge_net::host(
@@ -608,6 +609,13 @@ fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
     let address = rx
         .recv_timeout(Duration::from_secs(60))
         .expect("the host listens");
+    (address, hosting)
+}
+
+#[test]
+fn the_editor_joins_a_network_match_and_its_person_plays_to_the_end() {
+    let dir = replay_folder("join");
+    let (address, hosting) = host_elsewhere(11);
     let mut h = play_window(&dir, &[], 1);
     h.state_mut().play_mut().mode = hexforge_editor::play::Mode::Join;
     h.state_mut().play_mut().address = address;
@@ -680,49 +688,7 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
     );
     std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders here");
     let user_mods = dir.join("user-mods");
-    let (tx, rx) = std::sync::mpsc::channel();
-    let hosting = std::thread::spawn(move || {
-        let hexforge_script::Loaded { mods, mut scripts } = net_side();
-        let content = hexforge_net::Content {
-            mods: &mods.mods,
-            catalog: Arc::new(mods.catalog.clone()),
-        };
-        let header = hexforge_replay::header(
-            ("v3", &[], "standard"),
-            &mods.mods,
-            vec!["moloch".into(), "borgo".into()],
-            12,
-            12,
-        );
-        let seeds = hexforge_bots::match_seeds(12, 2).1;
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("listen");
-        let _ = tx.send(listener.local_addr().expect("an address").to_string());
-        let hosting = hexforge_net::Hosting {
-            header,
-            seats: vec![
-                hexforge_net::Play::Local(
-                    hexforge_bots::by_name("greedy", seeds[0]).expect("a bot"),
-                ),
-                hexforge_net::Play::Remote,
-            ],
-            fill: None,
-            replay: None,
-            desync_name: std::env::temp_dir().join("hexforge-play-fetch-desync"),
-            stop: None,
-        };
-        hexforge_net::host(
-            hosting,
-            hexforge_net::Listen::Direct(listener),
-            &content,
-            &mut scripts,
-            &mut hexforge_net::Unseen,
-        )
-        .map(|o| o.hash)
-        .map_err(|e| e.to_string())
-    });
-    let address = rx
-        .recv_timeout(Duration::from_secs(60))
-        .expect("the host listens");
+    let (address, hosting) = host_elsewhere(12);
     let mut e = Editor::load(vec![mods.clone()]);
     e.set_user_mods(Some(user_mods.clone()));
     e.play_mut().set_folder(Some(dir.join("replays")));

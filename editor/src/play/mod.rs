@@ -143,23 +143,12 @@ impl Play {
     /// Starts a new game as set up; the error says what to change.
     pub fn start(&mut self, loaded: &LoadedMods) -> Result<(), String> {
         self.default_seats(loaded);
-        let seed = self.seed.trim().parse::<u64>().map_err(|_| {
-            format!(
-                "the seed `{}` is not a whole number from 0 to {}",
-                self.seed.trim(),
-                u64::MAX
-            )
-        })?;
-        if !(2..=4).contains(&self.seats.len()) {
-            return Err("a game has 2 to 4 seats".to_string());
-        }
-        for s in &self.seats {
-            if loaded.catalog.army(&s.army).is_none() {
-                return Err(format!("no army {:?} is loaded", s.army));
-            }
-        }
-        self.rules.rules(loaded).map_err(|e| e.to_string())?;
-        loaded.board(&self.board).map_err(|e| e.to_string())?;
+        let armies: Vec<&str> = self.seats.iter().map(|s| s.army.as_str()).collect();
+        let seed = crate::rules_panel::check_table(
+            loaded,
+            (&self.rules, &self.board, &self.seed),
+            &armies,
+        )?;
         let dir = self
             .folder
             .clone()
@@ -208,6 +197,19 @@ impl Play {
                 stem,
             },
         };
+        self.open_table(start, loaded, (who, armies), seed);
+        Ok(())
+    }
+
+    /// Hands `start` to a worker with the content `loaded` and puts its game on the table, its
+    /// seats played by `who` with `armies` (a joiner learns them from the host).
+    fn open_table(
+        &mut self,
+        start: Start,
+        loaded: &LoadedMods,
+        (who, armies): (Vec<Who>, Vec<String>),
+        seed: u64,
+    ) {
         let running = Running::spawn(
             start,
             loaded.mods.clone(),
@@ -220,7 +222,6 @@ impl Play {
             seed,
             Arc::new(loaded.catalog.clone()),
         ));
-        Ok(())
     }
 
     /// Joins the match hosted at [`Play::address`], asking for [`Play::join_seat`]: its seat is
@@ -246,25 +247,20 @@ impl Play {
             .folder
             .clone()
             .ok_or("no replay folder to save the game in: set HEXFORGE_REPLAYS or HOME")?;
-        let running = Running::spawn(
+        let fetch_into = user_mods
+            .filter(|_| self.fetch_mods && !self.rejoin)
+            .map(Path::to_path_buf);
+        self.open_table(
             Start::Join {
                 address,
                 seat,
                 dir,
-                fetch_into: user_mods
-                    .filter(|_| self.fetch_mods && !self.rejoin)
-                    .map(Path::to_path_buf),
+                fetch_into,
             },
-            loaded.mods.clone(),
-            loaded.catalog.clone(),
-            Vec::new(),
-        );
-        self.table = Some(Table::new(
-            running,
+            loaded,
             (Vec::new(), Vec::new()),
             0,
-            Arc::new(loaded.catalog.clone()),
-        ));
+        );
         Ok(())
     }
 
@@ -281,18 +277,12 @@ impl Play {
             .map(|i| self.seats.get(i).map_or(Who::Person, |s| s.who.clone()))
             .collect();
         let seed = replay.header.match_seed.unwrap_or(replay.header.seed);
-        let running = Running::spawn(
+        self.open_table(
             Start::Resume(path.to_path_buf()),
-            loaded.mods.clone(),
-            loaded.catalog.clone(),
-            who.clone(),
-        );
-        self.table = Some(Table::new(
-            running,
+            loaded,
             (who, armies),
             seed,
-            Arc::new(loaded.catalog.clone()),
-        ));
+        );
         Ok(())
     }
 
@@ -439,24 +429,12 @@ impl Play {
             });
         }
         self.rules.ui(ui, loaded, "play_rules");
-        ui.horizontal(|ui| {
-            let named = ui.label("board");
-            egui::ComboBox::from_id_salt("play_board")
-                .selected_text(self.board.as_str())
-                .show_ui(ui, |ui| {
-                    for b in loaded.boards() {
-                        ui.selectable_value(&mut self.board, b.id.clone(), b.id.as_str())
-                            .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
-                    }
-                })
-                .response
-                .labelled_by(named.id);
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0))
-                .labelled_by(label.id);
-        });
+        crate::rules_panel::board_and_seed(
+            ui,
+            loaded,
+            (&mut self.board, &mut self.seed),
+            "play_board",
+        );
         if self.mode == Mode::Host {
             ui.horizontal(|ui| {
                 let label = ui.label("Port");

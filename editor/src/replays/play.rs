@@ -131,23 +131,12 @@ impl PlayPanel {
 
     /// The match as set, checked against the loaded armies and bots.
     pub fn to_match(&self, loaded: &LoadedMods) -> Result<Match, String> {
-        let seed = self.seed.trim().parse::<u64>().map_err(|_| {
-            format!(
-                "the seed `{}` is not a whole number from 0 to {}",
-                self.seed.trim(),
-                u64::MAX
-            )
-        })?;
-        if !(2..=4).contains(&self.seats.len()) {
-            return Err("a match has 2 to 4 seats".to_string());
-        }
-        for s in &self.seats {
-            if loaded.catalog.army(&s.army).is_none() {
-                return Err(format!("no army {:?} is loaded", s.army));
-            }
-        }
-        self.rules.rules(loaded).map_err(|e| e.to_string())?;
-        loaded.board(&self.board).map_err(|e| e.to_string())?;
+        let armies: Vec<&str> = self.seats.iter().map(|s| s.army.as_str()).collect();
+        let seed = crate::rules_panel::check_table(
+            loaded,
+            (&self.rules, &self.board, &self.seed),
+            &armies,
+        )?;
         Ok(Match {
             seats: self.seats.clone(),
             rules: self.rules.preset.clone(),
@@ -213,24 +202,12 @@ impl PlayPanel {
             });
         }
         self.rules.ui(ui, loaded, "replay_rules");
-        ui.horizontal(|ui| {
-            let named = ui.label("board");
-            egui::ComboBox::from_id_salt("replay_board")
-                .selected_text(self.board.as_str())
-                .show_ui(ui, |ui| {
-                    for b in loaded.boards() {
-                        ui.selectable_value(&mut self.board, b.id.clone(), b.id.as_str())
-                            .on_hover_text(format!("{} ({}): {}", b.name, b.origin(), b.doc));
-                    }
-                })
-                .response
-                .labelled_by(named.id);
-        });
-        ui.horizontal(|ui| {
-            let label = ui.label("Seed");
-            ui.add(egui::TextEdit::singleline(&mut self.seed).desired_width(120.0))
-                .labelled_by(label.id);
-        });
+        crate::rules_panel::board_and_seed(
+            ui,
+            loaded,
+            (&mut self.board, &mut self.seed),
+            "replay_board",
+        );
         let mut recorded = None;
         if let Some(worker) = self.worker.take_if(|w| w.is_finished()) {
             match worker.join() {

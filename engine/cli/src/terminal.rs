@@ -153,8 +153,8 @@ mod tests {
     use std::path::Path;
     use std::sync::Arc;
 
-    #[test]
-    fn an_action_is_chosen_by_its_number_or_its_words() {
+    /// The first state of moloch against borgo with this checkout's mods, and their tiles.
+    fn moloch_against_borgo() -> (Game, Arc<Catalog>) {
         let loaded =
             hexforge_content::load_mods(
                 &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")],
@@ -174,6 +174,12 @@ mod tests {
             &mut hexforge_core::NoAbilities,
         )
         .unwrap_or_else(|e| panic!("{e}"));
+        (game, catalog)
+    }
+
+    #[test]
+    fn an_action_is_chosen_by_its_number_or_its_words() {
+        let (game, catalog) = moloch_against_borgo();
         let mut legal = LegalActions::new();
         game.legal_actions(&mut legal);
         assert!(legal.len() > 1);
@@ -193,25 +199,7 @@ mod tests {
 
     #[test]
     fn a_decision_is_answered_by_the_number_of_an_option_asked_again_until_it_is_one() {
-        let loaded =
-            hexforge_content::load_mods(
-                &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")],
-            );
-        let header = hexforge_replay::header(
-            ("v3", &[], "standard"),
-            &loaded.mods,
-            vec!["moloch".into(), "borgo".into()],
-            3,
-            3,
-        );
-        let catalog = Arc::new(loaded.catalog.clone());
-        let game = hexforge_replay::start(
-            &header,
-            &loaded.mods,
-            catalog.clone(),
-            &mut hexforge_core::NoAbilities,
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let (game, catalog) = moloch_against_borgo();
         let field = game.field();
         let cell = |q, r| {
             field
