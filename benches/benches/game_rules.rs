@@ -13,95 +13,15 @@
 //!   with `monolith` and `poison` on: hidden tiles, deploying, folding, poison).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use hexforge_bots::RandomBot;
+use hexforge_benches::rule_games::{content, monolith_rules, play, start};
 use hexforge_core::effect::Effect;
-use hexforge_core::game::{Player, Seats};
 use hexforge_core::hooks::{GameContext, HqLoss, PlayerPiles, RuleCall};
-use hexforge_core::tile::ParamValue;
-use hexforge_core::{AbilityHooks, BoardShape, Catalog, Game, GameSetup, Rules, Seat, SeatSetup};
-use hexforge_script::{Limits, ScriptHost};
+use hexforge_core::{AbilityHooks, Seat};
 use std::hint::black_box;
-use std::path::Path;
-use std::sync::Arc;
-
-fn content() -> (Arc<Catalog>, ScriptHost) {
-    let mods = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
-    let empty = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/empty_rule");
-    let loaded = hexforge_script::load(
-        &[
-            mods.join("base"),
-            mods.join("scored"),
-            mods.join("monolith_arena"),
-            empty,
-        ],
-        Limits::default(),
-    );
-    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
-    (Arc::new(loaded.mods.catalog), loaded.scripts)
-}
-
-fn rules(catalog: &Catalog, scored: bool) -> Arc<Rules> {
-    monolith_rules(catalog, scored, false)
-}
-
-/// The rules with the scored rule, or Monolith Arena's Monolith and poison, in play.
-fn monolith_rules(catalog: &Catalog, scored: bool, monolith: bool) -> Arc<Rules> {
-    let mut rules = Rules::default();
-    rules
-        .set_any(catalog.options(), "scored", &ParamValue::Bool(scored))
-        .expect("a declared option");
-    for key in ["monolith", "poison"] {
-        rules
-            .set_any(catalog.options(), key, &ParamValue::Bool(monolith))
-            .expect("a declared option");
-    }
-    // What `[[implies]]` sets for the scored variant.
-    rules.hq_hp = if scored { 9999 } else { rules.hq_hp };
-    Arc::new(rules)
-}
-
-fn start(catalog: &Arc<Catalog>, rules: &Arc<Rules>, scripts: &mut ScriptHost, seed: u64) -> Game {
-    Game::start(
-        GameSetup {
-            shape: BoardShape::standard(),
-            seats: SeatSetup::each_alone(&["moloch", "outpost"]),
-            seed,
-            marks: Vec::new(),
-        },
-        catalog.clone(),
-        rules.clone(),
-        scripts,
-        &mut (),
-    )
-    .expect("a game")
-}
-
-/// Plays `game` with random bots for `actions` actions at most, or to its end.
-fn play(game: &mut Game, scripts: &mut ScriptHost, seed: u64, actions: usize) {
-    let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
-    let mut legal = hexforge_core::game::LegalActions::new();
-    for _ in 0..actions {
-        let Some(seat) = game.current() else { break };
-        game.legal_actions(&mut legal);
-        let pick = bots[seat.index()].act(game, &legal, scripts);
-        let action = legal.get(pick).expect("listed");
-        let mut players: Vec<&mut dyn Player> =
-            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-        game.act(
-            &action,
-            scripts,
-            &mut Seats {
-                players: &mut players,
-            },
-            &mut (),
-        )
-        .expect("legal");
-    }
-}
 
 fn hooks(c: &mut Criterion) {
     let (catalog, mut scripts) = content();
-    let rules = rules(&catalog, true);
+    let rules = monolith_rules(&catalog, true, false);
     let mut game = start(&catalog, &rules, &mut scripts, 5);
     play(&mut game, &mut scripts, 5, 40);
     let rule = catalog
