@@ -465,6 +465,18 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
             "rules.lua:1",
             "unknown key `turn_start` (did you mean `turn_started`?)",
         ),
+        (
+            "restrict_when_empty",
+            "rule(\"a\", { restrict_when = {}, restrict = function() end })\n",
+            "rules.lua:1",
+            "`restrict_when` names no stage and no marker, so `restrict` would never be asked",
+        ),
+        (
+            "restrict_when_stage",
+            "rule(\"a\", { restrict_when = { stages = { \"plya\" } }, restrict = function() end })\n",
+            "rules.lua:1",
+            "`restrict_when`: `plya` is no stage (did you mean `play`?)",
+        ),
     ];
     for (name, script, at, message) in cases {
         let dir = mod_with(name, script);
@@ -480,6 +492,56 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
         );
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+/// A rule that would close the HQ placement to everyone, but whose `restrict` is asked only when
+/// the player on turn carries `locked` (`restrict_when`), which its setup gives player 2 alone.
+const LOCKED: &str = r#"rule("locked", {
+  setup = function(ctx, fx)
+    fx:mark_player(2, "locked", "permanent", 1)
+  end,
+  restrict_when = { markers = { "locked" } },
+  restrict = function(ctx)
+    return { close = { "hq" } }
+  end,
+})
+"#;
+
+#[test]
+fn restrict_is_asked_only_under_the_stages_and_markers_of_restrict_when() {
+    let dir = mod_with("locked", LOCKED);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = Game::start(
+        setup(3),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let mut legal = LegalActions::new();
+    let mut seen = [false; 2];
+    while let Some(seat) = game.current().filter(|_| game.stage() == Stage::PlaceHq) {
+        game.legal_actions(&mut legal);
+        let hq = legal.iter().find(|a| matches!(a, Action::Place { .. }));
+        let locked = seat.index() == 1;
+        seen[seat.index()] = true;
+        assert_eq!(
+            game.restriction().closed.contains(Closed::HQ),
+            locked,
+            "restrict is asked for {seat} only when it carries `locked`"
+        );
+        match hq {
+            Some(a) if !locked => game
+                .act(&a, &mut scripts, &mut hexforge_core::DefaultPolicy, &mut ())
+                .expect("the HQ goes down"),
+            Some(_) => panic!("the HQ of the locked player is closed"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, [true, true], "both players were looked at");
+    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The shipped scored deathmatch (mods/scored, R8.3): three players, each wound on an opposing

@@ -588,6 +588,20 @@ pub struct GameRule {
     pub when: Vec<(String, ParamValue)>,
     /// The actions it offers players, in the order the script lists them.
     pub actions: Vec<RuleAction>,
+    /// When its `restrict` is asked (`restrict_when`; docs/RULESETS.md): `None`, after every
+    /// action; else only then.
+    pub restrict_when: Option<RestrictWhen>,
+}
+
+/// When a game rule's `restrict` is asked (`restrict_when = { stages = ..., markers = ... }`): in
+/// the stages listed, or when the player whose turn it is carries one of the player markers
+/// listed; never otherwise, which a game pays for after every action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RestrictWhen {
+    /// The stages, as `RuleAction::stages` flags (0: none).
+    pub stages: u8,
+    /// The player markers, valid marker names.
+    pub markers: Vec<String>,
 }
 
 /// A player action a game rule offers (docs/RULESETS.md, "Mod actions").

@@ -54,6 +54,9 @@ pub(crate) struct RuleImpl {
     /// `when`: the declared options and the values that put the rule in play, as written.
     pub(crate) when: Vec<(String, Value)>,
     pub(crate) actions: Vec<RuleActionImpl>,
+    /// `restrict_when`: the stages (flags) and player markers under which `restrict` is asked;
+    /// `None`, after every action.
+    pub(crate) restrict_when: Option<(u8, Vec<hexforge_core::marker::MarkerName>)>,
     /// `file:line` of the `rule(...)` call.
     pub(crate) defined_at: String,
 }
@@ -278,7 +281,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         RulePoints::ALL
             .iter()
             .map(|(_, n)| *n)
-            .chain(["when", "doc"])
+            .chain(["when", "doc", "restrict_when"])
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -288,6 +291,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         points: RulePoints::NONE,
         when: Vec::new(),
         actions: Vec::new(),
+        restrict_when: None,
         defined_at: caller_position(lua),
     };
     for pair in def.pairs::<Value, Value>() {
@@ -303,6 +307,10 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
             "doc" => continue,
             "when" => {
                 rule.when = read_when(name, &v)?;
+                continue;
+            }
+            "restrict_when" => {
+                rule.restrict_when = Some(read_restrict_when(name, &v)?);
                 continue;
             }
             "actions" => {
@@ -322,7 +330,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
                     RulePoints::ALL
                         .iter()
                         .map(|(_, n)| *n)
-                        .chain(["when", "doc"])
+                        .chain(["when", "doc", "restrict_when"])
                 ),
                 points()
             )));
@@ -337,6 +345,66 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         rule.hooks[i] = Some(f);
     }
     Ok(rule)
+}
+
+/// `restrict_when = { stages = { ... }, markers = { ... } }`: the stages (as `stages` of an action
+/// reads them) and the player markers under which the rule's `restrict` is asked.
+fn read_restrict_when(
+    name: &str,
+    v: &Value,
+) -> mlua::Result<(u8, Vec<hexforge_core::marker::MarkerName>)> {
+    let shape =
+        "`restrict_when` is a table { stages = { \"hq\", ... }, markers = { \"name\", ... } }";
+    let Value::Table(t) = v else {
+        return Err(mlua::Error::runtime(format!(
+            "rule `{name}`: {shape}, not {}",
+            words(v)
+        )));
+    };
+    let mut stages = 0;
+    let mut markers = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        match k.as_string().map(|s| s.to_string_lossy()).as_deref() {
+            Some("stages") => {
+                stages = read_stages(&format!("rule `{name}`, `restrict_when`"), v)?;
+            }
+            Some("markers") => {
+                let Value::Table(list) = v else {
+                    return Err(mlua::Error::runtime(format!(
+                        "rule `{name}`: `restrict_when.markers` is a list of player marker names, not {}",
+                        words(&v)
+                    )));
+                };
+                for m in list.sequence_values::<Value>() {
+                    let Value::String(m) = m? else {
+                        return Err(mlua::Error::runtime(format!(
+                            "rule `{name}`: `restrict_when.markers` lists marker names (strings)"
+                        )));
+                    };
+                    markers.push(
+                        hexforge_core::marker::MarkerName::new(&m.to_str()?).map_err(|e| {
+                            mlua::Error::runtime(format!(
+                                "rule `{name}`: `restrict_when.markers`: {e}"
+                            ))
+                        })?,
+                    );
+                }
+            }
+            _ => {
+                return Err(mlua::Error::runtime(format!(
+                    "rule `{name}`: unknown key `{}` in `restrict_when`: {shape}",
+                    words(&k)
+                )));
+            }
+        }
+    }
+    if stages == 0 && markers.is_empty() {
+        return Err(mlua::Error::runtime(format!(
+            "rule `{name}`: `restrict_when` names no stage and no marker, so `restrict` would never be asked: {shape}, or leave it out to ask `restrict` after every action"
+        )));
+    }
+    Ok((stages, markers))
 }
 
 /// `when = "key"` (a bool option that must be on) or `when = { key = value, ... }`.
@@ -372,14 +440,14 @@ fn read_when(name: &str, v: &Value) -> mlua::Result<Vec<(String, Value)>> {
 
 /// `actions = { { name = ..., doc = ..., targets = function, play = function }, ... }`.
 /// An action's `stages`: a list of `"hq"`, `"discard"` and `"play"`, as flags; 0 when left out.
-fn read_stages(rule: &str, name: &str, v: Value) -> mlua::Result<u8> {
+fn read_stages(site: &str, v: Value) -> mlua::Result<u8> {
     use hexforge_core::tile::RuleAction;
     let words_of = RuleAction::STAGES.map(|(_, w, _)| w);
     let Value::Table(list) = v else {
         return match v {
             Value::Nil => Ok(0),
             other => Err(mlua::Error::runtime(format!(
-                "rule `{rule}`, action `{name}`: `stages` is a list of stages (\"hq\", \"discard\", \"play\"), not {}",
+                "{site}: `stages` is a list of stages (\"hq\", \"discard\", \"play\"), not {}",
                 words(&other)
             ))),
         };
@@ -389,7 +457,7 @@ fn read_stages(rule: &str, name: &str, v: Value) -> mlua::Result<u8> {
         let w = list.raw_get::<Value>(i)?.to_string().unwrap_or_default();
         let Some((flag, _, _)) = RuleAction::STAGES.iter().find(|(_, word, _)| *word == w) else {
             return Err(mlua::Error::runtime(format!(
-                "rule `{rule}`, action `{name}`: `{w}` is no stage{}: use hq, discard or play",
+                "{site}: `{w}` is no stage{}: use hq, discard or play",
                 hexforge_core::names::did_you_mean(&w, words_of)
             )));
         };
@@ -465,7 +533,10 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 )));
             }
         };
-        let stages = read_stages(rule, &name, t.raw_get::<Value>("stages")?)?;
+        let stages = read_stages(
+            &format!("rule `{rule}`, action `{name}`"),
+            t.raw_get::<Value>("stages")?,
+        )?;
         let marker = match t.raw_get::<Value>("marker")? {
             Value::Nil => None,
             Value::String(s) => Some(

@@ -246,6 +246,10 @@ rule("monolith", {
   doc = "R10.6: each banner is a Monolith with two hidden tiles, deployed after a discard and folded after every Battle.",
 
   -- Before their banner, each player hides two tiles; while half deployed, nothing else is done.
+  -- What restrict closes only ever holds while the banners are placed, or with a half-deployed
+  -- or deployed-this-turn Monolith: the engine asks it only then.
+  restrict_when = { stages = { "hq" }, markers = { "mono_half", "mono_turn" } },
+
   restrict = function(ctx)
     local p = ctx:current()
     if ctx:stage() == "hq" and pm(ctx, p, "mono_hid") < 2 and #hideable(ctx, p) > 0 then

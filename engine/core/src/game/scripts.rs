@@ -88,6 +88,22 @@ impl Game {
         point: RulePoints,
         hooks: &mut H,
         calls: &mut u32,
+        call: impl FnMut(&mut H, &GameContext<'_>) -> Result<(), HookError>,
+    ) -> Result<(), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        self.call_rules_asked(point, hooks, calls, |_| true, call)
+    }
+
+    /// [`Game::call_rules`] for the rules `asked(rule)` says to ask now; the others are passed
+    /// over as if they had been called (the reseed points that follow do not move).
+    fn call_rules_asked<H>(
+        &self,
+        point: RulePoints,
+        hooks: &mut H,
+        calls: &mut u32,
+        asked: impl Fn(usize) -> bool,
         mut call: impl FnMut(&mut H, &GameContext<'_>) -> Result<(), HookError>,
     ) -> Result<(), HookError>
     where
@@ -114,6 +130,11 @@ impl Game {
         }
         for i in self.rules_in_play() {
             if !rules[i].points.contains(point) {
+                continue;
+            }
+            if !asked(i) {
+                // Not asked now: the seeds of the calls that follow stay as if it had been.
+                *calls = calls.wrapping_add(1);
                 continue;
             }
             hooks.reseed(hook_call_seed(self.hook_seed, calls));
@@ -442,47 +463,79 @@ impl Game {
         // A copy of the call count: refreshing does not advance the game's reseed points.
         let mut calls = self.hook_calls ^ 0x8000_0000;
         let mut restriction = Restriction::default();
-        self.call_rules(RulePoints::RESTRICT, hooks, &mut calls, |h, ctx| {
-            let mut r = Restriction::default();
-            h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
-            restriction.closed = restriction.closed.union(r.closed);
-            restriction.blocked |= r.blocked & shape_cells;
-            restriction.no_place |= r.no_place & shape_cells;
-            Ok(())
-        })?;
+        let rules = self.catalog.game_rules();
+        let restrict_asked = |i: usize| {
+            rules[i]
+                .restrict_when
+                .as_ref()
+                .is_none_or(|w| self.restrict_now(w))
+        };
+        self.call_rules_asked(
+            RulePoints::RESTRICT,
+            hooks,
+            &mut calls,
+            restrict_asked,
+            |h, ctx| {
+                let mut r = Restriction::default();
+                h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
+                restriction.closed = restriction.closed.union(r.closed);
+                restriction.blocked |= r.blocked & shape_cells;
+                restriction.no_place |= r.no_place & shape_cells;
+                Ok(())
+            },
+        )?;
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();
         let mut refusals: Vec<(u8, u8, String)> = Vec::new();
         let mut why = String::new();
-        let rules = self.catalog.game_rules();
-        self.call_rules(RulePoints::ACTIONS, hooks, &mut calls, |h, ctx| {
-            for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
-                // An action that cannot be offered now is not asked (`stages`, `marker`).
-                if self.kept_back(def).is_some() {
-                    continue;
+        // A rule none of whose actions may be offered now is not called at all.
+        let some_action = |i: usize| rules[i].actions.iter().any(|a| self.kept_back(a).is_none());
+        self.call_rules_asked(
+            RulePoints::ACTIONS,
+            hooks,
+            &mut calls,
+            some_action,
+            |h, ctx| {
+                for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
+                    // An action that cannot be offered now is not asked (`stages`, `marker`).
+                    if self.kept_back(def).is_some() {
+                        continue;
+                    }
+                    let mut targets = InstantTargets::default();
+                    why.clear();
+                    h.game_rule(
+                        ctx,
+                        RuleCall::Targets {
+                            action,
+                            targets: &mut targets,
+                            why: &mut why,
+                        },
+                    )?;
+                    targets.cells &= shape_cells;
+                    if !targets.is_empty() {
+                        found.push((ctx.rule as u8, action as u8, targets));
+                    } else if !why.is_empty() {
+                        refusals.push((ctx.rule as u8, action as u8, why.clone()));
+                    }
                 }
-                let mut targets = InstantTargets::default();
-                why.clear();
-                h.game_rule(
-                    ctx,
-                    RuleCall::Targets {
-                        action,
-                        targets: &mut targets,
-                        why: &mut why,
-                    },
-                )?;
-                targets.cells &= shape_cells;
-                if !targets.is_empty() {
-                    found.push((ctx.rule as u8, action as u8, targets));
-                } else if !why.is_empty() {
-                    refusals.push((ctx.rule as u8, action as u8, why.clone()));
-                }
-            }
-            Ok(())
-        })?;
+                Ok(())
+            },
+        )?;
         self.restriction = restriction;
         self.rule_targets = found;
         self.rule_refusals = refusals;
         Ok(())
+    }
+
+    /// Whether a rule's `restrict` declared with `restrict_when` `w` is asked now: the stage is
+    /// one it lists, or the player whose turn it is carries a marker it lists.
+    fn restrict_now(&self, w: &crate::tile::RestrictWhen) -> bool {
+        if w.stages & self.stage.rule_flag() != 0 {
+            return true;
+        }
+        let on = crate::marker::MarkOn::Player(self.state.turn.player());
+        w.markers.iter().any(|m| {
+            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some())
+        })
     }
 
     /// What keeps the rule action `def` from being offered now, before its `targets` is asked:

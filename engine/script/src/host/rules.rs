@@ -114,6 +114,12 @@ impl ScriptHost {
                             marker: a.marker.map(|m| m.to_string()),
                         })
                         .collect(),
+                    restrict_when: rule.restrict_when.as_ref().map(|(stages, markers)| {
+                        hexforge_core::tile::RestrictWhen {
+                            stages: *stages,
+                            markers: markers.iter().map(|m| m.to_string()).collect(),
+                        }
+                    }),
                 });
                 bound.push((state, rule.clone()));
             }
