@@ -554,6 +554,25 @@ impl Game {
     /// `hook_failure`. Turn hooks run once the action is done: `turn_ended` for the player whose
     /// turn it ended, then `turn_started` for the player whose turn it began.
     fn perform<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
+        if self.catalog.hook_points().intersects(HookPoints::TURNS) {
+            self.perform_watched(checked, outside);
+        } else {
+            // No tile of the catalog has turn hooks: nobody needs to know whose turn ended.
+            self.perform_action(checked, outside);
+        }
+        if !self.rule_points.is_empty() && self.hook_failure.is_none() {
+            // What the action destroyed outside battles, then whether the rules end the game.
+            self.rule_losses(outside);
+            if self.hook_failure.is_none() {
+                self.rules_may_end(outside);
+            }
+        }
+    }
+
+    /// Performs a checked action watching whose turn it ends and whose it begins, then calls
+    /// their tiles' turn hooks.
+    #[inline(never)]
+    fn perform_watched<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
         let (hooks, decider, sink) = outside.parts();
         let mut watch = TurnWatch {
             sink,
@@ -571,13 +590,6 @@ impl Game {
                 break;
             }
             self.turn_hooks(seat, point, outside);
-        }
-        if !self.rule_points.is_empty() && self.hook_failure.is_none() {
-            // What the action destroyed outside battles, then whether the rules end the game.
-            self.rule_losses(outside);
-            if self.hook_failure.is_none() {
-                self.rules_may_end(outside);
-            }
         }
     }
 
