@@ -229,13 +229,32 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let checked = self.check_action(action)?;
-        if !self.has_scripted && self.rule_points.is_empty() && !self.may_call_hooks(&checked) {
-            self.perform(checked, &mut (hooks, decider, sink));
-            return match self.hook_failure.take() {
-                Some(e) => Err(ActionError::Hook(e)),
-                None => Ok(()),
-            };
+        if self.has_scripted || !self.rule_points.is_empty() || self.may_call_hooks(&checked) {
+            return self.act_kept(checked, hooks, decider, sink);
         }
+        self.perform(checked, &mut (hooks, decider, sink));
+        match self.hook_failure.take() {
+            Some(e) => Err(ActionError::Hook(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Performs a checked action that may call hooks, keeping the game as it was and holding its
+    /// events back until the action has not failed: a failure puts the game back and refuses
+    /// the action.
+    #[inline(never)]
+    fn act_kept<H, D, S>(
+        &mut self,
+        checked: Checked,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) -> Result<(), ActionError>
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         // A battle with scripted tiles can fail: keep the game and the events until it has not
         // (a sink that drops the events needs none held back).
         let before = self.clone();
