@@ -896,9 +896,10 @@ impl Game {
     /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
     /// more, else the next player's turn.
     fn after_turn<O: Outside>(&mut self, outside: &mut O) {
-        let active = self.active_mask();
         match self.owed {
-            Some(owed) if owed & active == 0 => {
+            // Nobody owes a turn before the final round: the players still in the game are
+            // worked out only then.
+            Some(owed) if owed & self.active_mask() == 0 => {
                 let cause = if self.tie_break {
                     BattleCause::TieBreak
                 } else {
