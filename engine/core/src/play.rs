@@ -610,6 +610,7 @@ impl<'f> PlayChecker<'f> {
 
     /// The empty cells the unit on `unit` could reach with one move (not its own cell), ignoring
     /// whether it may move at all: [`PlayChecker::check`] says that.
+    #[inline]
     pub fn move_destinations(&self, unit: Cell) -> u64 {
         let owner = self.field.at(unit).map(|p| p.owner).unwrap_or_default();
         self.field
@@ -627,6 +628,7 @@ impl<'f> PlayChecker<'f> {
     }
 
     /// R5.3.2: the empty hexes where a Push by `pusher` could send the unit on `target`.
+    #[inline]
     pub fn push_destinations(&self, pusher: Cell, target: Cell) -> u64 {
         self.field
             .keeps_links(target, push_destinations(self.field, pusher, target))

@@ -229,13 +229,32 @@ impl Game {
         S: EventSink + ?Sized,
     {
         let checked = self.check_action(action)?;
-        if !self.has_scripted && self.rule_points.is_empty() && !self.may_call_hooks(&checked) {
-            self.perform(checked, &mut (hooks, decider, sink));
-            return match self.hook_failure.take() {
-                Some(e) => Err(ActionError::Hook(e)),
-                None => Ok(()),
-            };
+        if self.has_scripted || !self.rule_points.is_empty() || self.may_call_hooks(&checked) {
+            return self.act_kept(checked, hooks, decider, sink);
         }
+        self.perform(checked, &mut (hooks, decider, sink));
+        match self.hook_failure.take() {
+            Some(e) => Err(ActionError::Hook(e)),
+            None => Ok(()),
+        }
+    }
+
+    /// Performs a checked action that may call hooks, keeping the game as it was and holding its
+    /// events back until the action has not failed: a failure puts the game back and refuses
+    /// the action.
+    #[inline(never)]
+    fn act_kept<H, D, S>(
+        &mut self,
+        checked: Checked,
+        hooks: &mut H,
+        decider: &mut D,
+        sink: &mut S,
+    ) -> Result<(), ActionError>
+    where
+        H: AbilityHooks + ?Sized,
+        D: Decider + ?Sized,
+        S: EventSink + ?Sized,
+    {
         // A battle with scripted tiles can fail: keep the game and the events until it has not
         // (a sink that drops the events needs none held back).
         let before = self.clone();
@@ -554,6 +573,25 @@ impl Game {
     /// `hook_failure`. Turn hooks run once the action is done: `turn_ended` for the player whose
     /// turn it ended, then `turn_started` for the player whose turn it began.
     fn perform<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
+        if self.catalog.hook_points().intersects(HookPoints::TURNS) {
+            self.perform_watched(checked, outside);
+        } else {
+            // No tile of the catalog has turn hooks: nobody needs to know whose turn ended.
+            self.perform_action(checked, outside);
+        }
+        if !self.rule_points.is_empty() && self.hook_failure.is_none() {
+            // What the action destroyed outside battles, then whether the rules end the game.
+            self.rule_losses(outside);
+            if self.hook_failure.is_none() {
+                self.rules_may_end(outside);
+            }
+        }
+    }
+
+    /// Performs a checked action watching whose turn it ends and whose it begins, then calls
+    /// their tiles' turn hooks.
+    #[inline(never)]
+    fn perform_watched<O: Outside>(&mut self, checked: Checked, outside: &mut O) {
         let (hooks, decider, sink) = outside.parts();
         let mut watch = TurnWatch {
             sink,
@@ -571,13 +609,6 @@ impl Game {
                 break;
             }
             self.turn_hooks(seat, point, outside);
-        }
-        if !self.rule_points.is_empty() && self.hook_failure.is_none() {
-            // What the action destroyed outside battles, then whether the rules end the game.
-            self.rule_losses(outside);
-            if self.hook_failure.is_none() {
-                self.rules_may_end(outside);
-            }
         }
     }
 
@@ -865,9 +896,10 @@ impl Game {
     /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
     /// more, else the next player's turn.
     fn after_turn<O: Outside>(&mut self, outside: &mut O) {
-        let active = self.active_mask();
         match self.owed {
-            Some(owed) if owed & active == 0 => {
+            // Nobody owes a turn before the final round: the players still in the game are
+            // worked out only then.
+            Some(owed) if owed & self.active_mask() == 0 => {
                 let cause = if self.tie_break {
                     BattleCause::TieBreak
                 } else {

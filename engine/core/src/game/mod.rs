@@ -356,6 +356,7 @@ impl Game {
     }
 
     /// The game of `setup`, checked, with the rules in play worked out and no hook called.
+    #[inline]
     fn build(
         setup: GameSetup,
         catalog: Arc<Catalog>,
@@ -447,6 +448,7 @@ impl Game {
         }
         let first = order[0];
         let has_scripted = scripted_in(&catalog, setup.seats.iter().map(|s| s.army.as_str()));
+        let (rules_in_play, rule_points) = scripts::rules_in_play(&catalog, &rules);
         Ok(Game {
             catalog,
             rules,
@@ -472,14 +474,13 @@ impl Game {
             movers: OnceLock::new(),
             has_scripted,
             scripted: Vec::new(),
-            rules_in_play: 0,
-            rule_points: RulePoints::NONE,
+            rules_in_play,
+            rule_points,
             restriction: Restriction::default(),
             rule_targets: Vec::new(),
             rule_refusals: Vec::new(),
             losses: Vec::new(),
-        }
-        .with_rules_in_play())
+        })
     }
 
     /// A game in progress, checked: the board is legal, every player has an HQ on it, hands hold
@@ -584,6 +585,7 @@ impl Game {
             .last_turns
             .as_ref()
             .map(|v| v.iter().fold(0u8, |m, p| m | 1 << p.index()));
+        let (rules_in_play, rule_points) = scripts::rules_in_play(&catalog, &rules);
         let mut game = Game {
             catalog,
             rules,
@@ -609,14 +611,13 @@ impl Game {
             movers: OnceLock::new(),
             has_scripted: false,
             scripted: Vec::new(),
-            rules_in_play: 0,
-            rule_points: RulePoints::NONE,
+            rules_in_play,
+            rule_points,
             restriction: Restriction::default(),
             rule_targets: Vec::new(),
             rule_refusals: Vec::new(),
             losses: Vec::new(),
-        }
-        .with_rules_in_play();
+        };
         game.has_scripted = scripted_in(&game.catalog, game.armies.iter().map(String::as_str));
         let outside = &mut (&mut *hooks, &mut crate::decision::DefaultPolicy, sink);
         game.begin_turn(position.next, outside);

@@ -16,7 +16,9 @@ use crate::hooks::{
     RuleCall, RulePoints,
 };
 use crate::rng::Rng;
+use crate::rules::Rules;
 use crate::shape::Cell;
+use crate::tile::Catalog;
 
 /// The seed of the next hook call outside a battle, from the game's hook seed and the count
 /// of such calls `calls` (which it advances): the second output of a generator seeded with their
@@ -32,23 +34,22 @@ pub(super) fn hook_call_seed(hook_seed: u64, calls: &mut u32) -> u64 {
 /// `destroyed` hook wounds another...): then the rest wait for the next action.
 pub(super) const MAX_LOSS_ROUNDS: usize = 64;
 
-impl Game {
-    /// Works out which of the catalog's game rules the game's rule options put in play.
-    pub(super) fn with_rules_in_play(mut self) -> Self {
-        let declared = self.catalog.options();
-        let mut mask = 0u64;
-        let mut points = RulePoints::NONE;
-        for (i, rule) in self.catalog.game_rules().iter().enumerate() {
-            if rule.applies(|key| self.rules.option(declared, key)) {
-                mask |= 1 << i;
-                points = points.union(rule.points);
-            }
+/// Which of the catalog's game rules the rule options put in play, one bit per rule index, and
+/// their points together.
+pub(super) fn rules_in_play(catalog: &Catalog, rules: &Rules) -> (u64, RulePoints) {
+    let declared = catalog.options();
+    let mut mask = 0u64;
+    let mut points = RulePoints::NONE;
+    for (i, rule) in catalog.game_rules().iter().enumerate() {
+        if rule.applies(|key| rules.option(declared, key)) {
+            mask |= 1 << i;
+            points = points.union(rule.points);
         }
-        self.rules_in_play = mask;
-        self.rule_points = points;
-        self
     }
+    (mask, points)
+}
 
+impl Game {
     /// The points of the game rules in play together; empty when no rule plays.
     pub fn rule_points(&self) -> RulePoints {
         self.rule_points
