@@ -593,7 +593,7 @@ fn rtt(address: &str, matches: usize, mods: &'static LoadedMods) {
         summary(&mut back)
     );
     println!(
-        "  both transport legs, without the host's turn: {}",
+        "  both network legs, without the host's turn: {}",
         summary(&mut both)
     );
 }
