@@ -550,6 +550,18 @@ impl ScriptHost {
                 self.states.push(s);
             }
         }
+        // The mods that depend on each mod, in load order: a tile one of them adds to the
+        // other's army by a patch may bind an ability its own scripts define.
+        let dependents: Vec<Vec<usize>> = mods
+            .iter()
+            .map(|m| {
+                mods.iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.manifest.dependencies.iter().any(|dep| dep.id == m.id))
+                    .map(|(j, _)| j)
+                    .collect()
+            })
+            .collect();
         let mut bindings = Vec::new();
         catalog.edit_tiles(|_, tile| {
             if tile.abilities.is_empty() {
@@ -558,14 +570,24 @@ impl ScriptHost {
             let Some((m, army)) = provider.get(&tile.army) else {
                 return;
             };
-            let Some(state) = index_of[*m] else {
+            let Some(own) = index_of[*m] else {
                 return; // its scripts failed to load: already reported
             };
-            let st = &self.states[state];
             let sites: Vec<_> = army.hook_sites.iter().filter(|s| s.tile == tile.id).collect();
             let reported = problems.len();
             for i in 0..tile.abilities.len() {
                 let name = tile.abilities[i].hook.clone();
+                // The army's own mod first, then the mods that depend on it (a patch's mod).
+                let state = if self.states[own].find(&name).is_some() {
+                    own
+                } else {
+                    dependents[*m]
+                        .iter()
+                        .filter_map(|d| index_of[*d])
+                        .find(|d| self.states[*d].find(&name).is_some())
+                        .unwrap_or(own)
+                };
+                let st = &self.states[state];
                 let site = sites.get(i).map(|s| s.at.clone());
                 let located = |message: String| match &site {
                     Some(at) => Diagnostic {

@@ -12,7 +12,8 @@
 --   half_built  on the Structure's first tile until its second is down (lasts 2 ends of turns)
 --   rotated     on both tiles of a Structure turned this turn (lasts "turn")
 --
--- Icons (R9.3.4): weight, rotation and boarding below; Sniper is not played yet.
+-- Icons (R9.3.4): weight, rotation and boarding below; Sniper is the ability `structure_sniper`
+-- (at the end of this file), bound to both tiles of the Watchtower in ../patches/outpost.toml.
 
 local structures = {
   hegemony = {
@@ -24,7 +25,7 @@ local structures = {
     { name = "Walker", tiles = { "moloch/walker_legs", "moloch/walker_gun" }, rotation = true },
   },
   outpost = {
-    { name = "Watchtower", tiles = { "outpost/watchtower_base", "outpost/watchtower_top" }, rotation = true },
+    { name = "Watchtower", tiles = { "outpost/watchtower_base", "outpost/watchtower_top" }, sniper = true },
     { name = "Field Battery", tiles = { "outpost/battery_gun", "outpost/battery_crew" }, weight = true },
   },
   borgo = {
@@ -260,4 +261,42 @@ rule("structures", {
       end,
     },
   },
+})
+
+-- Sniper (R9.3.4): each ranged attack of the unit hits the enemy unit of its choice on its line
+-- of fire, not necessarily the first; armor still protects the unit it hits. The engine chooses
+-- for the owner (docs/DECISIONS.md, "Linked units and Structures"): an enemy unit, not an HQ, that
+-- the attack destroys if it lands (its wounds and the attack's strength reach its hit points),
+-- the one with the highest printed initiative, the nearest on a tie; when there is none, the
+-- first enemy on the line, as without the icon.
+ability("structure_sniper", {
+  doc = "Sniper (R9.3.4): each ranged attack hits the enemy of the unit's choice on its line of fire.",
+  plan_attacks = function(ctx, plan)
+    local q, r = ctx:hex()
+    local facing = ctx:facing()
+    for i = 1, plan:count() do
+      local kind, edge, strength = plan:get(i)
+      if kind == "ranged" then
+        local d = hex.edge_direction(edge, facing)
+        local best, best_initiative
+        local nq, nr = hex.neighbour(q, r, d)
+        while ctx:on_board(nq, nr) do
+          local t = ctx:tile_at(nq, nr)
+          if t and not t.hq and ctx:is_enemy(nq, nr) then
+            local p = ctx:printed(nq, nr)
+            if t.wounds + strength >= p.hit_points then
+              local initiative = p.initiative[1] or -1
+              if not best or initiative > best_initiative then
+                best, best_initiative = { nq, nr }, initiative
+              end
+            end
+          end
+          nq, nr = hex.neighbour(nq, nr, d)
+        end
+        if best then
+          plan:target(i, best[1], best[2])
+        end
+      end
+    end
+  end,
 })
