@@ -354,6 +354,44 @@ pub fn effects_text(e: &Effects) -> String {
     parts.join(", ")
 }
 
+/// A tile's data in a few lines, as a tooltip shows it: its name, kind and id, initiative,
+/// toughness and Mobility, what each edge holds, its module or aura effects and its abilities.
+pub fn summary(tile: &Tile) -> String {
+    let mut lines = vec![format!(
+        "{} ({}, {})",
+        tile.name,
+        tile.kind.name(),
+        tile.full_id()
+    )];
+    let initiative: Vec<String> = tile.initiative.values().iter().map(u8::to_string).collect();
+    if !initiative.is_empty() {
+        lines.push(format!("initiative {}", initiative.join(", ")));
+    }
+    if tile.toughness > 0 {
+        lines.push(format!("toughness {}", tile.toughness));
+    }
+    if tile.mobile {
+        lines.push("Mobility".to_string());
+    }
+    for e in Edge::ALL {
+        let text = edge_text(tile, e);
+        if !text.is_empty() {
+            lines.push(format!("{}: {text}", EDGE_NAMES[e.index() as usize]));
+        }
+    }
+    for (what, effects) in [("module", &tile.module), ("aura", &tile.aura)] {
+        let text = effects_text(effects);
+        if !text.is_empty() {
+            lines.push(format!("{what}: {text}"));
+        }
+    }
+    if !tile.abilities.is_empty() {
+        let hooks: Vec<&str> = tile.abilities.iter().map(|a| a.hook.as_str()).collect();
+        lines.push(format!("abilities: {}", hooks.join(", ")));
+    }
+    lines.join("\n")
+}
+
 /// Shows a tile that cannot be edited here (it has no army file of its own, e.g. a patch made
 /// it): the drawing and its data; returns the hook of the ability whose source was asked for.
 pub fn ui(ui: &mut egui::Ui, tile: &Tile) -> Option<String> {
@@ -416,6 +454,20 @@ mod tests {
         // The front edge is the top side: between the upper-left and upper-right corners.
         assert_eq!(edge_corners(0), (4, 5));
         assert_eq!(edge_corners(3), (1, 2));
+    }
+
+    #[test]
+    fn a_summary_says_the_tile_line_by_line() {
+        let mut t = Tile::new("a", "netter", TileKind::Soldier);
+        t.name = "Netter".to_string();
+        t.initiative = hexforge_core::Initiative::new(&[3, 1]).expect("a valid initiative");
+        t.toughness = 1;
+        t.edges[0].melee = 2;
+        t.edges[3].armor = true;
+        assert_eq!(
+            summary(&t),
+            "Netter (soldier, a/netter)\ninitiative 3, 1\ntoughness 1\nfront: M2\nback: A"
+        );
     }
 
     #[test]

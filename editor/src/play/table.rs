@@ -872,6 +872,7 @@ impl Table {
                 11.0,
                 egui::Color32::WHITE,
             );
+            let resp = resp.on_hover_text(crate::tile_view::summary(tile));
             if mine && resp.clicked() {
                 picked = Some(*t);
             }
