@@ -1153,12 +1153,7 @@ impl Session<'_, '_> {
             else {
                 return None;
             };
-            let ask = Message::Ask(WireAsk {
-                step: number,
-                seat: s,
-                picks: picks.to_vec(),
-                action: encode_action(action, catalog),
-            });
+            let ask = Message::Ask(WireAsk::new((number, s), action, picks, catalog));
             let sent = peers
                 .get_mut(id)
                 .map(|p| send(&mut p.stream.stream(), &ask).is_ok());

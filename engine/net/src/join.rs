@@ -14,7 +14,7 @@ use crate::lockstep::{
 use crate::message::{Hello, Message, Role, WireAsk, WireStep};
 use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::{AbilityHooks, Action, Catalog, Event, Game, Rng};
-use hexforge_replay::{Header, Recorder, Step, decode_action, encode_action, start_noted};
+use hexforge_replay::{Header, Recorder, Step, decode_action, start_noted};
 use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::Arc;
@@ -461,12 +461,7 @@ impl Side<'_, '_> {
             if s == seat {
                 return None;
             }
-            let ask = Message::Ask(WireAsk {
-                step: number,
-                seat: s,
-                picks: picks.to_vec(),
-                action: encode_action(action, catalog),
-            });
+            let ask = Message::Ask(WireAsk::new((number, s), action, picks, catalog));
             if conn.send(&ask).is_err() {
                 return Some(0);
             }

@@ -182,6 +182,24 @@ pub struct WireAsk {
     pub action: String,
 }
 
+impl WireAsk {
+    /// The ask of seat `seat`'s next decision in step `step`, its action written against
+    /// `catalog` and the picks so far.
+    pub fn new(
+        (step, seat): (usize, usize),
+        action: &hexforge_core::Action,
+        picks: &[usize],
+        catalog: &Catalog,
+    ) -> Self {
+        WireAsk {
+            step,
+            seat,
+            picks: picks.to_vec(),
+            action: encode_action(action, catalog),
+        }
+    }
+}
+
 /// The most bytes of a mod archive one `pack` frame carries (twice as many hexadecimal digits).
 pub const PACK_CHUNK: usize = 6000;
 
