@@ -35,8 +35,6 @@ const LOOK_AGAIN: Duration = Duration::from_millis(100);
 /// How long the host waits, at the end, for every side's last hashes; and for a desynced
 /// side's replay.
 const ANSWER_WITHIN: Duration = Duration::from_secs(60);
-/// How long a decision put to a seat played elsewhere may take (a person thinks).
-pub(crate) const DECIDE_WITHIN: Duration = Duration::from_secs(600);
 /// How long the host waits, after `end`, for the sides to close their connections.
 const CLOSE_WITHIN: Duration = Duration::from_secs(10);
 /// The stack of the threads that only read connections.
@@ -85,7 +83,7 @@ pub struct Hosting<'a> {
     /// On a desync, both replays are saved as `NAME.host.replay` and `NAME.join.replay`.
     pub desync_name: PathBuf,
     /// Stops the match from outside (`None`: it ends with the game or an error).
-    pub stop: Option<crate::Stop>,
+    pub stop: Option<crate::stop::Stop>,
 }
 
 /// What the connections' threads tell the game's thread.
@@ -270,7 +268,7 @@ fn await_answer(
     id: u64,
     number: usize,
 ) -> Option<usize> {
-    let deadline = Instant::now() + DECIDE_WITHIN;
+    let deadline = Instant::now() + crate::lockstep::DECIDE_WITHIN;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
         match rx.recv_timeout(left) {
@@ -470,7 +468,7 @@ struct Session<'a, 's> {
     /// The last waiting message shown, not to repeat it.
     told: Option<String>,
     /// Stops the match from outside.
-    leave: Option<crate::Stop>,
+    leave: Option<crate::stop::Stop>,
     /// The tiles, to write the actions of decisions asked.
     catalog: Arc<Catalog>,
     /// What came while a decision was asked, handled once the step is played.
@@ -551,7 +549,7 @@ impl Session<'_, '_> {
             return self.handle(incoming);
         }
         loop {
-            if self.leave.as_ref().is_some_and(crate::Stop::stopped) {
+            if self.leave.as_ref().is_some_and(crate::stop::Stop::stopped) {
                 self.notice_all("the host left the match");
                 return Err(NetError::Stopped("the host left the match".to_string()));
             }

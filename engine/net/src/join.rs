@@ -66,7 +66,7 @@ pub struct Joining<'a> {
     /// content again and join again.
     pub fetch: Option<Fetching<'a>>,
     /// Leaves the match from outside (`None`: it ends with the game or an error).
-    pub stop: Option<crate::Stop>,
+    pub stop: Option<crate::stop::Stop>,
 }
 
 /// Joins a match and follows it to its end: returns how it ended, or why it stopped (a refused
@@ -353,7 +353,7 @@ struct Side<'a, 's> {
     diverged: Option<Diverged>,
     events: Vec<Event>,
     legal: LegalActions,
-    stop: Option<crate::Stop>,
+    stop: Option<crate::stop::Stop>,
     /// The tiles, to write the actions of decisions asked.
     catalog: Arc<Catalog>,
     /// Messages that came while a decision was asked, read before the connection.
@@ -379,7 +379,7 @@ impl Side<'_, '_> {
             };
             let message = match next {
                 Ok(m) => m,
-                Err(_) if self.stop.as_ref().is_some_and(crate::Stop::stopped) => {
+                Err(_) if self.stop.as_ref().is_some_and(crate::stop::Stop::stopped) => {
                     return Err(NetError::Stopped("this side left the match".to_string()));
                 }
                 Err(NetError::Frame(crate::frame::FrameError::Closed)) => {
@@ -466,7 +466,7 @@ impl Side<'_, '_> {
                 return Some(0);
             }
             let pick = loop {
-                match conn.recv_within(Some(crate::host::DECIDE_WITHIN)) {
+                match conn.recv_within(Some(crate::lockstep::DECIDE_WITHIN)) {
                     Ok(Message::Answer { step, pick }) if step == number => break pick,
                     Ok(other) => pending.push_back(other),
                     Err(_) => break 0,

@@ -34,11 +34,7 @@ pub use host::{Fill, Hosting, Listen, Play, host, join_address};
 pub use join::{Confirm, Fetching, Joining, MakePlayer, join};
 pub use lockstep::{Content, Elsewhere, Here, Outcome, Unseen, Watcher, seat_name};
 pub use message::{
-    Hello, MAGIC, Message, MessageError, PACK_CHUNK, Role, WireAsk, WireStep, valid_code,
+    Hello, MAGIC, MAX_PICKS, MAX_SEATS, Message, MessageError, PACK_CHUNK, Role, WireAsk, WireStep,
+    valid_code,
 };
 pub use stop::Stop;
-
-/// The most seats a match has.
-pub const MAX_SEATS: usize = 4;
-/// The most decisions one `ask` frame carries the picks of.
-pub const MAX_PICKS: usize = 1000;

@@ -15,6 +15,9 @@ use hexforge_core::{AbilityHooks, Action, Battlefield, Catalog, Event, Game, Gam
 use hexforge_replay::{Header, Recorder, Step, act_noted, replay_step};
 use std::sync::Arc;
 
+/// How long a decision put to a seat played on another side may take (a person thinks).
+pub(crate) const DECIDE_WITHIN: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// What a side has loaded: its mods (with their versions and content hashes, compared at the
 /// handshake) and the catalog built from them.
 pub struct Content<'m> {
@@ -109,7 +112,7 @@ pub fn play_turn(
     hooks: &mut dyn AbilityHooks,
     legal: &mut LegalActions,
     events: &mut Vec<Event>,
-    (stop, elsewhere): (Option<&crate::Stop>, &mut AskElsewhere<'_>),
+    (stop, elsewhere): (Option<&crate::stop::Stop>, &mut AskElsewhere<'_>),
 ) -> Result<Step, NetError> {
     game.legal_actions(legal);
     let Some(last) = legal.len().checked_sub(1) else {
@@ -127,7 +130,7 @@ pub fn play_turn(
         None => last,
     };
     // A side left while its player chose: nothing more is played.
-    if stop.is_some_and(crate::Stop::stopped) {
+    if stop.is_some_and(crate::stop::Stop::stopped) {
         return Err(NetError::Stopped("this side left the match".to_string()));
     }
     let action = legal.get(pick).ok_or_else(|| {

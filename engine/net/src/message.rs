@@ -200,6 +200,11 @@ impl WireAsk {
     }
 }
 
+/// The most seats a match has.
+pub const MAX_SEATS: usize = 4;
+/// The most decisions one `ask` frame carries the picks of.
+pub const MAX_PICKS: usize = 1000;
+
 /// The most bytes of a mod archive one `pack` frame carries (twice as many hexadecimal digits).
 pub const PACK_CHUNK: usize = 6000;
 
@@ -566,8 +571,8 @@ fn parse_ask(words: &[&str]) -> Result<WireAsk, String> {
         (Some(&"seat"), Some(n)) => n
             .parse::<usize>()
             .ok()
-            .filter(|n| (1..=crate::MAX_SEATS).contains(n))
-            .ok_or_else(|| format!("`{n}` is not a seat (1 to {})", crate::MAX_SEATS))?,
+            .filter(|n| (1..=MAX_SEATS).contains(n))
+            .ok_or_else(|| format!("`{n}` is not a seat (1 to {})", MAX_SEATS))?,
         _ => return Err(format!("no seat: {SHAPE}")),
     };
     let mut i = 3;
@@ -582,8 +587,8 @@ fn parse_ask(words: &[&str]) -> Result<WireAsk, String> {
             (Some(w), _) => return Err(format!("unknown word `{w}`: {SHAPE}")),
             (None, _) => return Err(format!("no action: {SHAPE}")),
         }
-        if picks.len() > crate::MAX_PICKS {
-            return Err(format!("more than {} picks: {SHAPE}", crate::MAX_PICKS));
+        if picks.len() > MAX_PICKS {
+            return Err(format!("more than {} picks: {SHAPE}", MAX_PICKS));
         }
         i += 2;
     }
