@@ -11,6 +11,8 @@
 --   building    on the player placing a Structure: which one (1 or 2) (lasts 2 ends of turns)
 --   half_built  on the Structure's first tile until its second is down (lasts 2 ends of turns)
 --   rotated     on both tiles of a Structure turned this turn (lasts "turn")
+--   built_1/2   on a player whose Structure 1 or 2 is on the board (permanent): the other sides
+--               left in the reserve never make it again
 --
 -- Icons (R9.3.4): weight, rotation and boarding below; Sniper is the ability `structure_sniper`
 -- (at the end of this file), bound to both tiles of the Watchtower in ../patches/outpost.toml.
@@ -34,6 +36,13 @@ local structures = {
   },
 }
 
+-- Each tile's other side (R9.3.1): the tile of the same id with `_b` (../patches/).
+for _, list in pairs(structures) do
+  for _, st in ipairs(list) do
+    st.sides = { st.tiles[1] .. "_b", st.tiles[2] .. "_b" }
+  end
+end
+
 -- The Structure of player `p`'s army numbered `n` (1 or 2), or nil.
 local function structure(ctx, p, n)
   local list = structures[ctx:army(p)]
@@ -44,7 +53,7 @@ end
 local function structure_of(ctx, p, id)
   for n = 1, 2 do
     local s = structure(ctx, p, n)
-    if s and (s.tiles[1] == id or s.tiles[2] == id) then
+    if s and (s.tiles[1] == id or s.tiles[2] == id or s.sides[1] == id or s.sides[2] == id) then
       return s, n
     end
   end
@@ -84,11 +93,13 @@ local function half_built(ctx, p)
   return nil
 end
 
--- Puts the second tile of Structure `s` on (q, r) facing `facing`, next to its first tile on
--- (aq, ar), and makes the two one linked unit with the Structure's icons. `action`: put down by
+-- Puts the second tile of Structure `s` (number `n`), the side `second`, on (q, r) facing `facing`,
+-- next to its first tile on (aq, ar), and makes the two one linked unit with the Structure's icons. `action`: put down by
 -- the player's action (Boarding then starts a Battle), not by the end of the turn.
-local function finish(ctx, fx, p, s, aq, ar, q, r, facing, action)
-  fx:place({ tile = s.tiles[2], q = q, r = r, facing = facing, owner = p })
+local function finish(ctx, fx, p, s, n, second, aq, ar, q, r, facing, action)
+  fx:place({ tile = second, q = q, r = r, facing = facing, owner = p })
+  -- Built: the other sides left in the reserve never make it again.
+  fx:mark_player(p, "built_" .. n, "permanent", 1)
   fx:link({ hexes = { { aq, ar }, { q, r } }, kind = "structure", owner = p, loss = "whole", shared = true })
   if s.weight then
     -- Weight (R9.3.4): nobody moves the unit to another hex in any way.
@@ -108,10 +119,13 @@ end
 -- Why player `p` may not start placing Structure `n` now (R9.3.1), or nil when they may: after
 -- drawing, with three tiles to discard, both its tiles in reserve, no Structure half placed, and
 -- nobody has drawn their last tile.
-local function why_not_build(ctx, p, n)
+local function why_not_build(ctx, p, n, first)
   local s = structure(ctx, p, n)
   if not s then
     return "your army has no Structure " .. n .. " (R9.3.1)"
+  end
+  if ctx:player_marker(p, "built_" .. n) then
+    return "the " .. s.name .. " is on the board already (R9.3.1)"
   end
   if ctx:player_marker(p, "building") then
     return "put down the second tile of the Structure you are placing first (R9.3.1)"
@@ -126,21 +140,27 @@ local function why_not_build(ctx, p, n)
     return "a Structure costs three tiles discarded from your hand, and you hold " .. #ctx:hand(p) .. " (R9.3.1)"
   end
   local reserve = ctx:reserve(p)
-  if count(reserve, s.tiles[1]) == 0 or count(reserve, s.tiles[2]) == 0 then
+  local second = count(reserve, s.tiles[2]) + count(reserve, s.sides[2])
+  if (count(reserve, s.tiles[1]) == 0 and count(reserve, s.sides[1]) == 0) or second == 0 then
     return "the " .. s.name .. " is not in your reserve any more (R9.3.1)"
+  end
+  local tile = first == 1 and s.tiles[1] or s.sides[1]
+  if count(reserve, tile) == 0 then
+    return "that side of the " .. s.name .. "'s first tile is not in your reserve (R9.3.1)"
   end
   return nil
 end
 
 -- The action that places the first tile of Structure `n`.
-local function build(n)
+local function build(n, side)
   return {
-    name = "build_" .. n,
+    name = "build_" .. n .. (side == 2 and "_b" or ""),
     doc = "After drawing, discard three tiles and put your army's Structure " .. n
-      .. " down: its first tile here, the second next to it (R9.3.1).",
+      .. " down: its first tile here, " .. (side == 2 and "its other side" or "this side")
+      .. " up, the second next to it (R9.3.1).",
     facing = true,
     targets = function(ctx)
-      local why = why_not_build(ctx, ctx:current(), n)
+      local why = why_not_build(ctx, ctx:current(), n, side)
       if why then
         return why
       end
@@ -160,9 +180,43 @@ local function build(n)
       for i = 1, 3 do
         fx:discard(p, hand[i])
       end
-      fx:place({ tile = s.tiles[1], q = target.q, r = target.r, facing = target.facing, owner = p })
+      local first = side == 2 and s.sides[1] or s.tiles[1]
+      fx:place({ tile = first, q = target.q, r = target.r, facing = target.facing, owner = p })
       fx:mark(target.q, target.r, "half_built", 2, n)
       fx:mark_player(p, "building", 2, n)
+    end,
+  }
+end
+
+-- The action that puts down the second tile of the Structure being placed, this side up
+-- (`side` 1) or its other side (2).
+local function finish_action(side)
+  return {
+    name = side == 2 and "finish_b" or "finish",
+    doc = "Put the second tile of the Structure you are placing next to its first, "
+      .. (side == 2 and "its other side" or "this side") .. " up (R9.3.1).",
+    facing = true,
+    targets = function(ctx)
+      local p = ctx:current()
+      local n = ctx:player_marker(p, "building")
+      local aq, ar = half_built(ctx, p)
+      if not n or not aq then
+        return {}
+      end
+      local st = structure(ctx, p, n)
+      local tile = side == 2 and st.sides[2] or st.tiles[2]
+      if count(ctx:reserve(p), tile) == 0 then
+        return "that side of the " .. st.name .. "'s second tile is not in your reserve (R9.3.1)"
+      end
+      return empty_neighbours(ctx, aq, ar)
+    end,
+    play = function(ctx, target, fx)
+      local p = ctx:current()
+      local n = ctx:player_marker(p, "building")
+      local aq, ar = half_built(ctx, p)
+      local st = structure(ctx, p, n)
+      local tile = side == 2 and st.sides[2] or st.tiles[2]
+      finish(ctx, fx, p, st, n, tile, aq, ar, target.q, target.r, target.facing, true)
     end,
   }
 end
@@ -179,6 +233,9 @@ rule("structures", {
         if s then
           fx:grant(p, s.tiles[1])
           fx:grant(p, s.tiles[2])
+          -- Each tile's other side (R9.3.1), left in the reserve when the first side is used.
+          fx:grant(p, s.sides[1])
+          fx:grant(p, s.sides[2])
         end
       end
     end
@@ -205,34 +262,21 @@ rule("structures", {
         local free = empty_neighbours(ctx, aq, ar)
         if #free > 0 then
           local a = ctx:tile_at(aq, ar)
-          finish(ctx, fx, p, structure(ctx, p, n), aq, ar, free[1][1], free[1][2], a.facing)
+          local st = structure(ctx, p, n)
+          local second = count(ctx:reserve(p), st.tiles[2]) > 0 and st.tiles[2] or st.sides[2]
+          finish(ctx, fx, p, st, n, second, aq, ar, free[1][1], free[1][2], a.facing)
         end
       end
     end
   end,
 
   actions = {
-    build(1),
-    build(2),
-    {
-      name = "finish",
-      doc = "Put the second tile of the Structure you are placing next to its first (R9.3.1).",
-      facing = true,
-      targets = function(ctx)
-        local p = ctx:current()
-        local aq, ar = half_built(ctx, p)
-        if not ctx:player_marker(p, "building") or not aq then
-          return {}
-        end
-        return empty_neighbours(ctx, aq, ar)
-      end,
-      play = function(ctx, target, fx)
-        local p = ctx:current()
-        local n = ctx:player_marker(p, "building")
-        local aq, ar = half_built(ctx, p)
-        finish(ctx, fx, p, structure(ctx, p, n), aq, ar, target.q, target.r, target.facing, true)
-      end,
-    },
+    build(1, 1),
+    build(1, 2),
+    build(2, 1),
+    build(2, 2),
+    finish_action(1),
+    finish_action(2),
     {
       name = "rotate",
       doc = "Rotation (R9.3.4): once per turn, one tile of a Structure with this icon turns freely.",
