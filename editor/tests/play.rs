@@ -731,3 +731,141 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The name of a mod action of `game`'s rules (`hide`, `deploy`...).
+fn rule_action_name(game: &hexforge_core::Game, a: &Action) -> Option<String> {
+    match *a {
+        Action::Rule { rule, action, .. } => game
+            .catalog()
+            .game_rules()
+            .get(usize::from(rule))
+            .and_then(|r| r.actions.get(usize::from(action)))
+            .map(|x| x.name.clone()),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_monolith_is_hidden_deployed_and_folded_through_the_play_tab() {
+    let dir = replay_folder("monolith");
+    let mut h = play_window(
+        &dir,
+        &[
+            ("ashen_legion", Who::Person),
+            ("thornwardens", Who::Bot("random".into())),
+        ],
+        4,
+    );
+    h.state_mut().play_mut().rules.preset = "monolith_arena".to_string();
+    h.state_mut().play_mut().rules.options.clear();
+    h.step();
+    click(&mut h, "Start the game");
+    let (mut hidden, mut deployed, mut folded) = (0, false, false);
+    for _ in 0..400 {
+        until(&mut h, "something to do", |e| {
+            e.play()
+                .table()
+                .is_some_and(|t| t.person_to_act().is_some() || t.deciding() || t.over().is_some())
+        });
+        let t = table(&h);
+        if t.over().is_some() || folded {
+            break;
+        }
+        if t.deciding() {
+            let first = h
+                .get_all_by_role(egui::accesskit::Role::Button)
+                .find(|b| {
+                    b.accesskit_node()
+                        .label()
+                        .is_some_and(|l| l.starts_with("1. "))
+                })
+                .and_then(|b| b.accesskit_node().label())
+                .expect("a decision's options");
+            click(&mut h, &first);
+            continue;
+        }
+        let game = t.game().expect("started").clone();
+        let legal = t.legal().to_vec();
+        let me = t.person_to_act().expect("a person's turn");
+        let linked = !game.field().links().is_empty();
+        if deployed && !linked {
+            // The Monolith folded after a Battle (R10.6.6).
+            folded = true;
+            break;
+        }
+        // R10.6.1: before the banner, two tiles are hidden: the action on a tile is a button.
+        if let Some(a) = legal
+            .iter()
+            .find(|a| rule_action_name(&game, a).as_deref() == Some("hide"))
+        {
+            let label = a.describe(game.catalog());
+            click(&mut h, &label);
+            hidden += 1;
+            continue;
+        }
+        // R10.6.3: after the discard, the Monolith deploys in two steps, each a click on a
+        // highlighted hex.
+        let deploy = legal.iter().find(|a| {
+            matches!(
+                rule_action_name(&game, a).as_deref(),
+                Some("deploy") | Some("deploy_2")
+            )
+        });
+        if let Some(&Action::Rule {
+            target: Some(hex), ..
+        }) = deploy
+        {
+            let before = table(&h).log().len();
+            let pos = table(&h).hex_pos(hex).expect("the board was drawn");
+            click_at(&mut h, pos);
+            until(&mut h, "the deploy step in the log", |e| {
+                e.play().table().is_some_and(|t| t.log().len() > before)
+            });
+            if rule_action_name(&game, deploy.expect("found")).as_deref() == Some("deploy_2") {
+                until(&mut h, "the Monolith standing", |e| {
+                    e.play()
+                        .table()
+                        .and_then(|t| t.game())
+                        .is_some_and(|g| !g.field().links().is_empty())
+                });
+                deployed = true;
+            }
+            continue;
+        }
+        let cat = game.catalog();
+        if let Some(hq) = legal.iter().find_map(|a| match *a {
+            Action::Place { tile, .. } if cat.get(tile).kind == TileKind::Hq => Some(tile),
+            _ => None,
+        }) {
+            pick_turn_place(&mut h, hq, 0);
+        } else if !legal.contains(&Action::EndTurn) {
+            let tile = legal
+                .iter()
+                .find_map(|a| match *a {
+                    Action::Discard { tile } => Some(tile),
+                    _ => None,
+                })
+                .expect("a discard when the turn cannot end");
+            click(&mut h, &format!("Discard {}", cat.get(tile).name));
+        } else if deployed && game.field().hq_hp(me) > 0 {
+            // Play tiles towards a full board, so that a Battle comes and folds the Monolith.
+            match legal.iter().find_map(|a| match *a {
+                Action::Place { tile, .. } => Some(tile),
+                _ => None,
+            }) {
+                Some(tile) => {
+                    pick_turn_place(&mut h, tile, 0);
+                }
+                None => click(&mut h, "End turn"),
+            }
+        } else {
+            click(&mut h, "End turn");
+        }
+    }
+    assert_eq!(hidden, 2, "two tiles hidden before the banner (R10.6.1)");
+    assert!(deployed, "the Monolith was deployed through the board");
+    assert!(folded, "the Monolith folded after a Battle (R10.6.6)");
+    let path = table(&h).path().expect("saved").clone();
+    verified(&h, &path);
+    let _ = std::fs::remove_dir_all(&dir);
+}
