@@ -133,25 +133,39 @@ fn pick_turn_place(
     hex
 }
 
+/// Clicks the first option of the decision shown (its button reads `1. ...`).
+fn answer_first_option(h: &mut Harness<'static, Editor>) {
+    let first = h
+        .get_all_by_role(egui::accesskit::Role::Button)
+        .find(|b| {
+            b.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("1. "))
+        })
+        .and_then(|b| b.accesskit_node().label())
+        .expect("a decision with its options shown");
+    click(h, &first);
+}
+
+/// Discards the first tile the person may discard, through its button (a full hand, R2.5.2).
+fn discard_first(h: &mut Harness<'static, Editor>) {
+    let t = table(h);
+    let tile = t
+        .legal()
+        .iter()
+        .find_map(|a| match *a {
+            Action::Discard { tile } => Some(tile),
+            _ => None,
+        })
+        .expect("a discard is asked");
+    let name = t.game().expect("started").catalog().get(tile).name.clone();
+    click(h, &format!("Discard {name}"));
+}
+
 /// Ends the person's turn, discarding first when the hand is full (R2.5.2).
 fn end_turn(h: &mut Harness<'static, Editor>) {
     if !table(h).legal().contains(&Action::EndTurn) {
-        let tile = table(h)
-            .legal()
-            .iter()
-            .find_map(|a| match *a {
-                Action::Discard { tile } => Some(tile),
-                _ => None,
-            })
-            .expect("a discard when the turn cannot end");
-        let name = table(h)
-            .game()
-            .expect("started")
-            .catalog()
-            .get(tile)
-            .name
-            .clone();
-        click(h, &format!("Discard {name}"));
+        discard_first(h);
         until_person(h);
     }
     click(h, "End turn");
@@ -221,18 +235,7 @@ fn play_to_the_end(h: &mut Harness<'static, Editor>) {
             continue;
         }
         if t.deciding() {
-            let first = h
-                .get_all_by_role(egui::accesskit::Role::Button)
-                .find(|b| {
-                    b.accesskit_node()
-                        .label()
-                        .is_some_and(|l| l.starts_with("1. "))
-                })
-                .and_then(|b| b.accesskit_node().label());
-            match first {
-                Some(label) => click(h, &label),
-                None => panic!("a decision with no option shown"),
-            }
+            answer_first_option(h);
             continue;
         }
         let legal = t.legal().to_vec();
@@ -243,14 +246,7 @@ fn play_to_the_end(h: &mut Harness<'static, Editor>) {
         }) {
             pick_turn_place(h, hq, 0);
         } else if !legal.contains(&Action::EndTurn) {
-            let tile = legal
-                .iter()
-                .find_map(|a| match *a {
-                    Action::Discard { tile } => Some(tile),
-                    _ => None,
-                })
-                .expect("a discard when the turn cannot end");
-            click(h, &format!("Discard {}", cat.get(tile).name));
+            discard_first(h);
         } else if let Some(tile) = legal.iter().find_map(|a| match *a {
             Action::Place { tile, .. } => Some(tile),
             _ => None,
@@ -297,22 +293,7 @@ fn a_hot_seat_turn_is_played_through_the_ui_pick_rotate_place_end_turn() {
         click(&mut h, "I'm ready");
         let seat = table(&h).person_to_act().expect("a person's turn");
         if !table(&h).legal().contains(&Action::EndTurn) {
-            let discard = table(&h)
-                .legal()
-                .iter()
-                .find_map(|a| match *a {
-                    Action::Discard { tile } => Some(tile),
-                    _ => None,
-                })
-                .expect("a discard is asked");
-            let name = table(&h)
-                .game()
-                .expect("started")
-                .catalog()
-                .get(discard)
-                .name
-                .clone();
-            click(&mut h, &format!("Discard {name}"));
+            discard_first(&mut h);
             until_person(&mut h);
         }
         let board_tile = {
@@ -772,16 +753,7 @@ fn a_monolith_is_hidden_deployed_and_folded_through_the_play_tab() {
             break;
         }
         if t.deciding() {
-            let first = h
-                .get_all_by_role(egui::accesskit::Role::Button)
-                .find(|b| {
-                    b.accesskit_node()
-                        .label()
-                        .is_some_and(|l| l.starts_with("1. "))
-                })
-                .and_then(|b| b.accesskit_node().label())
-                .expect("a decision's options");
-            click(&mut h, &first);
+            answer_first_option(&mut h);
             continue;
         }
         let game = t.game().expect("started").clone();
@@ -839,14 +811,7 @@ fn a_monolith_is_hidden_deployed_and_folded_through_the_play_tab() {
         }) {
             pick_turn_place(&mut h, hq, 0);
         } else if !legal.contains(&Action::EndTurn) {
-            let tile = legal
-                .iter()
-                .find_map(|a| match *a {
-                    Action::Discard { tile } => Some(tile),
-                    _ => None,
-                })
-                .expect("a discard when the turn cannot end");
-            click(&mut h, &format!("Discard {}", cat.get(tile).name));
+            discard_first(&mut h);
         } else if deployed && game.field().hq_hp(me) > 0 {
             // Play tiles towards a full board, so that a Battle comes and folds the Monolith.
             match legal.iter().find_map(|a| match *a {
