@@ -621,7 +621,7 @@ fn run() -> Result<ExitCode> {
                 };
                 recorder(&dir.join(format!("game-{k:05}.txt")), &header)
             };
-            matches::play_matches(
+            let played = matches::play_matches(
                 &mut out,
                 loaded.catalog.clone(),
                 per_thread,
@@ -633,8 +633,10 @@ fn run() -> Result<ExitCode> {
                 replays
                     .is_some()
                     .then_some(&record as &matches::MakeRecorder<'_>),
-            )
-            .map(|ok| {
+            );
+            // What the games were played with: a modded run is told from the baseline by it.
+            writeln!(out, "Content: {}", content_line(&loaded))?;
+            played.map(|ok| {
                 if ok {
                     ExitCode::SUCCESS
                 } else {

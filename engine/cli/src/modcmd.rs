@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// `hexforge mods list`: every mod found, loaded ones in load order (each with its warnings),
-/// then the skipped ones.
+/// `hexforge mods list`: every mod found, loaded ones in load order (each with its description,
+/// authors, folder, content hash, boards and warnings), then the skipped ones.
 pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
     writeln!(out, "{:<16} {:<9} {:<8} armies", "mod", "version", "state")?;
     for m in &loaded.mods {
@@ -20,6 +20,18 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
             m.manifest.version.to_string(),
             "loaded",
             armies.join(", ")
+        )?;
+        if !m.manifest.description.is_empty() {
+            writeln!(out, "    {}", m.manifest.description)?;
+        }
+        if !m.manifest.authors.is_empty() {
+            writeln!(out, "    by: {}", m.manifest.authors.join(", "))?;
+        }
+        writeln!(out, "    path: {}", m.dir.display())?;
+        writeln!(
+            out,
+            "    content hash: {:016x}",
+            hexforge_content::mod_hash(m)
         )?;
         if !m.boards.is_empty() {
             let boards: Vec<String> = m

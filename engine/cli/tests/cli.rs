@@ -101,6 +101,16 @@ fn matches_prints_a_table_of_every_pairing() {
     let (ok, out) = hexforge(&["matches", "--games", "40", "--seed", "3"]);
     assert!(ok, "{out}");
     assert!(out.starts_with("40 games; bots random vs random"), "{out}");
+    // The mods the games were played with, as a match's log names them.
+    let content = out
+        .lines()
+        .find(|l| l.starts_with("Content: "))
+        .unwrap_or_else(|| panic!("no content line: {out}"));
+    assert!(
+        content.contains("base 1.0.0 #")
+            && content.ends_with(&format!("Hexforge {}", env!("CARGO_PKG_VERSION"))),
+        "{content}"
+    );
     for pairing in ["moloch vs moloch", "borgo vs outpost", "hegemony vs moloch"] {
         assert!(out.contains(pairing), "missing {pairing}:\n{out}");
     }

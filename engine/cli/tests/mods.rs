@@ -70,6 +70,37 @@ fn mods_list_shows_each_mod_with_its_version_state_and_armies() {
     );
     // Each mod's boards, under it.
     assert!(out.contains("    boards: king_of_the_hill (R9.7)"), "{out}");
+    // Where each loaded mod is, and the content hash a match and a replay record for it.
+    let base = out
+        .split("\nbase ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no base mod: {out}"));
+    assert!(
+        base.contains("    path: ") && base.contains("mods/base"),
+        "{out}"
+    );
+    let hash = base
+        .lines()
+        .find_map(|l| l.strip_prefix("    content hash: "))
+        .unwrap_or_else(|| panic!("no content hash: {out}"));
+    assert_eq!(hash.len(), 16, "{out}");
+    let (ok, played) = hexforge(
+        &[
+            "match", "--army", "moloch", "--army", "borgo", "--quiet", "--seed", "1",
+        ],
+        &user,
+    );
+    assert!(ok, "{played}");
+    let (ok, full) = hexforge(
+        &[
+            "match", "--army", "moloch", "--army", "borgo", "--seed", "1",
+        ],
+        &user,
+    );
+    assert!(
+        ok && full.contains(&format!("base 1.0.0 #{hash}")),
+        "{full}"
+    );
 }
 
 #[test]
