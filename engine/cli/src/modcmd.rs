@@ -108,6 +108,18 @@ pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<
             t.toughness,
             if t.mobile { ", mobile" } else { "" }
         )?;
+        let edges = hexforge_content::edges::feature_strings(&t.edges);
+        if !edges.is_empty() {
+            writeln!(out, "  edges: {}", edges.join(", "))?;
+        }
+        for a in &t.abilities {
+            let params: Vec<String> = a.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            if params.is_empty() {
+                writeln!(out, "  ability: {}", a.hook)?;
+            } else {
+                writeln!(out, "  ability: {} ({})", a.hook, params.join(", "))?;
+            }
+        }
     } else {
         writeln!(out, "  now: not in any army")?;
     }

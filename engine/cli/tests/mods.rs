@@ -270,3 +270,26 @@ fn a_mods_check_counts_the_game_rules_a_mod_defines() {
         "{out}"
     );
 }
+
+#[test]
+fn mods_explain_shows_who_made_a_tile_and_its_edges_and_abilities_now() {
+    let user = temp_dir("explain");
+    let (ok, out) = hexforge(&["mods", "explain", "outpost/watchtower_top"], &user);
+    assert!(ok, "{out}");
+    for expected in [
+        "outpost/watchtower_top\n",
+        "  structures       added (",
+        "patches/outpost.toml:",
+        "  now: Watchtower Top x0, initiative [3], toughness 0",
+        "  edges: ranged:1@0,1,5",
+        "  ability: structure_sniper",
+    ] {
+        assert!(out.contains(expected), "`{expected}` not in:\n{out}");
+    }
+    let (ok, out) = hexforge(&["mods", "explain", "moloch/juggernat"], &user);
+    assert!(
+        !ok && out.contains("(did you mean `moloch/juggernaut`?)"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&user);
+}

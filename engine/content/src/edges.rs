@@ -13,6 +13,40 @@ pub struct EdgeError {
 
 const FEATURES: &str = "melee:S, ranged:S, armor, net, link";
 
+/// The feature strings that give `edges`, as an army file writes them: melee and ranged by
+/// strength, then armor, nets and links, each with the edges that share it in increasing order
+/// (`["melee:2@0", "ranged:1@1,5", "armor@0,2,4"]`). Reading them back gives the same edges.
+pub fn feature_strings(edges: &[EdgeIcons; 6]) -> Vec<String> {
+    let list = |keep: &dyn Fn(&EdgeIcons) -> bool| -> Option<String> {
+        let at: Vec<String> = (0..6)
+            .filter(|&i| keep(&edges[i]))
+            .map(|i| i.to_string())
+            .collect();
+        (!at.is_empty()).then(|| at.join(","))
+    };
+    let mut out = Vec::new();
+    for (name, get) in [
+        ("melee", (|e: &EdgeIcons| e.melee) as fn(&EdgeIcons) -> u8),
+        ("ranged", |e: &EdgeIcons| e.ranged),
+    ] {
+        for strength in 1..=9u8 {
+            if let Some(at) = list(&|e| get(e) == strength) {
+                out.push(format!("{name}:{strength}@{at}"));
+            }
+        }
+    }
+    for (name, get) in [
+        ("armor", (|e: &EdgeIcons| e.armor) as fn(&EdgeIcons) -> bool),
+        ("net", |e: &EdgeIcons| e.net),
+        ("link", |e: &EdgeIcons| e.link),
+    ] {
+        if let Some(at) = list(&get) {
+            out.push(format!("{name}@{at}"));
+        }
+    }
+    out
+}
+
 /// Adds one feature string to `edges`.
 pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeError> {
     let err = |offset: usize, message: String| EdgeError { offset, message };
@@ -120,6 +154,36 @@ pub fn apply_feature(edges: &mut [EdgeIcons; 6], text: &str) -> Result<(), EdgeE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn feature_strings_read_back_as_the_same_edges() {
+        let mut edges = [EdgeIcons::default(); 6];
+        for f in [
+            "melee:2@0",
+            "ranged:1@1,5",
+            "armor@0,2,4",
+            "net@3",
+            "link@0,1",
+        ] {
+            apply_feature(&mut edges, f).expect("a feature");
+        }
+        let written = feature_strings(&edges);
+        assert_eq!(
+            written,
+            [
+                "melee:2@0",
+                "ranged:1@1,5",
+                "armor@0,2,4",
+                "net@3",
+                "link@0,1"
+            ]
+        );
+        let mut again = [EdgeIcons::default(); 6];
+        for f in &written {
+            apply_feature(&mut again, f).expect("a feature");
+        }
+        assert_eq!(again, edges);
+    }
 
     fn parse(list: &[&str]) -> Result<[EdgeIcons; 6], EdgeError> {
         let mut e = [EdgeIcons::default(); 6];
