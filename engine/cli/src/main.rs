@@ -386,7 +386,7 @@ fn run() -> Result<ExitCode> {
         std::fs::create_dir_all(&into)
             .with_context(|| format!("cannot create {}", into.display()))?;
         let mut out = BufWriter::new(std::io::stdout().lock());
-        let code = modcmd::new(&mut out, name, &into)?;
+        let code = modcmd::new(&mut out, name, &into, &roots)?;
         out.flush()?;
         return Ok(code);
     }

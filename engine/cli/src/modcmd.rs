@@ -234,17 +234,31 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
 }
 
 /// `hexforge mods new NAME`: a mod folder `into/NAME` with a manifest, a 35-tile army and one
-/// Lua ability, ready to edit (the template is `hexforge_content::scaffold::new_mod`).
-pub fn new(out: &mut impl Write, name: &str, into: &Path) -> Result<ExitCode> {
+/// Lua ability, ready to edit (the template is `hexforge_content::scaffold::new_mod`); the play
+/// command it prints loads `into` beside `roots` (the folders loaded by default) when they do not
+/// hold it.
+pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> Result<ExitCode> {
     let files = hexforge_content::scaffold::new_mod(into, name)?;
     let dir = into.join(name);
     writeln!(out, "created mod `{name}` in {}:", dir.display())?;
     for path in &files {
         writeln!(out, "  {}", path.display())?;
     }
+    // The play command loads the new folder too when it is not among the folders loaded anyway.
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let loaded = roots.iter().any(|r| canon(r) == canon(into));
+    let mods = if loaded {
+        String::new()
+    } else {
+        roots
+            .iter()
+            .chain(std::iter::once(&into.to_path_buf()))
+            .map(|r| format!("--mods {} ", canon(r).display()))
+            .collect()
+    };
     writeln!(
         out,
-        "check it with `hexforge mods check {}`, play it with `hexforge match --army {name} --army moloch`",
+        "check it with `hexforge mods check {}`, play it with `hexforge {mods}match --army {name} --army moloch`",
         dir.display()
     )?;
     Ok(ExitCode::SUCCESS)

@@ -293,3 +293,34 @@ fn mods_explain_shows_who_made_a_tile_and_its_edges_and_abilities_now() {
     );
     let _ = std::fs::remove_dir_all(&user);
 }
+
+#[test]
+fn the_play_command_mods_new_prints_for_a_folder_elsewhere_works_as_printed() {
+    let user = temp_dir("new-elsewhere");
+    let elsewhere = user.join("elsewhere");
+    let (ok, out) = hexforge(
+        &[
+            "mods",
+            "new",
+            "raiders",
+            "--into",
+            &elsewhere.to_string_lossy(),
+        ],
+        &user,
+    );
+    assert!(ok, "{out}");
+    let play = out
+        .split("play it with `hexforge ")
+        .nth(1)
+        .and_then(|rest| rest.split('`').next())
+        .unwrap_or_else(|| panic!("no play command: {out}"));
+    assert!(
+        play.contains("--mods "),
+        "the folder elsewhere is loaded: {play}"
+    );
+    let mut args: Vec<&str> = play.split(' ').collect();
+    args.push("--quiet");
+    let (ok, played) = hexforge(&args, &user);
+    assert!(ok && played.starts_with("Result: "), "{play}: {played}");
+    let _ = std::fs::remove_dir_all(&user);
+}
