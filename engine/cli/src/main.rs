@@ -265,6 +265,15 @@ enum ModsCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Runs the scenario files a mod ships in its `scenarios/` folder (MOD: a loaded mod's id or
+    /// a mod folder), as `hexforge scenario` runs them, ending with `N passed, M failed`.
+    Test {
+        #[arg(value_name = "MOD")]
+        which: String,
+        /// Print the log of every scenario, not only of the failing ones.
+        #[arg(long, short)]
+        verbose: bool,
+    },
     /// Creates a mod folder with a manifest, a 35-tile army and one Lua ability, ready to edit.
     New {
         #[arg(value_name = "NAME")]
@@ -407,6 +416,17 @@ fn run() -> Result<ExitCode> {
         return Ok(code);
     }
     if let Command::Mods {
+        action: ModsCommand::Test { which, .. },
+    } = &cli.command
+        && Path::new(which).join("mod.toml").is_file()
+    {
+        let path = PathBuf::from(which);
+        let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+        if !roots.iter().any(|r| canon(&path).starts_with(canon(r))) {
+            roots.push(path);
+        }
+    }
+    if let Command::Mods {
         action: ModsCommand::Check { path: Some(path) },
     } = &cli.command
     {
@@ -468,6 +488,12 @@ fn run() -> Result<ExitCode> {
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
             ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
             ModsCommand::Check { path: None } => modcmd::check_all(&mut out, &loaded),
+            ModsCommand::Test { which, verbose } => {
+                match modcmd::scenario_folder(&loaded, &which) {
+                    Ok(dir) => scenarios(&mut out, &loaded, &mut scripts, &[dir], verbose),
+                    Err(e) => Err(e),
+                }
+            }
             ModsCommand::Pack { which, out: to } => {
                 modcmd::pack(&mut out, &loaded, &which, to.as_deref())
             }

@@ -211,7 +211,7 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
     if problems.is_empty() {
         writeln!(
             out,
-            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound{}{}",
+            "ok: mod {} {}: {} arm{}, {tiles} tile kinds, {abilities} abilities bound{}{}{}",
             m.id,
             m.manifest.version,
             m.armies.len(),
@@ -220,6 +220,11 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
                 0 => String::new(),
                 1 => ", 1 game rule".to_string(),
                 n => format!(", {n} game rules"),
+            },
+            match scenario_count(&m.dir) {
+                0 => String::new(),
+                1 => format!(", 1 scenario (`hexforge mods test {}`)", m.id),
+                n => format!(", {n} scenarios (`hexforge mods test {}`)", m.id),
             },
             match warnings.len() {
                 0 => String::new(),
@@ -262,6 +267,53 @@ pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> 
         dir.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `scenarios/` folder of the loaded mod `which` (its id, or its folder), for `hexforge mods
+/// test`; an error says what to do when the mod is not loaded or ships none.
+pub fn scenario_folder(loaded: &LoadedMods, which: &str) -> Result<PathBuf> {
+    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let m = loaded
+        .mods
+        .iter()
+        .find(|m| m.id == which || canon(&m.dir) == canon(Path::new(which)))
+        .ok_or_else(|| {
+            let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
+            anyhow::anyhow!(
+                "`{which}` is not a loaded mod{}: name one of {} or give a mod folder (`hexforge mods check {which}` says why one does not load)",
+                hexforge_core::names::did_you_mean(which, ids.iter().copied()),
+                ids.join(", ")
+            )
+        })?;
+    let dir = m.dir.join("scenarios");
+    if !dir.is_dir() {
+        bail!(
+            "mod `{}` ships no scenarios: write scenario files (docs/SCENARIO_FORMAT.md) in {} and run `hexforge mods test {}` again",
+            m.id,
+            dir.display(),
+            m.id
+        );
+    }
+    Ok(dir)
+}
+
+/// How many scenario files (`*.toml`, any depth) the mod folder `dir` ships in `scenarios/`.
+fn scenario_count(dir: &Path) -> usize {
+    fn count(dir: &Path) -> usize {
+        std::fs::read_dir(dir).map_or(0, |rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| e.path())
+                .map(|p| {
+                    if p.is_dir() {
+                        count(&p)
+                    } else {
+                        usize::from(p.extension().is_some_and(|x| x == "toml"))
+                    }
+                })
+                .sum()
+        })
+    }
+    count(&dir.join("scenarios"))
 }
 
 /// `hexforge mods pack MOD`: the archive of a loaded mod (by id) or of a mod folder (by path),

@@ -324,3 +324,36 @@ fn the_play_command_mods_new_prints_for_a_folder_elsewhere_works_as_printed() {
     assert!(ok && played.starts_with("Result: "), "{play}: {played}");
     let _ = std::fs::remove_dir_all(&user);
 }
+
+#[test]
+fn mods_test_runs_the_scenarios_a_mod_ships_and_check_counts_them() {
+    let user = temp_dir("test-scenarios");
+    let (ok, out) = hexforge(&["mods", "new", "raiders"], &user);
+    assert!(ok, "{out}");
+    // Without a scenarios/ folder, the command says what to do.
+    let (ok, out) = hexforge(&["mods", "test", "raiders"], &user);
+    assert!(
+        !ok && out.contains("mod `raiders` ships no scenarios"),
+        "{out}"
+    );
+    let scenarios = user.join("raiders/scenarios");
+    std::fs::create_dir_all(&scenarios).expect("a scenarios folder");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    std::fs::copy(
+        root.join("tests/scenarios/r4_battle/02_simultaneous_mutual_kill.toml"),
+        scenarios.join("01_mutual_kill.toml"),
+    )
+    .expect("copy a scenario");
+    let (ok, out) = hexforge(&["mods", "test", "raiders"], &user);
+    assert!(ok, "{out}");
+    assert!(out.trim_end().ends_with("1 passed, 0 failed"), "{out}");
+    let dir = user.join("raiders");
+    let (ok, out) = hexforge(&["mods", "check", &dir.to_string_lossy()], &user);
+    assert!(
+        ok && out.contains(", 1 scenario (`hexforge mods test raiders`)"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["mods", "test", "raider"], &user);
+    assert!(!ok && out.contains("(did you mean `raiders`?)"), "{out}");
+    let _ = std::fs::remove_dir_all(&user);
+}
