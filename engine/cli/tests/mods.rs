@@ -330,13 +330,20 @@ fn mods_test_runs_the_scenarios_a_mod_ships_and_check_counts_them() {
     let user = temp_dir("test-scenarios");
     let (ok, out) = hexforge(&["mods", "new", "raiders"], &user);
     assert!(ok, "{out}");
+    // A new mod ships a first scenario, which passes.
+    let (ok, out) = hexforge(&["mods", "test", "raiders"], &user);
+    assert!(
+        ok && out.trim_end().ends_with("1 passed, 0 failed"),
+        "{out}"
+    );
     // Without a scenarios/ folder, the command says what to do.
+    let scenarios = user.join("raiders/scenarios");
+    std::fs::remove_dir_all(&scenarios).expect("remove the scenarios");
     let (ok, out) = hexforge(&["mods", "test", "raiders"], &user);
     assert!(
         !ok && out.contains("mod `raiders` ships no scenarios"),
         "{out}"
     );
-    let scenarios = user.join("raiders/scenarios");
     std::fs::create_dir_all(&scenarios).expect("a scenarios folder");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     std::fs::copy(

@@ -77,10 +77,10 @@ pub fn new_mod(into: &Path, name: &str) -> Result<Vec<PathBuf>, ScaffoldError> {
     if dir.exists() {
         return Err(ScaffoldError::Exists(dir));
     }
-    for sub in ["armies", "scripts"] {
+    for sub in ["armies", "scripts", "scenarios"] {
         create_dir(&dir.join(sub))?;
     }
-    let files: [(PathBuf, String); 3] = [
+    let files: [(PathBuf, String); 4] = [
         (
             dir.join("mod.toml"),
             manifest(name, "A new army.", Some((&[name], true))),
@@ -92,6 +92,11 @@ pub fn new_mod(into: &Path, name: &str) -> Result<Vec<PathBuf>, ScaffoldError> {
         (
             dir.join("scripts").join(format!("{name}.lua")),
             rally_script(name),
+        ),
+        (
+            dir.join("scenarios")
+                .join("01_the_shooter_destroys_the_unit_in_front_of_it.toml"),
+            first_scenario(name),
         ),
     ];
     for (path, text) in &files {
@@ -236,6 +241,58 @@ edges = ["ranged:1@0"]
     )
 }
 
+/// The first scenario of a new mod (`hexforge mods test NAME` runs it): the army's Shooter
+/// destroys the Warrior of another player in front of it before the Warrior acts.
+fn first_scenario(name: &str) -> String {
+    format!(
+        r#"# The first scenario of the mod `{name}` (docs/SCENARIO_FORMAT.md): `hexforge mods test {name}`
+# runs every file of this folder. The Shooter (initiative 3, ranged 1 to its front) shoots the
+# Warrior of the other player (initiative 2, no toughness) in front of it in phase 3, before the
+# Warrior can act: it is destroyed (R4.3, R3.9). Change the army, and write what must happen.
+name = "{name}: the Shooter destroys the unit in front of it"
+rules = "R4.3 R3.9"
+
+[[player]]
+id = "a"
+army = "{name}"
+
+[[player]]
+id = "b"
+army = "{name}"
+
+[[tile]]
+label = "a_hq"
+owner = "a"
+tile = "{name}/hq"
+at = [-2, 2]
+
+[[tile]]
+label = "b_hq"
+owner = "b"
+tile = "{name}/hq"
+at = [2, -2]
+
+[[tile]]
+label = "shooter"
+owner = "a"
+tile = "{name}/shooter"
+at = [0, 0]
+facing = 0
+
+[[tile]]
+label = "warrior"
+owner = "b"
+tile = "{name}/warrior"
+at = [0, -1]
+facing = 0
+
+[expect]
+hq = {{ a = 20, b = 20 }}
+removed = ["warrior"]
+"#
+    )
+}
+
 fn rally_army(name: &str) -> String {
     format!(
         r#"{}[[tile]]
@@ -352,7 +409,7 @@ mod tests {
     fn a_new_mod_and_a_starter_army_pass_validation() {
         let into = temp("new");
         let files = new_mod(&into, "raiders").expect("a new mod");
-        assert_eq!(files.len(), 3);
+        assert_eq!(files.len(), 4);
         let m = crate::load_mod(&into.join("raiders")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(m.armies[0].id, "raiders");
         assert!(matches!(
