@@ -938,7 +938,7 @@ impl Table {
         if let Next::Click(hexes) = &next {
             // The tile previewed where it would go, facing as turned.
             if let Some(h) = hovered.filter(|h| hexes.contains(h)) {
-                let preview = self.preview_tile(&t.legal, h, catalog);
+                let preview = self.preview_tile(&t.legal, h);
                 if let Some((tile, seat)) = preview {
                     crate::tile_view::paint(
                         &painter,
@@ -970,8 +970,8 @@ impl Table {
     }
 
     /// The tile drawn under the pointer at `h`: the tile placed there, or the unit moved there.
-    fn preview_tile(&self, legal: &[Action], h: Hex, catalog: &Catalog) -> Option<(TileRef, Seat)> {
-        let game = self.turn.as_ref()?.game.clone();
+    fn preview_tile(&self, legal: &[Action], h: Hex) -> Option<(TileRef, Seat)> {
+        let game = &self.turn.as_ref()?.game;
         let seat = game.current()?;
         let mut clicked = self.aim.clicked.clone();
         clicked.push(h);
@@ -987,7 +987,6 @@ impl Table {
             } => {
                 let cell = game.field().shape().cell(unit)?;
                 let placed = game.field().at(cell)?;
-                let _ = catalog;
                 Some((placed.tile, placed.owner))
             }
             _ => None,

@@ -610,12 +610,6 @@ fn join_match(
 ) -> Result<(), String> {
     let (path, file) = crate::replays::folder::create_new(&dir, "play-joined")
         .map_err(|e| format!("cannot create a replay in {}: {e}", dir.display()))?;
-    // A mod loaded here is replaced where it is; a missing one goes to the user mods folder.
-    let dirs: Vec<(String, PathBuf)> = content
-        .mods
-        .iter()
-        .map(|m| (m.id.clone(), m.dir.clone()))
-        .collect();
     let fetch = fetch_into.map(|user_mods| hexforge_net::Fetching {
         confirm: Box::new(move |found: &[hexforge_net::Difference]| {
             let lines = found.iter().map(ToString::to_string).collect();
@@ -627,12 +621,7 @@ fn join_match(
                     })
                     .is_some_and(|yes| yes == 1)
         }),
-        into: Box::new(move |id: &str| {
-            dirs.iter()
-                .find(|(i, _)| i == id)
-                .and_then(|(_, d)| d.parent().map(Path::to_path_buf))
-                .unwrap_or_else(|| user_mods.clone())
-        }),
+        user_mods,
     });
     let joining = hexforge_net::Joining {
         address,

@@ -298,13 +298,6 @@ fn attempt(
     let catalog = Arc::new(loaded.catalog.clone());
     let fetching = fetch.map(|f| {
         let yes = f.yes;
-        let user_mods = f.user_mods.clone();
-        let dirs: Vec<(String, PathBuf)> = loaded
-            .mods
-            .iter()
-            .map(|m| (m.id.clone(), m.dir.clone()))
-            .collect();
-        let fallback = f.roots.first().cloned().unwrap_or_default();
         Fetching {
             confirm: Box::new(move |found: &[hexforge_net::Difference]| {
                 let mut out = std::io::stdout().lock();
@@ -318,14 +311,12 @@ fn attempt(
                     "fetch them from the host and install them (a mod folder replaced is kept in `.replaced/`)?",
                 )
             }),
-            // A mod loaded here is replaced where it is; a missing one goes to the user mods.
-            into: Box::new(move |id: &str| {
-                dirs.iter()
-                    .find(|(i, _)| i == id)
-                    .and_then(|(_, d)| d.parent().map(Path::to_path_buf))
-                    .or_else(|| user_mods.clone())
-                    .unwrap_or_else(|| fallback.clone())
-            }),
+            // Without a user mods folder, a missing mod goes beside the first mods loaded.
+            user_mods: f
+                .user_mods
+                .clone()
+                .or_else(|| f.roots.first().cloned())
+                .unwrap_or_default(),
         }
     });
     let joining = Joining {

@@ -39,8 +39,9 @@ pub struct Fetching<'a> {
     /// Asked once with every difference found (each a mod the host plays that is missing here
     /// or differs): `true` fetches, checks and installs them; `false` refuses the match.
     pub confirm: Confirm<'a>,
-    /// The mods folder a fetched mod of this id is installed into.
-    pub into: Box<dyn FnMut(&str) -> std::path::PathBuf + 'a>,
+    /// Where a fetched mod that is not loaded here goes (the user mods folder); a mod loaded
+    /// here is replaced in its own mods folder.
+    pub user_mods: std::path::PathBuf,
 }
 
 /// How to join a match.
@@ -144,7 +145,7 @@ pub fn join(
         && let Some(fetching) = fetch.as_mut()
         && (fetching.confirm)(&found)
     {
-        return match fetch_mods(&mut conn, &header, &found, fetching) {
+        return match fetch_mods(&mut conn, (&header, content.mods), &found, fetching) {
             Ok(installed) => {
                 refuse_header(
                     &mut conn,
@@ -236,10 +237,11 @@ pub fn join(
 }
 
 /// Fetches from the host the archive of every mod of `found` (each one the header names),
-/// checks it and installs it where `fetching` says; gives a line per mod installed.
+/// checks it and installs it: a mod of `loaded` in its own mods folder, another in the user
+/// mods folder `fetching` gives; gives a line per mod installed.
 fn fetch_mods(
     conn: &mut Conn,
-    header: &Header,
+    (header, loaded): (&Header, &[hexforge_content::ModInfo]),
     found: &[Difference],
     fetching: &mut Fetching<'_>,
 ) -> Result<Vec<String>, NetError> {
@@ -303,7 +305,12 @@ fn fetch_mods(
                 got.id, got.version
             )));
         }
-        let into = (fetching.into)(id);
+        // A mod loaded here is replaced where it is; a missing one goes to the user mods.
+        let into = loaded
+            .iter()
+            .find(|m| m.id == *id)
+            .and_then(|m| m.dir.parent().map(std::path::Path::to_path_buf))
+            .unwrap_or_else(|| fetching.user_mods.clone());
         let done = archive::install(&got, &into, None)
             .map_err(|e| NetError::Fetch(format!("`{id}` is not installed: {e}")))?;
         installed.push(match done.set_aside {
