@@ -15,6 +15,14 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
+/// `hexforge mods install FILE --into INTO --yes`: whether it succeeded, and what it printed.
+fn install_yes(file: &Path, into: &Path) -> (bool, String) {
+    common::run(
+        &["mods", "install", path(file), "--into", path(into), "--yes"],
+        None,
+    )
+}
+
 fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 temp path")
 }
@@ -34,17 +42,7 @@ fn a_packed_mod_installs_elsewhere_and_plays_from_there() {
     );
     assert!(!ok && out.contains("not installed"), "{out}");
     assert!(!into.join("leaders").exists());
-    let (ok, out) = common::run(
-        &[
-            "mods",
-            "install",
-            path(&file),
-            "--into",
-            path(&into),
-            "--yes",
-        ],
-        None,
-    );
+    let (ok, out) = install_yes(&file, &into);
     assert!(ok, "{out}");
     assert!(into.join("leaders/mod.toml").is_file(), "{out}");
     // The installed copy is the mod: `mods check` on it passes.
@@ -81,17 +79,7 @@ fn an_archive_with_a_path_outside_its_folder_is_refused_and_writes_nothing() {
     let hostile = format!("{evil}end {:016x}\n", h.finish());
     std::fs::write(&file, hostile).expect("write");
     let into = dir.join("mods");
-    let (ok, out) = common::run(
-        &[
-            "mods",
-            "install",
-            path(&file),
-            "--into",
-            path(&into),
-            "--yes",
-        ],
-        None,
-    );
+    let (ok, out) = install_yes(&file, &into);
     assert!(!ok, "{out}");
     assert!(
         out.contains("\"../../evil.lua\", which is refused"),
@@ -103,17 +91,7 @@ fn an_archive_with_a_path_outside_its_folder_is_refused_and_writes_nothing() {
     );
     // One byte changed: the checksum refuses it.
     std::fs::write(&file, text.replacen("name", "nAme", 1).as_bytes()).expect("write");
-    let (ok, out) = common::run(
-        &[
-            "mods",
-            "install",
-            path(&file),
-            "--into",
-            path(&into),
-            "--yes",
-        ],
-        None,
-    );
+    let (ok, out) = install_yes(&file, &into);
     assert!(!ok && out.contains("the archive is damaged"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -188,13 +188,19 @@ fn log(text: &str) -> Vec<&str> {
 /// A host of moloch against borgo, seat 1 played by `bot` here and seat 2 remote, with more
 /// arguments.
 fn host(bot: &str, seed: &str, more: &[&str]) -> Proc {
+    host_of(["moloch", "borgo"], bot, seed, more)
+}
+
+/// A host of `armies`, seat 1 played by `bot` here and seat 2 remote, on 127.0.0.1 and a free
+/// port, with more arguments.
+fn host_of(armies: [&str; 2], bot: &str, seed: &str, more: &[&str]) -> Proc {
     let seat = format!("1=bot:{bot}");
     let mut args = vec![
         "host",
         "--army",
-        "moloch",
+        armies[0],
         "--army",
-        "borgo",
+        armies[1],
         "--seat",
         &seat,
         "--seat",
@@ -807,28 +813,12 @@ fn a_decision_put_to_a_seat_played_on_the_other_side_is_answered_by_its_player()
     for seed in 1..=12 {
         let replay = dir.join(format!("host-{seed}.txt"));
         let seed = seed.to_string();
-        let h = Proc::start(
-            "host",
-            &[
-                "host",
-                "--army",
-                "moloch",
-                "--army",
-                "hegemony",
-                "--seat",
-                "1=bot:random",
-                "--seat",
-                "2=remote",
-                "--seed",
-                &seed,
-                "--bind",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--replay",
-                &replay.to_string_lossy(),
-                "--quiet",
-            ],
+        let replay_path = replay.to_string_lossy();
+        let h = host_of(
+            ["moloch", "hegemony"],
+            "random",
+            &seed,
+            &["--replay", &replay_path, "--quiet"],
         );
         let at = h.address();
         let (ok, out) = run(&["join", &at, "--bot", "random", "--quiet"]);

@@ -680,15 +680,19 @@ impl Session<'_, '_> {
         }
     }
 
-    /// Shows `text` here and sends it to every connection following the match.
-    fn notice_all(&mut self, text: &str) {
-        self.watcher.notice(text);
-        let live: Vec<u64> = self
-            .peers
+    /// The connections following the match (players and spectators past the handshake).
+    fn live_peers(&self) -> Vec<u64> {
+        self.peers
             .iter()
             .filter(|(_, p)| matches!(p.state, State::Live(_)))
             .map(|(id, _)| *id)
-            .collect();
+            .collect()
+    }
+
+    /// Shows `text` here and sends it to every connection following the match.
+    fn notice_all(&mut self, text: &str) {
+        self.watcher.notice(text);
+        let live = self.live_peers();
         for id in live {
             self.send_to(id, &[Message::Notice(text.to_string())]);
         }
@@ -1231,12 +1235,7 @@ impl Session<'_, '_> {
                 return Err(self.stop_desync());
             }
         }
-        let live: Vec<u64> = self
-            .peers
-            .iter()
-            .filter(|(_, p)| matches!(p.state, State::Live(_)))
-            .map(|(id, _)| *id)
-            .collect();
+        let live = self.live_peers();
         for id in &live {
             self.send_to(*id, &[Message::End]);
         }
