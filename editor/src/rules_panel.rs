@@ -373,6 +373,35 @@ impl RulesPanel {
     }
 }
 
+/// The seats of a table, a row each: `Seat N`, then what `row` draws of the seat, then "Remove"
+/// while there are more than two; then "Add a seat" up to four, the new seat made by `new_seat`
+/// with the next army of `armies` in turn.
+pub fn seat_rows<T>(
+    ui: &mut egui::Ui,
+    seats: &mut Vec<T>,
+    armies: &[&str],
+    mut row: impl FnMut(&mut egui::Ui, usize, &mut T),
+    new_seat: impl Fn(&str) -> T,
+) {
+    let mut remove = None;
+    let can_remove = seats.len() > 2;
+    for (i, seat) in seats.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.label(format!("Seat {}", i + 1));
+            row(ui, i, seat);
+            if can_remove && ui.small_button("Remove").clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        seats.remove(i);
+    }
+    if seats.len() < 4 && !armies.is_empty() && ui.button("Add a seat").clicked() {
+        seats.push(new_seat(armies[seats.len() % armies.len()]));
+    }
+}
+
 /// Checks a table to play against the loaded content: the seed as typed (a whole number, given
 /// back), 2 to 4 seats of loaded armies, the rules and the board; the error says what to change.
 pub fn check_table(

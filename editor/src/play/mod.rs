@@ -378,28 +378,28 @@ impl Play {
             return;
         }
         self.default_seats(loaded);
-        let armies: Vec<String> = loaded
+        let armies: Vec<&str> = loaded
             .catalog
             .armies()
             .iter()
-            .map(|a| a.id.clone())
+            .map(|a| a.id.as_str())
             .collect();
         let mut whos = vec![Who::Person];
         whos.extend(BOTS.iter().map(|b| Who::Bot(b.to_string())));
         if self.mode == Mode::Host {
             whos.push(Who::Remote);
         }
-        let mut remove = None;
-        let can_remove = self.seats.len() > 2;
-        for (i, seat) in self.seats.iter_mut().enumerate() {
-            ui.horizontal(|ui| {
-                ui.label(format!("Seat {}", i + 1));
+        crate::rules_panel::seat_rows(
+            ui,
+            &mut self.seats,
+            &armies,
+            |ui, i, seat| {
                 let named = ui.label("army");
                 egui::ComboBox::from_id_salt(("play_seat_army", i))
                     .selected_text(seat.army.as_str())
                     .show_ui(ui, |ui| {
                         for a in &armies {
-                            ui.selectable_value(&mut seat.army, a.clone(), a.as_str());
+                            ui.selectable_value(&mut seat.army, a.to_string(), *a);
                         }
                     })
                     .response
@@ -414,20 +414,12 @@ impl Play {
                     })
                     .response
                     .labelled_by(named.id);
-                if can_remove && ui.small_button("Remove").clicked() {
-                    remove = Some(i);
-                }
-            });
-        }
-        if let Some(i) = remove {
-            self.seats.remove(i);
-        }
-        if self.seats.len() < 4 && !armies.is_empty() && ui.button("Add a seat").clicked() {
-            self.seats.push(SeatSetup {
-                army: armies[self.seats.len() % armies.len()].clone(),
+            },
+            |army| SeatSetup {
+                army: army.to_string(),
                 who: Who::Bot(BOTS[0].to_string()),
-            });
-        }
+            },
+        );
         self.rules.ui(ui, loaded, "play_rules");
         crate::rules_panel::board_and_seed(
             ui,

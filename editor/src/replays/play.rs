@@ -168,11 +168,11 @@ impl PlayPanel {
                 });
             }
         }
-        let mut remove = None;
-        let can_remove = self.seats.len() > 2;
-        for (i, seat) in self.seats.iter_mut().enumerate() {
-            ui.horizontal(|ui| {
-                ui.label(format!("Seat {}", i + 1));
+        crate::rules_panel::seat_rows(
+            ui,
+            &mut self.seats,
+            &armies,
+            |ui, i, seat| {
                 egui::ComboBox::new(("replay_seat_army", i), "army")
                     .selected_text(seat.army.as_str())
                     .show_ui(ui, |ui| {
@@ -187,20 +187,12 @@ impl PlayPanel {
                             ui.selectable_value(&mut seat.bot, b.to_string(), *b);
                         }
                     });
-                if can_remove && ui.small_button("Remove").clicked() {
-                    remove = Some(i);
-                }
-            });
-        }
-        if let Some(i) = remove {
-            self.seats.remove(i);
-        }
-        if self.seats.len() < 4 && !armies.is_empty() && ui.button("Add a seat").clicked() {
-            self.seats.push(SeatChoice {
-                army: armies[self.seats.len() % armies.len()].to_string(),
+            },
+            |army| SeatChoice {
+                army: army.to_string(),
                 bot: BOTS[0].to_string(),
-            });
-        }
+            },
+        );
         self.rules.ui(ui, loaded, "replay_rules");
         crate::rules_panel::board_and_seed(
             ui,
