@@ -196,21 +196,12 @@ fn round(
             .stack_size(CLIENT_STACK)
             .spawn(move || {
                 let (game_seed, bot_seeds) = hexforge_bots::match_seeds(i as u64, 2);
-                let header = hexforge_replay::header(
-                    ("v3", &[], "standard"),
-                    &mods.mods,
-                    vec!["moloch".into(), "borgo".into()],
-                    game_seed,
-                    i as u64,
+                let hosting = hosting(
+                    mods,
+                    (i as u64, game_seed),
+                    gated(&gate, bot_seeds[0]),
+                    format!("relay-load-{i}"),
                 );
-                let hosting = Hosting {
-                    header,
-                    seats: vec![Play::Local(gated(&gate, bot_seeds[0])), Play::Remote],
-                    fill: None,
-                    replay: None,
-                    desync_name: std::env::temp_dir().join(format!("relay-load-{i}")),
-                    stop: None,
-                };
                 let content = Content {
                     mods: &mods.mods,
                     catalog,
@@ -421,21 +412,12 @@ fn rtt_match(
             .stack_size(CLIENT_STACK)
             .spawn(move || {
                 let (game_seed, bot_seeds) = hexforge_bots::match_seeds(k as u64, 2);
-                let header = hexforge_replay::header(
-                    ("v3", &[], "standard"),
-                    &mods.mods,
-                    vec!["moloch".into(), "borgo".into()],
-                    game_seed,
-                    k as u64,
+                let hosting = hosting(
+                    mods,
+                    (k as u64, game_seed),
+                    bot(bot_seeds[0]),
+                    format!("relay-rtt-{k}"),
                 );
-                let hosting = Hosting {
-                    header,
-                    seats: vec![Play::Local(bot(bot_seeds[0])), Play::Remote],
-                    fill: None,
-                    replay: None,
-                    desync_name: std::env::temp_dir().join(format!("relay-rtt-{k}")),
-                    stop: None,
-                };
                 let content = Content {
                     mods: &mods.mods,
                     catalog,
@@ -681,5 +663,30 @@ fn main() {
     match best {
         Some(b) => println!("largest N open at once that completed without errors: {b}"),
         None => println!("no round completed without errors"),
+    }
+}
+
+/// The hosting of one match: moloch (the player `seat_1`, here) against a remote borgo on the
+/// 3.0 rules, the match seeded with `match_seed` and its game with `game_seed`; a desync's replays
+/// named after `name` in the temporary folder.
+fn hosting(
+    mods: &LoadedMods,
+    (match_seed, game_seed): (u64, u64),
+    seat_1: Box<dyn hexforge_core::game::Player>,
+    name: String,
+) -> Hosting<'static> {
+    Hosting {
+        header: hexforge_replay::header(
+            ("v3", &[], "standard"),
+            &mods.mods,
+            vec!["moloch".into(), "borgo".into()],
+            game_seed,
+            match_seed,
+        ),
+        seats: vec![Play::Local(seat_1), Play::Remote],
+        fill: None,
+        replay: None,
+        desync_name: std::env::temp_dir().join(name),
+        stop: None,
     }
 }
