@@ -373,6 +373,16 @@ impl RulesPanel {
     }
 }
 
+/// The ids of the loaded armies, in the catalog's order: what a table's seats choose from.
+pub fn army_ids(loaded: &LoadedMods) -> Vec<&str> {
+    loaded
+        .catalog
+        .armies()
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect()
+}
+
 /// The seats of a table, a row each: `Seat N`, then what `row` draws of the seat, then "Remove"
 /// while there are more than two; then "Add a seat" up to four, the new seat made by `new_seat`
 /// with the next army of `armies` in turn.

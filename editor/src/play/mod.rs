@@ -120,12 +120,7 @@ impl Play {
 
     /// Two seats when none are set: the first two armies, a person against the greedy bot.
     fn default_seats(&mut self, loaded: &LoadedMods) {
-        let armies: Vec<&str> = loaded
-            .catalog
-            .armies()
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect();
+        let armies = crate::rules_panel::army_ids(loaded);
         if self.seats.is_empty() && !armies.is_empty() {
             self.seats = vec![
                 SeatSetup {
@@ -378,12 +373,7 @@ impl Play {
             return;
         }
         self.default_seats(loaded);
-        let armies: Vec<&str> = loaded
-            .catalog
-            .armies()
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect();
+        let armies = crate::rules_panel::army_ids(loaded);
         let mut whos = vec![Who::Person];
         whos.extend(BOTS.iter().map(|b| Who::Bot(b.to_string())));
         if self.mode == Mode::Host {

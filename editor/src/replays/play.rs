@@ -154,12 +154,7 @@ impl PlayPanel {
         hooks: &mut dyn AbilityHooks,
         dir: Option<&Path>,
     ) -> Option<PathBuf> {
-        let armies: Vec<&str> = loaded
-            .catalog
-            .armies()
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect();
+        let armies = crate::rules_panel::army_ids(loaded);
         if self.seats.is_empty() && !armies.is_empty() {
             for i in 0..2 {
                 self.seats.push(SeatChoice {
