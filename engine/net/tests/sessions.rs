@@ -9,8 +9,8 @@ use hexforge_core::NoAbilities;
 use hexforge_core::game::Player;
 use hexforge_net::relay::Relay;
 use hexforge_net::{
-    Content, Difference, Here, Hosting, Joining, Listen, NetError, Outcome, Play, Unseen, Watcher,
-    host, join,
+    Content, Difference, Here, Hosting, Joining, Listen, Message, NetError, Outcome, Play, Unseen,
+    Watcher, host, join, write_frame,
 };
 use hexforge_replay::{Header, Step};
 use std::io::{BufRead, BufReader, Write};
@@ -455,4 +455,73 @@ fn a_spectator_cannot_act() {
     );
     let (joined, hosted) = join_to_the_end(joining(&at, None), &content(mods()), "join", h);
     assert_eq!(joined, hosted);
+}
+
+#[test]
+fn a_host_that_sends_a_hostile_archive_is_refused_and_nothing_is_installed() {
+    // A host that claims a mod `evil` the joiner lacks, and sends for it an archive with a path
+    // outside its folder (a checksum made to fit).
+    let listener = listener();
+    let at = listener.local_addr().expect("address").to_string();
+    let fake = thread::spawn(move || {
+        let (stream, _) = listener.accept().expect("the joiner");
+        let mut out = stream.try_clone().expect("a writer");
+        let mut frames = hexforge_net::FrameReader::new(BufReader::new(stream));
+        let _hello = frames.read().expect("the joiner's hello");
+        let mut h = header(5);
+        h.mods.push(("evil".into(), "1.0.0".into(), 0x1234));
+        let mut send = |m: Message| write_frame(&mut out, &m.to_string()).expect("send");
+        send(Message::Hello(hexforge_net::Hello {
+            role: hexforge_net::Role::Host,
+            code: None,
+        }));
+        for l in hexforge_net::header_lines(&h) {
+            send(Message::Header(l));
+        }
+        send(Message::Assign(Some(1)));
+        let asked = Message::parse(&frames.read().expect("the fetch")).expect("a message");
+        assert_eq!(asked, Message::Fetch("evil".into()));
+        let mut body = b"hexforge-mod 1\nmod evil 1.0.0 0000000000001234\n".to_vec();
+        body.extend_from_slice(b"file mod.toml 2\nid\nfile ../../escape.lua 4\nboom\n");
+        let mut fnv = hexforge_core::fnv::Fnv1a::new();
+        fnv.bytes(&body);
+        body.extend_from_slice(format!("end {:016x}\n", fnv.finish()).as_bytes());
+        send(Message::Pack {
+            id: "evil".into(),
+            bytes: body.clone(),
+        });
+        send(Message::Packed {
+            id: "evil".into(),
+            size: body.len(),
+        });
+        // What the joiner says last: it refuses the match.
+        frames.read().ok()
+    });
+    let user_mods = temp("hostile-archive");
+    let mut j = joining(&at, None);
+    j.fetch = Some(hexforge_net::Fetching {
+        confirm: Box::new(|_| true),
+        user_mods: user_mods.clone(),
+    });
+    let e = join(j, &content(mods()), &mut NoAbilities, &mut Unseen)
+        .map(|_| ())
+        .expect_err("a hostile archive is refused");
+    let text = e.to_string();
+    assert!(
+        text.contains("the host's archive of `evil` is refused")
+            && text.contains("../../escape.lua"),
+        "{text}"
+    );
+    let last = fake.join().expect("the fake host").unwrap_or_default();
+    assert!(last.starts_with("refuse "), "{last}");
+    assert!(
+        !user_mods.join("evil").exists()
+            && !user_mods
+                .parent()
+                .expect("a parent")
+                .join("escape.lua")
+                .exists(),
+        "nothing installed"
+    );
+    let _ = std::fs::remove_dir_all(&user_mods);
 }
