@@ -3,6 +3,7 @@
 //! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
+use crate::build::Build;
 use hexforge_core::effect::{Effect, InitiativeChange, ScriptedAttack};
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
@@ -127,11 +128,11 @@ fn no_player(f: &Battlefield, p: i64) -> mlua::Error {
 
 /// Tiles as a list of `army/tile` ids.
 fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
-    let l = lua.create_table_with_capacity(tiles.len(), 0)?;
+    let mut b = Build::new(tiles.len(), 0);
     for (i, x) in tiles.iter().enumerate() {
-        l.raw_set(i + 1, call.catalog.get(*x).full_id())?;
+        b.item(i + 1, call.catalog.get(*x).full_id());
     }
-    Ok(l)
+    b.finish(lua)
 }
 
 /// `ctx:army_tiles(army)`: every tile of a loaded army in its file's order, as `{ id, kind,
@@ -149,16 +150,16 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
             hexforge_core::names::did_you_mean(army, known.iter().copied())
         )));
     };
-    let list = lua.create_table_with_capacity(a.tiles.len(), 0)?;
+    let mut b = Build::new(a.tiles.len(), 0);
     for (i, t) in a.tiles.iter().enumerate() {
         let def = call.catalog.get(*t);
-        let e = lua.create_table_with_capacity(0, 3)?;
-        e.raw_set("id", def.full_id())?;
-        e.raw_set("kind", def.kind.name())?;
-        e.raw_set("count", def.count)?;
-        list.raw_set(i + 1, e)?;
+        b.open(0, 3)
+            .field(c"id", def.full_id())
+            .field(c"kind", def.kind.name())
+            .field(c"count", def.count)
+            .close_item(i + 1);
     }
-    Ok(list)
+    b.finish(lua)
 }
 
 /// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, stage, played, placed, discarded, players = {
@@ -298,46 +299,57 @@ fn def(call: &Call) -> mlua::Result<&Tile> {
 
 /// What a script reads of a tile on the board: `{ q, r, id, kind, owner, facing, wounds, hq }`.
 fn tile_table(lua: &Lua, call: &Call, f: &Battlefield, c: Cell, p: &Placed) -> mlua::Result<Table> {
+    let mut b = Build::new(0, TILE_FIELDS);
+    tile_fields(&mut b, call, f, c, p);
+    b.finish(lua)
+}
+
+/// How many fields [`tile_fields`] sets at most.
+const TILE_FIELDS: usize = 11;
+
+/// Sets the fields of [`tile_table`] in the open table of `b`.
+fn tile_fields<'a>(b: &mut Build<'a>, call: &'a Call, f: &Battlefield, c: Cell, p: &Placed) {
     let def = call.catalog.get(p.tile);
     let h = f.shape().hex(c);
-    let t = lua.create_table()?;
-    t.raw_set("q", h.q())?;
-    t.raw_set("r", h.r())?;
-    t.raw_set("id", def.full_id())?;
-    t.raw_set("kind", def.kind.name())?;
-    t.raw_set("owner", p.owner.index() + 1)?;
-    t.raw_set("team", f.team(p.owner) + 1)?;
-    t.raw_set("facing", p.facing.index())?;
-    t.raw_set("wounds", p.wounds)?;
-    t.raw_set("hq", def.is_hq())?;
-    t.raw_set("army", def.army.as_str())?;
+    b.field(c"q", h.q())
+        .field(c"r", h.r())
+        .field(c"id", def.full_id())
+        .field(c"kind", def.kind.name())
+        .field(c"owner", p.owner.index() + 1)
+        .field(c"team", f.team(p.owner) + 1)
+        .field(c"facing", p.facing.index())
+        .field(c"wounds", p.wounds)
+        .field(c"hq", def.is_hq())
+        .field(c"army", def.army.as_str());
     if let Some(l) = f.link_at(c) {
-        t.raw_set("link", l.id)?;
+        b.field(c"link", l.id);
     }
-    Ok(t)
 }
 
 /// What a script reads of a linked unit: `{ id, kind, owner, loss, shared, segments }`, its
 /// segments `{ q, r, empty }` in reading order.
 fn link_table(lua: &Lua, f: &Battlefield, l: &hexforge_core::Link) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("id", l.id)?;
-    t.raw_set("kind", l.kind.to_string())?;
-    t.raw_set("owner", l.owner.index() + 1)?;
-    t.raw_set("loss", l.loss().name())?;
-    t.raw_set("shared", l.shared())?;
-    let segs = lua.create_table()?;
-    let mut n = 0;
-    for h in f.shape().hexes_in(l.segments) {
-        let seg = lua.create_table()?;
-        seg.raw_set("q", h.q())?;
-        seg.raw_set("r", h.r())?;
-        seg.raw_set("empty", f.at_hex(h).is_none())?;
-        n += 1;
-        segs.raw_set(n, seg)?;
+    let mut b = Build::new(0, 6);
+    link_fields(&mut b, f, l);
+    b.finish(lua)
+}
+
+/// Sets the fields of [`link_table`] in the open table of `b`.
+fn link_fields(b: &mut Build<'_>, f: &Battlefield, l: &hexforge_core::Link) {
+    b.field(c"id", l.id)
+        .field(c"kind", l.kind.to_string())
+        .field(c"owner", l.owner.index() + 1)
+        .field(c"loss", l.loss().name())
+        .field(c"shared", l.shared());
+    b.open(3, 0);
+    for (n, h) in f.shape().hexes_in(l.segments).enumerate() {
+        b.open(0, 3)
+            .field(c"q", h.q())
+            .field(c"r", h.r())
+            .field(c"empty", f.at_hex(h).is_none())
+            .close_item(n + 1);
     }
-    t.raw_set("segments", segs)?;
-    Ok(t)
+    b.close_field(c"segments");
 }
 
 /// The seat of player `p` (counted from 1), if the game has one.
@@ -528,14 +540,12 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         });
         reg.add_method("board", |lua, call, ()| {
             let f = field(call)?;
-            let list = lua.create_table()?;
-            for (i, h) in f.shape().hexes().iter().enumerate() {
-                let pair = lua.create_table()?;
-                pair.raw_set(1, h.q())?;
-                pair.raw_set(2, h.r())?;
-                list.raw_set(i + 1, pair)?;
+            let hexes = f.shape().hexes();
+            let mut b = Build::new(hexes.len(), 0);
+            for (i, h) in hexes.iter().enumerate() {
+                b.open(2, 0).item(1, h.q()).item(2, h.r()).close_item(i + 1);
             }
-            Ok(list)
+            b.finish(lua)
         });
         reg.add_method("link", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -546,19 +556,23 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         });
         reg.add_method("links", |lua, call, ()| {
             let f = field(call)?;
-            let list = lua.create_table()?;
+            let mut b = Build::new(f.links().len(), 0);
             for (i, l) in f.links().iter().enumerate() {
-                list.raw_set(i + 1, link_table(lua, f, l)?)?;
+                b.open(0, 6);
+                link_fields(&mut b, f, l);
+                b.close_item(i + 1);
             }
-            Ok(list)
+            b.finish(lua)
         });
         reg.add_method("tiles", |lua, call, ()| {
             let f = field(call)?;
-            let list = lua.create_table()?;
+            let mut b = Build::new(0, 0);
             for (i, (c, p)) in f.tiles().enumerate() {
-                list.raw_set(i + 1, tile_table(lua, call, f, c, p)?)?;
+                b.open(0, TILE_FIELDS);
+                tile_fields(&mut b, call, f, c, p);
+                b.close_item(i + 1);
             }
-            Ok(list)
+            b.finish(lua)
         });
         reg.add_method("is_enemy", |_, call, (q, r): (i32, i32)| {
             let (f, me) = (field(call)?, owner(call)?);
@@ -620,18 +634,20 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             let f = field(call)?;
             let name =
                 MarkerName::new(&name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let list = lua.create_table()?;
+            let mut b = Build::new(0, 0);
+            let mut n = 0;
             for m in f.marks().iter().filter(|m| m.name == name) {
                 if let MarkOn::Tile(c) = m.on {
                     let h = f.shape().hex(c);
-                    let e = lua.create_table_with_capacity(2, 1)?;
-                    e.raw_set(1, h.q())?;
-                    e.raw_set(2, h.r())?;
-                    e.raw_set("value", m.value)?;
-                    list.raw_set(list.raw_len() + 1, e)?;
+                    n += 1;
+                    b.open(2, 1)
+                        .item(1, h.q())
+                        .item(2, h.r())
+                        .field(c"value", m.value)
+                        .close_item(n);
                 }
             }
-            Ok(list)
+            b.finish(lua)
         });
         reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;

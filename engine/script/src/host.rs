@@ -5,8 +5,7 @@ use crate::api::{self, AttackSlot, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, RuleImpl, ability_function, rule_function};
 use crate::sandbox::{
-    Budget, Failure, Limits, Runner, Sandbox, UpvalueAccess, child_env, error_text, new_sandbox,
-    split_position,
+    Budget, Failure, Limits, Runner, Sandbox, child_env, error_text, new_sandbox, split_position,
 };
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
@@ -76,7 +75,6 @@ pub(crate) struct ModState {
     lua: Lua,
     budget: Rc<Budget>,
     runner: Runner,
-    debug: UpvalueAccess,
     /// What the scripts can change, as it was after loading (empty for most mods).
     snapshot: Snapshot,
     /// Some script code ran since the state was last put back.
@@ -111,7 +109,7 @@ impl ModState {
             return;
         }
         self.budget.reset();
-        let failed = self.snapshot.restore(&self.debug).err().map(|e| {
+        let failed = self.snapshot.restore(&self.lua).err().map(|e| {
             format!(
                 "cannot put the scripts' local variables back as they were after loading: {}; this mod's hooks fail until they can be (at the next battle or hook call outside battles)",
                 error_text(&e, &Limits::default())
@@ -514,7 +512,6 @@ impl ScriptHost {
             lua: sb.lua,
             budget: sb.budget,
             runner: sb.runner,
-            debug: sb.debug,
             snapshot,
             dirty: Cell::new(false),
             broken: RefCell::new(None),

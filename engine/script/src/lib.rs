@@ -13,6 +13,7 @@
 #![warn(missing_docs)]
 
 mod api;
+mod build;
 mod host;
 mod library;
 mod registry;

@@ -433,11 +433,10 @@ pub(crate) struct Sandbox {
     pub(crate) debug: UpvalueAccess,
 }
 
-/// The host's private access to upvalues: `debug.getupvalue`, `debug.setupvalue` and
-/// `debug.upvalueid`, taken out of the state before any script runs.
+/// The host's private access to upvalues while it records them after loading:
+/// `debug.getupvalue` and `debug.upvalueid`, taken out of the state before any script runs.
 pub(crate) struct UpvalueAccess {
     pub(crate) getupvalue: mlua::Function,
-    pub(crate) setupvalue: mlua::Function,
     pub(crate) upvalueid: mlua::Function,
 }
 
@@ -604,7 +603,6 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     let lib: Table = globals.raw_get("debug")?;
     let debug = UpvalueAccess {
         getupvalue: lib.raw_get("getupvalue")?,
-        setupvalue: lib.raw_get("setupvalue")?,
         upvalueid: lib.raw_get("upvalueid")?,
     };
     globals.raw_set("debug", Value::Nil)?;

@@ -5,7 +5,8 @@
 //! with this, a kept Lua state is at each reseed point exactly what a fresh load gives.
 
 use crate::sandbox::UpvalueAccess;
-use mlua::{Function, Table, Value};
+use mlua::{Function, Lua, Table, Value, ffi};
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::rc::Rc;
@@ -39,6 +40,14 @@ struct Saved {
 pub(crate) struct Snapshot {
     upvalues: Vec<Upvalue>,
     tables: Vec<Saved>,
+    /// The same, packed into one Lua table for [`Snapshot::restore`] the first time it runs.
+    packed: OnceCell<Packed>,
+}
+
+/// The recorded values as one Lua table ([`Snapshot::pack`]) and each upvalue's index.
+struct Packed {
+    table: Table,
+    indexes: Vec<i32>,
 }
 
 /// Where a value was reached from, for the message when it cannot be put back.
@@ -123,32 +132,113 @@ impl Snapshot {
         self.upvalues.is_empty() && self.tables.is_empty()
     }
 
-    /// Puts every recorded upvalue and table back as it was after loading.
-    pub(crate) fn restore(&self, debug: &UpvalueAccess) -> mlua::Result<()> {
+    /// Puts every recorded upvalue and table back as it was after loading, in one protected
+    /// call into Lua (the recorded values are packed into one table on the first call).
+    pub(crate) fn restore(&self, lua: &Lua) -> mlua::Result<()> {
+        if self.is_empty() {
+            return Ok(());
+        }
+        let packed = match self.packed.get() {
+            Some(p) => p,
+            None => {
+                let p = self.pack(lua)?;
+                self.packed.get_or_init(|| p)
+            }
+        };
+        let (upvalues, tables) = (self.upvalues.len(), self.tables.len());
+        let indexes = &packed.indexes[..];
+        // SAFETY: the closure only calls the Lua C API on the state it is given, whose stack holds
+        // the packed table at index 1 (the one argument); it grows the stack first for the at
+        // most five values it pushes at once, pops all it pushes, and owns nothing that must be
+        // dropped, so a Lua error raised inside it unwinds through no destructor.
+        #[allow(unsafe_code)]
+        unsafe {
+            lua.exec_raw::<()>(&packed.table, |state| {
+                ffi::luaL_checkstack(state, 6, c"putting the scripts' state back".as_ptr());
+                for (k, index) in indexes.iter().enumerate().take(upvalues) {
+                    let at = to_index(3 * k);
+                    ffi::lua_rawgeti(state, 1, at + 1);
+                    ffi::lua_rawgeti(state, 1, at + 3);
+                    ffi::lua_setupvalue(state, -2, *index);
+                    ffi::lua_pop(state, 1);
+                }
+                let base = 3 * upvalues;
+                for j in 0..tables {
+                    let at = to_index(base + 3 * j);
+                    ffi::lua_rawgeti(state, 1, at + 1);
+                    // Clearing existing fields while traversing is allowed (lua_next).
+                    ffi::lua_pushnil(state);
+                    while ffi::lua_next(state, -2) != 0 {
+                        ffi::lua_pop(state, 1);
+                        ffi::lua_pushvalue(state, -1);
+                        ffi::lua_pushnil(state);
+                        ffi::lua_rawset(state, -4);
+                    }
+                    ffi::lua_rawgeti(state, 1, at + 2);
+                    let n = to_index(ffi::lua_rawlen(state, -1));
+                    let mut i = 1;
+                    while i < n {
+                        ffi::lua_rawgeti(state, -1, i);
+                        ffi::lua_rawgeti(state, -2, i + 1);
+                        ffi::lua_rawset(state, -4);
+                        i += 2;
+                    }
+                    ffi::lua_pop(state, 1);
+                    ffi::lua_rawgeti(state, 1, at + 3);
+                    if ffi::lua_type(state, -1) != ffi::LUA_TTABLE {
+                        ffi::lua_pop(state, 1);
+                        ffi::lua_pushnil(state);
+                    }
+                    ffi::lua_setmetatable(state, -2);
+                    ffi::lua_pop(state, 1);
+                }
+            })
+        }
+    }
+
+    /// The recorded values in one Lua table: for each upvalue its function, index and value,
+    /// then for each table the table, its entries as a flat list of keys and values, and its
+    /// metatable (`false` for none).
+    fn pack(&self, lua: &Lua) -> mlua::Result<Packed> {
+        let list = lua.create_table()?;
+        let mut n = 0;
+        let mut put = |v: Value| {
+            n += 1;
+            list.raw_set(n, v)
+        };
         for u in &self.upvalues {
-            debug
-                .setupvalue
-                .call::<()>((u.function.clone(), u.index, u.value.clone()))?;
+            put(Value::Function(u.function.clone()))?;
+            put(Value::Integer(u.index))?;
+            put(u.value.clone())?;
         }
         for s in &self.tables {
-            // Not `Table::clear`: in this mlua it leaves the table on the Lua stack, one slot per
-            // call, until the stack overflows after about a million reseeds.
-            let keys = s
-                .table
+            put(Value::Table(s.table.clone()))?;
+            let entries = lua.create_table_with_capacity(2 * s.entries.len(), 0)?;
+            for (i, (k, v)) in s.entries.iter().enumerate() {
+                entries.raw_set(2 * i + 1, k.clone())?;
+                entries.raw_set(2 * i + 2, v.clone())?;
+            }
+            put(Value::Table(entries))?;
+            put(s
+                .metatable
                 .clone()
-                .pairs::<Value, Value>()
-                .map(|kv| kv.map(|(k, _)| k))
-                .collect::<mlua::Result<Vec<Value>>>()?;
-            for k in keys {
-                s.table.raw_set(k, Value::Nil)?;
-            }
-            for (k, v) in &s.entries {
-                s.table.raw_set(k.clone(), v.clone())?;
-            }
-            s.table.set_metatable(s.metatable.clone())?;
+                .map_or(Value::Boolean(false), Value::Table))?;
         }
-        Ok(())
+        let indexes = self
+            .upvalues
+            .iter()
+            .map(|u| i32::try_from(u.index).unwrap_or(i32::MAX))
+            .collect();
+        Ok(Packed {
+            table: list,
+            indexes,
+        })
     }
+}
+
+/// A position in a packed list as Lua counts it.
+fn to_index(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
 }
 
 enum Failure {
@@ -365,7 +455,7 @@ mod tests {
         assert_eq!(first, 1 + 11 + 1);
         assert_eq!(g.call::<i64>(()).expect("calls"), 10);
         assert_ne!(f.call::<i64>(()).expect("calls"), first);
-        s.restore(&sb.debug).expect("restores");
+        s.restore(&sb.lua).expect("restores");
         assert_eq!(f.call::<i64>(()).expect("calls"), first);
         assert_eq!(g.call::<i64>(()).expect("calls"), 10);
     }
@@ -388,7 +478,7 @@ return function() t.k[1] = t.k[1] + 1; return #t end",
         assert_eq!(s.tables.len(), 2);
         let rounds = |n: usize| {
             for _ in 0..n {
-                s.restore(&sb.debug).expect("restores");
+                s.restore(&sb.lua).expect("restores");
             }
             sb.lua.gc_collect().expect("a full collection");
             sb.lua.used_memory()
