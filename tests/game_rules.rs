@@ -477,6 +477,42 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
             "rules.lua:1",
             "`restrict_when`: `plya` is no stage (did you mean `play`?)",
         ),
+        (
+            "when_without_hook",
+            "rule(\"a\", { turn_ended_when = { markers = { \"go\" } }, setup = function() end })\n",
+            "rules.lua:1",
+            "`turn_ended_when` says when `turn_ended` is asked, but the rule has no `turn_ended` function",
+        ),
+        (
+            "when_empty",
+            "rule(\"a\", { battle_ended_when = {}, battle_ended = function() end })\n",
+            "rules.lua:1",
+            "`battle_ended_when` names no stage and no marker, so `battle_ended` would never be asked",
+        ),
+        (
+            "when_unknown_key",
+            "rule(\"a\", { turn_ended_when = { player = { \"go\" } }, turn_ended = function() end })\n",
+            "rules.lua:1",
+            "unknown key `player` in `turn_ended_when`",
+        ),
+        (
+            "setup_when",
+            "rule(\"a\", { setup_when = { markers = { \"go\" } }, setup = function() end })\n",
+            "rules.lua:1",
+            "unknown key `setup_when`",
+        ),
+        (
+            "lacks_bad_name",
+            "rule(\"a\", { actions = { { name = \"go\", lacks = { \"Bad Name\" }, targets = function() end, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, action `go`: `lacks`:",
+        ),
+        (
+            "after_discard_not_bool",
+            "rule(\"a\", { actions = { { name = \"go\", after_discard = 1, targets = function() end, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, action `go`: `after_discard` is true or false, not 1",
+        ),
     ];
     for (name, script, at, message) in cases {
         let dir = mod_with(name, script);
@@ -1005,6 +1041,181 @@ fn a_rule_reads_the_hqs_free_hexes_and_the_tiles_that_carry_a_marker() {
         Some(10 + 20),
         "{:?}",
         game.field().marks()
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Two actions alike but for how they say when they are offered: `gated` declares it (`stages`,
+/// `after_discard`, `before_placing`, `lacks`, `cites`), `asked` works it out in its `targets`.
+/// Two `turn_ended` hooks alike but for the same: `counted` declares `turn_ended_when`, `tested`
+/// tests the marker itself; a third rule gives player 1 the `go` marker for every third turn.
+const DECLARED: &str = r#"local function count(ctx, fx, name)
+  fx:mark_player(1, name, "permanent", (ctx:player_marker(1, name) or 0) + 1)
+end
+
+rule("toggle", {
+  turn_started = function(ctx, fx)
+    if ctx:turn() % 3 == 0 then
+      fx:mark_player(1, "go", "permanent", 1)
+    else
+      fx:unmark_player(1, "go")
+    end
+  end,
+})
+
+rule("counted", {
+  turn_ended_when = { anyone = { "go" } },
+  turn_ended = function(ctx, fx)
+    count(ctx, fx, "counted")
+  end,
+})
+
+rule("tested", {
+  turn_ended = function(ctx, fx)
+    for p = 1, ctx:players() do
+      if ctx:player_marker(p, "go") then
+        count(ctx, fx, "tested")
+        return
+      end
+    end
+  end,
+})
+
+rule("shout", {
+  actions = {
+    {
+      name = "gated",
+      doc = "Once a turn, after the discard and before any placement.",
+      stages = { "play" },
+      after_discard = true,
+      before_placing = true,
+      lacks = { "hoarse" },
+      cites = "R0.1",
+      targets = function(ctx)
+        return { "none" }
+      end,
+      play = function(ctx, target, fx)
+        fx:mark_player(ctx:current(), "hoarse", "turn", 1)
+      end,
+    },
+    {
+      name = "asked",
+      doc = "The same, worked out in Lua.",
+      targets = function(ctx)
+        local p = ctx:current()
+        if ctx:stage() == "play" and ctx:discarded() and ctx:placed() == 0
+          and not ctx:player_marker(p, "hoarse") then
+          return { "none" }
+        end
+        return {}
+      end,
+      play = function(ctx, target, fx)
+        fx:mark_player(ctx:current(), "hoarse", "turn", 1)
+      end,
+    },
+  },
+})
+"#;
+
+/// Whether the legal list holds the action `action` of the rule `rule`.
+fn offers(legal: &LegalActions, rule: u8, action: u8) -> bool {
+    legal
+        .iter()
+        .any(|a| matches!(a, Action::Rule { rule: r, action: x, .. } if r == rule && x == action))
+}
+
+#[test]
+fn what_an_action_and_a_hook_declare_matches_what_their_lua_works_out() {
+    let dir = mod_with("declared", DECLARED);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let shout = catalog
+        .game_rules()
+        .iter()
+        .position(|r| r.name == "shout")
+        .expect("the rule") as u8;
+    let marker = |game: &Game, name: &str| {
+        game.field()
+            .mark(
+                MarkOn::Player(Seat::new(0)),
+                MarkerName::new(name).expect("a name"),
+            )
+            .map_or(0, |m| m.value)
+    };
+    let (mut offered, mut kept) = (0, 0);
+    for seed in 1..=4u64 {
+        let mut game = Game::start(
+            setup(seed),
+            catalog.clone(),
+            Arc::new(Rules::default()),
+            &mut scripts,
+            &mut (),
+        )
+        .expect("a game");
+        let mut legal = LegalActions::new();
+        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 10)];
+        for _ in 0..400 {
+            if game.result().is_some() {
+                break;
+            }
+            game.legal_actions(&mut legal);
+            let gated = offers(&legal, shout, 0);
+            assert_eq!(
+                gated,
+                offers(&legal, shout, 1),
+                "seed {seed}, turn {}: the declared action is offered exactly when its Lua twin is",
+                game.turn_number()
+            );
+            if gated {
+                offered += 1;
+            } else {
+                kept += 1;
+                let refused = game
+                    .act(
+                        &Action::Rule {
+                            rule: shout,
+                            action: 0,
+                            target: None,
+                            facing: None,
+                            tile: None,
+                        },
+                        &mut scripts,
+                        &mut hexforge_core::DefaultPolicy,
+                        &mut (),
+                    )
+                    .expect_err("not offered now")
+                    .to_string();
+                assert!(
+                    refused.contains("it may not be taken now: it ")
+                        && refused.contains("(its `")
+                        && refused.contains("; R0.1)"),
+                    "{refused}"
+                );
+            }
+            let seat = game.current().expect("a player");
+            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+            let action = legal.get(pick).expect("a legal action");
+            game.act(
+                &action,
+                &mut scripts,
+                &mut hexforge_core::DefaultPolicy,
+                &mut (),
+            )
+            .expect("a legal action");
+        }
+        assert_eq!(
+            marker(&game, "counted"),
+            marker(&game, "tested"),
+            "seed {seed}: `turn_ended_when` passes over exactly the turns its Lua twin does nothing in"
+        );
+        assert!(
+            marker(&game, "counted") > 0,
+            "seed {seed}: some turns counted"
+        );
+    }
+    assert!(
+        offered > 0 && kept > 0,
+        "{offered} offered, {kept} kept back"
     );
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -588,20 +588,36 @@ pub struct GameRule {
     pub when: Vec<(String, ParamValue)>,
     /// The actions it offers players, in the order the script lists them.
     pub actions: Vec<RuleAction>,
-    /// When its `restrict` is asked (`restrict_when`; docs/RULESETS.md): `None`, after every
-    /// action; else only then.
-    pub restrict_when: Option<RestrictWhen>,
+    /// When some of its hooks are asked (`restrict_when`, `turn_ended_when`, ...; docs/RULESETS.md,
+    /// "When a hook is asked"): a hook listed here is asked only when its [`AskWhen`] holds; the
+    /// others at every one of their moments.
+    pub asked_when: Vec<(RulePoints, AskWhen)>,
 }
 
-/// When a game rule's `restrict` is asked (`restrict_when = { stages = ..., markers = ... }`): in
-/// the stages listed, or when the player whose turn it is carries one of the player markers
-/// listed; never otherwise, which a game pays for after every action.
+/// When a game rule's hook is asked (`restrict_when = { stages = ..., markers = ... }`, and the
+/// same for every hook): when any of what it lists holds, the stage, a marker on the player whose
+/// turn it is, a marker on any player, or a marker on some tile or hex; never otherwise, which a
+/// game pays for at each of the hook's moments.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RestrictWhen {
+pub struct AskWhen {
     /// The stages, as `RuleAction::stages` flags (0: none).
     pub stages: u8,
-    /// The player markers, valid marker names.
+    /// Player markers on the player whose turn it is (`markers`), valid marker names.
     pub markers: Vec<String>,
+    /// Player markers on any player (`anyone`), valid marker names.
+    pub anyone: Vec<String>,
+    /// Markers on any tile or hex (`marked`), valid marker names.
+    pub marked: Vec<String>,
+}
+
+impl AskWhen {
+    /// Whether it lists nothing, so that the hook would never be asked.
+    pub fn is_empty(&self) -> bool {
+        self.stages == 0
+            && self.markers.is_empty()
+            && self.anyone.is_empty()
+            && self.marked.is_empty()
+    }
 }
 
 /// A player action a game rule offers (docs/RULESETS.md, "Mod actions").
@@ -620,6 +636,16 @@ pub struct RuleAction {
     /// A player marker the player whose turn it is must carry for it to be offered (`marker`,
     /// a valid marker name); without it, its `targets` is not asked.
     pub marker: Option<String>,
+    /// Player markers the player whose turn it is must not carry for it to be offered (`lacks`,
+    /// valid marker names).
+    pub lacks: Vec<String>,
+    /// What the player must have done this turn for it to be offered, as flags:
+    /// [`RuleAction::AFTER_DISCARD`] (`after_discard`), [`RuleAction::BEFORE_PLACING`]
+    /// (`before_placing`); 0 for nothing.
+    pub turn: u8,
+    /// The rule it follows, cited when it is refused for what it declares (`cites`, e.g.
+    /// `R10.6.3`); may be empty.
+    pub cites: String,
 }
 
 impl RuleAction {
@@ -629,6 +655,12 @@ impl RuleAction {
     pub const STAGE_DISCARD: u8 = 2;
     /// The `stages` flag of play.
     pub const STAGE_PLAY: u8 = 4;
+    /// The `turn` flag of `after_discard`: offered only once the player has discarded a tile
+    /// this turn.
+    pub const AFTER_DISCARD: u8 = 1;
+    /// The `turn` flag of `before_placing`: offered only while the player has placed no tile
+    /// this turn.
+    pub const BEFORE_PLACING: u8 = 2;
     /// Each `stages` flag with its word in scripts and its name in messages.
     pub const STAGES: [(u8, &'static str, &'static str); 3] = [
         (Self::STAGE_HQ, "hq", "the HQs' placement"),
@@ -638,6 +670,14 @@ impl RuleAction {
 }
 
 impl GameRule {
+    /// When the hook at `point` is asked, if the rule declares it (`<point>_when`).
+    pub fn asked_when(&self, point: RulePoints) -> Option<&AskWhen> {
+        self.asked_when
+            .iter()
+            .find(|(p, _)| *p == point)
+            .map(|(_, w)| w)
+    }
+
     /// Whether the rule is in play under `value`, the value of each declared option by key.
     pub fn applies(&self, value: impl Fn(&str) -> Option<ParamValue>) -> bool {
         self.when

@@ -56,6 +56,7 @@ const METHODS: [&[&str]; 4] = [
         "discarded",
         "marker",
         "markers",
+        "hex_marked",
         "nothing_here",
     ],
     &[

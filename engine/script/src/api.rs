@@ -649,6 +649,25 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
             b.finish(lua)
         });
+        reg.add_method("hex_marked", |lua, call, name: String| {
+            let f = field(call)?;
+            let name =
+                MarkerName::new(&name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+            let mut b = Build::new(0, 0);
+            let mut n = 0;
+            for m in f.marks().iter().filter(|m| m.name == name) {
+                if let MarkOn::Hex(c) = m.on {
+                    let h = f.shape().hex(c);
+                    n += 1;
+                    b.open(2, 1)
+                        .item(1, h.q())
+                        .item(2, h.r())
+                        .field(c"value", m.value)
+                        .close_item(n);
+                }
+            }
+            b.finish(lua)
+        });
         reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
             let Some(c) = f.shape().cell(Hex::new(q, r)) else {

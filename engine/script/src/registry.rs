@@ -42,6 +42,12 @@ pub(crate) struct RuleActionImpl {
     pub(crate) stages: u8,
     /// `marker`: the player marker the acting player must carry.
     pub(crate) marker: Option<hexforge_core::marker::MarkerName>,
+    /// `lacks`: the player markers the acting player must not carry.
+    pub(crate) lacks: Vec<hexforge_core::marker::MarkerName>,
+    /// `after_discard` and `before_placing`, as `RuleAction::turn` flags.
+    pub(crate) turn: u8,
+    /// `cites`: the rule cited when it is refused for what it declares.
+    pub(crate) cites: String,
 }
 
 /// One game rule's implementation (docs/RULESETS.md, "Game scripts").
@@ -54,9 +60,9 @@ pub(crate) struct RuleImpl {
     /// `when`: the declared options and the values that put the rule in play, as written.
     pub(crate) when: Vec<(String, Value)>,
     pub(crate) actions: Vec<RuleActionImpl>,
-    /// `restrict_when`: the stages (flags) and player markers under which `restrict` is asked;
-    /// `None`, after every action.
-    pub(crate) restrict_when: Option<(u8, Vec<hexforge_core::marker::MarkerName>)>,
+    /// `<point>_when` (`restrict_when`, `turn_ended_when`, ...): when each hook that declares
+    /// one is asked; the others are asked at every one of their moments.
+    pub(crate) asked_when: Vec<(RulePoints, hexforge_core::tile::AskWhen)>,
     /// `file:line` of the `rule(...)` call.
     pub(crate) defined_at: String,
 }
@@ -276,14 +282,33 @@ fn snake_case(name: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
+/// The keys of a rule besides its hook points: `when`, `doc`, and `<point>_when` for each hook
+/// point but `setup` and `actions`.
+fn other_rule_keys() -> Vec<String> {
+    ["when".to_string(), "doc".to_string()]
+        .into_iter()
+        .chain(
+            RulePoints::ALL
+                .iter()
+                .filter(|(p, _)| when_allowed(*p))
+                .map(|(_, n)| format!("{n}_when")),
+        )
+        .collect()
+}
+
+/// Whether a hook point may declare `<point>_when`: every one but `setup` (asked once) and
+/// `actions` (whose actions declare `stages`, `marker`, ... of their own).
+fn when_allowed(p: RulePoints) -> bool {
+    p != RulePoints::SETUP && p != RulePoints::ACTIONS
+}
+
 fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
-    let points = || {
+    let keys = || {
         RulePoints::ALL
             .iter()
-            .map(|(_, n)| *n)
-            .chain(["when", "doc", "restrict_when"])
+            .map(|(_, n)| n.to_string())
+            .chain(other_rule_keys())
             .collect::<Vec<_>>()
-            .join(", ")
     };
     let mut rule = RuleImpl {
         name: name.to_string(),
@@ -291,7 +316,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         points: RulePoints::NONE,
         when: Vec::new(),
         actions: Vec::new(),
-        restrict_when: None,
+        asked_when: Vec::new(),
         defined_at: caller_position(lua),
     };
     for pair in def.pairs::<Value, Value>() {
@@ -299,7 +324,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         let Value::String(key) = &k else {
             return Err(mlua::Error::runtime(format!(
                 "rule `{name}`: keys are hook point names ({})",
-                points()
+                keys().join(", ")
             )));
         };
         let key = key.to_str()?.to_string();
@@ -307,10 +332,6 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
             "doc" => continue,
             "when" => {
                 rule.when = read_when(name, &v)?;
-                continue;
-            }
-            "restrict_when" => {
-                rule.restrict_when = Some(read_restrict_when(name, &v)?);
                 continue;
             }
             "actions" => {
@@ -322,17 +343,23 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
             }
             _ => {}
         }
+        if let Some(point) = key.strip_suffix("_when").and_then(|p| {
+            RulePoints::ALL
+                .iter()
+                .find(|(_, n)| *n == p)
+                .map(|(point, _)| *point)
+                .filter(|point| when_allowed(*point))
+        }) {
+            rule.asked_when
+                .push((point, read_ask_when(name, &key, &v)?));
+            continue;
+        }
         let Some(i) = RulePoints::ALL.iter().position(|(_, n)| *n == key) else {
+            let all = keys();
             return Err(mlua::Error::runtime(format!(
                 "rule `{name}`: unknown key `{key}`{} (keys: {})",
-                hexforge_core::names::did_you_mean(
-                    &key,
-                    RulePoints::ALL
-                        .iter()
-                        .map(|(_, n)| *n)
-                        .chain(["when", "doc", "restrict_when"])
-                ),
-                points()
+                hexforge_core::names::did_you_mean(&key, all.iter().map(String::as_str)),
+                all.join(", ")
             )));
         };
         let Value::Function(f) = v else {
@@ -344,67 +371,94 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         rule.points = rule.points.union(RulePoints::ALL[i].0);
         rule.hooks[i] = Some(f);
     }
+    // Sorted by point, so that the order `pairs` visits the keys in does not show.
+    rule.asked_when
+        .sort_by_key(|(p, _)| RulePoints::ALL.iter().position(|(q, _)| q == p));
+    for (point, _) in &rule.asked_when {
+        if !rule.points.contains(*point) {
+            let n = RulePoints::ALL
+                .iter()
+                .find(|(p, _)| p == point)
+                .map_or("?", |(_, n)| *n);
+            return Err(mlua::Error::runtime(format!(
+                "rule `{name}`: `{n}_when` says when `{n}` is asked, but the rule has no `{n}` function: add it, or leave `{n}_when` out"
+            )));
+        }
+    }
     Ok(rule)
 }
 
-/// `restrict_when = { stages = { ... }, markers = { ... } }`: the stages (as `stages` of an action
-/// reads them) and the player markers under which the rule's `restrict` is asked.
-fn read_restrict_when(
-    name: &str,
-    v: &Value,
-) -> mlua::Result<(u8, Vec<hexforge_core::marker::MarkerName>)> {
-    let shape =
-        "`restrict_when` is a table { stages = { \"hq\", ... }, markers = { \"name\", ... } }";
+/// A list of marker names: `{ "name", ... }`, for `key` of `site`.
+fn read_marker_list(
+    site: &str,
+    key: &str,
+    v: Value,
+) -> mlua::Result<Vec<hexforge_core::marker::MarkerName>> {
+    let Value::Table(list) = v else {
+        return Err(mlua::Error::runtime(format!(
+            "{site}: `{key}` is a list of marker names, not {}",
+            words(&v)
+        )));
+    };
+    let mut names = Vec::new();
+    for m in list.sequence_values::<Value>() {
+        let Value::String(m) = m? else {
+            return Err(mlua::Error::runtime(format!(
+                "{site}: `{key}` lists marker names (strings)"
+            )));
+        };
+        names.push(
+            hexforge_core::marker::MarkerName::new(&m.to_str()?)
+                .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))?,
+        );
+    }
+    Ok(names)
+}
+
+/// `<point>_when = { stages = { ... }, markers = { ... }, anyone = { ... }, marked = { ... } }`:
+/// when the hook of `point` is asked.
+fn read_ask_when(name: &str, key: &str, v: &Value) -> mlua::Result<hexforge_core::tile::AskWhen> {
+    let shape = format!(
+        "`{key}` is a table {{ stages = {{ \"hq\", ... }}, markers = {{ \"name\", ... }}, anyone = {{ ... }}, marked = {{ ... }} }}"
+    );
     let Value::Table(t) = v else {
         return Err(mlua::Error::runtime(format!(
             "rule `{name}`: {shape}, not {}",
             words(v)
         )));
     };
-    let mut stages = 0;
-    let mut markers = Vec::new();
+    let site = format!("rule `{name}`, `{key}`");
+    let mut w = hexforge_core::tile::AskWhen::default();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;
+        let list = |field: &str, v: Value| -> mlua::Result<Vec<String>> {
+            Ok(read_marker_list(&site, field, v)?
+                .iter()
+                .map(|m| m.to_string())
+                .collect())
+        };
         match k.as_string().map(|s| s.to_string_lossy()).as_deref() {
-            Some("stages") => {
-                stages = read_stages(&format!("rule `{name}`, `restrict_when`"), v)?;
-            }
-            Some("markers") => {
-                let Value::Table(list) = v else {
-                    return Err(mlua::Error::runtime(format!(
-                        "rule `{name}`: `restrict_when.markers` is a list of player marker names, not {}",
-                        words(&v)
-                    )));
-                };
-                for m in list.sequence_values::<Value>() {
-                    let Value::String(m) = m? else {
-                        return Err(mlua::Error::runtime(format!(
-                            "rule `{name}`: `restrict_when.markers` lists marker names (strings)"
-                        )));
-                    };
-                    markers.push(
-                        hexforge_core::marker::MarkerName::new(&m.to_str()?).map_err(|e| {
-                            mlua::Error::runtime(format!(
-                                "rule `{name}`: `restrict_when.markers`: {e}"
-                            ))
-                        })?,
-                    );
-                }
-            }
+            Some("stages") => w.stages = read_stages(&site, v)?,
+            Some("markers") => w.markers = list("markers", v)?,
+            Some("anyone") => w.anyone = list("anyone", v)?,
+            Some("marked") => w.marked = list("marked", v)?,
             _ => {
+                let k = k
+                    .as_string()
+                    .map_or_else(|| words(&k), |s| s.to_string_lossy());
                 return Err(mlua::Error::runtime(format!(
-                    "rule `{name}`: unknown key `{}` in `restrict_when`: {shape}",
-                    words(&k)
+                    "rule `{name}`: unknown key `{k}` in `{key}`: {shape}"
                 )));
             }
         }
     }
-    if stages == 0 && markers.is_empty() {
+    if w.is_empty() {
+        let hook = key.trim_end_matches("_when");
         return Err(mlua::Error::runtime(format!(
-            "rule `{name}`: `restrict_when` names no stage and no marker, so `restrict` would never be asked: {shape}, or leave it out to ask `restrict` after every action"
+            "rule `{name}`: `{key}` names no stage and no marker, so `{hook}` would never be asked: {shape}, or leave it out to ask `{hook}` at every one of its moments"
         )));
     }
-    Ok((stages, markers))
+    Ok(w)
 }
 
 /// `when = "key"` (a bool option that must be on) or `when = { key = value, ... }`.
@@ -551,16 +605,55 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 )));
             }
         };
+        let site = format!("rule `{rule}`, action `{name}`");
+        let lacks = match t.raw_get::<Value>("lacks")? {
+            Value::Nil => Vec::new(),
+            v => read_marker_list(&site, "lacks", v)?,
+        };
+        let flag = |key: &str, bit: u8| -> mlua::Result<u8> {
+            match t.raw_get::<Value>(key)? {
+                Value::Nil | Value::Boolean(false) => Ok(0),
+                Value::Boolean(true) => Ok(bit),
+                other => Err(mlua::Error::runtime(format!(
+                    "{site}: `{key}` is true or false, not {}",
+                    words(&other)
+                ))),
+            }
+        };
+        use hexforge_core::tile::RuleAction;
+        let turn = flag("after_discard", RuleAction::AFTER_DISCARD)?
+            | flag("before_placing", RuleAction::BEFORE_PLACING)?;
+        let cites = match t.raw_get::<Value>("cites")? {
+            Value::Nil => String::new(),
+            Value::String(s) => s.to_str()?.to_string(),
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `cites` is the rule it follows, e.g. \"R10.6.3\", not {}",
+                    words(&other)
+                )));
+            }
+        };
         for pair in t.pairs::<Value, Value>() {
             let (k, _) = pair?;
             let known = [
-                "name", "doc", "targets", "play", "facing", "stages", "marker",
+                "name",
+                "doc",
+                "targets",
+                "play",
+                "facing",
+                "stages",
+                "marker",
+                "lacks",
+                "after_discard",
+                "before_placing",
+                "cites",
             ];
             let key = k.to_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
                 return Err(mlua::Error::runtime(format!(
-                    "rule `{rule}`, action `{name}`: unknown key `{key}`{} (keys: name, doc, targets, play, facing, stages, marker)",
-                    hexforge_core::names::did_you_mean(&key, known)
+                    "{site}: unknown key `{key}`{} (keys: {})",
+                    hexforge_core::names::did_you_mean(&key, known),
+                    known.join(", ")
                 )));
             }
         }
@@ -572,6 +665,9 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             facing,
             stages,
             marker,
+            lacks,
+            turn,
+            cites,
         });
     }
     if actions.len() > usize::from(u8::MAX) {

@@ -594,7 +594,7 @@ return freeze(base), freeze, original
 pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result<Sandbox> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8;
     // SAFETY: `unsafe_new_with` only skips mlua's refusal of the `debug` library (no C modules
-    // can be loaded: `package` is not opened). The host takes the three functions it needs right
+    // can be loaded: `package` is not opened). The host takes the two functions it needs right
     // below and removes `debug` from the globals before any other code runs; scripts run in
     // environments built from `base`, which never holds `debug`, the globals or the registry.
     #[allow(unsafe_code)]

@@ -36,14 +36,23 @@ local function deployed(ctx, p)
   return nil
 end
 
--- A hex's key in a set of hexes.
-local function key(q, r)
-  return q * 64 + r
-end
+-- The six directions (R1.2: 0 north, clockwise) as steps in q and r. The geometry below is
+-- written out rather than calling `hex.neighbour` and `hex.distance`: deploy's `targets` runs it
+-- for every hex near the banner, and a function call costs more than the arithmetic.
+local DQ = { [0] = 0, 1, 1, 0, -1, -1 }
+local DR = { [0] = -1, -1, 0, 1, 1, 0 }
 
 -- Whether two hexes are neighbours.
 local function next_to(aq, ar, bq, br)
-  return hex.distance(aq, ar, bq, br) == 1
+  local dq, dr = aq - bq, ar - br
+  if dq == 0 then
+    return dr == 1 or dr == -1
+  elseif dq == 1 then
+    return dr == 0 or dr == -1
+  elseif dq == -1 then
+    return dr == 0 or dr == 1
+  end
+  return false
 end
 
 -- Whether banner B and lower segments X and Y make one piece: each next to another (R10.6.5).
@@ -53,41 +62,67 @@ local function one_piece(bq, br, xq, xr, yq, yr)
 end
 
 -- The free hexes within two steps of the banner (empty, and no segment of any linked unit,
--- R10.6.4): where a lower segment may go, in the order of the directions from the banner.
+-- R10.6.4): where a lower segment may go, in the order of the directions from the banner; and
+-- the same hexes as a set of keys.
 local function near(ctx, bq, br)
-  local list, seen = {}, { [key(bq, br)] = true }
-  local function add(q, r)
-    local k = key(q, r)
+  local list, seen, free = {}, { [bq * 64 + br] = true }, {}
+  for d = 0, 5 do
+    local q, r = bq + DQ[d], br + DR[d]
+    local k = q * 64 + r
     if not seen[k] then
       seen[k] = true
       if ctx:free(q, r) then
         list[#list + 1] = { q, r }
+        free[k] = true
       end
     end
   end
   for d = 0, 5 do
-    local q1, r1 = hex.neighbour(bq, br, d)
-    add(q1, r1)
-  end
-  for d = 0, 5 do
-    local q1, r1 = hex.neighbour(bq, br, d)
+    local q1, r1 = bq + DQ[d], br + DR[d]
     for e = 0, 5 do
-      add(hex.neighbour(q1, r1, e))
+      local q, r = q1 + DQ[e], r1 + DR[e]
+      local k = q * 64 + r
+      if not seen[k] then
+        seen[k] = true
+        if ctx:free(q, r) then
+          list[#list + 1] = { q, r }
+          free[k] = true
+        end
+      end
     end
   end
-  return list
+  return list, free
+end
+
+-- Whether the free hex X has a second free hex Y (another one of `free`) that leaves banner B,
+-- X and Y in one piece: Y next to B or to X when X is next to B, else next to both.
+local function has_partner(free, bq, br, xq, xr)
+  local x_next = next_to(bq, br, xq, xr)
+  for d = 0, 5 do
+    local yq, yr = xq + DQ[d], xr + DR[d]
+    if free[yq * 64 + yr] and (x_next or next_to(bq, br, yq, yr)) then
+      return true
+    end
+  end
+  if x_next then
+    for d = 0, 5 do
+      local yq, yr = bq + DQ[d], br + DR[d]
+      if free[yq * 64 + yr] and not (yq == xq and yr == xr) then
+        return true
+      end
+    end
+  end
+  return false
 end
 
 -- The hexes the first lower segment may go on: those with a free hex for the second one that
 -- leaves the three in one piece (R10.6.3, R10.6.4: a single free hex is not enough).
 local function first_hexes(ctx, bq, br)
-  local spots, list = near(ctx, bq, br), {}
+  local spots, free = near(ctx, bq, br)
+  local list = {}
   for _, x in ipairs(spots) do
-    for _, y in ipairs(spots) do
-      if (x[1] ~= y[1] or x[2] ~= y[2]) and one_piece(bq, br, x[1], x[2], y[1], y[2]) then
-        list[#list + 1] = x
-        break
-      end
+    if has_partner(free, bq, br, x[1], x[2]) then
+      list[#list + 1] = x
     end
   end
   return list
@@ -95,8 +130,8 @@ end
 
 -- The hex the first lower segment went on: q, r, or nil.
 local function half_hex(ctx, p)
-  for _, h in ipairs(ctx:board()) do
-    if ctx:hex_marker(h[1], h[2], "mono_half") == p then
+  for _, h in ipairs(ctx:hex_marked("mono_half")) do
+    if h.value == p then
       return h[1], h[2]
     end
   end
@@ -144,21 +179,14 @@ local function put_down(ctx, fx, p, k, q, r, facing)
   end
 end
 
--- Why player `p` may not deploy now (R10.6.3, R10.6.4), or nil, with the hexes for the first
+-- Why player `p` may not deploy now (R10.6.1, R10.6.4), or nil, with the hexes for the first
 -- lower segment.
 local function why_not_deploy(ctx, p)
   if pm(ctx, p, "mono_hid") < 2 then
     return "the Monolith is set up before the game (R10.6.1)"
   end
-  if ctx:stage() ~= "play" or not ctx:discarded() then
-    return "the Monolith deploys after drawing and discarding at least one tile (R10.6.3)"
-  end
-  if ctx:placed() > 0 then
-    return "a tile has been placed this turn: a Monolith deploys only in a turn with no tile placed (R10.6.3)"
-  end
-  if ctx:player_marker(p, "mono_half") or ctx:player_marker(p, "mono_up") then
-    return "the Monolith is deployed already: it folds after the next Battle (R10.6.6)"
-  end
+  -- In play, after the discard, before any placement and while folded: the action declares it
+  -- (`stages`, `after_discard`, `before_placing`, `lacks`), so the engine asks only then.
   local bq, br = ctx:hq(p)
   if not bq then
     return "the banner is not on the board (R10.6.1)"
@@ -249,6 +277,9 @@ rule("monolith", {
   -- What restrict closes only ever holds while the banners are placed, or with a half-deployed
   -- or deployed-this-turn Monolith: the engine asks it only then.
   restrict_when = { stages = { "hq" }, markers = { "mono_half", "mono_turn" } },
+  -- Only a deployed Monolith folds, and only a half-deployed one is taken back at a turn's end.
+  battle_ended_when = { anyone = { "mono_up" } },
+  turn_ended_when = { markers = { "mono_half" } },
 
   restrict = function(ctx)
     local p = ctx:current()
@@ -262,21 +293,15 @@ rule("monolith", {
       -- R10.6.3: no tile placed this turn, but a champion or rune into an empty segment; tiles
       -- on the board still move.
       local l = deployed(ctx, p)
-      local block = {}
-      for _, h in ipairs(ctx:board()) do
-        local inside = false
-        if l then
-          for _, s in ipairs(l.segments) do
-            if s.empty and s.q == h[1] and s.r == h[2] then
-              inside = true
-            end
+      local open = {}
+      if l then
+        for _, s in ipairs(l.segments) do
+          if s.empty then
+            open[#open + 1] = { s.q, s.r }
           end
         end
-        if not inside and not ctx:tile_at(h[1], h[2]) then
-          block[#block + 1] = h
-        end
       end
-      return { block_place = block }
+      return { place_only = open }
     end
     return nil
   end,
@@ -329,6 +354,13 @@ rule("monolith", {
       name = "deploy",
       doc = "After drawing and discarding: put the Monolith's first lower segment here, next to the banner or to where the second will go (R10.6.3).",
       facing = true,
+      -- Offered in play, after the turn's discard and before any tile is placed, to a player
+      -- whose Monolith is folded: in between, the engine does not ask `targets` at all.
+      stages = { "play" },
+      after_discard = true,
+      before_placing = true,
+      lacks = { "mono_half", "mono_up" },
+      cites = "R10.6.3",
       targets = function(ctx)
         local why, list = why_not_deploy(ctx, ctx:current())
         return why or list

@@ -12,12 +12,12 @@ rule("poison", {
   when = "poison",
   doc = "R10.3: each poison marker wounds its unit at the end of its owner's turn, unless a connected regeneration rune (a Medic) ignores it.",
 
+  -- Asked only while some unit carries poison.
+  turn_ended_when = { marked = { "poison" } },
+
   turn_ended = function(ctx, fx)
     local p = ctx:current()
     local poisoned = ctx:marked("poison")
-    if #poisoned == 0 then
-      return
-    end
     local all = ctx:option("regeneration_vs_poison") == "all"
     for _, h in ipairs(poisoned) do
       local t = ctx:tile_at(h[1], h[2])

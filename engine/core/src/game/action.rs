@@ -693,10 +693,12 @@ impl Game {
         }
     }
 
-    /// Why a rule action whose `targets` listed nothing may not be taken: its `stages` or
-    /// `marker` kept it from being offered, or its `targets` said nothing.
+    /// Why a rule action whose `targets` listed nothing may not be taken: what it declares
+    /// (`stages`, `after_discard`, `before_placing`, `lacks`, `marker`) kept it from being
+    /// offered, with the rule it `cites`, or its `targets` said nothing.
     #[cold]
     fn unoffered(&self, rule: usize, action: usize) -> String {
+        use super::scripts::KeptBack;
         let Some(def) = self
             .catalog
             .game_rules()
@@ -705,22 +707,43 @@ impl Game {
         else {
             return "no game rule offers it".into();
         };
-        match self.kept_back(def) {
-            Some(super::scripts::KeptBack::Stages(flags)) => {
+        let (why, key) = match self.kept_back(def) {
+            Some(KeptBack::Stages(flags)) => {
                 let names: Vec<&str> = crate::tile::RuleAction::STAGES
                     .iter()
                     .filter(|(f, _, _)| flags & f != 0)
                     .map(|(_, _, name)| *name)
                     .collect();
-                format!(
-                    "it may not be taken now: it is offered only during {} (its `stages`)",
-                    names.join(" or ")
+                (
+                    format!("it is offered only during {}", names.join(" or ")),
+                    "stages",
                 )
             }
-            Some(super::scripts::KeptBack::Marker(m)) => format!(
-                "it may not be taken now: it is offered only to a player who carries the marker `{m}` (its `marker`)"
+            Some(KeptBack::AfterDiscard) => (
+                "it is offered only once a tile has been discarded this turn".to_string(),
+                "after_discard",
             ),
-            None => "it may not be taken now (its `targets` function lists nothing)".into(),
+            Some(KeptBack::BeforePlacing) => (
+                "it is offered only in a turn in which no tile has been placed yet".to_string(),
+                "before_placing",
+            ),
+            Some(KeptBack::Lacks(m)) => (
+                format!("it is not offered to a player who carries the marker `{m}`"),
+                "lacks",
+            ),
+            Some(KeptBack::Marker(m)) => (
+                format!("it is offered only to a player who carries the marker `{m}`"),
+                "marker",
+            ),
+            None => return "it may not be taken now (its `targets` function lists nothing)".into(),
+        };
+        if def.cites.is_empty() {
+            format!("it may not be taken now: {why} (its `{key}`)")
+        } else {
+            format!(
+                "it may not be taken now: {why} (its `{key}`; {})",
+                def.cites
+            )
         }
     }
 

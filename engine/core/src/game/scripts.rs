@@ -97,8 +97,9 @@ impl Game {
         self.call_rules_asked(point, hooks, calls, |_| true, call)
     }
 
-    /// [`Game::call_rules`] for the rules `asked(rule)` says to ask now; the others are passed
-    /// over as if they had been called (the reseed points that follow do not move).
+    /// [`Game::call_rules`] for the rules `asked(rule)` says to ask now and whose `<point>_when`,
+    /// if they declare one, holds now; the others are passed over as if they had been called
+    /// (the reseed points that follow do not move).
     fn call_rules_asked<H>(
         &self,
         point: RulePoints,
@@ -133,7 +134,7 @@ impl Game {
             if !rules[i].points.contains(point) {
                 continue;
             }
-            if !asked(i) {
+            if !asked(i) || !rules[i].asked_when(point).is_none_or(|w| self.ask_now(w)) {
                 // Not asked now: the seeds of the calls that follow stay as if it had been.
                 *calls = calls.wrapping_add(1);
                 continue;
@@ -465,26 +466,14 @@ impl Game {
         let mut calls = self.hook_calls ^ 0x8000_0000;
         let mut restriction = Restriction::default();
         let rules = self.catalog.game_rules();
-        let restrict_asked = |i: usize| {
-            rules[i]
-                .restrict_when
-                .as_ref()
-                .is_none_or(|w| self.restrict_now(w))
-        };
-        self.call_rules_asked(
-            RulePoints::RESTRICT,
-            hooks,
-            &mut calls,
-            restrict_asked,
-            |h, ctx| {
-                let mut r = Restriction::default();
-                h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
-                restriction.closed = restriction.closed.union(r.closed);
-                restriction.blocked |= r.blocked & shape_cells;
-                restriction.no_place |= r.no_place & shape_cells;
-                Ok(())
-            },
-        )?;
+        self.call_rules(RulePoints::RESTRICT, hooks, &mut calls, |h, ctx| {
+            let mut r = Restriction::default();
+            h.game_rule(ctx, RuleCall::Restrict(&mut r))?;
+            restriction.closed = restriction.closed.union(r.closed);
+            restriction.blocked |= r.blocked & shape_cells;
+            restriction.no_place |= r.no_place & shape_cells;
+            Ok(())
+        })?;
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();
         let mut refusals: Vec<(u8, u8, String)> = Vec::new();
         let mut why = String::new();
@@ -527,30 +516,58 @@ impl Game {
         Ok(())
     }
 
-    /// Whether a rule's `restrict` declared with `restrict_when` `w` is asked now: the stage is
-    /// one it lists, or the player whose turn it is carries a marker it lists.
-    fn restrict_now(&self, w: &crate::tile::RestrictWhen) -> bool {
+    /// Whether a hook declared with `<point>_when` `w` is asked now: the stage is one it lists,
+    /// the player whose turn it is carries one of its `markers`, any player one of its `anyone`,
+    /// or some tile or hex one of its `marked`.
+    fn ask_now(&self, w: &crate::tile::AskWhen) -> bool {
         if w.stages & self.stage.rule_flag() != 0 {
             return true;
         }
+        let name = |m: &String| crate::marker::MarkerName::new(m).ok();
         let on = crate::marker::MarkOn::Player(self.state.turn.player());
-        w.markers.iter().any(|m| {
-            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some())
+        if w.markers
+            .iter()
+            .filter_map(name)
+            .any(|n| self.field.mark(on, n).is_some())
+        {
+            return true;
+        }
+        let marks = self.field.marks();
+        w.anyone.iter().filter_map(name).any(|n| {
+            marks
+                .iter()
+                .any(|m| m.name == n && matches!(m.on, crate::marker::MarkOn::Player(_)))
+        }) || w.marked.iter().filter_map(name).any(|n| {
+            marks
+                .iter()
+                .any(|m| m.name == n && !matches!(m.on, crate::marker::MarkOn::Player(_)))
         })
     }
 
     /// What keeps the rule action `def` from being offered now, before its `targets` is asked:
-    /// its `stages` (the stage it is not offered in) or its `marker` (the player marker the
-    /// player whose turn it is lacks); `None` when neither does.
+    /// its `stages` (the stage it is not offered in), its `after_discard` or `before_placing`
+    /// (what the player has done this turn), its `lacks` (a player marker the player whose turn
+    /// it is carries) or its `marker` (one they lack); `None` when none does.
     pub(super) fn kept_back<'d>(&self, def: &'d crate::tile::RuleAction) -> Option<KeptBack<'d>> {
+        use crate::tile::RuleAction;
         if def.stages != 0 && def.stages & self.stage.rule_flag() == 0 {
             return Some(KeptBack::Stages(def.stages));
         }
-        let m = def.marker.as_deref()?;
+        if def.turn & RuleAction::AFTER_DISCARD != 0 && !self.state.discarded {
+            return Some(KeptBack::AfterDiscard);
+        }
+        if def.turn & RuleAction::BEFORE_PLACING != 0 && self.state.placed > 0 {
+            return Some(KeptBack::BeforePlacing);
+        }
         let on = crate::marker::MarkOn::Player(self.state.turn.player());
-        let carried =
-            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some());
-        (!carried).then_some(KeptBack::Marker(m))
+        let carries = |m: &str| {
+            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some())
+        };
+        if let Some(m) = def.lacks.iter().find(|m| carries(m)) {
+            return Some(KeptBack::Lacks(m));
+        }
+        let m = def.marker.as_deref()?;
+        (!carries(m)).then_some(KeptBack::Marker(m))
     }
 
     /// Why the rule action `action` of rule `rule` may not be taken now, when its `targets`
@@ -569,4 +586,10 @@ pub(super) enum KeptBack<'d> {
     Stages(u8),
     /// Its `marker`, which the player whose turn it is does not carry.
     Marker(&'d str),
+    /// One of its `lacks`, which the player whose turn it is carries.
+    Lacks(&'d str),
+    /// Its `after_discard`: the player has not discarded a tile this turn.
+    AfterDiscard,
+    /// Its `before_placing`: the player has placed a tile this turn.
+    BeforePlacing,
 }

@@ -112,14 +112,12 @@ impl ScriptHost {
                             facing: a.facing,
                             stages: a.stages,
                             marker: a.marker.map(|m| m.to_string()),
+                            lacks: a.lacks.iter().map(|m| m.to_string()).collect(),
+                            turn: a.turn,
+                            cites: a.cites.clone(),
                         })
                         .collect(),
-                    restrict_when: rule.restrict_when.as_ref().map(|(stages, markers)| {
-                        hexforge_core::tile::RestrictWhen {
-                            stages: *stages,
-                            markers: markers.iter().map(|m| m.to_string()).collect(),
-                        }
-                    }),
+                    asked_when: rule.asked_when.clone(),
                 });
                 bound.push((state, rule.clone()));
             }
@@ -502,7 +500,8 @@ fn read_verdict(field: &Battlefield, v: &Value) -> Result<Option<GameResult>, St
     })
 }
 
-/// A `restrict` hook's answer: nothing, or `{ close = { "place", ... }, block = { {q, r}, ... } }`.
+/// A `restrict` hook's answer: nothing, or `{ close = { "place", ... }, block = { {q, r}, ... },
+/// block_place = { ... }, place_only = { ... } }`.
 fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Result<(), String> {
     let t = match v {
         Value::Nil => return Ok(()),
@@ -517,10 +516,11 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
     for pair in t.pairs::<Value, Value>() {
         let (k, _) = pair.map_err(|e| e.to_string())?;
         let key = k.to_string().unwrap_or_default();
-        if !["close", "block", "block_place"].contains(&key.as_str()) {
+        let keys = ["close", "block", "block_place", "place_only"];
+        if !keys.contains(&key.as_str()) {
             return Err(format!(
-                "restrict: unknown key `{key}`{} (keys: close, block, block_place)",
-                hexforge_core::names::did_you_mean(&key, ["close", "block", "block_place"])
+                "restrict: unknown key `{key}`{} (keys: close, block, block_place, place_only)",
+                hexforge_core::names::did_you_mean(&key, keys)
             ));
         }
     }
@@ -549,17 +549,18 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
             ));
         }
     }
-    for key in ["block", "block_place"] {
+    for key in ["block", "block_place", "place_only"] {
         match t.raw_get::<Value>(key).map_err(|e| e.to_string())? {
             Value::Nil => {}
             v @ Value::Table(_) => {
                 let mut listed = hexforge_core::hooks::InstantTargets::default();
                 read_targets(field, None, &v, &mut listed)
                     .map_err(|e| format!("restrict: {key}: {e}"))?;
-                if key == "block" {
-                    out.blocked |= listed.cells;
-                } else {
-                    out.no_place |= listed.cells;
+                match key {
+                    "block" => out.blocked |= listed.cells,
+                    "block_place" => out.no_place |= listed.cells,
+                    // Every hex but those listed (the engine keeps the board's own).
+                    _ => out.no_place |= !listed.cells,
                 }
             }
             other => {
