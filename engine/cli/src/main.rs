@@ -210,14 +210,10 @@ enum Command {
         /// The bot of the first and second army of each pairing (default: random).
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
-        /// Not taken: a series plays two-player pairings; play a team game with `hexforge match
-        /// --team`.
-        #[arg(
-            long = "team",
-            value_name = "TEAMS",
-            value_delimiter = ',',
-            hide = true
-        )]
+        /// Each army's team, in the order of --army (`--team 1,2,1,2`): every game then seats all
+        /// the armies given, in that order, allies by team (R8.4, R8.5), and the table counts
+        /// each team's wins. Default: two-player pairings.
+        #[arg(long = "team", value_name = "TEAMS", value_delimiter = ',')]
         teams: Vec<String>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -512,6 +508,10 @@ fn run() -> Result<ExitCode> {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
             let teams = matches::seat_teams(&armies, &teams)?;
+            if let Some(t) = &teams {
+                // Refused once, before any game: the teams must make a game mode (R8).
+                hexforge_core::game::Mode::of(t)?;
+            }
             let content = content_line(&loaded);
             let table = table.table(&loaded)?;
             let record = |game_seed: u64| {
@@ -616,13 +616,18 @@ fn run() -> Result<ExitCode> {
             table,
             replays,
         } => {
-            if !teams.is_empty() {
-                bail!(
-                    "`hexforge matches` plays two-player pairings, so it takes no --team: play a game of teams with `hexforge match --army A --army B --army C --army D --team 1,2,1,2` (R8.4, R8.5)"
-                );
-            }
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
+            if !teams.is_empty() && armies.is_empty() {
+                bail!(
+                    "--team gives each --army its team: name the armies in seat order (`--army A --army B --army C --army D --team 1,2,1,2`)"
+                );
+            }
+            let teams = matches::seat_teams(&armies, &teams)?;
+            if let Some(t) = &teams {
+                // Refused once, before any game: the teams must make a game mode (R8).
+                hexforge_core::game::Mode::of(t)?;
+            }
             // Lua states stay on their thread: every worker loads the scripts once for itself.
             let mods = &loaded.mods;
             let catalog = &loaded.catalog;
@@ -653,6 +658,7 @@ fn run() -> Result<ExitCode> {
                 per_thread,
                 &table,
                 &armies,
+                teams.as_deref(),
                 &bots,
                 games,
                 seed,

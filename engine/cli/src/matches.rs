@@ -343,7 +343,9 @@ struct Outcome {
 }
 
 /// Plays `games` games between every pairing of `armies` (mirror matches included) on every
-/// core, and prints a table of wins and draws.
+/// core, and prints a table of wins and draws; with `teams` (one per army, as [`seat_teams`]
+/// gives them), every game seats all of `armies` in that order, allies by team, and the table
+/// counts each team's wins.
 #[allow(clippy::too_many_arguments)]
 pub fn play_matches<H: AbilityHooks>(
     out: &mut impl Write,
@@ -351,6 +353,7 @@ pub fn play_matches<H: AbilityHooks>(
     scripts: impl Fn() -> H + Sync + Send,
     table: &Table,
     armies: &[String],
+    teams: Option<&[u8]>,
     bot_names: &[String],
     games: usize,
     seed: u64,
@@ -365,10 +368,15 @@ pub fn play_matches<H: AbilityHooks>(
         bail!("no army is loaded");
     }
     let mut pairings = Vec::new();
-    for i in 0..armies.len() {
-        for j in i..armies.len() {
-            pairings.push((i, j));
+    if teams.is_none() {
+        for i in 0..armies.len() {
+            for j in i..armies.len() {
+                pairings.push((i, j));
+            }
         }
+    } else {
+        // One lineup: every army in the seat order given.
+        pairings.push((0, 0));
     }
     let bot = |k: usize| bot_name(bot_names, k);
     let rules = Arc::new(table.rules()?);
@@ -381,16 +389,19 @@ pub fn play_matches<H: AbilityHooks>(
         .map_init(&scripts, |scripts, k| {
             let pairing = k % pairings.len();
             let (a, b) = pairings[pairing];
-            // Each pairing alternates which army sits first.
-            let swapped = (k / pairings.len()) % 2 == 1;
+            // Each pairing alternates which army sits first; a lineup of teams keeps its order.
+            let swapped = teams.is_none() && (k / pairings.len()) % 2 == 1;
             let (first, second) = if swapped { (b, a) } else { (a, b) };
             let lineup = Lineup {
-                armies: vec![&armies[first], &armies[second]],
-                teams: None,
-                bots: if swapped {
-                    vec![bot(1), bot(0)]
-                } else {
-                    vec![bot(0), bot(1)]
+                armies: match teams {
+                    Some(_) => armies.iter().map(String::as_str).collect(),
+                    None => vec![&armies[first], &armies[second]],
+                },
+                teams,
+                bots: match teams {
+                    Some(_) => (0..armies.len()).map(bot).collect(),
+                    None if swapped => vec![bot(1), bot(0)],
+                    None => vec![bot(0), bot(1)],
                 },
                 seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
             };
@@ -433,6 +444,15 @@ pub fn play_matches<H: AbilityHooks>(
             })
         })
         .collect();
+    if let Some(teams) = teams {
+        return team_table(
+            out,
+            results,
+            &armies,
+            teams,
+            (bot_names, games, seed, table),
+        );
+    }
     // [a wins, b wins, draws] per pairing.
     let mut tally = vec![[0usize; 3]; pairings.len()];
     let mut failures = Vec::new();
@@ -510,6 +530,72 @@ pub fn play_matches<H: AbilityHooks>(
         };
         writeln!(out, "{army:<12} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%")?;
     }
+    for f in &failures {
+        writeln!(out, "error: {f:#}")?;
+    }
+    Ok(failures.is_empty())
+}
+
+/// The table of a series of team games: each team's armies, wins and share, the draws, then the
+/// games that failed; `false` when any did.
+fn team_table(
+    out: &mut impl Write,
+    results: Vec<Result<Outcome>>,
+    armies: &[String],
+    teams: &[u8],
+    (bot_names, games, seed, table): (&[String], usize, u64, &Table),
+) -> Result<bool> {
+    let count = teams
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |t| usize::from(t) + 1);
+    let (mut wins, mut draws, mut failures) = (vec![0usize; count], 0usize, Vec::new());
+    for r in results {
+        match r {
+            Ok(o) => match o.result {
+                GameResult::Won { team } => {
+                    if let Some(w) = wins.get_mut(usize::from(team)) {
+                        *w += 1;
+                    }
+                }
+                GameResult::Draw { .. } | GameResult::Shared { .. } => draws += 1,
+            },
+            Err(e) => failures.push(e),
+        }
+    }
+    let bots: Vec<&str> = (0..armies.len()).map(|k| bot_name(bot_names, k)).collect();
+    writeln!(
+        out,
+        "{games} games; bots {}; rules {}; seed {seed}",
+        bots.join(", "),
+        table.preset
+    )?;
+    writeln!(
+        out,
+        "{:<40} {:>6} {:>6}",
+        "team (armies in seat order)", "wins", "win%"
+    )?;
+    let played = games - failures.len();
+    for (t, w) in wins.iter().enumerate() {
+        let members: Vec<&str> = armies
+            .iter()
+            .zip(teams)
+            .filter(|(_, team)| usize::from(**team) == t)
+            .map(|(a, _)| a.as_str())
+            .collect();
+        let pct = if played == 0 {
+            0.0
+        } else {
+            100.0 * *w as f64 / played as f64
+        };
+        writeln!(
+            out,
+            "{:<40} {w:>6} {pct:>5.1}%",
+            format!("{}: {}", t + 1, members.join(" + "))
+        )?;
+    }
+    writeln!(out, "{:<40} {draws:>6}", "draws")?;
     for f in &failures {
         writeln!(out, "error: {f:#}")?;
     }

@@ -1,6 +1,7 @@
 //! `hexforge match --team`: games of one player against a team (R8.4) and of two teams of two
 //! (R8.5) play to their end, record their teams in the replay's `teams` line, and replay and
-//! verify; team lists that make no game are refused with the engine's reason.
+//! verify; team lists that make no game are refused with the engine's reason; `hexforge matches
+//! --team` plays a series of one lineup of teams and counts each team's wins.
 
 use std::path::{Path, PathBuf};
 
@@ -140,7 +141,56 @@ fn team_lists_that_make_no_game_are_refused_with_the_rule() {
         "matches", "--army", "moloch", "--team", "1,2", "--games", "1",
     ]);
     assert!(!ok);
-    assert!(out.contains("takes no --team"), "{out}");
+    assert!(out.contains("2 teams for 1 armies"), "{out}");
+    let (ok, out) = hexforge(&[
+        "matches", "--army", "moloch", "--army", "borgo", "--army", "outpost", "--army",
+        "hegemony", "--team", "1,1,2,2", "--games", "3",
+    ]);
+    assert!(!ok);
+    assert!(
+        out.contains("R8.5.3") && !out.contains("games; bots"),
+        "refused once, before any game: {out}"
+    );
+}
+
+#[test]
+fn a_series_of_team_games_counts_each_teams_wins() {
+    let (ok, out) = hexforge(&[
+        "matches", "--army", "moloch", "--army", "borgo", "--army", "outpost", "--army",
+        "hegemony", "--team", "a,b,a,b", "--games", "6", "--seed", "4",
+    ]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("6 games; bots random, random, random, random; rules v3; seed 4"),
+        "{out}"
+    );
+    let count = |label: &str| -> usize {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no line `{label}`: {out}"));
+        line.split_whitespace()
+            .rev()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no count in `{line}`"))
+    };
+    let wins = |label: &str| -> usize {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(label))
+            .unwrap_or_else(|| panic!("no line `{label}`: {out}"));
+        line.split_whitespace()
+            .nth_back(1)
+            .and_then(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no wins in `{line}`"))
+    };
+    let (a, b, draws) = (
+        wins("1: moloch + outpost"),
+        wins("2: borgo + hegemony"),
+        count("draws"),
+    );
+    assert_eq!(a + b + draws, 6, "every game counted once: {out}");
+    assert!(!out.contains("error:"), "{out}");
 }
 
 #[test]
