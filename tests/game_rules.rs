@@ -702,7 +702,7 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
         ),
         (
             "fx:place({ tile = \"moloch/cyborg\", q = 0, r = 0, facng = 1, owner = 1 })",
-            "fx:place: unknown key `facng` (keys: tile, q, r, facing, owner)",
+            "fx:place: unknown key `facng` (keys: tile, q, r, facing, owner, ask_owner)",
         ),
     ];
     for (call, expected) in cases {

@@ -26,6 +26,10 @@ pub enum Question {
     Medic,
     /// Where a pushed unit goes; its owner picks (R5.3.3). Options: `To` in reading order.
     PushTo,
+    /// Which way a tile a game rule puts down faces; its owner picks (R10.6.10: a tile of theirs
+    /// that another player's rule puts down). Options: `Facing`, the rule's own facing first,
+    /// then clockwise.
+    Facing,
 }
 
 /// One option of a decision, as listed to the player who answers it.
@@ -64,6 +68,11 @@ pub enum Choice {
         /// Where the pushed unit ends.
         cell: Cell,
     },
+    /// The tile put down faces this way.
+    Facing {
+        /// Where its front edge points.
+        facing: crate::hex::Dir,
+    },
 }
 
 /// A decision put to the player who controls `by`.
@@ -71,9 +80,10 @@ pub enum Choice {
 pub struct Decision<'a> {
     /// What is decided, which fixes the kind of every option.
     pub question: Question,
-    /// The tile whose owner decides (the Medic, the Clown, the Quartermaster, the wounded unit).
+    /// The tile whose owner decides (the Medic, the Clown, the Quartermaster, the wounded unit;
+    /// for `Facing`, the empty cell the tile is put on).
     pub by: Cell,
-    /// The player who answers: the owner of `by`.
+    /// The player who answers: the owner of `by` (of the tile put down, for `Facing`).
     pub player: Seat,
     /// The legal options in the documented order; the answer is an index into them.
     pub options: &'a [Choice],

@@ -74,8 +74,10 @@ pub enum Effect {
         owner: crate::seat::Seat,
         /// The empty cell.
         cell: Cell,
-        /// Which way its front edge points.
+        /// Which way its front edge points (with `ask`, the first option its owner is offered).
         facing: Dir,
+        /// Its owner picks its facing as it is put down (a decision, `Question::Facing`).
+        ask: bool,
     },
     /// The tile on `cell` leaves the board, not destroyed, for its owner's reserve (a game
     /// rule's effect only).

@@ -524,6 +524,7 @@ pub fn question_text(q: hexforge_core::Question) -> &'static str {
         Question::Save => "which wounded unit does the Medic save (R4.8.4)?",
         Question::Medic => "which Medic absorbs (R4.8.5)?",
         Question::PushTo => "where does the pushed unit go (R5.3.3)?",
+        Question::Facing => "which way does your tile face as it comes down (R10.6.10)?",
     }
 }
 
@@ -556,6 +557,7 @@ pub fn choice_text(
         Choice::Save { unit } => format!("Save {}", name(unit)),
         Choice::Medic { medic } => format!("The Medic {}", name(medic)),
         Choice::To { cell } => format!("To {}", field.shape().hex(cell)),
+        Choice::Facing { facing } => format!("Facing {facing} ({})", facing.index()),
     }
 }
 

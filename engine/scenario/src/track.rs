@@ -136,21 +136,28 @@ impl ScenarioDecider<'_> {
             Choice::Save { unit } => format!("save:{}", self.label(unit)),
             Choice::Medic { medic } => format!("medic:{}", self.label(medic)),
             Choice::To { cell } => format!("to:{}", self.label(cell)),
+            Choice::Facing { facing } => format!("facing:{}", facing.index()),
         }
     }
 }
 
 impl Decider for ScenarioDecider<'_> {
-    fn decide(&mut self, _field: &Battlefield, d: &Decision<'_>) -> usize {
+    fn decide(&mut self, field: &Battlefield, d: &Decision<'_>) -> usize {
         if let Some(to) = self.push_to
             && let Some(k) = d.options.iter().position(|o| *o == Choice::To { cell: to })
         {
             return k;
         }
-        let by = self.label(d.by);
+        // A tile put down by a rule stands nowhere yet: its hex names the decision.
+        let by = if d.question == hexforge_core::Question::Facing {
+            field.shape().hex(d.by).to_string()
+        } else {
+            self.label(d.by)
+        };
         let labels: Vec<String> = d.options.iter().map(|o| self.option_label(o)).collect();
+        let squeeze = |t: &str| t.replace(' ', "");
         for (i, c) in self.choices.iter().enumerate() {
-            if c.by != by {
+            if c.by != by && squeeze(&c.by) != squeeze(&by) {
                 continue;
             }
             if let Some(k) = labels.iter().position(|l| l.eq_ignore_ascii_case(&c.pick)) {

@@ -1187,7 +1187,11 @@ impl Fx {
     /// reserve (the game checks it is there) on an empty hex of the board, facing 0 to 5.
     fn place(&mut self, t: &Table) -> mlua::Result<Effect> {
         let bad = |m: String| mlua::Error::runtime(format!("fx:place: {m}"));
-        table_keys(t, "place", &["tile", "q", "r", "facing", "owner"])?;
+        table_keys(
+            t,
+            "place",
+            &["tile", "q", "r", "facing", "owner", "ask_owner"],
+        )?;
         let id: String = t
             .get::<Option<String>>("tile")?
             .ok_or_else(|| bad("`tile` is required, as `army/tile`".to_string()))?;
@@ -1222,12 +1226,23 @@ impl Fx {
                 ));
             }
         };
+        let ask = match t.get::<Value>("ask_owner")? {
+            Value::Nil | Value::Boolean(false) => false,
+            Value::Boolean(true) => true,
+            other => {
+                return Err(bad(format!(
+                    "`ask_owner` is true (the tile's owner picks its facing, `facing` first) or false, not {}",
+                    other.type_name()
+                )));
+            }
+        };
         self.occupied |= 1u64 << cell.index();
         Ok(Effect::Place {
             tile,
             owner,
             cell,
             facing,
+            ask,
         })
     }
 

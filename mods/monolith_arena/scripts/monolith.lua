@@ -159,17 +159,19 @@ local function slot_value(ctx, owner, id)
 end
 
 -- Puts lower segment `k` of player `p`'s folded Monolith on (q, r): its tile, if it holds one,
--- with the wounds and poison it had when it folded. `facing` is the owner's pick; an enemy tile
--- keeps the facing it had (R10.6.10, docs/DECISIONS.md).
+-- with the wounds and poison it had when it folded. `facing` is the owner's pick; an enemy
+-- tile's controller picks its own, offered first the facing it had when the Monolith folded
+-- (R10.6.10: `ask_owner`, a decision put to that player).
 local function put_down(ctx, fx, p, k, q, r, facing)
   local id, owner = slot_tile(ctx, pm(ctx, p, "mono_s" .. k))
   if not id then
     return
   end
-  if owner ~= p then
+  local enemy = owner ~= p
+  if enemy then
     facing = pm(ctx, p, "mono_f" .. k)
   end
-  fx:place({ tile = id, q = q, r = r, facing = facing, owner = owner })
+  fx:place({ tile = id, q = q, r = r, facing = facing, owner = owner, ask_owner = enemy })
   local w, poison = pm(ctx, p, "mono_w" .. k), pm(ctx, p, "mono_p" .. k)
   if w > 0 then
     fx:wound(q, r, w)

@@ -99,6 +99,7 @@ pub fn apply_effects<S: EventSink + ?Sized>(
                 owner,
                 cell,
                 facing,
+                ask: _,
             } => {
                 if field.at(cell).is_none() {
                     emit(

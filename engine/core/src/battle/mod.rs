@@ -194,6 +194,16 @@ where
             message: effect::INITIATIVE_OUTSIDE_BATTLES.to_string(),
         });
     }
+    let faced;
+    let effects = if effects
+        .iter()
+        .any(|e| matches!(e, Effect::Place { ask: true, .. }))
+    {
+        faced = facings_asked(field, decider, effects);
+        &faced[..]
+    } else {
+        effects
+    };
     if !effects.iter().any(|e| matches!(e, Effect::Attack(_))) {
         return apply_effects(field, ctx, effects, sink);
     }
@@ -1670,6 +1680,54 @@ impl<D: Decider + ?Sized> Decider for Ask<'_, D> {
 }
 
 /// Puts a decision to the player who controls `by`; an out-of-range answer counts as the first option.
+/// `effects` with the facing of every tile put down with `ask` picked by its owner
+/// (`Question::Facing`: the effect's facing first, then the others clockwise).
+fn facings_asked<D: Decider + ?Sized>(
+    field: &Battlefield,
+    decider: &mut D,
+    effects: &[Effect],
+) -> Vec<Effect> {
+    effects
+        .iter()
+        .map(|e| match e {
+            &Effect::Place {
+                tile,
+                owner,
+                cell,
+                facing,
+                ask: true,
+            } => {
+                let options: Vec<Choice> = (0..6)
+                    .map(|k| Choice::Facing {
+                        facing: crate::hex::Dir::new((facing.index() + k) % 6),
+                    })
+                    .collect();
+                let pick = decider.decide(
+                    field,
+                    &Decision {
+                        question: Question::Facing,
+                        by: cell,
+                        player: owner,
+                        options: &options,
+                    },
+                );
+                let facing = match options.get(pick) {
+                    Some(Choice::Facing { facing }) => *facing,
+                    _ => facing,
+                };
+                Effect::Place {
+                    tile,
+                    owner,
+                    cell,
+                    facing,
+                    ask: false,
+                }
+            }
+            other => other.clone(),
+        })
+        .collect()
+}
+
 fn ask<D: Decider + ?Sized>(
     decider: &mut D,
     field: &Battlefield,

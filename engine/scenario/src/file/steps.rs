@@ -447,11 +447,11 @@ pub(super) fn choices(
     let mut choices = Vec::new();
     for c in defs {
         let c = c.get_ref();
-        if !labels.has(c.by.get_ref()) {
+        if !labels.has(c.by.get_ref()) && !is_hex_text(c.by.get_ref()) {
             r.err(
                 c.by.span(),
                 format!(
-                    "choice by `{}`: no tile has that label{}: use the `label` of a `[[tile]]` or `place` step",
+                    "choice by `{}`: no tile has that label{}: use the `label` of a `[[tile]]` or `place` step, or the hex `[q, r]` a rule puts a tile down on (its owner picks its facing)",
                     c.by.get_ref(),
                     labels.near(c.by.get_ref())
                 ),
@@ -464,6 +464,14 @@ pub(super) fn choices(
         });
     }
     choices
+}
+
+/// Whether `text` is a hex as a decision names one: `[q, r]`, two whole numbers.
+fn is_hex_text(text: &str) -> bool {
+    text.strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .and_then(|t| t.split_once(','))
+        .is_some_and(|(q, r)| q.trim().parse::<i32>().is_ok() && r.trim().parse::<i32>().is_ok())
 }
 
 /// Reads the fields of one step, noting located errors.
