@@ -1689,8 +1689,8 @@ fn facings_asked<D: Decider + ?Sized>(
 ) -> Vec<Effect> {
     effects
         .iter()
-        .map(|e| match e {
-            &Effect::Place {
+        .map(|e| match *e {
+            Effect::Place {
                 tile,
                 owner,
                 cell,
@@ -1723,7 +1723,7 @@ fn facings_asked<D: Decider + ?Sized>(
                     ask: false,
                 }
             }
-            other => other.clone(),
+            other => other,
         })
         .collect()
 }
