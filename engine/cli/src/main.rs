@@ -204,9 +204,16 @@ enum Command {
     Matches {
         #[arg(long, default_value_t = 100)]
         games: usize,
-        /// The armies to pair (default: every loaded army).
+        /// The armies to pair (default: every loaded army); each pair of them plays, mirror
+        /// matches only with --mirrors.
         #[arg(long = "army", value_name = "ARMY")]
         armies: Vec<String>,
+        /// A pairing to play, `A:B` (repeatable; `A:A` for a mirror match): only these play.
+        #[arg(long = "pair", value_name = "A:B")]
+        pairs: Vec<String>,
+        /// Every army also plays itself.
+        #[arg(long)]
+        mirrors: bool,
         /// The bot of the first and second army of each pairing (default: random).
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
@@ -610,6 +617,8 @@ fn run() -> Result<ExitCode> {
         Command::Matches {
             games,
             armies,
+            pairs,
+            mirrors,
             bots,
             teams,
             seed,
@@ -618,6 +627,19 @@ fn run() -> Result<ExitCode> {
         } => {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
+            let pairs = pairs
+                .iter()
+                .map(|p| {
+                    let (a, b) = matches::parse_pair(p)?;
+                    let named = armies_of(&loaded, &[a, b])?;
+                    Ok((named[0].clone(), named[1].clone()))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            if !pairs.is_empty() && !teams.is_empty() {
+                bail!(
+                    "--pair plays two-player pairings and --team one lineup of teams: give one of them"
+                );
+            }
             if !teams.is_empty() && armies.is_empty() {
                 bail!(
                     "--team gives each --army its team: name the armies in seat order (`--army A --army B --army C --army D --team 1,2,1,2`)"
@@ -657,8 +679,12 @@ fn run() -> Result<ExitCode> {
                 loaded.catalog.clone(),
                 per_thread,
                 &table,
-                &armies,
-                teams.as_deref(),
+                &matches::Series {
+                    armies,
+                    pairs,
+                    mirrors,
+                    teams,
+                },
                 &bots,
                 games,
                 seed,
@@ -705,6 +731,18 @@ fn armies_of(loaded: &LoadedMods, names: &[String]) -> Result<Vec<String>> {
         .iter()
         .map(|name| {
             let Some((m, army)) = name.split_once(':') else {
+                if loaded.catalog.army(name).is_none() {
+                    return Err(hexforge_core::GameError::UnknownArmy {
+                        army: name.clone(),
+                        loaded: loaded
+                            .catalog
+                            .armies()
+                            .iter()
+                            .map(|a| a.id.clone())
+                            .collect(),
+                    }
+                    .into());
+                }
                 return Ok(name.clone());
             };
             let Some(info) = loaded.mods.iter().find(|i| i.id == m) else {

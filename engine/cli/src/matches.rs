@@ -342,42 +342,93 @@ struct Outcome {
     result: GameResult,
 }
 
-/// Plays `games` games between every pairing of `armies` (mirror matches included) on every
-/// core, and prints a table of wins and draws; with `teams` (one per army, as [`seat_teams`]
-/// gives them), every game seats all of `armies` in that order, allies by team, and the table
-/// counts each team's wins.
+/// A series' armies and its pairings, as indices into them.
+type Pairings = (Vec<String>, Vec<(usize, usize)>);
+
+/// Which games a series plays (`hexforge matches`).
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    /// The armies to pair (`--army`); empty: every loaded army.
+    pub armies: Vec<String>,
+    /// The pairings asked for (`--pair A:B`, a mirror when A is B); empty: every pairing of
+    /// `armies`.
+    pub pairs: Vec<(String, String)>,
+    /// Every army also plays itself (`--mirrors`); without it a mirror is played only when asked
+    /// with `--pair A:A`, or when there is a single army.
+    pub mirrors: bool,
+    /// Each army's team (`--team`, as [`seat_teams`] gives them): every game seats all of
+    /// `armies` in that order, allies by team.
+    pub teams: Option<Vec<u8>>,
+}
+
+impl Series {
+    /// The armies of the series and its pairings as indices into them.
+    fn pairings(&self, catalog: &Catalog) -> Result<Pairings> {
+        let mut armies: Vec<String> = self.armies.clone();
+        if !self.pairs.is_empty() {
+            let mut pairings = Vec::new();
+            for (a, b) in &self.pairs {
+                for x in [a, b] {
+                    if !armies.contains(x) {
+                        armies.push(x.clone());
+                    }
+                }
+                let at = |x: &String| armies.iter().position(|y| y == x).unwrap_or(0);
+                pairings.push((at(a), at(b)));
+            }
+            return Ok((armies, pairings));
+        }
+        if armies.is_empty() {
+            armies = catalog.armies().iter().map(|a| a.id.clone()).collect();
+        }
+        if armies.is_empty() {
+            bail!("no army is loaded");
+        }
+        if self.teams.is_some() {
+            // One lineup: every army in the seat order given.
+            return Ok((armies, vec![(0, 0)]));
+        }
+        let mirrors = self.mirrors || armies.len() == 1;
+        let mut pairings = Vec::new();
+        for i in 0..armies.len() {
+            for j in i..armies.len() {
+                if i != j || mirrors {
+                    pairings.push((i, j));
+                }
+            }
+        }
+        Ok((armies, pairings))
+    }
+}
+
+/// Reads `--pair A:B`: two army names around a colon.
+pub fn parse_pair(text: &str) -> Result<(String, String)> {
+    match text.split_once(':') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() && !b.contains(':') => {
+            Ok((a.trim().to_string(), b.trim().to_string()))
+        }
+        _ => bail!(
+            "--pair {text}: name two armies around a colon, `--pair moloch:borgo` (`--pair moloch:moloch` for a mirror match)"
+        ),
+    }
+}
+
+/// Plays `games` games of `series` on every core (its pairings in turn, each army sitting first
+/// half the time; or its one lineup of teams), and prints a table of wins and draws.
 #[allow(clippy::too_many_arguments)]
 pub fn play_matches<H: AbilityHooks>(
     out: &mut impl Write,
     catalog: Catalog,
     scripts: impl Fn() -> H + Sync + Send,
     table: &Table,
-    armies: &[String],
-    teams: Option<&[u8]>,
+    series: &Series,
     bot_names: &[String],
     games: usize,
     seed: u64,
     record: Option<&MakeRecorder<'_>>,
 ) -> Result<bool> {
-    let armies: Vec<String> = if armies.is_empty() {
-        catalog.armies().iter().map(|a| a.id.clone()).collect()
-    } else {
-        armies.to_vec()
-    };
-    if armies.is_empty() {
-        bail!("no army is loaded");
-    }
-    let mut pairings = Vec::new();
-    if teams.is_none() {
-        for i in 0..armies.len() {
-            for j in i..armies.len() {
-                pairings.push((i, j));
-            }
-        }
-    } else {
-        // One lineup: every army in the seat order given.
-        pairings.push((0, 0));
-    }
+    let (armies, pairings) = series.pairings(&catalog)?;
+    let teams = series.teams.as_deref();
     let bot = |k: usize| bot_name(bot_names, k);
     let rules = Arc::new(table.rules()?);
     let board = table.board(&rules);

@@ -111,15 +111,62 @@ fn matches_prints_a_table_of_every_pairing() {
             && content.ends_with(&format!("Hexforge {}", env!("CARGO_PKG_VERSION"))),
         "{content}"
     );
-    for pairing in ["moloch vs moloch", "borgo vs outpost", "hegemony vs moloch"] {
+    for pairing in ["borgo vs outpost", "hegemony vs moloch"] {
         assert!(out.contains(pairing), "missing {pairing}:\n{out}");
     }
+    assert!(
+        !out.contains("moloch vs moloch"),
+        "no mirror match unless asked:\n{out}"
+    );
     let games: usize = out
         .lines()
         .filter(|l| l.contains(" vs "))
         .filter_map(|l| l.split_whitespace().nth(3)?.parse::<usize>().ok())
         .sum();
     assert_eq!(games, 40, "every game is counted once:\n{out}");
+}
+
+#[test]
+fn matches_plays_the_pairings_asked_and_mirrors_only_when_asked() {
+    let (ok, out) = hexforge(&[
+        "matches",
+        "--games",
+        "6",
+        "--pair",
+        "moloch:borgo",
+        "--pair",
+        "outpost:outpost",
+    ]);
+    assert!(ok, "{out}");
+    let pairings: Vec<&str> = out
+        .lines()
+        .filter(|l| l.contains(" vs ") && !l.contains("games; bots"))
+        .map(|l| l.split("  ").next().unwrap_or_default().trim())
+        .collect();
+    assert_eq!(pairings, ["moloch vs borgo", "outpost vs outpost"], "{out}");
+    let (ok, out) = hexforge(&[
+        "matches",
+        "--games",
+        "6",
+        "--army",
+        "moloch",
+        "--army",
+        "borgo",
+        "--mirrors",
+    ]);
+    assert!(ok, "{out}");
+    for pairing in ["moloch vs moloch", "moloch vs borgo", "borgo vs borgo"] {
+        assert!(out.contains(pairing), "missing {pairing}:\n{out}");
+    }
+    let (ok, out) = hexforge(&["matches", "--pair", "molloch:borgo"]);
+    assert!(!ok);
+    assert!(
+        out.contains("no army `molloch` is loaded; did you mean `moloch`?"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["matches", "--pair", "moloch"]);
+    assert!(!ok);
+    assert!(out.contains("name two armies around a colon"), "{out}");
 }
 
 #[test]
