@@ -530,6 +530,18 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
     }
 }
 
+/// A two-player game of `setup(seed)` under the default rules, its rules' `setup` run.
+fn plain_game(seed: u64, catalog: &Arc<Catalog>, scripts: &mut ScriptHost) -> Game {
+    Game::start(
+        setup(seed),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        scripts,
+        &mut (),
+    )
+    .expect("a game")
+}
+
 /// A rule that would close the HQ placement to everyone, but whose `restrict` is asked only when
 /// the player on turn carries `locked` (`restrict_when`), which its setup gives player 2 alone.
 const LOCKED: &str = r#"rule("locked", {
@@ -548,14 +560,7 @@ fn restrict_is_asked_only_under_the_stages_and_markers_of_restrict_when() {
     let dir = mod_with("locked", LOCKED);
     let loaded = common::load_clean(&[base(), dir.clone()]);
     let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
-    let mut game = Game::start(
-        setup(3),
-        catalog.clone(),
-        Arc::new(Rules::default()),
-        &mut scripts,
-        &mut (),
-    )
-    .expect("a game");
+    let mut game = plain_game(3, &catalog, &mut scripts);
     let mut legal = LegalActions::new();
     let mut seen = [false; 2];
     while let Some(seat) = game.current().filter(|_| game.stage() == Stage::PlaceHq) {
@@ -1144,14 +1149,7 @@ fn what_an_action_and_a_hook_declare_matches_what_their_lua_works_out() {
     };
     let (mut offered, mut kept) = (0, 0);
     for seed in 1..=4u64 {
-        let mut game = Game::start(
-            setup(seed),
-            catalog.clone(),
-            Arc::new(Rules::default()),
-            &mut scripts,
-            &mut (),
-        )
-        .expect("a game");
+        let mut game = plain_game(seed, &catalog, &mut scripts);
         let mut legal = LegalActions::new();
         let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 10)];
         for _ in 0..400 {

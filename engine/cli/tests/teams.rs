@@ -164,30 +164,21 @@ fn a_series_of_team_games_counts_each_teams_wins() {
         out.contains("6 games; bots random, random, random, random; rules v3; seed 4"),
         "{out}"
     );
-    let count = |label: &str| -> usize {
+    // The number `back` words from the end of the line that starts with `label`.
+    let number = |label: &str, back: usize| -> usize {
         let line = out
             .lines()
             .find(|l| l.starts_with(label))
             .unwrap_or_else(|| panic!("no line `{label}`: {out}"));
         line.split_whitespace()
-            .rev()
-            .find_map(|w| w.parse().ok())
-            .unwrap_or_else(|| panic!("no count in `{line}`"))
-    };
-    let wins = |label: &str| -> usize {
-        let line = out
-            .lines()
-            .find(|l| l.starts_with(label))
-            .unwrap_or_else(|| panic!("no line `{label}`: {out}"));
-        line.split_whitespace()
-            .nth_back(1)
+            .nth_back(back)
             .and_then(|w| w.parse().ok())
-            .unwrap_or_else(|| panic!("no wins in `{line}`"))
+            .unwrap_or_else(|| panic!("no number in `{line}`"))
     };
     let (a, b, draws) = (
-        wins("1: moloch + outpost"),
-        wins("2: borgo + hegemony"),
-        count("draws"),
+        number("1: moloch + outpost", 1),
+        number("2: borgo + hegemony", 1),
+        number("draws", 0),
     );
     assert_eq!(a + b + draws, 6, "every game counted once: {out}");
     assert!(!out.contains("error:"), "{out}");

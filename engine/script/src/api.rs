@@ -372,6 +372,29 @@ fn read_mark(lua: &Lua, f: &Battlefield, on: MarkOn, name: &str) -> mlua::Result
     }
 }
 
+/// `ctx:marked(name)` (`hexes` false: the tiles carrying the marker) and `ctx:hex_marked(name)`
+/// (`hexes` true: the hexes), as `{ q, r, value = v }` in the board's order of markers.
+fn marked(lua: &Lua, f: &Battlefield, name: &str, hexes: bool) -> mlua::Result<Table> {
+    let name = MarkerName::new(name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
+    let mut b = Build::new(0, 0);
+    let mut n = 0;
+    for m in f.marks().iter().filter(|m| m.name == name) {
+        let c = match m.on {
+            MarkOn::Tile(c) if !hexes => c,
+            MarkOn::Hex(c) if hexes => c,
+            _ => continue,
+        };
+        let h = f.shape().hex(c);
+        n += 1;
+        b.open(2, 1)
+            .item(1, h.q())
+            .item(2, h.r())
+            .field(c"value", m.value)
+            .close_item(n);
+    }
+    b.finish(lua)
+}
+
 /// The names of the markers on `on`, sorted (an empty list for none, or no such place).
 fn mark_names(lua: &Lua, f: &Battlefield, on: Option<MarkOn>) -> mlua::Result<Table> {
     let t = lua.create_table()?;
@@ -631,42 +654,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             mark_names(lua, f, on)
         });
         reg.add_method("marked", |lua, call, name: String| {
-            let f = field(call)?;
-            let name =
-                MarkerName::new(&name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let mut b = Build::new(0, 0);
-            let mut n = 0;
-            for m in f.marks().iter().filter(|m| m.name == name) {
-                if let MarkOn::Tile(c) = m.on {
-                    let h = f.shape().hex(c);
-                    n += 1;
-                    b.open(2, 1)
-                        .item(1, h.q())
-                        .item(2, h.r())
-                        .field(c"value", m.value)
-                        .close_item(n);
-                }
-            }
-            b.finish(lua)
+            marked(lua, field(call)?, &name, false)
         });
         reg.add_method("hex_marked", |lua, call, name: String| {
-            let f = field(call)?;
-            let name =
-                MarkerName::new(&name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
-            let mut b = Build::new(0, 0);
-            let mut n = 0;
-            for m in f.marks().iter().filter(|m| m.name == name) {
-                if let MarkOn::Hex(c) = m.on {
-                    let h = f.shape().hex(c);
-                    n += 1;
-                    b.open(2, 1)
-                        .item(1, h.q())
-                        .item(2, h.r())
-                        .field(c"value", m.value)
-                        .close_item(n);
-                }
-            }
-            b.finish(lua)
+            marked(lua, field(call)?, &name, true)
         });
         reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
