@@ -4,6 +4,7 @@
 use crate::army::ArmyFile;
 use crate::boards::Board;
 use crate::folder_read::ModInfo;
+use crate::play_text::{lua_play_text, toml_play_text};
 use crate::presets::RulePreset;
 use hexforge_core::fnv::Fnv1a;
 use hexforge_core::rules::Rules;
@@ -11,6 +12,9 @@ use hexforge_core::tile::{Effects, InstantEffect, Tile};
 
 /// Bumped whenever the encoding changes, so that hashes of different encodings never match.
 const ENCODING: &str = "hexforge content 1";
+
+/// The encoding of [`mod_hash`]: what changes play.
+const PLAY_ENCODING: &str = "hexforge play 1";
 
 fn effects(h: &mut Fnv1a, e: &Effects) {
     for v in [e.melee, e.ranged, e.initiative, e.enemy_initiative] {
@@ -111,14 +115,40 @@ pub fn army_hash(a: &ArmyFile) -> u64 {
     h.finish()
 }
 
-/// The hash of a mod: its id and version, its armies' data, its rule presets, the options it
-/// declares (their types, defaults and preset values), its scripts'
-/// text (by path within the mod, in path order) and its boards (hexes, main area, markers).
+/// The hash of a mod: what changes play. Its id, its armies' data, its rule presets, the
+/// options it declares (their types, defaults and preset values), its scripts' code (by path
+/// within the mod, in path order, without comments and blank lines: [`lua_play_text`]), its
+/// patches' data ([`toml_play_text`]) and its boards (hexes, main area, markers). Not its version
+/// string, its description or its authors, nor a comment anywhere.
 pub fn mod_hash(m: &ModInfo) -> u64 {
+    content_hash(m, Encoding::Play)
+}
+
+/// The hash of a mod as releases before 0.2's play hash wrote it in replays: with its version
+/// and its scripts' and patches' whole text. A replay that recorded it still finds the mod.
+pub fn legacy_mod_hash(m: &ModInfo) -> u64 {
+    content_hash(m, Encoding::Text)
+}
+
+/// How [`content_hash`] reads a mod's files.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    /// What changes play ([`mod_hash`]).
+    Play,
+    /// The whole text, and the version ([`legacy_mod_hash`]).
+    Text,
+}
+
+fn content_hash(m: &ModInfo, encoding: Encoding) -> u64 {
     let mut h = Fnv1a::new();
-    h.str(ENCODING);
+    match encoding {
+        Encoding::Play => h.str(PLAY_ENCODING),
+        Encoding::Text => h.str(ENCODING),
+    }
     h.str(&m.id);
-    h.str(&m.manifest.version.to_string());
+    if encoding == Encoding::Text {
+        h.str(&m.manifest.version.to_string());
+    }
     h.len(m.armies.len());
     for a in &m.armies {
         army(&mut h, a);
@@ -153,10 +183,19 @@ pub fn mod_hash(m: &ModInfo) -> u64 {
         }
     }
     h.len(m.patches.len() + m.scripts.len());
-    for s in m.patches.iter().chain(&m.scripts) {
+    for (s, lua) in m
+        .patches
+        .iter()
+        .map(|s| (s, false))
+        .chain(m.scripts.iter().map(|s| (s, true)))
+    {
         let rel = s.path.strip_prefix(&m.dir).unwrap_or(&s.path);
         h.str(&rel.to_string_lossy().replace('\\', "/"));
-        h.str(&s.text);
+        match (encoding, lua) {
+            (Encoding::Text, _) => h.str(&s.text),
+            (Encoding::Play, true) => h.str(&lua_play_text(&s.text)),
+            (Encoding::Play, false) => h.str(&toml_play_text(&s.text)),
+        }
     }
     // Boards came later: a mod without any hashes as it did before them.
     if !m.boards.is_empty() {
@@ -202,8 +241,16 @@ mod tests {
         assert_ne!(mod_hash(&m), mod_hash(&changed));
         assert_ne!(army_hash(&m.armies[0]), army_hash(&changed.armies[0]));
         let mut script = m.clone();
-        script.scripts[0].text.push(' ');
+        script.scripts[0].text.push_str("\nlocal changed = 1\n");
         assert_ne!(mod_hash(&m), mod_hash(&script));
+        // A comment, a blank line or the version changes what the text hash reads, not play.
+        let mut commented = m.clone();
+        commented.scripts[0]
+            .text
+            .push_str("\n\n-- a note for readers\n");
+        commented.manifest.version = semver::Version::new(9, 9, 9);
+        assert_eq!(mod_hash(&m), mod_hash(&commented));
+        assert_ne!(legacy_mod_hash(&m), legacy_mod_hash(&commented));
         // Where the mod lives does not matter.
         let mut moved = m.clone();
         moved.dir = Path::new("/elsewhere/examples").to_path_buf();

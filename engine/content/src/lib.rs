@@ -18,6 +18,7 @@ pub mod manifest;
 pub mod modpack;
 pub mod options;
 pub mod patch;
+pub mod play_text;
 pub mod presets;
 pub mod resolve;
 pub mod scaffold;
@@ -30,10 +31,11 @@ pub use cache::{ModCache, Refreshed};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use folder::{ScriptFile, mod_dirs, script_files, user_mods_dir};
 pub use folder_read::{ArmyCheck, ModInfo, check_army_text, load_mod};
-pub use identity::{army_hash, mod_hash, preset_hash};
+pub use identity::{army_hash, legacy_mod_hash, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{LoadedMods, Skipped, load_mods, load_mods_except, mod_presets};
 pub use options::{OPTIONS_FILE, OptionDecl, OptionsFile, load_options, parse_options};
+pub use play_text::{lua_play_text, toml_play_text};
 pub use presets::{
     RuleInfo, RuleKind, RuleLine, RulePreset, RulesError, ValueSource, key_value, load_preset,
     option_text, rule_info, rule_lines, table_rules,

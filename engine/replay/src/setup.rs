@@ -43,8 +43,10 @@ pub fn header(
     }
 }
 
-/// The recorded mods that are not loaded as they were, one line each: missing, or another
-/// version or content.
+/// The recorded mods that are not loaded as they were, one line each: missing, or with other
+/// content. The content hash covers what changes play (`hexforge_content::mod_hash`): a mod
+/// whose comments or version string alone changed plays the replay; a hash recorded by an
+/// earlier release (`legacy_mod_hash`, the whole text and the version) is accepted too.
 pub fn mod_differences(loaded: &[ModInfo], recorded: &[(String, String, u64)]) -> Vec<String> {
     recorded
         .iter()
@@ -53,7 +55,8 @@ pub fn mod_differences(loaded: &[ModInfo], recorded: &[(String, String, u64)]) -
                 None => Some(format!("`{id}` {version} is not loaded")),
                 Some(m) => {
                     let now = hexforge_content::mod_hash(m);
-                    (m.manifest.version.to_string() != *version || now != *hash).then(|| {
+                    let same = now == *hash || hexforge_content::legacy_mod_hash(m) == *hash;
+                    (!same).then(|| {
                         format!(
                             "`{id}` was {version} #{hash:016x}, is {} #{now:016x}",
                             m.manifest.version
@@ -279,6 +282,12 @@ mod tests {
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].starts_with(&format!("`{}` was ", other[0].0)), "{d:?}");
         assert_eq!(d[1], "`ghost` 1.0.0 is not loaded");
+        // A replay recorded by an earlier release names the text hash; a version string alone
+        // changes nothing.
+        let mut old = h.mods.clone();
+        old[0].2 = hexforge_content::legacy_mod_hash(&loaded.mods[0]);
+        old[0].1 = "0.9.0".into();
+        assert!(mod_differences(&loaded.mods, &old).is_empty());
     }
 
     #[test]
