@@ -268,6 +268,18 @@ enum ModsCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Removes an installed mod from the user mods folder (or --from DIR), after asking: its
+    /// folder is set aside in `.replaced/`, never deleted; the loaded mods that need it are named.
+    Remove {
+        #[arg(value_name = "ID")]
+        id: String,
+        /// The mods folder to remove it from (default: the user mods folder).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+        /// Do not ask.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Runs the scenario files a mod ships in its `scenarios/` folder (MOD: a loaded mod's id or
     /// a mod folder), as `hexforge scenario` runs them, ending with `N passed, M failed`.
     Test {
@@ -499,6 +511,18 @@ fn run() -> Result<ExitCode> {
             }
             ModsCommand::Pack { which, out: to } => {
                 modcmd::pack(&mut out, &loaded, &which, to.as_deref())
+            }
+            ModsCommand::Remove { id, from, yes } => {
+                let Some(from) = from.or_else(user_mods) else {
+                    bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --from DIR")
+                };
+                modcmd::remove(
+                    &mut out,
+                    &mut std::io::stdin().lock(),
+                    &loaded,
+                    (&id, &from),
+                    yes,
+                )
             }
             ModsCommand::New { .. } | ModsCommand::Install { .. } => Ok(ExitCode::SUCCESS),
         },

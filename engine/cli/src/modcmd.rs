@@ -425,6 +425,73 @@ pub fn install(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `hexforge mods remove ID`: names the loaded mods that require it, asks unless `yes`, and sets
+/// the folder `from/ID` aside in `from/.replaced/` (never deleted). Refused, with the mods
+/// installed there, when `from` holds no mod of that id.
+pub fn remove(
+    out: &mut impl Write,
+    input: &mut impl std::io::BufRead,
+    loaded: &LoadedMods,
+    (id, from): (&str, &Path),
+    yes: bool,
+) -> Result<ExitCode> {
+    let dir = from.join(id);
+    if !dir.join("mod.toml").is_file() {
+        // The library's refusal names what is installed there.
+        hexforge_content::archive::remove(from, id)?;
+    }
+    let needing: Vec<&str> = loaded
+        .mods
+        .iter()
+        .filter(|m| {
+            m.manifest
+                .dependencies
+                .iter()
+                .any(|d| d.id == id && d.kind == hexforge_content::manifest::DepKind::Required)
+        })
+        .map(|m| m.id.as_str())
+        .collect();
+    let warning = if needing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (the loaded {} `{}` {} it and will be skipped)",
+            if needing.len() == 1 { "mod" } else { "mods" },
+            needing.join("`, `"),
+            if needing.len() == 1 { "needs" } else { "need" }
+        )
+    };
+    let question = format!(
+        "remove `{id}` from {}{warning}? Its folder is kept in {}",
+        dir.display(),
+        from.join(".replaced").display()
+    );
+    if !yes && !confirm(out, input, &question) {
+        writeln!(out, "not removed")?;
+        return Ok(ExitCode::FAILURE);
+    }
+    let kept = hexforge_content::archive::remove(from, id)?;
+    writeln!(
+        out,
+        "removed `{id}`; its folder is kept in {}",
+        kept.display()
+    )?;
+    if !needing.is_empty() {
+        writeln!(
+            out,
+            "warning: `{}` {} `{id}`: {} skipped until it is installed again",
+            needing.join("`, `"),
+            if needing.len() == 1 { "needs" } else { "need" },
+            if needing.len() == 1 {
+                "it is"
+            } else {
+                "they are"
+            }
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// After an install into `into`: warns when a mod of the archive's id is also found in another
 /// of the mods folders `roots`, since two mods of one id do not load together.
 pub fn warn_twice(out: &mut impl Write, roots: &[PathBuf], into: &Path, file: &Path) -> Result<()> {

@@ -1,5 +1,6 @@
 //! `hexforge mods pack` and `hexforge mods install` as a user runs them: a mod packed, installed
-//! elsewhere and played from there; a hostile or damaged archive refused with nothing written.
+//! elsewhere and played from there; a hostile or damaged archive refused with nothing written;
+//! `hexforge mods remove` setting a folder aside.
 
 mod common;
 
@@ -93,5 +94,75 @@ fn an_archive_with_a_path_outside_its_folder_is_refused_and_writes_nothing() {
     std::fs::write(&file, text.replacen("name", "nAme", 1).as_bytes()).expect("write");
     let (ok, out) = install_yes(&file, &into);
     assert!(!ok && out.contains("the archive is damaged"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_removed_mod_is_set_aside_and_the_mods_that_need_it_are_named() {
+    let dir = temp("remove");
+    let file = dir.join("leaders.hexmod");
+    let (ok, out) = common::run(&["mods", "pack", "leaders", "--out", path(&file)], None);
+    assert!(ok, "{out}");
+    let into = dir.join("mods");
+    let (ok, out) = install_yes(&file, &into);
+    assert!(ok, "{out}");
+    let remove = |id: &str, yes: bool| {
+        let mut args = vec!["mods", "remove", id, "--from", path(&into)];
+        if yes {
+            args.push("--yes");
+        }
+        common::run(&args, None)
+    };
+    let (ok, out) = remove("leaderz", true);
+    assert!(!ok);
+    assert!(
+        out.contains("no mod `leaderz` is installed in")
+            && out.contains("(did you mean `leaders`?): installed there: leaders"),
+        "{out}"
+    );
+    // Without --yes and with nothing on standard input, nothing is removed.
+    let (ok, out) = remove("leaders", false);
+    assert!(!ok && out.contains("not removed"), "{out}");
+    assert!(into.join("leaders/mod.toml").is_file());
+    let (ok, out) = remove("leaders", true);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("removed `leaders`; its folder is kept in"),
+        "{out}"
+    );
+    assert!(!into.join("leaders").exists());
+    assert!(
+        into.join(".replaced/leaders-1/mod.toml").is_file(),
+        "set aside, never deleted"
+    );
+    // A mod another loaded mod needs: removed on request, the other named.
+    let base_file = dir.join("base.hexmod");
+    let (ok, out) = common::run(&["mods", "pack", "base", "--out", path(&base_file)], None);
+    assert!(ok, "{out}");
+    let (ok, out) = install_yes(&base_file, &into);
+    assert!(ok, "{out}");
+    let structures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/structures");
+    let (ok, out) = common::run(
+        &[
+            "--mods",
+            path(&into),
+            "--mods",
+            path(&structures),
+            "mods",
+            "remove",
+            "base",
+            "--from",
+            path(&into),
+            "--yes",
+        ],
+        None,
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains(
+            "warning: `structures` needs `base`: it is skipped until it is installed again"
+        ),
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

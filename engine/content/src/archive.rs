@@ -122,6 +122,15 @@ pub enum ArchiveError {
     Load(String),
     /// The mod unpacked loads with another id, version or content hash than expected.
     Mismatch(String),
+    /// No mod of that id is installed in the folder (`remove`): the folder and the ids that are.
+    NotInstalled {
+        /// The id asked for.
+        id: String,
+        /// The mods folder looked in.
+        dir: PathBuf,
+        /// The ids of the mods installed there, sorted.
+        installed: Vec<String>,
+    },
 }
 
 impl fmt::Display for ArchiveError {
@@ -147,6 +156,17 @@ impl fmt::Display for ArchiveError {
             ArchiveError::TooLarge(what) => write!(f, "{what}"),
             ArchiveError::Load(why) => write!(f, "the mod in the archive does not load: {why}"),
             ArchiveError::Mismatch(why) => write!(f, "{why}"),
+            ArchiveError::NotInstalled { id, dir, installed } => write!(
+                f,
+                "no mod `{id}` is installed in {}{}: {}",
+                dir.display(),
+                hexforge_core::names::did_you_mean(id, installed.iter().map(String::as_str)),
+                if installed.is_empty() {
+                    "it holds no mod".to_string()
+                } else {
+                    format!("installed there: {}", installed.join(", "))
+                }
+            ),
         }
     }
 }
@@ -418,14 +438,7 @@ pub fn install(
     let dir = into.join(&archive.id);
     let mut set_aside = None;
     if dir.exists() {
-        let shelf = into.join(".replaced");
-        std::fs::create_dir_all(&shelf).map_err(io_error(&shelf))?;
-        let free = (1..)
-            .map(|n| shelf.join(format!("{}-{n}", archive.id)))
-            .find(|p| !p.exists())
-            .unwrap_or_else(|| shelf.join(&archive.id));
-        std::fs::rename(&dir, &free).map_err(io_error(&dir))?;
-        set_aside = Some(free);
+        set_aside = Some(shelve(into, &archive.id)?);
     }
     if let Err(e) = std::fs::rename(&staging, &dir) {
         // Put back what was set aside: the mods folder is as it was.
@@ -439,6 +452,50 @@ pub fn install(
         });
     }
     Ok(Installed { dir, set_aside })
+}
+
+/// Moves the folder `into/id` to `into/.replaced/id-N` (the first free N), never deleting it;
+/// where it went.
+fn shelve(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+    let dir = into.join(id);
+    let shelf = into.join(".replaced");
+    std::fs::create_dir_all(&shelf).map_err(io_error(&shelf))?;
+    let free = (1..)
+        .map(|n| shelf.join(format!("{id}-{n}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| shelf.join(id));
+    std::fs::rename(&dir, &free).map_err(io_error(&dir))?;
+    Ok(free)
+}
+
+/// The ids of the mods installed in `into` (its folders holding a `mod.toml`), sorted.
+pub fn installed(into: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(into)
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().join("mod.toml").is_file())
+                .filter_map(|e| e.file_name().to_str().map(str::to_string))
+                .filter(|n| !n.starts_with('.'))
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    ids
+}
+
+/// Removes the mod `id` from the mods folder `into`: its folder is set aside in
+/// `into/.replaced/` (as an install sets aside the folder it replaces), never deleted; where it
+/// went. Refused, with the ids installed there, when `into` holds no mod folder of that id.
+pub fn remove(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+    let plain = !id.is_empty() && !id.contains(['/', '\\']) && !id.starts_with('.');
+    if !plain || !into.join(id).join("mod.toml").is_file() {
+        return Err(ArchiveError::NotInstalled {
+            id: id.to_string(),
+            dir: into.to_path_buf(),
+            installed: installed(into),
+        });
+    }
+    shelve(into, id)
 }
 
 /// Writes the archive's files below `dir`.
@@ -485,6 +542,29 @@ mod tests {
             std::env::temp_dir().join(format!("hexforge-archive-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         d
+    }
+
+    #[test]
+    fn a_removed_mod_is_set_aside_and_an_unknown_one_refused_with_the_installed_ids() {
+        let into = std::env::temp_dir().join(format!("hexforge-remove-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&into);
+        std::fs::create_dir_all(into.join("relic")).expect("a mod folder");
+        std::fs::write(into.join("relic/mod.toml"), "id = \"relic\"\n").expect("a manifest");
+        let e = remove(&into, "relik").expect_err("no such mod");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "no mod `relik` is installed in {} (did you mean `relic`?): installed there: relic",
+                into.display()
+            )
+        );
+        assert!(remove(&into, "../relic").is_err(), "only a plain id");
+        let kept = remove(&into, "relic").expect("removed");
+        assert_eq!(kept, into.join(".replaced/relic-1"));
+        assert!(kept.join("mod.toml").is_file(), "set aside, not deleted");
+        assert!(!into.join("relic").exists());
+        assert!(installed(&into).is_empty());
+        let _ = std::fs::remove_dir_all(&into);
     }
 
     #[test]
