@@ -15,6 +15,7 @@ pub mod hooks;
 pub mod instant;
 pub mod link;
 pub mod marker;
+pub mod marker_name;
 pub mod names;
 pub mod play;
 pub mod points;

@@ -4,6 +4,7 @@
 //! engine refers to a tile by its [`TileRef`] index; names are for people and files.
 
 use crate::hex::Edge;
+use crate::marker_name::MarkerName;
 use crate::points::{HookPoints, RulePoints};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -602,12 +603,12 @@ pub struct GameRule {
 pub struct AskWhen {
     /// The stages, as `RuleAction::stages` flags (0: none).
     pub stages: u8,
-    /// Player markers on the player whose turn it is (`markers`), valid marker names.
-    pub markers: Vec<String>,
-    /// Player markers on any player (`anyone`), valid marker names.
-    pub anyone: Vec<String>,
-    /// Markers on any tile or hex (`marked`), valid marker names.
-    pub marked: Vec<String>,
+    /// Player markers on the player whose turn it is (`markers`).
+    pub markers: Vec<MarkerName>,
+    /// Player markers on any player (`anyone`).
+    pub anyone: Vec<MarkerName>,
+    /// Markers on any tile or hex (`marked`).
+    pub marked: Vec<MarkerName>,
 }
 
 impl AskWhen {
@@ -633,12 +634,11 @@ pub struct RuleAction {
     /// 2 the compulsory discard, 4 play; 0 for every stage. In the others its `targets` is not
     /// asked.
     pub stages: u8,
-    /// A player marker the player whose turn it is must carry for it to be offered (`marker`,
-    /// a valid marker name); without it, its `targets` is not asked.
-    pub marker: Option<String>,
-    /// Player markers the player whose turn it is must not carry for it to be offered (`lacks`,
-    /// valid marker names).
-    pub lacks: Vec<String>,
+    /// A player marker the player whose turn it is must carry for it to be offered (`marker`);
+    /// without it, its `targets` is not asked.
+    pub marker: Option<MarkerName>,
+    /// Player markers the player whose turn it is must not carry for it to be offered (`lacks`).
+    pub lacks: Vec<MarkerName>,
     /// What the player must have done this turn for it to be offered, as flags:
     /// [`RuleAction::AFTER_DISCARD`] (`after_discard`), [`RuleAction::BEFORE_PLACING`]
     /// (`before_placing`); 0 for nothing.

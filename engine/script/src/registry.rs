@@ -431,17 +431,11 @@ fn read_ask_when(name: &str, key: &str, v: &Value) -> mlua::Result<hexforge_core
     let mut w = hexforge_core::tile::AskWhen::default();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;
-        let list = |field: &str, v: Value| -> mlua::Result<Vec<String>> {
-            Ok(read_marker_list(&site, field, v)?
-                .iter()
-                .map(|m| m.to_string())
-                .collect())
-        };
         match k.as_string().map(|s| s.to_string_lossy()).as_deref() {
             Some("stages") => w.stages = read_stages(&site, v)?,
-            Some("markers") => w.markers = list("markers", v)?,
-            Some("anyone") => w.anyone = list("anyone", v)?,
-            Some("marked") => w.marked = list("marked", v)?,
+            Some("markers") => w.markers = read_marker_list(&site, "markers", v)?,
+            Some("anyone") => w.anyone = read_marker_list(&site, "anyone", v)?,
+            Some("marked") => w.marked = read_marker_list(&site, "marked", v)?,
             _ => {
                 let k = k
                     .as_string()

@@ -520,35 +520,29 @@ impl Game {
     /// the player whose turn it is carries one of its `markers`, any player one of its `anyone`,
     /// or some tile or hex one of its `marked`.
     fn ask_now(&self, w: &crate::tile::AskWhen) -> bool {
+        use crate::marker::MarkOn;
         if w.stages & self.stage.rule_flag() != 0 {
             return true;
         }
-        let name = |m: &String| crate::marker::MarkerName::new(m).ok();
-        let on = crate::marker::MarkOn::Player(self.state.turn.player());
-        if w.markers
-            .iter()
-            .filter_map(name)
-            .any(|n| self.field.mark(on, n).is_some())
-        {
+        let on = MarkOn::Player(self.state.turn.player());
+        if w.markers.iter().any(|n| self.field.mark(on, *n).is_some()) {
             return true;
         }
+        // Whether a marker of one of `names` is on a player (`players`) or on a tile or hex.
         let marks = self.field.marks();
-        w.anyone.iter().filter_map(name).any(|n| {
+        let any = |names: &[crate::marker::MarkerName], players: bool| {
             marks
                 .iter()
-                .any(|m| m.name == n && matches!(m.on, crate::marker::MarkOn::Player(_)))
-        }) || w.marked.iter().filter_map(name).any(|n| {
-            marks
-                .iter()
-                .any(|m| m.name == n && !matches!(m.on, crate::marker::MarkOn::Player(_)))
-        })
+                .any(|m| names.contains(&m.name) && matches!(m.on, MarkOn::Player(_)) == players)
+        };
+        any(&w.anyone, true) || any(&w.marked, false)
     }
 
     /// What keeps the rule action `def` from being offered now, before its `targets` is asked:
     /// its `stages` (the stage it is not offered in), its `after_discard` or `before_placing`
     /// (what the player has done this turn), its `lacks` (a player marker the player whose turn
     /// it is carries) or its `marker` (one they lack); `None` when none does.
-    pub(super) fn kept_back<'d>(&self, def: &'d crate::tile::RuleAction) -> Option<KeptBack<'d>> {
+    pub(super) fn kept_back(&self, def: &crate::tile::RuleAction) -> Option<KeptBack> {
         use crate::tile::RuleAction;
         if def.stages != 0 && def.stages & self.stage.rule_flag() == 0 {
             return Some(KeptBack::Stages(def.stages));
@@ -560,13 +554,11 @@ impl Game {
             return Some(KeptBack::BeforePlacing);
         }
         let on = crate::marker::MarkOn::Player(self.state.turn.player());
-        let carries = |m: &str| {
-            crate::marker::MarkerName::new(m).is_ok_and(|name| self.field.mark(on, name).is_some())
-        };
-        if let Some(m) = def.lacks.iter().find(|m| carries(m)) {
-            return Some(KeptBack::Lacks(m));
+        let carries = |m: crate::marker::MarkerName| self.field.mark(on, m).is_some();
+        if let Some(m) = def.lacks.iter().find(|m| carries(**m)) {
+            return Some(KeptBack::Lacks(*m));
         }
-        let m = def.marker.as_deref()?;
+        let m = def.marker?;
         (!carries(m)).then_some(KeptBack::Marker(m))
     }
 
@@ -581,13 +573,13 @@ impl Game {
 }
 
 /// What keeps a rule action from being offered (`Game::kept_back`).
-pub(super) enum KeptBack<'d> {
+pub(super) enum KeptBack {
     /// Its `stages` flags, which do not hold the stage now.
     Stages(u8),
     /// Its `marker`, which the player whose turn it is does not carry.
-    Marker(&'d str),
+    Marker(crate::marker::MarkerName),
     /// One of its `lacks`, which the player whose turn it is carries.
-    Lacks(&'d str),
+    Lacks(crate::marker::MarkerName),
     /// Its `after_discard`: the player has not discarded a tile this turn.
     AfterDiscard,
     /// Its `before_placing`: the player has placed a tile this turn.

@@ -111,8 +111,8 @@ impl ScriptHost {
                             doc: a.doc.clone(),
                             facing: a.facing,
                             stages: a.stages,
-                            marker: a.marker.map(|m| m.to_string()),
-                            lacks: a.lacks.iter().map(|m| m.to_string()).collect(),
+                            marker: a.marker,
+                            lacks: a.lacks.clone(),
                             turn: a.turn,
                             cites: a.cites.clone(),
                         })
