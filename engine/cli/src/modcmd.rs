@@ -435,11 +435,7 @@ pub fn remove(
     (id, from): (&str, &Path),
     yes: bool,
 ) -> Result<ExitCode> {
-    let dir = from.join(id);
-    if !dir.join("mod.toml").is_file() {
-        // The library's refusal names what is installed there.
-        hexforge_content::archive::remove(from, id)?;
-    }
+    let dir = hexforge_content::archive::installed_folder(from, id)?;
     let needing: Vec<&str> = loaded
         .mods
         .iter()
@@ -451,14 +447,18 @@ pub fn remove(
         })
         .map(|m| m.id.as_str())
         .collect();
+    let one = needing.len() == 1;
+    let named = format!(
+        "`{}` {}",
+        needing.join("`, `"),
+        if one { "needs" } else { "need" }
+    );
     let warning = if needing.is_empty() {
         String::new()
     } else {
         format!(
-            " (the loaded {} `{}` {} it and will be skipped)",
-            if needing.len() == 1 { "mod" } else { "mods" },
-            needing.join("`, `"),
-            if needing.len() == 1 { "needs" } else { "need" }
+            " (the loaded {} {named} it and will be skipped)",
+            if one { "mod" } else { "mods" }
         )
     };
     let question = format!(
@@ -479,14 +479,8 @@ pub fn remove(
     if !needing.is_empty() {
         writeln!(
             out,
-            "warning: `{}` {} `{id}`: {} skipped until it is installed again",
-            needing.join("`, `"),
-            if needing.len() == 1 { "needs" } else { "need" },
-            if needing.len() == 1 {
-                "it is"
-            } else {
-                "they are"
-            }
+            "warning: {named} `{id}`: {} skipped until it is installed again",
+            if one { "it is" } else { "they are" }
         )?;
     }
     Ok(ExitCode::SUCCESS)

@@ -483,18 +483,26 @@ pub fn installed(into: &Path) -> Vec<String> {
     ids
 }
 
-/// Removes the mod `id` from the mods folder `into`: its folder is set aside in
-/// `into/.replaced/` (as an install sets aside the folder it replaces), never deleted; where it
-/// went. Refused, with the ids installed there, when `into` holds no mod folder of that id.
-pub fn remove(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+/// The folder of the mod `id` installed in the mods folder `into`; refused, with the ids
+/// installed there, when `into` holds no mod folder of that id (or `id` is not a plain name).
+pub fn installed_folder(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
     let plain = !id.is_empty() && !id.contains(['/', '\\']) && !id.starts_with('.');
-    if !plain || !into.join(id).join("mod.toml").is_file() {
+    let dir = into.join(id);
+    if !plain || !dir.join("mod.toml").is_file() {
         return Err(ArchiveError::NotInstalled {
             id: id.to_string(),
             dir: into.to_path_buf(),
             installed: installed(into),
         });
     }
+    Ok(dir)
+}
+
+/// Removes the mod `id` from the mods folder `into`: its folder is set aside in
+/// `into/.replaced/` (as an install sets aside the folder it replaces), never deleted; where it
+/// went. Refused as [`installed_folder`] refuses.
+pub fn remove(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+    installed_folder(into, id)?;
     shelve(into, id)
 }
 
