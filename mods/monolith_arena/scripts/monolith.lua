@@ -36,11 +36,12 @@ local function deployed(ctx, p)
   return nil
 end
 
--- The six directions (R1.2: 0 north, clockwise) as steps in q and r. The geometry below is
--- written out rather than calling `hex.neighbour` and `hex.distance`: deploy's `targets` runs it
--- for every hex near the banner, and a function call costs more than the arithmetic.
-local DQ = { [0] = 0, 1, 1, 0, -1, -1 }
-local DR = { [0] = -1, -1, 0, 1, 1, 0 }
+-- The six directions (R1.2: 0 north, clockwise) as steps in q and r, then step 6, no step at
+-- all (`near` takes the banner's neighbours with it). The geometry below is written out rather
+-- than calling `hex.neighbour` and `hex.distance`: deploy's `targets` runs it for every hex near
+-- the banner, and a function call costs more than the arithmetic.
+local DQ = { [0] = 0, 1, 1, 0, -1, -1, 0 }
+local DR = { [0] = -1, -1, 0, 1, 1, 0, 0 }
 
 -- Whether two hexes are neighbours.
 local function next_to(aq, ar, bq, br)
@@ -62,31 +63,27 @@ local function one_piece(bq, br, xq, xr, yq, yr)
 end
 
 -- The free hexes within two steps of the banner (empty, and no segment of any linked unit,
--- R10.6.4): where a lower segment may go, in the order of the directions from the banner; and
--- the same hexes as a set of keys.
+-- R10.6.4): where a lower segment may go, the banner's neighbours first, in the order of the
+-- directions, then their neighbours; and the same hexes as a set of keys.
 local function near(ctx, bq, br)
   local list, seen, free = {}, { [bq * 64 + br] = true }, {}
-  for d = 0, 5 do
-    local q, r = bq + DQ[d], br + DR[d]
-    local k = q * 64 + r
-    if not seen[k] then
-      seen[k] = true
-      if ctx:free(q, r) then
-        list[#list + 1] = { q, r }
-        free[k] = true
-      end
+  for pass = 1, 2 do
+    -- The first pass adds no second step (step 6), the second each of the six.
+    local first, last = 6, 6
+    if pass == 2 then
+      first, last = 0, 5
     end
-  end
-  for d = 0, 5 do
-    local q1, r1 = bq + DQ[d], br + DR[d]
-    for e = 0, 5 do
-      local q, r = q1 + DQ[e], r1 + DR[e]
-      local k = q * 64 + r
-      if not seen[k] then
-        seen[k] = true
-        if ctx:free(q, r) then
-          list[#list + 1] = { q, r }
-          free[k] = true
+    for d = 0, 5 do
+      local q1, r1 = bq + DQ[d], br + DR[d]
+      for e = first, last do
+        local q, r = q1 + DQ[e], r1 + DR[e]
+        local k = q * 64 + r
+        if not seen[k] then
+          seen[k] = true
+          if ctx:free(q, r) then
+            list[#list + 1] = { q, r }
+            free[k] = true
+          end
         end
       end
     end
