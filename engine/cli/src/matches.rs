@@ -342,8 +342,9 @@ struct Outcome {
     result: GameResult,
 }
 
-/// A series' armies and its pairings, as indices into them.
-type Pairings = (Vec<String>, Vec<(usize, usize)>);
+/// A series' armies and its lineups: each the indices of its armies in seat order (two for a
+/// pairing, every army for a lineup of teams).
+type Lineups = (Vec<String>, Vec<Vec<usize>>);
 
 /// Which games a series plays (`hexforge matches`).
 #[derive(Clone, Debug, Default)]
@@ -362,8 +363,8 @@ pub struct Series {
 }
 
 impl Series {
-    /// The armies of the series and its pairings as indices into them.
-    fn pairings(&self, catalog: &Catalog) -> Result<Pairings> {
+    /// The armies of the series and its lineups as indices into them.
+    fn lineups(&self, catalog: &Catalog) -> Result<Lineups> {
         let mut armies: Vec<String> = self.armies.clone();
         if !self.pairs.is_empty() {
             let mut pairings = Vec::new();
@@ -374,7 +375,7 @@ impl Series {
                     }
                 }
                 let at = |x: &String| armies.iter().position(|y| y == x).unwrap_or(0);
-                pairings.push((at(a), at(b)));
+                pairings.push(vec![at(a), at(b)]);
             }
             return Ok((armies, pairings));
         }
@@ -386,14 +387,15 @@ impl Series {
         }
         if self.teams.is_some() {
             // One lineup: every army in the seat order given.
-            return Ok((armies, vec![(0, 0)]));
+            let all = (0..armies.len()).collect();
+            return Ok((armies, vec![all]));
         }
         let mirrors = self.mirrors || armies.len() == 1;
         let mut pairings = Vec::new();
         for i in 0..armies.len() {
             for j in i..armies.len() {
                 if i != j || mirrors {
-                    pairings.push((i, j));
+                    pairings.push(vec![i, j]);
                 }
             }
         }
@@ -427,7 +429,7 @@ pub fn play_matches<H: AbilityHooks>(
     seed: u64,
     record: Option<&MakeRecorder<'_>>,
 ) -> Result<bool> {
-    let (armies, pairings) = series.pairings(&catalog)?;
+    let (armies, pairings) = series.lineups(&catalog)?;
     let teams = series.teams.as_deref();
     let bot = |k: usize| bot_name(bot_names, k);
     let rules = Arc::new(table.rules()?);
@@ -439,21 +441,19 @@ pub fn play_matches<H: AbilityHooks>(
         .into_par_iter()
         .map_init(&scripts, |scripts, k| {
             let pairing = k % pairings.len();
-            let (a, b) = pairings[pairing];
+            let seats = &pairings[pairing];
             // Each pairing alternates which army sits first; a lineup of teams keeps its order.
+            // A bot goes with its army's place in the lineup (`--bot` gives them in that order).
             let swapped = teams.is_none() && (k / pairings.len()) % 2 == 1;
-            let (first, second) = if swapped { (b, a) } else { (a, b) };
+            let order: Vec<usize> = if swapped {
+                (0..seats.len()).rev().collect()
+            } else {
+                (0..seats.len()).collect()
+            };
             let lineup = Lineup {
-                armies: match teams {
-                    Some(_) => armies.iter().map(String::as_str).collect(),
-                    None => vec![&armies[first], &armies[second]],
-                },
+                armies: order.iter().map(|&i| armies[seats[i]].as_str()).collect(),
                 teams,
-                bots: match teams {
-                    Some(_) => (0..armies.len()).map(bot).collect(),
-                    None if swapped => vec![bot(1), bot(0)],
-                    None => vec![bot(0), bot(1)],
-                },
+                bots: order.iter().map(|&i| bot(i)).collect(),
                 seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
             };
             let (mut game, mut bots) =
@@ -532,7 +532,8 @@ pub fn play_matches<H: AbilityHooks>(
         "{:<24} {:>6} {:>7} {:>7} {:>6} {:>7}",
         "pairing (first army A)", "games", "A wins", "B wins", "draws", "A win%"
     )?;
-    for ((a, b), t) in pairings.iter().zip(&tally) {
+    for (p, t) in pairings.iter().zip(&tally) {
+        let (a, b) = (&p[0], &p[1]);
         let n: usize = t.iter().sum();
         let pct = if n == 0 {
             0.0
@@ -558,7 +559,8 @@ pub fn play_matches<H: AbilityHooks>(
     )?;
     for (i, army) in armies.iter().enumerate() {
         let (mut n, mut w, mut d, mut l) = (0, 0, 0, 0);
-        for ((a, b), t) in pairings.iter().zip(&tally) {
+        for (p, t) in pairings.iter().zip(&tally) {
+            let (a, b) = (&p[0], &p[1]);
             if a == b {
                 continue; // a mirror match says nothing about the army against others
             }
