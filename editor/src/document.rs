@@ -121,39 +121,6 @@ pub fn value_text(item: Option<&Item>) -> String {
     item.and_then(Item::as_value).map(one).unwrap_or_default()
 }
 
-/// The feature strings of `edges` as the army format writes them (`melee:2@0,1`, `armor@0,2,4`):
-/// each feature and strength once, with every edge that carries it.
-pub fn edge_features(edges: &[EdgeIcons; 6]) -> Vec<String> {
-    let mut out = Vec::new();
-    let list = |pick: &dyn Fn(&EdgeIcons) -> bool| -> Option<String> {
-        let on: Vec<String> = (0..6)
-            .filter(|&e| pick(&edges[e]))
-            .map(|e| e.to_string())
-            .collect();
-        (!on.is_empty()).then(|| on.join(","))
-    };
-    for s in 1..=3u8 {
-        if let Some(l) = list(&|e| e.melee == s) {
-            out.push(format!("melee:{s}@{l}"));
-        }
-    }
-    for s in 1..=3u8 {
-        if let Some(l) = list(&|e| e.ranged == s) {
-            out.push(format!("ranged:{s}@{l}"));
-        }
-    }
-    for (name, pick) in [
-        ("armor", (|e: &EdgeIcons| e.armor) as fn(&EdgeIcons) -> bool),
-        ("net", |e| e.net),
-        ("link", |e| e.link),
-    ] {
-        if let Some(l) = list(&pick) {
-            out.push(format!("{name}@{l}"));
-        }
-    }
-    out
-}
-
 /// One army file open in the designer.
 #[derive(Debug)]
 pub struct ArmyDoc {
@@ -364,7 +331,7 @@ impl ArmyDoc {
 
     /// Writes the edges of tile table `i` (the `edges` list, in the format's order).
     pub fn set_edges(&mut self, i: usize, edges: &[EdgeIcons; 6]) {
-        let features = edge_features(edges);
+        let features = hexforge_content::edges::feature_strings(edges);
         let value = (!features.is_empty()).then(|| {
             let mut a: Array = features.iter().map(String::as_str).collect();
             a.fmt();
@@ -1201,7 +1168,7 @@ edges = ["ranged:1@0", "armor@0"]   # front only
         e[4].armor = true;
         e[5].link = true;
         assert_eq!(
-            edge_features(&e),
+            hexforge_content::edges::feature_strings(&e),
             ["melee:1@0,1", "melee:2@2", "armor@0,4", "link@5"]
         );
     }
