@@ -430,25 +430,22 @@ fn run() -> Result<ExitCode> {
         out.flush()?;
         return Ok(code);
     }
-    if let Command::Mods {
-        action: ModsCommand::Test { which, .. },
-    } = &cli.command
-        && Path::new(which).join("mod.toml").is_file()
+    // A mod folder named by `mods test` or `mods check` loads too, when no root holds it.
+    let named = match &cli.command {
+        Command::Mods {
+            action: ModsCommand::Test { which, .. },
+        } if Path::new(which).join("mod.toml").is_file() => Some(PathBuf::from(which)),
+        Command::Mods {
+            action: ModsCommand::Check { path: Some(path) },
+        } => Some(path.clone()),
+        _ => None,
+    };
+    if let Some(dir) = named
+        && !roots
+            .iter()
+            .any(|r| modcmd::canonical(&dir).starts_with(modcmd::canonical(r)))
     {
-        let path = PathBuf::from(which);
-        let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-        if !roots.iter().any(|r| canon(&path).starts_with(canon(r))) {
-            roots.push(path);
-        }
-    }
-    if let Command::Mods {
-        action: ModsCommand::Check { path: Some(path) },
-    } = &cli.command
-    {
-        let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-        if !roots.iter().any(|r| canon(path).starts_with(canon(r))) {
-            roots.push(path.clone());
-        }
+        roots.push(dir);
     }
     if let Command::Serve { port, bind } = &cli.command {
         // A relay forwards frames: it loads no content.

@@ -7,6 +7,11 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// `p` with its links and `..` resolved, or as given when it cannot be (it does not exist).
+pub fn canonical(p: &Path) -> PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
+}
+
 /// `hexforge mods list`: every mod found, loaded ones in load order (each with its description,
 /// authors, folder, content hash, boards and warnings), then the skipped ones.
 pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
@@ -250,15 +255,14 @@ pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> 
         writeln!(out, "  {}", path.display())?;
     }
     // The play command loads the new folder too when it is not among the folders loaded anyway.
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-    let loaded = roots.iter().any(|r| canon(r) == canon(into));
+    let loaded = roots.iter().any(|r| canonical(r) == canonical(into));
     let mods = if loaded {
         String::new()
     } else {
         roots
             .iter()
             .chain(std::iter::once(&into.to_path_buf()))
-            .map(|r| format!("--mods {} ", canon(r).display()))
+            .map(|r| format!("--mods {} ", canonical(r).display()))
             .collect()
     };
     writeln!(
@@ -272,11 +276,10 @@ pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> 
 /// The `scenarios/` folder of the loaded mod `which` (its id, or its folder), for `hexforge mods
 /// test`; an error says what to do when the mod is not loaded or ships none.
 pub fn scenario_folder(loaded: &LoadedMods, which: &str) -> Result<PathBuf> {
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     let m = loaded
         .mods
         .iter()
-        .find(|m| m.id == which || canon(&m.dir) == canon(Path::new(which)))
+        .find(|m| m.id == which || canonical(&m.dir) == canonical(Path::new(which)))
         .ok_or_else(|| {
             let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
             anyhow::anyhow!(
@@ -495,9 +498,8 @@ pub fn warn_twice(out: &mut impl Write, roots: &[PathBuf], into: &Path, file: &P
     let Ok(archive) = archive else {
         return Ok(());
     };
-    let canon = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
     for dir in hexforge_content::mod_dirs(roots, &mut Vec::new()) {
-        if canon(&dir) == canon(&into.join(&archive.id)) {
+        if canonical(&dir) == canonical(&into.join(&archive.id)) {
             continue;
         }
         if hexforge_content::load_manifest(&dir).is_ok_and(|m| m.id == archive.id) {
