@@ -188,6 +188,20 @@ local function build(n, side)
   }
 end
 
+-- The Structure the player whose turn it is is placing: the player, its number, the Structure,
+-- the tile of its second half with `side` up (1 this side, 2 the other), and where its first
+-- tile stands; only the player when none is half placed.
+local function placing(ctx, side)
+  local p = ctx:current()
+  local n = ctx:player_marker(p, "building")
+  local aq, ar = half_built(ctx, p)
+  if not n or not aq then
+    return p
+  end
+  local st = structure(ctx, p, n)
+  return p, n, st, side == 2 and st.sides[2] or st.tiles[2], aq, ar
+end
+
 -- The action that puts down the second tile of the Structure being placed, this side up
 -- (`side` 1) or its other side (2).
 local function finish_action(side)
@@ -197,25 +211,17 @@ local function finish_action(side)
       .. (side == 2 and "its other side" or "this side") .. " up (R9.3.1).",
     facing = true,
     targets = function(ctx)
-      local p = ctx:current()
-      local n = ctx:player_marker(p, "building")
-      local aq, ar = half_built(ctx, p)
-      if not n or not aq then
+      local p, n, st, tile, aq, ar = placing(ctx, side)
+      if not n then
         return {}
       end
-      local st = structure(ctx, p, n)
-      local tile = side == 2 and st.sides[2] or st.tiles[2]
       if count(ctx:reserve(p), tile) == 0 then
         return "that side of the " .. st.name .. "'s second tile is not in your reserve (R9.3.1)"
       end
       return empty_neighbours(ctx, aq, ar)
     end,
     play = function(ctx, target, fx)
-      local p = ctx:current()
-      local n = ctx:player_marker(p, "building")
-      local aq, ar = half_built(ctx, p)
-      local st = structure(ctx, p, n)
-      local tile = side == 2 and st.sides[2] or st.tiles[2]
+      local p, n, st, tile, aq, ar = placing(ctx, side)
       finish(ctx, fx, p, st, n, tile, aq, ar, target.q, target.r, target.facing, true)
     end,
   }
