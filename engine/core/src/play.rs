@@ -91,6 +91,29 @@ impl fmt::Display for PlayError {
     }
 }
 
+/// Whether the Move instant of `player` may move a unit of `owner` (R5.2, R5.8): their own; an
+/// ally's only where `team_instants_on_allies` allows moving allies, and unless
+/// `move_tile_target = own`; an enemy's unless `move_tile_target = own`. The refusal otherwise.
+pub fn move_instant_reaches(
+    rules: &crate::rules::Rules,
+    field: &Battlefield,
+    player: Seat,
+    owner: Seat,
+) -> Result<(), Refusal> {
+    if owner == player {
+        return Ok(());
+    }
+    if field.friends(player, owner)
+        && rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush
+    {
+        return Err(Refusal::MoveOnAlly);
+    }
+    if rules.move_tile_target == MoveTarget::Own {
+        return Err(Refusal::MoveOwnUnitsOnly);
+    }
+    Ok(())
+}
+
 /// Why a play is refused. A small value: checking many plays (to list the legal ones) refuses
 /// most of them, and no text is made until one is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -684,18 +707,7 @@ fn check(
                 })
             })?;
             if instant {
-                let o = p.owner;
-                if o != player {
-                    if field.friends(player, o)
-                        && ctx.rules.team_instants_on_allies
-                            != InstantsOnAllies::AllowMoveForbidPush
-                    {
-                        return Err(no(Refusal::MoveOnAlly));
-                    }
-                    if ctx.rules.move_tile_target == MoveTarget::Own {
-                        return Err(no(Refusal::MoveOwnUnitsOnly));
-                    }
-                }
+                move_instant_reaches(ctx.rules, field, player, p.owner).map_err(no)?;
             } else {
                 if p.owner != player {
                     return Err(no(Refusal::MobilityOwnUnitsOnly));

@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::hex::{Dir, Hex};
 use crate::hooks::Closed;
 use crate::play::{Play, PlayChecker, PlayError};
-use crate::rules::{ExtraDiscards, InstantsOnAllies, MobilityTiming, MoveTarget};
+use crate::rules::{ExtraDiscards, MobilityTiming};
 use crate::shape::{BoardShape, Cell, bits};
 use crate::tile::{Catalog, InstantEffect, TileKind, TileRef};
 use std::fmt;
@@ -1319,17 +1319,11 @@ impl Game {
         }
     }
 
-    /// Whether the Move instant of the current player may move units of `owner`: their own, an
-    /// ally's only where `team_instants_on_allies` allows moving them, an enemy's unless
-    /// `move_tile_target = own` (R5.2, R5.8).
+    /// Whether the Move instant of the current player may move units of `owner`
+    /// (`play::move_instant_reaches`).
     fn instant_moves(&self, owner: Seat) -> bool {
-        let player = self.state.turn.player();
-        if owner == player {
-            return true;
-        }
-        let ally_refused = self.field.friends(player, owner)
-            && self.rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush;
-        !ally_refused && self.rules.move_tile_target != MoveTarget::Own
+        crate::play::move_instant_reaches(&self.rules, &self.field, self.state.turn.player(), owner)
+            .is_ok()
     }
 
     /// Whether the current turn may still use Mobility without closing tile play.
