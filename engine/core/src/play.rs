@@ -91,9 +91,10 @@ impl fmt::Display for PlayError {
     }
 }
 
-/// Whether the Move instant of `player` may move a unit of `owner` (R5.2, R5.8): their own; an
-/// ally's only where `team_instants_on_allies` allows moving allies, and unless
-/// `move_tile_target = own`; an enemy's unless `move_tile_target = own`. The refusal otherwise.
+/// Whether the Move instant of `player` may move a unit of `owner` (R5.2, R5.8, R10.5.3): their
+/// own; an ally's exactly where `team_instants_on_allies` allows moving allies (the team rule
+/// names allied tiles, so `move_tile_target = own` does not take that back); an enemy's unless
+/// `move_tile_target = own`. The refusal otherwise.
 pub fn move_instant_reaches(
     rules: &crate::rules::Rules,
     field: &Battlefield,
@@ -103,10 +104,12 @@ pub fn move_instant_reaches(
     if owner == player {
         return Ok(());
     }
-    if field.friends(player, owner)
-        && rules.team_instants_on_allies != InstantsOnAllies::AllowMoveForbidPush
-    {
-        return Err(Refusal::MoveOnAlly);
+    if field.friends(player, owner) {
+        return if rules.team_instants_on_allies == InstantsOnAllies::AllowMoveForbidPush {
+            Ok(())
+        } else {
+            Err(Refusal::MoveOnAlly)
+        };
     }
     if rules.move_tile_target == MoveTarget::Own {
         return Err(Refusal::MoveOwnUnitsOnly);

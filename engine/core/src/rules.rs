@@ -183,7 +183,7 @@ option_enum!(
         ForbidMovePush = "forbid_move_push",
         /// No instant on an ally's units at all.
         ForbidAll = "forbid_all",
-        /// An ally's units may be moved, not pushed.
+        /// An ally's units may be moved (whatever `move_tile_target` says), not pushed (R10.5.3).
         AllowMoveForbidPush = "ma_allow_move_forbid_push",
     }
 );
