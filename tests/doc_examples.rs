@@ -1,36 +1,42 @@
-//! The Lua examples of the docs are the code the tests run: in every ```` ```lua ```` block of
-//! a document in docs/ whose first line names a script of the checkout
+//! The Lua and TOML examples of the docs are the code the tests run: in every ```` ```lua ````
+//! block of a document in docs/ whose first line names a script of the checkout
 //! (`-- scripts/abilities/explode.lua` or `-- mods/examples/scripts/tidecallers.lua: what it
-//! shows`), each piece of code (pieces are parted by blank lines; their leading comments are not
-//! checked) appears line for line in that script, which the scenario files exercise. A block
-//! that names no file is an illustration and is not checked.
+//! shows`), and every ```` ```toml ```` block whose first line names a file the same way
+//! (`# mods/examples/armies/scrappers.toml: the Crawler`), each piece of code (pieces are parted
+//! by blank lines; their leading comments are not checked) appears line for line in that file,
+//! which the scenario files exercise. A block that names no file is an illustration and is not
+//! checked.
 
 mod common;
 
-/// The Lua blocks of `text`, each as its lines, with the line number of its first line.
-fn lua_blocks(text: &str) -> Vec<(usize, Vec<&str>)> {
+/// The Lua and TOML blocks of `text`, each as its comment mark and its lines, with the line
+/// number of its first line.
+fn code_blocks(text: &str) -> Vec<(usize, &'static str, Vec<&str>)> {
     let mut out = Vec::new();
-    let mut open: Option<(usize, Vec<&str>)> = None;
+    let mut open: Option<(usize, &'static str, Vec<&str>)> = None;
     for (i, line) in text.lines().enumerate() {
         match &mut open {
-            None if line.trim_start() == "```lua" => open = Some((i + 2, Vec::new())),
+            None if line.trim_start() == "```lua" => open = Some((i + 2, "--", Vec::new())),
+            None if line.trim_start() == "```toml" => open = Some((i + 2, "#", Vec::new())),
             None => {}
             Some(_) if line.trim_start() == "```" => out.extend(open.take()),
-            Some((_, lines)) => lines.push(line),
+            Some((_, _, lines)) => lines.push(line),
         }
     }
     out
 }
 
-/// The script a block's first line names, if it names one of the checkout.
-fn named_script(first: &str) -> Option<&str> {
-    let rest = first.trim().strip_prefix("-- ")?;
+/// The file a block's first line names after the comment mark `mark`, if it names one (a
+/// `.lua` file in a Lua block, a `.toml` file in a TOML block).
+fn named_file<'a>(first: &'a str, mark: &str) -> Option<&'a str> {
+    let rest = first.trim().strip_prefix(mark)?.strip_prefix(' ')?;
     let path = rest.split([':', ' ']).next()?;
-    path.ends_with(".lua").then_some(path)
+    let ext = if mark == "--" { ".lua" } else { ".toml" };
+    (path.ends_with(ext) && path.contains('/')).then_some(path)
 }
 
 #[test]
-fn every_lua_example_that_names_a_script_is_in_that_script() {
+fn every_example_that_names_a_file_is_in_that_file() {
     let root = common::root();
     let mut problems = Vec::new();
     let mut checked = 0;
@@ -45,8 +51,8 @@ fn every_lua_example_that_names_a_script_is_in_that_script() {
             .unwrap_or(&doc)
             .display()
             .to_string();
-        for (line, block) in lua_blocks(&text) {
-            let Some(script) = block.first().and_then(|l| named_script(l)) else {
+        for (line, mark, block) in code_blocks(&text) {
+            let Some(script) = block.first().and_then(|l| named_file(l, mark)) else {
                 continue;
             };
             let Ok(source) = std::fs::read_to_string(root.join(script)) else {
@@ -62,7 +68,7 @@ fn every_lua_example_that_names_a_script_is_in_that_script() {
                 let code: Vec<&str> = piece
                     .iter()
                     .map(|l| l.trim_end())
-                    .skip_while(|l| l.trim_start().starts_with("--"))
+                    .skip_while(|l| l.trim_start().starts_with(mark))
                     .collect();
                 if !code.is_empty() && !lines.windows(code.len()).any(|w| w == code.as_slice()) {
                     problems.push(format!(
