@@ -4,7 +4,12 @@
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
 use crate::edges::apply_feature;
 use crate::value::param;
-use hexforge_core::tile::{AbilityRef, EdgeIcons, Effects, Initiative, Tile, TileKind};
+use hexforge_core::hex::{Dir, Edge, Hex};
+use hexforge_core::link::LinkLoss;
+use hexforge_core::marker::MarkerName;
+use hexforge_core::tile::{
+    AbilityRef, Assembly, EdgeIcons, Effects, Initiative, Part, Tile, TileKind,
+};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -74,6 +79,32 @@ pub struct TileRawDef {
     /// The `[[tile.ability]]` tables, in file order.
     #[serde(default)]
     pub ability: Vec<Spanned<AbilityDef>>,
+    /// `[tile.linked]`: the tiles placed with this one as one linked unit.
+    pub linked: Option<Spanned<LinkedDef>>,
+}
+
+/// The raw `[tile.linked]` table: a unit on several hexes whose lead is this tile.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct LinkedDef {
+    /// The unit's kind, written like a marker name (`wagon`).
+    pub kind: Spanned<String>,
+    /// The other tiles, 1 to 6, each with where it goes.
+    pub parts: Spanned<Vec<Spanned<PartDef>>>,
+    /// `whole` (the default) or `segment`.
+    pub loss: Option<Spanned<String>>,
+    /// Whether nets and modules reaching one tile reach all; `true` for `whole` by default.
+    pub shared: Option<Spanned<bool>>,
+}
+
+/// One part of a `[tile.linked]` table: `{ tile = "wagon_rear", at = [3] }`.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PartDef {
+    /// The part's tile id in the same army.
+    pub tile: Spanned<String>,
+    /// The steps from the lead's hex, each an edge of the lead (0 front, clockwise).
+    pub at: Spanned<Vec<Spanned<i64>>>,
 }
 
 /// The raw effect keys of a `[tile.module]` or `[tile.aura]` table.
@@ -225,6 +256,9 @@ fn validate(src: &SourceText, def: ArmyFileDef, check_size: bool) -> Result<Army
             tile_sites.push(src.error(raw.id.span(), ""));
         }
     }
+    if check_size {
+        check_parts(&mut v, &def.tile, &tiles);
+    }
     let army_span = header.id.span();
     let army_span_for_site = army_span.clone();
     if def.tile.is_empty() {
@@ -283,6 +317,55 @@ pub(crate) fn validate_tile(
         Some(t) if v.errors.is_empty() => Ok(t),
         _ => Err(v.errors),
     }
+}
+
+/// Every part a `[tile.linked]` names is a soldier or module of the army with no
+/// `[tile.linked]` of its own, reported at the part's `tile`. (An army that patches complete is
+/// checked when the catalog is built.)
+fn check_parts(v: &mut Validator<'_>, raw: &[Spanned<TileRawDef>], tiles: &[Tile]) {
+    for t in raw {
+        let Some(l) = &t.get_ref().linked else {
+            continue;
+        };
+        for p in l.get_ref().parts.get_ref() {
+            let id = p.get_ref().tile.get_ref();
+            let msg = match tiles.iter().find(|x| x.id == *id) {
+                // A tile that failed its own checks is reported there.
+                None if raw.iter().any(|r| r.get_ref().id.get_ref() == id) => continue,
+                None => format!(
+                    "no tile `{id}` in this army{}: a part is a tile of the lead's army, usually with `count = 0`",
+                    hexforge_core::names::did_you_mean(id, tiles.iter().map(|x| x.id.as_str()))
+                ),
+                Some(x) if !matches!(x.kind, TileKind::Soldier | TileKind::Module) => {
+                    format!(
+                        "`{id}` is {}: a part is a soldier or a module",
+                        a_kind(x.kind)
+                    )
+                }
+                Some(x) if x.linked.is_some() => format!(
+                    "`{id}` leads a linked unit of its own (`[tile.linked]`): a part cannot"
+                ),
+                Some(_) => continue,
+            };
+            v.at(&p.get_ref().tile, msg);
+        }
+    }
+}
+
+/// Whether `hexes` are connected through their shared sides.
+fn in_one_piece(hexes: &[Hex]) -> bool {
+    let mut reached = vec![false; hexes.len()];
+    let mut todo = vec![0];
+    reached[0] = true;
+    while let Some(i) = todo.pop() {
+        for (j, h) in hexes.iter().enumerate() {
+            if !reached[j] && h.distance(hexes[i]) == 1 {
+                reached[j] = true;
+                todo.push(j);
+            }
+        }
+    }
+    reached.iter().all(|r| *r)
 }
 
 /// A tile kind with its article, as messages name it ("an instant", "a soldier").
@@ -445,7 +528,94 @@ impl Validator<'_> {
             }
             tile.abilities.push(AbilityRef::new(hook, params));
         }
+        if let Some(l) = &raw.linked {
+            if matches!(kind, TileKind::Soldier | TileKind::Module) {
+                tile.linked = self.assembly(l).map(Box::new);
+            } else {
+                self.at(
+                    l,
+                    format!("only a soldier or a module leads a linked unit; this tile is {}: remove `[tile.linked]`", a_kind(kind)),
+                );
+            }
+        }
         (self.errors.len() == before).then_some(tile)
+    }
+
+    /// A `[tile.linked]` table: its kind, loss, sharing and parts, the parts' hexes distinct,
+    /// not the lead's, and the unit in one piece.
+    fn assembly(&mut self, def: &Spanned<LinkedDef>) -> Option<Assembly> {
+        let before = self.errors.len();
+        let d = def.get_ref();
+        let kind = MarkerName::new(d.kind.get_ref())
+            .map_err(|e| self.at(&d.kind, format!("the linked unit's kind: {e}")))
+            .ok();
+        let loss = match &d.loss {
+            None => LinkLoss::Whole,
+            Some(l) => LinkLoss::parse(l.get_ref()).unwrap_or_else(|| {
+                self.at(l, format!("loss `{}`: use \"whole\" (its tiles leave together, R9.3.2) or \"segment\" (a destroyed tile leaves its segment empty, R10.6.7)", l.get_ref()));
+                LinkLoss::Whole
+            }),
+        };
+        let shared = d
+            .shared
+            .as_ref()
+            .map_or(loss == LinkLoss::Whole, |s| *s.get_ref());
+        let list = d.parts.get_ref();
+        if list.is_empty() || list.len() > 6 {
+            self.at(
+                &d.parts,
+                format!(
+                    "a linked unit has 1 to 6 parts besides its lead (2 to 7 hexes), not {}",
+                    list.len()
+                ),
+            );
+        }
+        let mut parts = Vec::new();
+        let mut hexes = vec![Hex::new(0, 0)];
+        for p in list {
+            let p = p.get_ref();
+            self.snake_case(&p.tile, "part tile id");
+            let steps_def = p.at.get_ref();
+            if steps_def.is_empty() || steps_def.len() > 6 {
+                self.at(&p.at, "`at` lists 1 to 6 steps from the lead's hex, each an edge of the lead: 0 front, 1 front-right, ... 5 front-left, e.g. [3] for the hex behind it");
+                continue;
+            }
+            let mut steps = Vec::new();
+            for e in steps_def {
+                match self.range(e, 0, 5, "edge") {
+                    Some(n) => steps.push(Edge::ALL[n as usize]),
+                    None => return None,
+                }
+            }
+            let hex = steps
+                .iter()
+                .fold(Hex::new(0, 0), |h, e| h.step(e.direction(Dir::N)));
+            if let Some(i) = hexes.iter().position(|h| *h == hex) {
+                let what = if i == 0 {
+                    "the lead's own hex".to_string()
+                } else {
+                    format!("the hex of part {i}")
+                };
+                self.at(
+                    &p.at,
+                    format!("these steps lead to {what}: every part needs a hex of its own"),
+                );
+            }
+            hexes.push(hex);
+            parts.push(Part {
+                tile: p.tile.get_ref().clone(),
+                steps,
+            });
+        }
+        if self.errors.len() == before && !in_one_piece(&hexes) {
+            self.at(&d.parts, "the lead and its parts are not in one piece: each hex must be next to another of the unit (R9.3.3, R10.6.5)");
+        }
+        (self.errors.len() == before).then(|| Assembly {
+            kind: kind.expect("checked above"),
+            loss,
+            shared,
+            parts,
+        })
     }
 
     fn check_edges(&mut self, tile: &Tile, raw: &TileRawDef) {
@@ -503,6 +673,100 @@ mod tests {
 
     fn check(text: &str) -> Result<ArmyFile, Diagnostics> {
         parse_army(&SourceText::new("fan.toml", text))
+    }
+
+    /// An army of an HQ, a lead with `linked` as its `[tile.linked]` body, and a part `tail` of
+    /// `tail_kind` (count 0 for a soldier, so that the size is 2).
+    fn with_linked(linked: &str, tail_kind: &str) -> String {
+        let tail = match tail_kind {
+            "instant" => "kind = \"instant\"\ncount = 1\n[[tile.ability]]\nhook = \"snipe\"\n",
+            _ => "kind = \"soldier\"\ncount = 0\n",
+        };
+        let size = if tail_kind == "instant" { 3 } else { 2 };
+        format!(
+            "[army]\nid = \"fan\"\nname = \"Fan\"\nsize = {size}\n\n{HQ}[[tile]]\nid = \"lead\"\nname = \"Lead\"\nkind = \"soldier\"\ncount = 1\ninitiative = [2]\n\n[tile.linked]\n{linked}\n[[tile]]\nid = \"tail\"\nname = \"Tail\"\n{tail}"
+        )
+    }
+
+    #[test]
+    fn a_declared_linked_unit_loads_with_its_parts_and_defaults() {
+        let text = with_linked(
+            "kind = \"wagon\"\nparts = [{ tile = \"tail\", at = [3] }]\n",
+            "soldier",
+        );
+        let a = check(&text).expect("valid");
+        let l = a.tiles[1].linked.as_ref().expect("declared");
+        assert_eq!(l.kind.to_string(), "wagon");
+        assert_eq!((l.loss, l.shared), (LinkLoss::Whole, true));
+        assert_eq!(l.parts[0].tile, "tail");
+        assert_eq!(l.parts[0].steps, vec![Edge::ALL[3]]);
+        // Facing NE, the back edge points SW.
+        let hexes: Vec<Hex> = l.hexes(Hex::new(0, 0), Dir::new(1)).collect();
+        assert_eq!(hexes, vec![Hex::new(-1, 1)]);
+    }
+
+    #[test]
+    fn every_mistake_in_a_declared_linked_unit_is_reported_at_its_place() {
+        let cases = [
+            (
+                "kind = \"wagon\"\nparts = [{ tile = \"tial\", at = [3] }]\n",
+                "soldier",
+                "fan.toml:25:19: no tile `tial` in this army (did you mean `tail`?)",
+            ),
+            (
+                "kind = \"wagon\"\nparts = [{ tile = \"tail\", at = [3] }]\n",
+                "instant",
+                "`tail` is an instant: a part is a soldier or a module",
+            ),
+            (
+                "kind = \"wagon\"\nparts = [{ tile = \"tail\", at = [3, 0] }]\n",
+                "soldier",
+                "these steps lead to the lead's own hex: every part needs a hex of its own",
+            ),
+            (
+                "kind = \"wagon\"\nparts = [{ tile = \"tail\", at = [3, 3] }]\n",
+                "soldier",
+                "not in one piece",
+            ),
+            (
+                "kind = \"wagon\"\nparts = [{ tile = \"tail\", at = [6] }]\n",
+                "soldier",
+                "edge 6 is out of range: use 0 to 5",
+            ),
+            (
+                "kind = \"wagon\"\nloss = \"half\"\nparts = [{ tile = \"tail\", at = [3] }]\n",
+                "soldier",
+                "loss `half`: use \"whole\"",
+            ),
+            (
+                "kind = \"Wagon\"\nparts = [{ tile = \"tail\", at = [3] }]\n",
+                "soldier",
+                "the linked unit's kind:",
+            ),
+            (
+                "kind = \"wagon\"\nparts = []\n",
+                "soldier",
+                "a linked unit has 1 to 6 parts besides its lead (2 to 7 hexes), not 0",
+            ),
+        ];
+        for (linked, tail, expected) in cases {
+            let errs = check(&with_linked(linked, tail)).expect_err(expected);
+            let shown: Vec<String> = errs.iter().map(|d| d.to_string()).collect();
+            assert!(
+                shown.iter().any(|m| m.contains(expected)),
+                "{expected}: {shown:#?}"
+            );
+        }
+        let hq_leads = army(
+            "[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\n[tile.linked]\nkind = \"keep\"\nparts = [{ tile = \"hq\", at = [0] }]\n",
+        );
+        let errs = check(&hq_leads).expect_err("an HQ leads nothing");
+        assert!(
+            errs.iter().any(|d| d
+                .message
+                .contains("only a soldier or a module leads a linked unit")),
+            "{errs:?}"
+        );
     }
 
     #[test]

@@ -72,6 +72,21 @@ fn tile(h: &mut Fnv1a, t: &Tile) {
             h.str(&v.to_string());
         }
     }
+    // Only a tile that declares a linked unit hashes one: every hash made before stays.
+    if let Some(a) = &t.linked {
+        h.str("linked");
+        h.str(&a.kind.to_string());
+        h.str(a.loss.name());
+        h.bool(a.shared);
+        h.len(a.parts.len());
+        for p in &a.parts {
+            h.str(&p.tile);
+            h.len(p.steps.len());
+            for e in &p.steps {
+                h.u8(e.index());
+            }
+        }
+    }
 }
 
 fn army(h: &mut Fnv1a, a: &ArmyFile) {

@@ -290,11 +290,18 @@ pub(crate) fn assemble(
                 .iter()
                 .find(|q| q.army.id == p.army.id && q.mod_id != p.mod_id)
                 .map_or(String::new(), |q| format!(" (also by mod `{}`)", q.mod_id));
-            problems.push(Diagnostic {
-                message: format!(
+            let message = match e {
+                hexforge_core::tile::CatalogError::BadPart { .. } => format!(
+                    "mod `{}`: after the patches, {e}: add the part to the army or fix `[tile.linked]`",
+                    p.mod_id
+                ),
+                _ => format!(
                     "mod `{}`: {e}{first}: give this army another id, or remove one of the mods",
                     p.mod_id
                 ),
+            };
+            problems.push(Diagnostic {
+                message,
                 ..p.army.at.clone()
             });
         }

@@ -66,6 +66,69 @@ pub struct Setup {
     pub tiles: Vec<TileSetup>,
 }
 
+/// The parts a placed tile brings (`[tile.linked]`, [`Battlefield::assemble`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assembled {
+    /// Each part's hex and tile, in part order.
+    pub parts: Vec<(Cell, TileRef)>,
+    /// The `Linked` event that makes the lead and its parts one unit.
+    pub link: Event,
+}
+
+/// Why the parts of a tile that declares a linked unit cannot go down with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PartsError {
+    /// A part would stand off the board.
+    OffBoard {
+        /// The part.
+        part: TileRef,
+        /// Where it would stand.
+        hex: Hex,
+    },
+    /// A part's hex holds a tile.
+    Occupied {
+        /// The part.
+        part: TileRef,
+        /// Where it would stand.
+        hex: Hex,
+    },
+    /// The lead's or a part's hex is a segment of a linked unit (R10.6.4).
+    Segment {
+        /// The hex.
+        hex: Hex,
+        /// The unit's number.
+        id: u8,
+    },
+    /// The board cannot take the unit (it holds [`MAX_LINKS`] already, or its hexes are not in
+    /// one piece).
+    Link(LinkError),
+}
+
+impl PartsError {
+    /// The refusal in words, with the parts named by `catalog`.
+    pub fn describe(&self, catalog: &Catalog) -> String {
+        let name = |t: TileRef| catalog.get(t).id.clone();
+        match self {
+            PartsError::OffBoard { part, hex } => {
+                format!(
+                    "its part `{}` would stand on {hex}, off the board",
+                    name(*part)
+                )
+            }
+            PartsError::Occupied { part, hex } => {
+                format!(
+                    "its part `{}` would stand on {hex}, which holds a tile",
+                    name(*part)
+                )
+            }
+            PartsError::Segment { hex, id } => format!(
+                "{hex} is a segment of linked unit {id}, and a segment never goes on another unit's segment (R10.6.4)"
+            ),
+            PartsError::Link(e) => e.to_string(),
+        }
+    }
+}
+
 /// Why a setup is not a legal battlefield.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
@@ -268,6 +331,53 @@ impl Battlefield {
         })
     }
 
+    /// Where the parts of `tile` go (`[tile.linked]`) when `owner` places it on `cell` facing
+    /// `facing`, and the event that makes them one linked unit: `Ok(None)` for a tile that
+    /// declares none. Each part's hex must be on the board and empty, and neither the lead's hex
+    /// nor a part's may be a segment of a linked unit (R10.6.4).
+    pub fn assemble(
+        &self,
+        catalog: &Catalog,
+        owner: Seat,
+        tile: TileRef,
+        cell: Cell,
+        facing: Dir,
+    ) -> Result<Option<Assembled>, PartsError> {
+        let Some((a, refs)) = catalog.assembly(tile) else {
+            return Ok(None);
+        };
+        let segments_taken = self.segments();
+        let taken = |c: Cell| {
+            (segments_taken & c.bit() != 0).then(|| PartsError::Segment {
+                hex: self.shape.hex(c),
+                id: self.link_at(c).map_or(0, |l| l.id),
+            })
+        };
+        if let Some(e) = taken(cell) {
+            return Err(e);
+        }
+        let mut parts = Vec::with_capacity(refs.len());
+        let mut segments = cell.bit();
+        for (hex, &part) in a.hexes(self.shape.hex(cell), facing).zip(refs) {
+            let c = self
+                .shape
+                .cell(hex)
+                .ok_or(PartsError::OffBoard { part, hex })?;
+            if let Some(e) = taken(c) {
+                return Err(e);
+            }
+            if self.occupied & c.bit() != 0 {
+                return Err(PartsError::Occupied { part, hex });
+            }
+            segments |= c.bit();
+            parts.push((c, part));
+        }
+        let link = self
+            .check_link_on(a.kind, owner, segments, a.loss, a.shared, segments)
+            .map_err(PartsError::Link)?;
+        Ok(Some(Assembled { parts, link }))
+    }
+
     /// Applies an engine event. Events that report without changing state are ignored.
     #[inline]
     pub fn apply(&mut self, event: &Event) {
@@ -279,6 +389,12 @@ impl Battlefield {
                 facing,
             }
             | Event::Fielded {
+                cell,
+                tile,
+                owner,
+                facing,
+            }
+            | Event::Joined {
                 cell,
                 tile,
                 owner,

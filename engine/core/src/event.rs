@@ -46,6 +46,18 @@ pub enum Event {
         /// Which way the tile's front edge points.
         facing: Dir,
     },
+    /// A part of a tile just placed (its `[tile.linked]`) is put beside it, from outside every
+    /// pile: the linked unit they make follows (`Linked`).
+    Joined {
+        /// The empty hex the part now stands on.
+        cell: Cell,
+        /// Which catalog tile.
+        tile: TileRef,
+        /// The player it belongs to: the lead tile's owner.
+        owner: Seat,
+        /// Which way its front edge points: the lead's facing.
+        facing: Dir,
+    },
     /// A tile of its owner's reserve is put on an empty hex by a game rule (`fx:place`).
     Fielded {
         /// The empty hex the tile now stands on.

@@ -14,6 +14,7 @@ pub mod hex;
 pub mod hooks;
 pub mod instant;
 pub mod link;
+pub mod link_loss;
 pub mod marker;
 pub mod marker_name;
 pub mod names;

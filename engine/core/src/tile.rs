@@ -3,7 +3,8 @@
 //! These are built by the content layer from TOML (after validation) or by tests directly. The
 //! engine refers to a tile by its [`TileRef`] index; names are for people and files.
 
-use crate::hex::Edge;
+use crate::hex::{Dir, Edge, Hex};
+use crate::link_loss::LinkLoss;
 use crate::marker_name::MarkerName;
 use crate::points::{HookPoints, RulePoints};
 use std::collections::BTreeMap;
@@ -299,6 +300,42 @@ pub struct Tile {
     pub instant: Option<InstantEffect>,
     /// The scripted abilities of the tile, in file order.
     pub abilities: Vec<AbilityRef>,
+    /// `[tile.linked]`: the tiles placed beside this one, when it is placed, as one linked unit.
+    pub linked: Option<Box<Assembly>>,
+}
+
+/// `[tile.linked]`: a unit on several hexes declared by its army. When its lead tile (the one
+/// that declares it) is placed from a hand, each part is put on the hex its steps reach, facing
+/// the same way, and the lead and its parts become one linked unit.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Assembly {
+    /// The linked unit's kind (`wagon`), as logs and scripts show it.
+    pub kind: MarkerName,
+    /// What destroying one of its tiles does.
+    pub loss: LinkLoss,
+    /// Whether a net or a module reaching one of its tiles reaches all of them (R9.3.2).
+    pub shared: bool,
+    /// The other tiles, 1 to 6, each with where it goes.
+    pub parts: Vec<Part>,
+}
+
+/// One tile of an [`Assembly`] besides its lead.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Part {
+    /// The tile's id within the lead's army.
+    pub tile: String,
+    /// The steps from the lead's hex to the part's, each across an edge counted from the lead's
+    /// front (0 front, clockwise), so the unit turns with the lead's facing.
+    pub steps: Vec<Edge>,
+}
+
+impl Assembly {
+    /// The hex each part goes on when the lead stands on `at` facing `facing`, in part order.
+    pub fn hexes(&self, at: Hex, facing: Dir) -> impl Iterator<Item = Hex> + '_ {
+        self.parts
+            .iter()
+            .map(move |p| p.steps.iter().fold(at, |h, e| h.step(e.direction(facing))))
+    }
 }
 
 impl Tile {
@@ -320,6 +357,7 @@ impl Tile {
             attacks_allies: false,
             instant: None,
             abilities: Vec::new(),
+            linked: None,
         }
     }
 
@@ -406,6 +444,14 @@ pub enum CatalogError {
     DuplicateTile(String),
     /// The catalog already holds as many tiles as a [`TileRef`] can index.
     Full,
+    /// A tile's `[tile.linked]` names a part that is not a board tile of its army, or that
+    /// declares a linked unit of its own.
+    BadPart {
+        /// The lead tile, `army/tile`.
+        tile: String,
+        /// The part as written.
+        part: String,
+    },
 }
 
 impl fmt::Display for CatalogError {
@@ -414,6 +460,10 @@ impl fmt::Display for CatalogError {
             CatalogError::DuplicateArmy(a) => write!(f, "army `{a}` is defined twice"),
             CatalogError::DuplicateTile(t) => write!(f, "tile `{t}` is defined twice"),
             CatalogError::Full => write!(f, "too many tiles (at most 65535)"),
+            CatalogError::BadPart { tile, part } => write!(
+                f,
+                "`{tile}` is placed with `{part}`, which is not a soldier or module of its army without a `[tile.linked]` of its own"
+            ),
         }
     }
 }
@@ -701,6 +751,8 @@ pub struct Catalog {
     options: BTreeMap<String, DeclaredOption>,
     /// The game rules the loaded mods' scripts define, in load order.
     game_rules: Vec<GameRule>,
+    /// Per tile, the parts its `[tile.linked]` places with it, in part order (empty for most).
+    parts: Vec<Vec<TileRef>>,
 }
 
 impl Catalog {
@@ -735,6 +787,28 @@ impl Catalog {
             self.tiles.push(t);
             refs.push(r);
         }
+        let parts = refs
+            .iter()
+            .map(|&r| self.resolve_parts(id, r))
+            .collect::<Result<Vec<_>, _>>();
+        let parts = match parts {
+            Ok(p) => p,
+            Err(e) => {
+                // Nothing of the army stays: the catalog is as it was.
+                for &r in &refs {
+                    self.by_name.remove(&self.tiles[r.index()].full_id());
+                }
+                let first = refs[0].index();
+                self.tiles.truncate(first);
+                self.traits.truncate(first);
+                self.hooks = self
+                    .traits
+                    .iter()
+                    .fold(HookPoints::NONE, |h, t| h.union(t.hooks));
+                return Err(e);
+            }
+        };
+        self.parts.extend(parts);
         self.armies.push(Army {
             id: id.to_string(),
             name: name.to_string(),
@@ -742,6 +816,39 @@ impl Catalog {
             tiles: refs,
         });
         Ok(())
+    }
+
+    /// The parts of the tile `r` of army `army`, looked up by id: each a soldier or module of the
+    /// army with no `[tile.linked]` of its own.
+    fn resolve_parts(&self, army: &str, r: TileRef) -> Result<Vec<TileRef>, CatalogError> {
+        let Some(a) = &self.tiles[r.index()].linked else {
+            return Ok(Vec::new());
+        };
+        a.parts
+            .iter()
+            .map(|p| {
+                self.by_name
+                    .get(&format!("{army}/{}", p.tile))
+                    .copied()
+                    .filter(|&t| {
+                        let def = &self.tiles[t.index()];
+                        def.kind.is_board_tile() && !def.is_hq() && def.linked.is_none()
+                    })
+                    .ok_or_else(|| CatalogError::BadPart {
+                        tile: self.tiles[r.index()].full_id(),
+                        part: p.tile.clone(),
+                    })
+            })
+            .collect()
+    }
+
+    /// What `[tile.linked]` of the tile `r` declares, with its parts' tiles in part order.
+    #[inline]
+    pub fn assembly(&self, r: TileRef) -> Option<(&Assembly, &[TileRef])> {
+        self.tiles[r.index()]
+            .linked
+            .as_deref()
+            .map(|a| (a, self.parts[r.index()].as_slice()))
     }
 
     /// The definition a reference points to; panics for a reference from another catalog.

@@ -115,7 +115,9 @@ impl Names {
             Event::Moved { from, to, .. } if from != to => {
                 self.names[to.index()] = self.names[from.index()].take();
             }
-            Event::Placed { cell, tile, .. } | Event::Fielded { cell, tile, .. } => {
+            Event::Placed { cell, tile, .. }
+            | Event::Fielded { cell, tile, .. }
+            | Event::Joined { cell, tile, .. } => {
                 if let Some((id, full, _)) = self.tiles.get(tile.index()) {
                     self.names[cell.index()] = Some((id.clone(), full.clone()));
                 }
@@ -293,6 +295,14 @@ impl Names {
                 )
             }
             Event::Unlinked { id } => format!("  linked unit {id} comes apart"),
+            Event::Joined {
+                cell, tile, facing, ..
+            } => format!(
+                "  {} goes down with it on {}, facing {}",
+                self.tile(tile),
+                self.hexes[cell.index()],
+                facing.name()
+            ),
             Event::Fielded {
                 cell,
                 tile,

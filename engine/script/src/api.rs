@@ -430,6 +430,25 @@ fn printed_table(lua: &Lua, def: &Tile) -> mlua::Result<Table> {
         abilities.raw_set(i + 1, a.hook.as_str())?;
     }
     t.raw_set("abilities", abilities)?;
+    if let Some(a) = &def.linked {
+        let linked = lua.create_table()?;
+        linked.raw_set("kind", a.kind.to_string())?;
+        linked.raw_set("loss", a.loss.name())?;
+        linked.raw_set("shared", a.shared)?;
+        let parts = lua.create_table()?;
+        for (i, p) in a.parts.iter().enumerate() {
+            let part = lua.create_table()?;
+            part.raw_set("tile", format!("{}/{}", def.army, p.tile))?;
+            let at = lua.create_table()?;
+            for (j, e) in p.steps.iter().enumerate() {
+                at.raw_set(j + 1, e.index())?;
+            }
+            part.raw_set("at", at)?;
+            parts.raw_set(i + 1, part)?;
+        }
+        linked.raw_set("parts", parts)?;
+        t.raw_set("linked", linked)?;
+    }
     Ok(t)
 }
 

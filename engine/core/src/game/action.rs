@@ -117,6 +117,13 @@ pub enum ActionError {
     },
     /// The placement breaks a rule of the board (an occupied or missing hex, a second HQ).
     Board(SetupError),
+    /// The tile declares a linked unit (`[tile.linked]`) whose parts cannot go down with it here.
+    Parts {
+        /// The tile's `army/tile` id.
+        tile: String,
+        /// Why, in words ([`crate::battlefield::PartsError::describe`]).
+        why: String,
+    },
     /// The instant's effect is refused; `name` is the instant's name.
     Play {
         /// The instant's name as printed.
@@ -195,6 +202,10 @@ impl fmt::Display for ActionError {
                 _ => write!(f, "`{tile}` is a board tile: place it on a hex (R3.3)"),
             },
             ActionError::Board(e) => write!(f, "{e}"),
+            ActionError::Parts { tile, why } => write!(
+                f,
+                "`{tile}` is placed with its parts as one linked unit (`[tile.linked]`), but {why}: place it on another hex or face it another way"
+            ),
             ActionError::Play { name, error } => write!(f, "{name}: {}", error.reason),
             ActionError::WrongTarget { name, expected } => {
                 write!(f, "{name}: the target must be {expected}")
@@ -314,6 +325,9 @@ impl Movers {
                 cell, tile, owner, ..
             }
             | Event::Fielded {
+                cell, tile, owner, ..
+            }
+            | Event::Joined {
                 cell, tile, owner, ..
             } => self.count(catalog, cell, owner, tile),
             Event::Moved { from, to, .. } => {
@@ -832,7 +846,15 @@ impl Game {
             .check_place(&self.catalog, player, tile, hex, facing)
             .map_err(ActionError::Board)?
         {
-            crate::event::Event::Placed { cell, .. } => Ok(Checked::Place { tile, cell, facing }),
+            crate::event::Event::Placed { cell, .. } => {
+                self.field
+                    .assemble(&self.catalog, player, tile, cell, facing)
+                    .map_err(|e| ActionError::Parts {
+                        tile: self.catalog.get(tile).full_id(),
+                        why: e.describe(&self.catalog),
+                    })?;
+                Ok(Checked::Place { tile, cell, facing })
+            }
             _ => Err(ActionError::Board(SetupError::OffBoard { hex })),
         }
     }
@@ -1061,7 +1083,9 @@ impl Game {
                 if self.may_play_tile().is_ok() {
                     for tile in self.distinct_hand() {
                         let def = self.catalog.get(tile);
-                        if def.kind.is_board_tile() {
+                        if self.catalog.assembly(tile).is_some() {
+                            self.assembly_placements(tile, empty, out);
+                        } else if def.kind.is_board_tile() {
                             out.push_placements(tile, empty);
                         } else {
                             self.instant_actions(tile, out);
@@ -1083,6 +1107,30 @@ impl Game {
             && (!self.rule_targets.is_empty() || !self.restriction.is_open())
         {
             self.legal_by_rules(out);
+        }
+    }
+
+    /// The placements of a tile that declares a linked unit (`[tile.linked]`): each empty hex of
+    /// `empty` and facing where its parts can go down with it, in reading order, then facings.
+    #[cold]
+    fn assembly_placements(&self, tile: TileRef, empty: u64, out: &mut LegalActions) {
+        let player = self.state.turn.player();
+        let shape = self.field.shape();
+        for i in bits(empty) {
+            let cell = shape.cell_from_index(i);
+            for facing in Dir::ALL {
+                if self
+                    .field
+                    .assemble(&self.catalog, player, tile, cell, facing)
+                    .is_ok()
+                {
+                    out.push(Action::Place {
+                        tile,
+                        hex: shape.hex(cell),
+                        facing,
+                    });
+                }
+            }
         }
     }
 

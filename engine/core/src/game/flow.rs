@@ -10,6 +10,7 @@ use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
 use crate::decision::{Choice, Decider, Decision, Question};
 use crate::event::{BattleCause, DrawReason, Event, EventSink, GameResult};
 use crate::game::{Action, ActionError};
+use crate::hex::Dir;
 use crate::hooks::{AbilityHooks, HookContext, HookError, HookPoints, HqLoss, Lost, RulePoints};
 use crate::marker::Lasts;
 use crate::play::{Turn, Views, resolve_with};
@@ -633,9 +634,29 @@ impl Game {
                     },
                     outside.sink(),
                 );
-                self.views = self.views_after_placing(cell);
-                if self.catalog.traits(tile).hooks.contains(HookPoints::PLACED) {
-                    self.tile_hooks(HookPoints::PLACED, cell.bit(), outside);
+                let mut placed = cell.bit();
+                if let Ok(Some(a)) = self
+                    .field
+                    .assemble(&self.catalog, player, tile, cell, facing)
+                {
+                    self.assemble(player, facing, a, outside);
+                    placed = self.field.link_at(cell).map_or(placed, |l| l.segments);
+                    self.views = OnceLock::new();
+                } else {
+                    self.views = self.views_after_placing(cell);
+                }
+                let hooked = bits(placed).any(|i| {
+                    self.field
+                        .at(self.field.shape().cell_from_index(i))
+                        .is_some_and(|p| {
+                            self.catalog
+                                .traits(p.tile)
+                                .hooks
+                                .contains(HookPoints::PLACED)
+                        })
+                });
+                if hooked {
+                    self.tile_hooks(HookPoints::PLACED, placed, outside);
                     if self.hook_failure.is_some() || self.result().is_some() {
                         return;
                     }
@@ -787,6 +808,30 @@ impl Game {
                 .get()
                 .is_none_or(|m| *m == Movers::of(&self.field, &self.catalog))
         );
+    }
+
+    /// Puts down the parts of a tile just placed (`[tile.linked]`) and makes them and it one
+    /// linked unit.
+    #[cold]
+    fn assemble<O: Outside>(
+        &mut self,
+        owner: Seat,
+        facing: Dir,
+        a: crate::battlefield::Assembled,
+        outside: &mut O,
+    ) {
+        for (cell, tile) in a.parts {
+            self.emit(
+                Event::Joined {
+                    cell,
+                    tile,
+                    owner,
+                    facing,
+                },
+                outside.sink(),
+            );
+        }
+        self.emit(a.link, outside.sink());
     }
 
     /// The kept views once a tile has been placed on `cell`: updated when they can be, else

@@ -1020,3 +1020,146 @@ fn scripted_instant_targets_are_listed_from_the_kept_lists_and_hashed() {
         .expect("end the turn");
     assert_eq!(g.instant_targets(gas), None);
 }
+
+/// The catalog of [`catalog`] with every soldier of army `a` leading a two-hex unit
+/// (`[tile.linked]`): its `tail` (count 0) goes on the hex behind it.
+fn crawler_catalog() -> Arc<Catalog> {
+    let mut c = Catalog::new();
+    for army in ["a", "b"] {
+        let mut hq = Tile::new(army, "hq", TileKind::Hq);
+        hq.initiative = crate::tile::Initiative::new(&[0]).expect("initiative");
+        let mut soldier = Tile::new(army, "soldier", TileKind::Soldier);
+        soldier.count = 8;
+        soldier.initiative = crate::tile::Initiative::new(&[2]).expect("initiative");
+        let mut tail = Tile::new(army, "tail", TileKind::Soldier);
+        tail.count = 0;
+        if army == "a" {
+            soldier.linked = Some(Box::new(crate::tile::Assembly {
+                kind: crate::marker::MarkerName::new("crawler").expect("a name"),
+                loss: crate::link::LinkLoss::Whole,
+                shared: true,
+                parts: vec![crate::tile::Part {
+                    tile: "tail".into(),
+                    steps: vec![crate::hex::Edge::ALL[3]],
+                }],
+            }));
+        }
+        c.add_army(army, army, 9, vec![hq, soldier, tail])
+            .expect("army");
+    }
+    Arc::new(c)
+}
+
+#[test]
+fn a_declared_unit_is_listed_and_placed_only_where_its_part_fits() {
+    let mut g = Game::new(
+        GameSetup {
+            shape: BoardShape::standard(),
+            seats: vec![
+                SeatSetup {
+                    army: "a".into(),
+                    team: 0,
+                },
+                SeatSetup {
+                    army: "b".into(),
+                    team: 1,
+                },
+            ],
+            seed: 5,
+            marks: Vec::new(),
+        },
+        crawler_catalog(),
+        Arc::new(Rules::default()),
+    )
+    .expect("game");
+    place_hqs(&mut g);
+    if g.current() != Some(Seat::new(0)) {
+        act(&mut g, Action::EndTurn);
+    }
+    assert_eq!((g.current(), g.stage()), (Some(Seat::new(0)), Stage::Play));
+    let lead = g.hand(Seat::new(0))[0];
+    let held = g.hand(Seat::new(0)).len();
+    let mut legal = LegalActions::new();
+    g.legal_actions(&mut legal);
+    let listed: Vec<(Hex, Dir)> = legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::Place { hex, facing, .. } => Some((hex, facing)),
+            _ => None,
+        })
+        .collect();
+    // Worked out by hand: the hex and the one behind it both free and on the board.
+    let shape = BoardShape::standard();
+    let free = |h: Hex| shape.cell(h).is_some() && h != Hex::new(0, 2) && h != Hex::new(0, -2);
+    let mut expected = Vec::new();
+    for c in shape.cells() {
+        let h = shape.hex(c);
+        for f in Dir::ALL {
+            if free(h) && free(h.step(f.opposite())) {
+                expected.push((h, f));
+            }
+        }
+    }
+    assert_eq!(listed, expected);
+    let hq = Hex::new(0, -2);
+    assert!(!listed.iter().any(|&(h, _)| h == hq), "an HQ's hex");
+    let err = g
+        .check(&Action::Place {
+            tile: lead,
+            hex: Hex::new(2, -2),
+            facing: Dir::new(4),
+        })
+        .expect_err("the tail would be off the board");
+    assert!(
+        err.to_string()
+            .contains("its part `tail` would stand on [3, -3], off the board"),
+        "{err}"
+    );
+    let events = act(
+        &mut g,
+        Action::Place {
+            tile: lead,
+            hex: Hex::ORIGIN,
+            facing: Dir::N,
+        },
+    );
+    assert!(events.iter().any(|e| matches!(e, Event::Joined { .. })));
+    let links = g.field().links();
+    assert_eq!(links.len(), 1);
+    let tail_cell = shape.cell(Hex::new(0, 1)).expect("on the board");
+    assert_eq!(
+        links[0].segments,
+        shape.cell(Hex::ORIGIN).expect("on").bit() | tail_cell.bit()
+    );
+    assert_eq!(g.field().at(tail_cell).map(|p| p.facing), Some(Dir::N));
+    assert_eq!(
+        g.hand(Seat::new(0)).len(),
+        held - 1,
+        "only the lead left the hand"
+    );
+}
+
+#[test]
+fn a_part_that_is_not_in_the_army_leaves_the_catalog_as_it_was() {
+    let mut c = Catalog::new();
+    let hq = Tile::new("a", "hq", TileKind::Hq);
+    let mut lead = Tile::new("a", "lead", TileKind::Soldier);
+    lead.linked = Some(Box::new(crate::tile::Assembly {
+        kind: crate::marker::MarkerName::new("wagon").expect("a name"),
+        loss: crate::link::LinkLoss::Whole,
+        shared: true,
+        parts: vec![crate::tile::Part {
+            tile: "rear".into(),
+            steps: vec![crate::hex::Edge::ALL[3]],
+        }],
+    }));
+    let err = c
+        .add_army("a", "A", 2, vec![hq, lead])
+        .expect_err("no rear");
+    assert_eq!(
+        err.to_string(),
+        "`a/lead` is placed with `rear`, which is not a soldier or module of its army without a `[tile.linked]` of its own"
+    );
+    assert_eq!(c.find("a/lead"), None);
+    assert!(c.armies().is_empty());
+}
