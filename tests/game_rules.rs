@@ -508,6 +508,24 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
             "rule `a`, action `go`: `lacks`:",
         ),
         (
+            "secret_bad_name",
+            "rule(\"a\", { secret = { \"Vault\" }, setup = function() end })\n",
+            "rules.lua:1",
+            "rule `a`: `secret`:",
+        ),
+        (
+            "secret_not_a_list",
+            "rule(\"a\", { secret = \"vault\", setup = function() end })\n",
+            "rules.lua:1",
+            "rule `a`: `secret` is a list of marker names, not",
+        ),
+        (
+            "secret_action_not_bool",
+            "rule(\"a\", { actions = { { name = \"go\", secret = \"yes\", targets = function() end, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, action `go`: `secret` is true or false",
+        ),
+        (
             "after_discard_not_bool",
             "rule(\"a\", { actions = { { name = \"go\", after_discard = 1, targets = function() end, play = function() end } } })\n",
             "rules.lua:1",

@@ -830,6 +830,24 @@ fn a_monolith_is_hidden_deployed_and_folded_through_the_play_tab() {
     assert_eq!(hidden, 2, "two tiles hidden before the banner (R10.6.1)");
     assert!(deployed, "the Monolith was deployed through the board");
     assert!(folded, "the Monolith folded after a Battle (R10.6.6)");
+    // Secrets (docs/RULESETS.md): the person reads which tiles they hid, not the bot's, and
+    // none of the bot's draws.
+    let t = table(&h);
+    assert_eq!(
+        t.reader(),
+        hexforge_log::Reader::Player(hexforge_core::Seat::new(0))
+    );
+    let log = t.log();
+    let said = |start: &str| log.iter().filter(|l| l.starts_with(start)).count();
+    assert_eq!(said("thornwardens: hide on a tile"), 2, "{log:#?}");
+    assert_eq!(said("ashen_legion: hide on "), 2, "{log:#?}");
+    assert_eq!(said("ashen_legion: hide on a tile"), 0, "{log:#?}");
+    assert!(said("  thornwardens draws a tile") > 0, "{log:#?}");
+    assert_eq!(
+        said("  thornwardens draws "),
+        said("  thornwardens draws a tile"),
+        "{log:#?}"
+    );
     let path = table(&h).path().expect("saved").clone();
     verified(&h, &path);
     let _ = std::fs::remove_dir_all(&dir);

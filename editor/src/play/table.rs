@@ -11,7 +11,7 @@ use crate::board_view::{self, Layout};
 use crate::msg::Msg;
 use crate::sandbox::battle;
 use hexforge_core::{Action, Battlefield, Catalog, Event, Game, Hex, Seat, TileKind, TileRef};
-use hexforge_log::GameLog;
+use hexforge_log::{GameLog, Reader};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
@@ -309,7 +309,7 @@ impl Table {
                 self.armies = armies;
                 self.who = who;
                 let armies: Vec<&str> = self.armies.iter().map(String::as_str).collect();
-                let mut log = GameLog::new(&game, &armies);
+                let mut log = GameLog::new(&game, &armies).for_reader(self.reader());
                 for e in &events {
                     log.tell(e, &mut self.log);
                 }
@@ -335,8 +335,10 @@ impl Table {
                     .as_ref()
                     .and_then(|l| l.players().get(seat.index()).cloned())
                     .unwrap_or_else(|| seat.to_string());
-                self.log
-                    .push(format!("{who}: {}", action.describe(after.catalog())));
+                let told = self
+                    .reader()
+                    .describe_action(&action, seat, after.catalog());
+                self.log.push(format!("{who}: {told}"));
                 let first = events
                     .iter()
                     .position(|e| matches!(e, Event::BattleStarted { .. }));
@@ -799,6 +801,22 @@ impl Table {
         }
     }
 
+    /// Who reads this window, so whose hidden information it shows (the log, the markers): the
+    /// one person at the table; nobody's when several people share it (hot-seat); everyone's
+    /// when only bots and remote players play.
+    pub fn reader(&self) -> Reader {
+        let mut persons = self
+            .who
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w == Who::Person);
+        match (persons.next(), persons.next()) {
+            (None, _) => Reader::Everyone,
+            (Some((i, _)), None) => Reader::Player(Seat::new(i as u8)),
+            (Some(_), Some(_)) => Reader::Table,
+        }
+    }
+
     /// The hand of the person playing (on turn, or the only person at the table).
     fn hand_seat(&self) -> Option<Seat> {
         if self.cover_for().is_some() {
@@ -895,7 +913,11 @@ impl Table {
         let (rect, resp) = ui.allocate_exact_size(ui.available_size(), egui::Sense::click());
         resp.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "play board"));
         let painter = ui.painter_at(rect);
-        let Some(field) = self.shown_field().cloned() else {
+        let reader = self.reader();
+        let Some(field) = self
+            .shown_field()
+            .map(|f| reader.field(f, catalog).unwrap_or_else(|| f.clone()))
+        else {
             return;
         };
         let layout = Layout::fit(rect.shrink(8.0), field.shape());

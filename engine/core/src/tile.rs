@@ -643,6 +643,9 @@ pub struct GameRule {
     /// "When a hook is asked"): a hook listed here is asked only when its [`AskWhen`] holds; the
     /// others at every one of their moments.
     pub asked_when: Vec<(RulePoints, AskWhen)>,
+    /// Player markers whose values only the player they are on may see (`secret`): a view of the
+    /// game for anyone else shows such a marker without its value.
+    pub secret: Vec<MarkerName>,
 }
 
 /// When a game rule's hook is asked (`restrict_when = { stages = ..., markers = ... }`, and the
@@ -696,6 +699,9 @@ pub struct RuleAction {
     /// The rule it follows, cited when it is refused for what it declares (`cites`, e.g.
     /// `R10.6.3`); may be empty.
     pub cites: String,
+    /// The tile it is taken on is shown only to the player who takes it (`secret = true`): a
+    /// view of the game for anyone else says "a tile".
+    pub secret: bool,
 }
 
 impl RuleAction {
@@ -717,6 +723,21 @@ impl RuleAction {
         (Self::STAGE_DISCARD, "discard", "the compulsory discard"),
         (Self::STAGE_PLAY, "play", "play"),
     ];
+}
+
+impl Catalog {
+    /// Whether a game rule declares player markers named `name` secret (`secret`).
+    pub fn secret_marker(&self, name: MarkerName) -> bool {
+        self.game_rules.iter().any(|r| r.secret.contains(&name))
+    }
+
+    /// Whether the action `action` of the game rule `rule` is secret (`secret = true`).
+    pub fn secret_action(&self, rule: usize, action: usize) -> bool {
+        self.game_rules
+            .get(rule)
+            .and_then(|r| r.actions.get(action))
+            .is_some_and(|a| a.secret)
+    }
 }
 
 impl GameRule {

@@ -425,13 +425,118 @@ pub struct GameLog {
     names: Names,
     hp: Vec<i32>,
     players: Vec<String>,
+    reader: Reader,
+    /// The player markers game rules declare secret (`secret`).
+    secret_markers: Vec<hexforge_core::marker::MarkerName>,
+    /// Per game rule, per action, whether it is secret (`secret = true`).
+    secret_actions: Vec<Vec<bool>>,
+}
+
+/// Who reads a log or a view of a game, and so whose hidden information it may show: a player's
+/// draws, the tiles set aside or handed into their reserve, the tiles their secret rule actions
+/// are taken on, and the values of secret player markers (docs/RULESETS.md, "Secrets").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Reader {
+    /// Everything: replays, match logs, scenario reports, the sandbox, a table of bots only.
+    #[default]
+    Everyone,
+    /// One player: their own hidden information and what is public.
+    Player(Seat),
+    /// Several players at one screen: only what is public.
+    Table,
+}
+
+impl Reader {
+    /// Whether the reader may see what is hidden from everyone but `p`.
+    pub fn sees(self, p: Seat) -> bool {
+        match self {
+            Reader::Everyone => true,
+            Reader::Player(s) => s == p,
+            Reader::Table => false,
+        }
+    }
+
+    /// Whether `mark` carries a value the reader may not see: a secret player marker
+    /// (`secret`) on another player.
+    pub fn hides(
+        self,
+        mark: &hexforge_core::marker::Mark,
+        catalog: &hexforge_core::Catalog,
+    ) -> bool {
+        matches!(mark.on, hexforge_core::marker::MarkOn::Player(p) if !self.sees(p))
+            && catalog.secret_marker(mark.name)
+    }
+
+    /// The board as the reader may see it: every marker it [`hides`](Self::hides) shown with
+    /// no value (`None`: nothing to hide, draw `field` itself).
+    pub fn field(
+        self,
+        field: &Battlefield,
+        catalog: &hexforge_core::Catalog,
+    ) -> Option<Battlefield> {
+        let hidden: Vec<_> = field
+            .marks()
+            .iter()
+            .filter(|m| self.hides(m, catalog))
+            .copied()
+            .collect();
+        if hidden.is_empty() {
+            return None;
+        }
+        let mut seen = field.clone();
+        for mark in hidden {
+            seen.apply(&Event::Marked {
+                mark: hexforge_core::marker::Mark { value: 0, ..mark },
+            });
+        }
+        Some(seen)
+    }
+
+    /// An action in words as the reader may read it: the tile a secret rule action is taken
+    /// on is "a tile" unless the reader sees `actor`.
+    pub fn describe_action(
+        self,
+        action: &hexforge_core::Action,
+        actor: Seat,
+        catalog: &hexforge_core::Catalog,
+    ) -> String {
+        match *action {
+            hexforge_core::Action::Rule {
+                rule,
+                action: a,
+                target: None,
+                tile: Some(_),
+                ..
+            } if !self.sees(actor) && catalog.secret_action(usize::from(rule), usize::from(a)) => {
+                let name = catalog
+                    .game_rules()
+                    .get(usize::from(rule))
+                    .and_then(|r| r.actions.get(usize::from(a)))
+                    .map_or("a rule action", |x| x.name.as_str());
+                format!("{name} on a tile")
+            }
+            _ => action.describe(catalog),
+        }
+    }
 }
 
 impl GameLog {
     /// The log of `game` from where it stands, its seats playing `armies`.
     pub fn new(game: &hexforge_core::Game, armies: &[&str]) -> Self {
         let players = player_names(armies);
+        let catalog = game.catalog();
         GameLog {
+            reader: Reader::Everyone,
+            secret_markers: catalog
+                .game_rules()
+                .iter()
+                .flat_map(|r| r.secret.iter().copied())
+                .collect(),
+            secret_actions: catalog
+                .game_rules()
+                .iter()
+                .map(|r| r.actions.iter().map(|a| a.secret).collect())
+                .collect(),
             names: Names::new(game.field(), game.context(), |_| None, &players),
             hp: game
                 .field()
@@ -439,6 +544,71 @@ impl GameLog {
                 .map(|p| game.field().hq_hp(p))
                 .collect(),
             players,
+        }
+    }
+
+    /// The log as `reader` may read it (every event is told to everyone unless set).
+    pub fn for_reader(mut self, reader: Reader) -> Self {
+        self.reader = reader;
+        self
+    }
+
+    /// The line of an event that hides something from the reader, told without it: another
+    /// player's draw, a tile set aside or handed into their reserve, the tile of their secret
+    /// rule action, the value of a secret marker on them. `None` when nothing is hidden.
+    fn hidden_line(&self, e: &Event) -> Option<String> {
+        let player = |p: Seat| {
+            self.players
+                .get(p.index())
+                .cloned()
+                .unwrap_or_else(|| p.to_string())
+        };
+        match *e {
+            Event::Drew { player: p, .. } if !self.reader.sees(p) => {
+                Some(format!("  {} draws a tile", player(p)))
+            }
+            Event::SetAside { player: p, .. } if !self.reader.sees(p) => {
+                Some(format!("{} sets a tile aside in the reserve", player(p)))
+            }
+            Event::Granted { player: p, .. } if !self.reader.sees(p) => {
+                Some(format!("{} receives a tile in the reserve", player(p)))
+            }
+            Event::RuleAction {
+                player: p,
+                rule,
+                action,
+                at: None,
+                tile: Some(_),
+                ..
+            } if !self.reader.sees(p)
+                && self
+                    .secret_actions
+                    .get(usize::from(rule))
+                    .and_then(|a| a.get(usize::from(action)))
+                    .is_some_and(|s| *s) =>
+            {
+                let name = self
+                    .names
+                    .rule_actions
+                    .get(usize::from(rule))
+                    .and_then(|a| a.get(usize::from(action)))
+                    .map_or("a rule action", String::as_str);
+                Some(format!("  {} takes {name} on a tile", player(p)))
+            }
+            Event::Marked { mark } => match mark.on {
+                hexforge_core::marker::MarkOn::Player(p)
+                    if !self.reader.sees(p) && self.secret_markers.contains(&mark.name) =>
+                {
+                    Some(format!(
+                        "  {} is marked `{}` (its value is secret) {}",
+                        player(p),
+                        mark.name,
+                        mark.lasts.describe()
+                    ))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -470,7 +640,7 @@ impl GameLog {
         if placed {
             self.names.follow(e);
         }
-        if let Some(line) = self.names.describe(e) {
+        if let Some(line) = self.hidden_line(e).or_else(|| self.names.describe(e)) {
             let indent = matches!(
                 e,
                 Event::Placed { .. } | Event::Moved { .. } | Event::Struck { .. }
@@ -634,6 +804,145 @@ mod tests {
         assert!(
             lines.iter().any(|l| l.starts_with("Turn 1: moloch-")),
             "{lines:#?}"
+        );
+    }
+
+    /// A game of two Molochs whose catalog holds a rule with the secret marker `vault` and the
+    /// secret action `stash`.
+    fn secret_game() -> Game {
+        use hexforge_core::marker::MarkerName;
+        use hexforge_core::tile::{GameRule, RuleAction};
+        let loaded = hexforge_content::load_mods(&[
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base")
+        ]);
+        let mut catalog = loaded.catalog.clone();
+        catalog.set_game_rules(vec![GameRule {
+            name: "vaults".into(),
+            mod_id: "m".into(),
+            points: hexforge_core::points::RulePoints::NONE,
+            when: vec![(
+                "never_declared".into(),
+                hexforge_core::tile::ParamValue::Bool(true),
+            )],
+            actions: vec![RuleAction {
+                name: "stash".into(),
+                doc: String::new(),
+                facing: false,
+                stages: 0,
+                marker: None,
+                lacks: Vec::new(),
+                turn: 0,
+                cites: String::new(),
+                secret: true,
+            }],
+            asked_when: Vec::new(),
+            secret: vec![MarkerName::new("vault").expect("a name")],
+        }]);
+        Game::new(
+            GameSetup {
+                shape: hexforge_core::BoardShape::standard(),
+                seats: SeatSetup::each_alone(&["moloch", "moloch"]),
+                seed: 3,
+                marks: Vec::new(),
+            },
+            Arc::new(catalog),
+            Arc::new(hexforge_core::Rules::preset(hexforge_core::Preset::V3)),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_reader_is_told_only_what_they_may_see() {
+        use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
+        let game = secret_game();
+        let netter = game.catalog().find("moloch/netter").expect("a tile");
+        let (me, other) = (Seat::new(0), Seat::new(1));
+        let vault = |p: Seat| Mark {
+            on: MarkOn::Player(p),
+            name: MarkerName::new("vault").expect("a name"),
+            lasts: Lasts::Permanent,
+            value: 7,
+        };
+        let events = [
+            Event::Drew {
+                player: other,
+                tile: netter,
+            },
+            Event::Drew {
+                player: me,
+                tile: netter,
+            },
+            Event::SetAside {
+                player: other,
+                tile: netter,
+            },
+            Event::Granted {
+                player: other,
+                tile: netter,
+            },
+            Event::Marked { mark: vault(other) },
+            Event::Marked { mark: vault(me) },
+            Event::RuleAction {
+                player: other,
+                rule: 0,
+                action: 0,
+                at: None,
+                facing: None,
+                tile: Some(netter),
+            },
+        ];
+        let told = |reader: Reader| {
+            let mut log = GameLog::new(&game, &["moloch", "moloch"]).for_reader(reader);
+            let mut lines = Vec::new();
+            for e in &events {
+                log.tell(e, &mut lines);
+            }
+            lines
+        };
+        assert_eq!(
+            told(Reader::Player(me)),
+            [
+                "  moloch-2 draws a tile",
+                "  moloch-1 draws Netter",
+                "moloch-2 sets a tile aside in the reserve",
+                "moloch-2 receives a tile in the reserve",
+                "  moloch-2 is marked `vault` (its value is secret) permanently",
+                "  moloch-1 is marked `vault` (7) permanently",
+                "  moloch-2 takes stash on a tile",
+            ]
+        );
+        let everyone = told(Reader::Everyone);
+        assert_eq!(everyone[0], "  moloch-2 draws Netter");
+        assert_eq!(everyone[6], "  moloch-2 takes stash on Netter");
+        let table = told(Reader::Table);
+        assert_eq!(table[1], "  moloch-1 draws a tile");
+        // The board: the other player's vault keeps its name, not its value.
+        let mut field = game.field().clone();
+        field.apply(&Event::Marked { mark: vault(other) });
+        field.apply(&Event::Marked { mark: vault(me) });
+        let seen = Reader::Player(me)
+            .field(&field, game.catalog())
+            .expect("something hidden");
+        let values: Vec<(MarkOn, i16)> = seen.marks().iter().map(|m| (m.on, m.value)).collect();
+        assert_eq!(
+            values,
+            [(MarkOn::Player(me), 7), (MarkOn::Player(other), 0)]
+        );
+        assert!(Reader::Everyone.field(&field, game.catalog()).is_none());
+        let action = hexforge_core::Action::Rule {
+            rule: 0,
+            action: 0,
+            target: None,
+            facing: None,
+            tile: Some(netter),
+        };
+        assert_eq!(
+            Reader::Player(me).describe_action(&action, other, game.catalog()),
+            "stash on a tile"
+        );
+        assert_eq!(
+            Reader::Player(other).describe_action(&action, other, game.catalog()),
+            action.describe(game.catalog())
         );
     }
 }

@@ -48,6 +48,8 @@ pub(crate) struct RuleActionImpl {
     pub(crate) turn: u8,
     /// `cites`: the rule cited when it is refused for what it declares.
     pub(crate) cites: String,
+    /// `secret`: its tile target is shown only to the player who takes it.
+    pub(crate) secret: bool,
 }
 
 /// One game rule's implementation (docs/RULESETS.md, "Game scripts").
@@ -63,6 +65,8 @@ pub(crate) struct RuleImpl {
     /// `<point>_when` (`restrict_when`, `turn_ended_when`, ...): when each hook that declares
     /// one is asked; the others are asked at every one of their moments.
     pub(crate) asked_when: Vec<(RulePoints, hexforge_core::tile::AskWhen)>,
+    /// `secret`: the player markers only their player sees the values of.
+    pub(crate) secret: Vec<hexforge_core::marker::MarkerName>,
     /// `file:line` of the `rule(...)` call.
     pub(crate) defined_at: String,
 }
@@ -285,7 +289,7 @@ fn snake_case(name: &str) -> bool {
 /// The keys of a rule besides its hook points: `when`, `doc`, and `<point>_when` for each hook
 /// point but `setup` and `actions`.
 fn other_rule_keys() -> Vec<String> {
-    ["when".to_string(), "doc".to_string()]
+    ["when".to_string(), "doc".to_string(), "secret".to_string()]
         .into_iter()
         .chain(
             RulePoints::ALL
@@ -317,6 +321,7 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         when: Vec::new(),
         actions: Vec::new(),
         asked_when: Vec::new(),
+        secret: Vec::new(),
         defined_at: caller_position(lua),
     };
     for pair in def.pairs::<Value, Value>() {
@@ -332,6 +337,13 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
             "doc" => continue,
             "when" => {
                 rule.when = read_when(name, &v)?;
+                continue;
+            }
+            "secret" => {
+                rule.secret = read_marker_list(&format!("rule `{name}`"), "secret", v)?;
+                // Sorted, so that the order a script lists them in does not show.
+                rule.secret.sort_by_key(|m| m.to_string());
+                rule.secret.dedup();
                 continue;
             }
             "actions" => {
@@ -617,6 +629,7 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
         use hexforge_core::tile::RuleAction;
         let turn = flag("after_discard", RuleAction::AFTER_DISCARD)?
             | flag("before_placing", RuleAction::BEFORE_PLACING)?;
+        let secret = flag("secret", 1)? == 1;
         let cites = match t.raw_get::<Value>("cites")? {
             Value::Nil => String::new(),
             Value::String(s) => s.to_str()?.to_string(),
@@ -641,6 +654,7 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 "after_discard",
                 "before_placing",
                 "cites",
+                "secret",
             ];
             let key = k.to_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
@@ -662,6 +676,7 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             lacks,
             turn,
             cites,
+            secret,
         });
     }
     if actions.len() > usize::from(u8::MAX) {

@@ -279,6 +279,9 @@ rule("monolith", {
   -- Only a deployed Monolith folds, and only a half-deployed one is taken back at a turn's end.
   battle_ended_when = { anyone = { "mono_up" } },
   turn_ended_when = { markers = { "mono_half" } },
+  -- What a folded Monolith holds is its player's secret (R10.6.1): the views of anyone else show
+  -- these markers without their values (docs/RULESETS.md, "Secrets").
+  secret = { "mono_s1", "mono_s2", "mono_w1", "mono_w2", "mono_p1", "mono_p2", "mono_f1", "mono_f2" },
 
   restrict = function(ctx)
     local p = ctx:current()
@@ -334,6 +337,8 @@ rule("monolith", {
       name = "hide",
       doc = "Before placing your banner: hide a champion or rune of your army in your Monolith (R10.6.1); twice.",
       stages = { "hq" },
+      -- Which tile is hidden is shown only to its player.
+      secret = true,
       targets = function(ctx)
         local p = ctx:current()
         if ctx:stage() ~= "hq" or pm(ctx, p, "mono_hid") >= 2 then

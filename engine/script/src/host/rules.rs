@@ -115,9 +115,11 @@ impl ScriptHost {
                             lacks: a.lacks.clone(),
                             turn: a.turn,
                             cites: a.cites.clone(),
+                            secret: a.secret,
                         })
                         .collect(),
                     asked_when: rule.asked_when.clone(),
+                    secret: rule.secret.clone(),
                 });
                 bound.push((state, rule.clone()));
             }
