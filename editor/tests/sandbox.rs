@@ -480,3 +480,56 @@ fn the_palette_follows_the_player_who_places() {
         Some(first.as_str())
     );
 }
+
+#[test]
+fn a_monolith_deploys_and_folds_as_the_sandbox_steps_through_a_scenario() {
+    // R10.6.3-R10.6.6: tests/scenarios/r10_monolith/13_... discards, deploys in two steps and
+    // plays a Battle, after which the Monolith folds.
+    let mut harness = sandbox(editor());
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../tests/scenarios/r10_monolith/13_folds_right_after_a_battle_keeping_wounds_and_poison.toml",
+    );
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&path.display().to_string());
+    harness.run();
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label_contains("\"Step through its steps\" plays them");
+    harness.get_by_label("Step through its steps").click();
+    harness.run();
+    harness.get_by_label_contains("Before the first step (1 of 5)");
+    harness.get_by_label("Every expectation of the file holds.");
+    let links = |h: &Harness<'static, Editor>| {
+        let run = h.state().sandbox().battle().expect("the steps shown");
+        run.steps[run.at].field.links().len()
+    };
+    assert_eq!(links(&harness), 0, "folded at the start");
+    for (step, linked) in [(2, 0), (3, 0), (4, 1), (5, 0)] {
+        harness.get_by_label("Next step").click();
+        harness.run();
+        harness.get_by_label_contains(&format!("After step {} of 4 ({step} of 5)", step - 1));
+        assert_eq!(links(&harness), linked, "after step {}", step - 1);
+    }
+    // The deployed Monolith's board kept in the sandbox, linked unit and all.
+    harness.get_by_label("Previous step").click();
+    harness.run();
+    harness.get_by_label("Keep this board").click();
+    harness.run();
+    let board = harness.state().sandbox().board().expect("a board");
+    assert_eq!(board.units.len(), 1, "{:?}", board.units);
+    assert_eq!(board.units[0].kind.to_string(), "monolith");
+    assert_eq!(board.units[0].hexes.len(), 3);
+    let field = harness
+        .state()
+        .sandbox()
+        .built()
+        .and_then(|b| b.field.clone())
+        .expect("built");
+    assert_eq!(
+        field.links().len(),
+        1,
+        "the kept board builds its linked unit"
+    );
+}

@@ -81,6 +81,40 @@ pub struct Run {
     pub result: Vec<String>,
     /// The step shown.
     pub at: usize,
+    /// What a step is: `phase` for a battle, `step` for a scenario's steps.
+    pub step_word: &'static str,
+}
+
+/// A scenario's run as the sandbox steps through it: the board before its first step, then
+/// after each step played, each with the log lines of what the step did; the result is whether
+/// its expectations held.
+pub fn of_scenario(report: &hexforge_scenario::Report) -> Option<Run> {
+    let last = report.frames.last()?;
+    let mut from = 0;
+    let steps = report
+        .frames
+        .iter()
+        .map(|f| {
+            let mut step = Step::new(f.title.clone(), &f.field, from);
+            step.lines = from..f.log_end;
+            from = f.log_end;
+            step
+        })
+        .collect();
+    let mut result = if report.passed() {
+        vec!["Every expectation of the file holds.".to_string()]
+    } else {
+        report.failures.clone()
+    };
+    result.extend(report.defaults.iter().cloned());
+    Some(Run {
+        steps,
+        log: report.log.clone(),
+        after: last.field.clone(),
+        result,
+        at: 0,
+        step_word: "step",
+    })
 }
 
 /// Resolves a battle on a copy of `field` with the engine's default decisions; the error is a
@@ -114,6 +148,7 @@ pub fn run(
         after,
         result,
         at: 0,
+        step_word: "phase",
     })
 }
 

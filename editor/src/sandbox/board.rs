@@ -4,7 +4,8 @@
 
 use hexforge_core::marker::{Lasts, MarkOn, MarkerName};
 use hexforge_core::{
-    Battlefield, BoardShape, Catalog, Dir, Event, Hex, PlayerSetup, Rules, Seat, Setup, TileSetup,
+    Battlefield, BoardShape, Catalog, Dir, Event, Hex, LinkLoss, PlayerSetup, Rules, Seat, Setup,
+    TileSetup,
 };
 
 /// Which board the sandbox shows: the standard or the extended battlefield (R1.2, R1.3) or a
@@ -95,6 +96,21 @@ pub struct Marker {
     pub value: i16,
 }
 
+/// A linked unit on the sandbox board (docs/LINKED_UNITS.md), by hexes and seat index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unit {
+    /// Its kind (`monolith`, `structure`).
+    pub kind: MarkerName,
+    /// The seat index of its owner.
+    pub owner: usize,
+    /// Its segments, in reading order.
+    pub hexes: Vec<Hex>,
+    /// What destroying one of its tiles does.
+    pub loss: LinkLoss,
+    /// Whether nets and modules reaching one of its tiles reach all of them.
+    pub shared: bool,
+}
+
 /// Everything the designer set up on the sandbox.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Board {
@@ -106,6 +122,8 @@ pub struct Board {
     pub pieces: Vec<Piece>,
     /// The markers on its tiles, hexes and players, in the engine's order.
     pub marks: Vec<Marker>,
+    /// Its linked units, in the engine's order.
+    pub units: Vec<Unit>,
     /// The rules the battles are fought with.
     pub rules: Rules,
 }
@@ -137,6 +155,7 @@ impl Board {
             players,
             pieces: Vec::new(),
             marks: Vec::new(),
+            units: Vec::new(),
             rules,
         }
     }
@@ -180,11 +199,24 @@ impl Board {
                 value: m.value,
             })
             .collect();
+        let shape = field.shape();
+        let units = field
+            .links()
+            .iter()
+            .map(|l| Unit {
+                kind: l.kind,
+                owner: l.owner.index(),
+                hexes: shape.hexes_in(l.segments).collect(),
+                loss: l.loss(),
+                shared: l.shared(),
+            })
+            .collect();
         Board {
             kind: BoardKind::of(field.shape()),
             players,
             pieces,
             marks,
+            units,
             rules: rules.clone(),
         }
     }
@@ -319,10 +351,41 @@ impl Board {
                 });
             }
         }
+        // The linked units go on as the engine checks a new one; one it refuses (a segment off
+        // the board, parted, or a `whole` unit with an empty segment) is left off and marked.
+        for u in &self.units {
+            let cells: Option<Vec<_>> = u.hexes.iter().map(|h| field.shape().cell(*h)).collect();
+            let segments = cells.map_or(0, |c| c.iter().fold(0u64, |m, c| m | 1 << c.index()));
+            let owner = Seat::new(u.owner as u8);
+            match field.check_link(u.kind, owner, segments, u.loss, u.shared) {
+                Ok(e) if u.owner < self.players.len() => field.apply(&e),
+                Ok(_) => marks.push(Mark {
+                    piece: None,
+                    hex: u.hexes.first().copied(),
+                    message: format!(
+                        "linked unit `{}`: there is no player {}",
+                        u.kind,
+                        u.owner + 1
+                    ),
+                    missing: false,
+                }),
+                Err(e) => marks.push(Mark {
+                    piece: None,
+                    hex: u.hexes.first().copied(),
+                    message: format!("linked unit `{}`: {e}", u.kind),
+                    missing: false,
+                }),
+            }
+        }
         Built {
             field: Some(field),
             marks,
         }
+    }
+
+    /// The linked unit with a segment on `hex`, if any.
+    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.units.iter().position(|u| u.hexes.contains(&hex))
     }
 }
 
@@ -550,10 +613,18 @@ impl Board {
             return Err(format!("{to} is taken: remove its tile first"));
         }
         piece_mut(self, from)?.hex = to;
-        // A tile's markers go with it.
+        // A tile's markers go with it, and so does its segment (a tile on a segment carries it,
+        // docs/LINKED_UNITS.md): a unit left in pieces is marked until it is mended.
         for m in &mut self.marks {
             if m.on == MarkPlace::Tile(from) {
                 m.on = MarkPlace::Tile(to);
+            }
+        }
+        for u in &mut self.units {
+            for h in &mut u.hexes {
+                if *h == from {
+                    *h = to;
+                }
             }
         }
         Ok(())
@@ -573,6 +644,14 @@ impl Board {
             .ok_or_else(|| format!("no tile on {hex}"))?;
         self.pieces.remove(i);
         self.marks.retain(|m| m.on != MarkPlace::Tile(hex));
+        // A `whole` unit leaves with any of its tiles (R9.3.2); a `segment` unit keeps the
+        // segment, empty (R10.6.7), until none of its segments holds a tile.
+        let pieces = &self.pieces;
+        self.units.retain(|u| {
+            !u.hexes.contains(&hex)
+                || (u.loss == LinkLoss::Segment
+                    && u.hexes.iter().any(|h| pieces.iter().any(|p| p.hex == *h)))
+        });
         Ok(())
     }
 
@@ -843,6 +922,75 @@ mod tests {
         e.edit(&without, |b| b.remove(Hex::new(0, 0)))
             .expect("removed");
         assert!(e.built().complete().is_ok());
+    }
+
+    #[test]
+    fn linked_units_are_built_and_follow_hand_edits_that_keep_them_whole() {
+        let cat = catalog(1, true);
+        let mut e = edits(&cat);
+        let (a, b, far, next_to_a) = (
+            Hex::new(0, 0),
+            Hex::new(0, 1),
+            Hex::new(2, -2),
+            Hex::new(1, -1),
+        );
+        let unit = |loss| Unit {
+            kind: MarkerName::new("wagon").expect("a name"),
+            owner: 1,
+            hexes: vec![a, b],
+            loss,
+            shared: true,
+        };
+        e.edit(&cat, |board| {
+            board.place("x/brute", 1, a, Dir::N)?;
+            board.place("x/brute", 1, b, Dir::N)?;
+            board.units = vec![unit(LinkLoss::Whole)];
+            Ok(())
+        })
+        .expect("linked");
+        let links = |e: &Edits| e.built().complete().expect("legal").links().len();
+        assert_eq!(links(&e), 1);
+        // A move that would part it is refused, the board as it was.
+        let err = e
+            .edit(&cat, |board| board.move_piece(b, far))
+            .expect_err("parted");
+        assert!(err.contains("not in one piece"), "{err}");
+        assert_eq!(e.board().units[0].hexes, [a, b]);
+        // One that keeps it whole carries the segment along.
+        e.edit(&cat, |board| board.move_piece(b, next_to_a))
+            .expect("still whole");
+        assert_eq!(e.board().units[0].hexes, [a, next_to_a]);
+        assert_eq!(links(&e), 1);
+        // A `whole` unit leaves with any of its tiles.
+        e.edit(&cat, |board| board.remove(a)).expect("removed");
+        assert!(e.board().units.is_empty());
+        // A `segment` unit keeps its empty segment until none holds a tile.
+        e.edit(&cat, |board| {
+            board.place("x/brute", 1, a, Dir::N)?;
+            board.units = vec![Unit {
+                hexes: vec![a, next_to_a],
+                ..unit(LinkLoss::Segment)
+            }];
+            Ok(())
+        })
+        .expect("linked again");
+        e.edit(&cat, |board| board.remove(a)).expect("removed");
+        assert_eq!(e.board().units.len(), 1);
+        assert_eq!(links(&e), 1);
+        e.edit(&cat, |board| board.remove(next_to_a))
+            .expect("removed");
+        assert!(e.board().units.is_empty());
+        // The board read back from its field keeps the unit.
+        e.edit(&cat, |board| {
+            board.place("x/brute", 1, a, Dir::N)?;
+            board.place("x/brute", 1, b, Dir::N)?;
+            board.units = vec![unit(LinkLoss::Whole)];
+            Ok(())
+        })
+        .expect("linked");
+        let field = e.built().complete().expect("legal").clone();
+        let again = Board::from_field(&field, &cat, &e.board().armies(), &e.board().rules);
+        assert_eq!(again.units, e.board().units);
     }
 
     #[test]

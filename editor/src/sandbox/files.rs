@@ -29,6 +29,18 @@ impl Sandbox {
                 self.load(catalog);
             }
         });
+        if let Some(path) = &self.steps_file {
+            let name = path.display().to_string();
+            if ui
+                .button("Step through its steps")
+                .on_hover_text(format!(
+                    "Plays the steps of {name} as `hexforge scenario` does, and shows the board after each"
+                ))
+                .clicked()
+            {
+                self.step_scenario(catalog, scripts);
+            }
+        }
         if !self.problems.is_empty() {
             ui.label(egui::RichText::new("The scenario file has problems:").strong());
             for p in &self.problems {
@@ -107,6 +119,50 @@ impl Sandbox {
         }
     }
 
+    /// Plays the steps of the scenario file loaded last (read again, so that an edit shows) and
+    /// shows the board before them and after each, with the log: a game in progress, rule
+    /// actions (a Monolith deploying), battles and game rules' hooks (its folding) included.
+    pub(super) fn step_scenario(&mut self, catalog: &Catalog, scripts: &mut ScriptHost) {
+        let Some(path) = self.steps_file.clone() else {
+            return;
+        };
+        let mut boards: Vec<&hexforge_content::Board> = self.boards.iter().collect();
+        if boards.is_empty() {
+            boards.extend(hexforge_content::Board::built_in());
+        }
+        let s = match hexforge_scenario::load_scenario_with_boards(&path, catalog, &boards) {
+            Ok(s) => s,
+            Err(d) => {
+                self.problems = d.0;
+                self.note = Some(Note::Error(format!(
+                    "{} cannot be played: see its problems below.",
+                    path.display()
+                )));
+                return;
+            }
+        };
+        self.problems.clear();
+        let report = hexforge_scenario::run_scenario(&s, catalog, scripts);
+        match battle::of_scenario(&report) {
+            Some(run) => {
+                self.battle = Some(run);
+                self.scroll_to_step = true;
+                self.note = None;
+            }
+            None => {
+                self.note = Some(Note::Error(format!(
+                    "{} cannot be played:
+{}",
+                    path.display(),
+                    report.failures.join(
+                        "
+"
+                    )
+                )));
+            }
+        }
+    }
+
     /// Loads the scenario file at `path` onto the board (as one undoable edit).
     pub(super) fn load(&mut self, catalog: &Catalog) {
         let path = PathBuf::from(self.path.trim());
@@ -140,15 +196,22 @@ impl Sandbox {
         for mark in &s.marks {
             field.apply(&hexforge_core::Event::Marked { mark: *mark });
         }
+        // And its linked units (`[[link]]`), checked when the file was read.
+        for link in &s.links {
+            field.apply(&hexforge_core::Event::Linked { link: *link });
+        }
         let board = Board::from_field(&field, catalog, &s.armies, &s.rules);
         self.set_board(board, catalog);
         self.title = s.name.clone();
-        // A file without steps fights one battle: what Battle does here.
+        // A file without steps fights one battle: what Battle does here. Its steps, when it
+        // has more, can be stepped through.
         let steps = if s.steps.is_empty() || s.steps == [hexforge_scenario::file::Step::Battle] {
+            self.steps_file = None;
             String::new()
         } else {
+            self.steps_file = Some(path.clone());
             format!(
-                " (its board only: its {} steps are for `hexforge scenario`)",
+                " (its board before its {} steps: \"Step through its steps\" plays them)",
                 s.steps.len()
             )
         };

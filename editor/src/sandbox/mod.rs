@@ -104,8 +104,14 @@ pub struct Sandbox {
     clicked_problem: Option<Diagnostic>,
     /// Scroll not yet turned into a rotation.
     scrolled: f32,
-    /// The step of a battle to fight again with new content, on the next frame.
+    /// The step of a battle (or of a scenario's steps) to show again with new content, on the
+    /// next frame.
     refight: Option<usize>,
+    /// The scenario file last loaded, when it has steps to step through (game mode, moves,
+    /// instants, rule actions...).
+    steps_file: Option<PathBuf>,
+    /// Whether the run to show again is the scenario's steps (not a battle).
+    stepping_scenario: bool,
     /// The board's layout in the last frame (to find the hex under the pointer).
     layout: Option<Layout>,
     /// The engine's ranged attacks on the board as it is (for the lines of fire), by board version.
@@ -161,14 +167,21 @@ impl Sandbox {
             self.path = "sandbox.toml".to_string();
         }
         if let Some(at) = self.refight.take() {
-            self.fight(catalog, scripts);
+            let steps = self.steps_file.is_some() && self.stepping_scenario;
+            if steps {
+                self.step_scenario(catalog, scripts);
+            } else {
+                self.fight(catalog, scripts);
+            }
             match &mut self.battle {
                 Some(run) => {
                     run.at = at.min(run.steps.len().saturating_sub(1));
-                    self.note = Some(Note::Info(
+                    self.note = Some(Note::Info(if steps {
+                        "The content changed: the scenario's steps were played again with the new data.".to_string()
+                    } else {
                         "The content changed: the battle was fought again with the new data."
-                            .to_string(),
-                    ));
+                            .to_string()
+                    }));
                 }
                 None => {
                     if let Some(Note::Error(e)) = &self.note {
@@ -250,6 +263,7 @@ impl Sandbox {
         // The battle shown refers to the old definitions: it is fought again with the new ones
         // on the next frame (which has the new scripts), at the same step.
         if let Some(run) = self.battle.take() {
+            self.stepping_scenario = run.step_word == "step";
             self.refight = Some(run.at);
         }
     }
@@ -299,6 +313,11 @@ impl Sandbox {
             (None, Some(Note::Error(e))) => Err(e.clone()),
             (None, _) => Err("no board yet".to_string()),
         }
+    }
+
+    /// The battle (or the scenario's steps) shown.
+    pub fn battle(&self) -> Option<&battle::Run> {
+        self.battle.as_ref()
     }
 
     /// The battle shown, to step through it.

@@ -371,14 +371,15 @@ impl Sandbox {
             {
                 run.at = 0;
             }
+            let word = run.step_word;
             if ui
-                .add_enabled(run.at > 0, egui::Button::new("Previous phase"))
+                .add_enabled(run.at > 0, egui::Button::new(format!("Previous {word}")))
                 .clicked()
             {
                 run.at -= 1;
             }
             if ui
-                .add_enabled(run.at < last, egui::Button::new("Next phase"))
+                .add_enabled(run.at < last, egui::Button::new(format!("Next {word}")))
                 .clicked()
             {
                 run.at += 1;
@@ -405,7 +406,11 @@ impl Sandbox {
         let mut keep = false;
         ui.horizontal(|ui| {
             back = ui.button("Back to editing").clicked();
-            keep = ui.button("Keep the result").clicked();
+            keep = if run.step_word == "step" {
+                ui.button("Keep this board").clicked()
+            } else {
+                ui.button("Keep the result").clicked()
+            };
         });
         ui.separator();
         let lines = step.lines.clone();
@@ -435,7 +440,12 @@ impl Sandbox {
                 }
             });
         if keep {
-            let after = run.after.clone();
+            // A battle's result, or the board of the scenario step shown.
+            let after = if run.step_word == "step" {
+                step.field.clone()
+            } else {
+                run.after.clone()
+            };
             if let Some(e) = &mut self.edits {
                 let board = e.board().clone();
                 e.replace(
@@ -446,7 +456,7 @@ impl Sandbox {
             self.battle = None;
             self.selected = None;
             self.note = Some(Note::Info(
-                "The board is now the one the battle left (Undo takes it back).".to_string(),
+                "The board is now the one shown (Undo takes it back).".to_string(),
             ));
         } else if back {
             self.battle = None;

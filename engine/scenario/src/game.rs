@@ -3,7 +3,7 @@
 //! expectations may also name hands, piles, whose turn it is and the battles fought.
 
 use crate::file::{GameStart, PlayStep, Scenario, Step};
-use crate::report::{Report, check, compare_sets, refused, unused_choices, winners};
+use crate::report::{Frame, Report, check, compare_sets, refused, unused_choices, winners};
 use crate::track::{ScenarioDecider, Tracked, labels, play_of, scripted_target, tracked};
 use hexforge_core::game::{Piles, Position};
 use hexforge_core::tile::InstantEffect;
@@ -81,12 +81,19 @@ pub(crate) fn run_game(
         battles: Vec::new(),
     };
     run.record(&events, None);
-    for step in &s.steps {
+    let total = s.steps.len();
+    report
+        .frames
+        .push(Frame::after(0, total, run.game.field(), run.log.len()));
+    for (i, step) in s.steps.iter().enumerate() {
         if let Err(message) = run.step(step) {
             report.log = run.log;
             refused(&mut report, s, &message);
             return report;
         }
+        report
+            .frames
+            .push(Frame::after(i + 1, total, run.game.field(), run.log.len()));
     }
     report.log = run.log;
     report.defaults = run.defaults;

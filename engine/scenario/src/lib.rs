@@ -14,6 +14,6 @@ pub mod write;
 pub use file::{
     Scenario, load_scenario, load_scenario_with_boards, parse_scenario, parse_scenario_with_boards,
 };
-pub use report::Report;
+pub use report::{Frame, Report};
 pub use run::run_scenario;
 pub use write::scenario_text;

@@ -16,6 +16,34 @@ pub struct Report {
     pub defaults: Vec<String>,
     /// The events of the run, one readable line each.
     pub log: Vec<String>,
+    /// The board before the first step and after each step played, to step through.
+    pub frames: Vec<Frame>,
+}
+
+/// The board at one point of a scenario's run (the editor's sandbox steps through them).
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// Where the run is: `Before the first step`, `After step 2 of 5`.
+    pub title: String,
+    /// The board then.
+    pub field: Battlefield,
+    /// How many lines of [`Report::log`] the run had written by then.
+    pub log_end: usize,
+}
+
+impl Frame {
+    /// The frame of the board `field` after `done` of `total` steps, with `log_end` lines told.
+    pub(crate) fn after(done: usize, total: usize, field: &Battlefield, log_end: usize) -> Frame {
+        Frame {
+            title: if done == 0 {
+                "Before the first step".to_string()
+            } else {
+                format!("After step {done} of {total}")
+            },
+            field: field.clone(),
+            log_end,
+        }
+    }
 }
 
 impl Report {

@@ -3,7 +3,7 @@
 //! `game` module.
 
 use crate::file::{PlayStep, Scenario, Step};
-use crate::report::{Report, check, refused, unused_choices, winners};
+use crate::report::{Frame, Report, check, refused, unused_choices, winners};
 use crate::track::{ScenarioDecider, Tracked, labels, play_of, scripted_target, tracked};
 use hexforge_core::battle::{self, Context};
 use hexforge_core::battlefield::Outcome;
@@ -42,12 +42,19 @@ pub fn run_scenario(s: &Scenario, catalog: &Catalog, hooks: &mut dyn AbilityHook
         field,
         hooks,
     );
-    for step in &s.steps {
+    let total = s.steps.len();
+    report
+        .frames
+        .push(Frame::after(0, total, &run.field, run.log.len()));
+    for (i, step) in s.steps.iter().enumerate() {
         if let Err(message) = run.step(step) {
             report.log = run.log;
             refused(&mut report, s, &message);
             return report;
         }
+        report
+            .frames
+            .push(Frame::after(i + 1, total, &run.field, run.log.len()));
     }
     report.log = run.log;
     report.defaults = run.defaults;
