@@ -14,29 +14,11 @@ use hexforge_editor::replays::play::SeatChoice;
 use hexforge_editor::replays::viewer::Position;
 use hexforge_editor::{Editor, Tab};
 use hexforge_replay::Timeline;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// A scenario of the examples.
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../tests/scenarios/examples/{name}"))
-}
 
 /// The editor's sandbox with the scenario `name` of the examples loaded by its button.
 fn sandbox_with(name: &str) -> Harness<'static, Editor> {
-    let mut harness = window(editor());
-    harness.state_mut().show(Tab::Sandbox);
-    harness.run();
-    let path = example(name);
-    harness
-        .state_mut()
-        .sandbox_mut()
-        .set_scenario_path(&path.display().to_string());
-    harness.run();
-    harness.get_by_label("Load scenario").click();
-    harness.run();
-    harness.get_by_label_contains(&format!("Loaded {}", path.display()));
-    harness
+    common::sandbox_with_file(&format!("../tests/scenarios/examples/{name}"))
 }
 
 /// Presses Battle and steps to its end.
@@ -257,20 +239,7 @@ fn a_replays_markers_show_at_the_step_that_has_them() {
 
 /// The sandbox with a scenario of the Monolith Arena mod loaded by its button.
 fn monolith_sandbox_with(name: &str) -> Harness<'static, Editor> {
-    let mut harness = window(editor());
-    harness.state_mut().show(Tab::Sandbox);
-    harness.run();
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("../tests/scenarios/r10_monolith/{name}"));
-    harness
-        .state_mut()
-        .sandbox_mut()
-        .set_scenario_path(&path.display().to_string());
-    harness.run();
-    harness.get_by_label("Load scenario").click();
-    harness.run();
-    harness.get_by_label_contains(&format!("Loaded {}", path.display()));
-    harness
+    common::sandbox_with_file(&format!("../tests/scenarios/r10_monolith/{name}"))
 }
 
 #[test]

@@ -485,17 +485,9 @@ fn the_palette_follows_the_player_who_places() {
 fn a_monolith_deploys_and_folds_as_the_sandbox_steps_through_a_scenario() {
     // R10.6.3-R10.6.6: tests/scenarios/r10_monolith/13_... discards, deploys in two steps and
     // plays a Battle, after which the Monolith folds.
-    let mut harness = sandbox(editor());
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+    let mut harness = common::sandbox_with_file(
         "../tests/scenarios/r10_monolith/13_folds_right_after_a_battle_keeping_wounds_and_poison.toml",
     );
-    harness
-        .state_mut()
-        .sandbox_mut()
-        .set_scenario_path(&path.display().to_string());
-    harness.run();
-    harness.get_by_label("Load scenario").click();
-    harness.run();
     harness.get_by_label_contains("\"Step through its steps\" plays them");
     harness.get_by_label("Step through its steps").click();
     harness.run();

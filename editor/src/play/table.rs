@@ -805,16 +805,22 @@ impl Table {
     /// one person at the table; nobody's when several people share it (hot-seat); everyone's
     /// when only bots and remote players play.
     pub fn reader(&self) -> Reader {
+        match self.persons() {
+            (None, _) => Reader::Everyone,
+            (Some(seat), false) => Reader::Player(seat),
+            (Some(_), true) => Reader::Table,
+        }
+    }
+
+    /// The seat of the first person at the table, and whether there is another.
+    fn persons(&self) -> (Option<Seat>, bool) {
         let mut persons = self
             .who
             .iter()
             .enumerate()
-            .filter(|(_, w)| **w == Who::Person);
-        match (persons.next(), persons.next()) {
-            (None, _) => Reader::Everyone,
-            (Some((i, _)), None) => Reader::Player(Seat::new(i as u8)),
-            (Some(_), Some(_)) => Reader::Table,
-        }
+            .filter(|(_, w)| **w == Who::Person)
+            .map(|(i, _)| Seat::new(i as u8));
+        (persons.next(), persons.next().is_some())
     }
 
     /// The hand of the person playing (on turn, or the only person at the table).
@@ -825,13 +831,8 @@ impl Table {
         if let Some(s) = self.person_to_act() {
             return Some(s);
         }
-        let mut persons = self
-            .who
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| **w == Who::Person);
-        match (persons.next(), persons.next()) {
-            (Some((i, _)), None) => Some(Seat::new(i as u8)),
+        match self.persons() {
+            (Some(seat), false) => Some(seat),
             _ => None,
         }
     }

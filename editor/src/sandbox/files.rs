@@ -119,6 +119,34 @@ impl Sandbox {
         }
     }
 
+    /// Reads the scenario file at `path` over the loaded boards; a broken file lists its
+    /// problems and the note says the file was not `what` (`loaded`, `played`).
+    fn read_scenario(
+        &mut self,
+        path: &Path,
+        catalog: &Catalog,
+        what: &str,
+    ) -> Option<hexforge_scenario::Scenario> {
+        let mut boards: Vec<&hexforge_content::Board> = self.boards.iter().collect();
+        if boards.is_empty() {
+            boards.extend(hexforge_content::Board::built_in());
+        }
+        match hexforge_scenario::load_scenario_with_boards(path, catalog, &boards) {
+            Ok(s) => {
+                self.problems.clear();
+                Some(s)
+            }
+            Err(d) => {
+                self.problems = d.0;
+                self.note = Some(Note::Error(format!(
+                    "{} was not {what}: see its problems below.",
+                    path.display()
+                )));
+                None
+            }
+        }
+    }
+
     /// Plays the steps of the scenario file loaded last (read again, so that an edit shows) and
     /// shows the board before them and after each, with the log: a game in progress, rule
     /// actions (a Monolith deploying), battles and game rules' hooks (its folding) included.
@@ -126,22 +154,9 @@ impl Sandbox {
         let Some(path) = self.steps_file.clone() else {
             return;
         };
-        let mut boards: Vec<&hexforge_content::Board> = self.boards.iter().collect();
-        if boards.is_empty() {
-            boards.extend(hexforge_content::Board::built_in());
-        }
-        let s = match hexforge_scenario::load_scenario_with_boards(&path, catalog, &boards) {
-            Ok(s) => s,
-            Err(d) => {
-                self.problems = d.0;
-                self.note = Some(Note::Error(format!(
-                    "{} cannot be played: see its problems below.",
-                    path.display()
-                )));
-                return;
-            }
+        let Some(s) = self.read_scenario(&path, catalog, "played") else {
+            return;
         };
-        self.problems.clear();
         let report = hexforge_scenario::run_scenario(&s, catalog, scripts);
         match battle::of_scenario(&report) {
             Some(run) => {
@@ -151,13 +166,9 @@ impl Sandbox {
             }
             None => {
                 self.note = Some(Note::Error(format!(
-                    "{} cannot be played:
-{}",
+                    "{} cannot be played:\n{}",
                     path.display(),
-                    report.failures.join(
-                        "
-"
-                    )
+                    report.failures.join("\n")
                 )));
             }
         }
@@ -166,22 +177,9 @@ impl Sandbox {
     /// Loads the scenario file at `path` onto the board (as one undoable edit).
     pub(super) fn load(&mut self, catalog: &Catalog) {
         let path = PathBuf::from(self.path.trim());
-        let mut boards: Vec<&hexforge_content::Board> = self.boards.iter().collect();
-        if boards.is_empty() {
-            boards.extend(hexforge_content::Board::built_in());
-        }
-        let s = match hexforge_scenario::load_scenario_with_boards(&path, catalog, &boards) {
-            Ok(s) => s,
-            Err(d) => {
-                self.problems = d.0;
-                self.note = Some(Note::Error(format!(
-                    "{} was not loaded: see its problems below.",
-                    path.display()
-                )));
-                return;
-            }
+        let Some(s) = self.read_scenario(&path, catalog, "loaded") else {
+            return;
         };
-        self.problems.clear();
         let mut field = match Battlefield::new(s.setup.clone(), catalog) {
             Ok(f) => f,
             Err(e) => {

@@ -118,6 +118,25 @@ pub fn type_into(harness: &mut Harness<'static, Editor>, label: &str, text: &str
     harness.run();
 }
 
+/// The editor's sandbox with the scenario file `path` (from the editor's folder) loaded by
+/// its button.
+#[allow(dead_code)]
+pub fn sandbox_with_file(path: &str) -> Harness<'static, Editor> {
+    let mut harness = window(editor());
+    harness.state_mut().show(hexforge_editor::Tab::Sandbox);
+    harness.run();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    harness
+        .state_mut()
+        .sandbox_mut()
+        .set_scenario_path(&path.display().to_string());
+    harness.run();
+    harness.get_by_label("Load scenario").click();
+    harness.run();
+    harness.get_by_label_contains(&format!("Loaded {}", path.display()));
+    harness
+}
+
 /// A click at `hex` of the sandbox board as it was last drawn.
 pub fn click_hex(harness: &mut Harness<'static, Editor>, hex: Hex) {
     let pos = harness

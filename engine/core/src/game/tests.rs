@@ -34,6 +34,11 @@ fn catalog() -> Arc<Catalog> {
 }
 
 fn new_game(rules: Rules, seed: u64) -> Game {
+    game_of(catalog(), rules, seed)
+}
+
+/// A game of armies `a` and `b` of `catalog`, each on a team of its own.
+fn game_of(catalog: Arc<Catalog>, rules: Rules, seed: u64) -> Game {
     Game::new(
         GameSetup {
             shape: BoardShape::standard(),
@@ -50,7 +55,7 @@ fn new_game(rules: Rules, seed: u64) -> Game {
             seed,
             marks: Vec::new(),
         },
-        catalog(),
+        catalog,
         Arc::new(rules),
     )
     .expect("game")
@@ -1052,26 +1057,7 @@ fn crawler_catalog() -> Arc<Catalog> {
 
 #[test]
 fn a_declared_unit_is_listed_and_placed_only_where_its_part_fits() {
-    let mut g = Game::new(
-        GameSetup {
-            shape: BoardShape::standard(),
-            seats: vec![
-                SeatSetup {
-                    army: "a".into(),
-                    team: 0,
-                },
-                SeatSetup {
-                    army: "b".into(),
-                    team: 1,
-                },
-            ],
-            seed: 5,
-            marks: Vec::new(),
-        },
-        crawler_catalog(),
-        Arc::new(Rules::default()),
-    )
-    .expect("game");
+    let mut g = game_of(crawler_catalog(), Rules::default(), 5);
     place_hqs(&mut g);
     if g.current() != Some(Seat::new(0)) {
         act(&mut g, Action::EndTurn);
