@@ -431,7 +431,7 @@ pub fn new_ability(mod_dir: &Path, hook: &str, known: &[String]) -> Result<PathB
         ));
     }
     declare_scripts(mod_dir)?;
-    write_atomically(&file, &ability_template(hook))
+    write_atomically(&file, ability_template(hook))
         .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
     Ok(file)
 }

@@ -4,6 +4,7 @@
 mod matches;
 mod modcmd;
 mod netcmd;
+mod portalcmd;
 mod replaycmd;
 mod terminal;
 
@@ -189,6 +190,11 @@ enum Command {
         #[arg(long, requires = "fetch_mods")]
         yes: bool,
     },
+    /// The mod portal (docs/PORTAL.md): serve one, or add an author to one.
+    Portal {
+        #[command(subcommand)]
+        action: PortalCommand,
+    },
     /// Runs a relay (docs/NETWORK.md): hosts (`hexforge host --relay`) and joiners (`hexforge
     /// join ADDRESS --match CODE`) both connect out to it; many matches at once.
     Serve {
@@ -232,10 +238,83 @@ enum Command {
     },
 }
 
+/// What `hexforge portal` does.
+#[derive(Subcommand)]
+enum PortalCommand {
+    /// Serves the portal of the data folder DIR (its SQLite database and archives, made when
+    /// missing) until stopped; the first line gives its address.
+    Serve {
+        /// The portal's data folder.
+        #[arg(long, value_name = "DIR")]
+        data: PathBuf,
+        /// The address to listen on (behind a reverse proxy: keep 127.0.0.1).
+        #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+        bind: String,
+        /// The port to listen on (0: any free port, printed at start).
+        #[arg(long, default_value_t = 7878)]
+        port: u16,
+    },
+    /// Adds an author to the portal of the data folder DIR and prints their token (once).
+    Author {
+        #[arg(value_name = "NAME")]
+        name: String,
+        /// The portal's data folder.
+        #[arg(long, value_name = "DIR")]
+        data: PathBuf,
+    },
+}
+
 #[derive(Subcommand)]
 enum ModsCommand {
-    /// Every mod found: id, version, state (loaded or skipped, and why) and armies.
-    List,
+    /// Every mod found: id, version, state (loaded or skipped, and why) and armies; with
+    /// `--outdated --portal URL`, the mods of the user mods folder (or --from DIR) the portal has
+    /// a newer version of.
+    List {
+        /// List only the installed mods the portal has a newer version of.
+        #[arg(long, requires = "portal")]
+        outdated: bool,
+        /// The portal's address (`http://HOST:PORT`).
+        #[arg(long, value_name = "URL")]
+        portal: Option<String>,
+        /// The mods folder to compare (default: the user mods folder).
+        #[arg(long, value_name = "DIR")]
+        from: Option<PathBuf>,
+    },
+    /// Publishes a mod (a loaded mod's id, or a mod folder) on a portal with the author's token
+    /// (docs/PORTAL.md); a version already published there is refused.
+    Publish {
+        #[arg(value_name = "MOD")]
+        which: String,
+        /// The portal's address (`http://HOST:PORT`).
+        #[arg(long, value_name = "URL")]
+        portal: String,
+        /// The author's token (default: the HEXFORGE_PORTAL_TOKEN variable).
+        #[arg(long, value_name = "TOKEN")]
+        token: Option<String>,
+    },
+    /// The mods a portal has whose id, name or description holds TEXT (every mod without it).
+    Search {
+        #[arg(value_name = "TEXT", default_value = "")]
+        text: String,
+        /// The portal's address (`http://HOST:PORT`).
+        #[arg(long, value_name = "URL")]
+        portal: String,
+    },
+    /// Installs the newest version a portal has of each outdated mod of the user mods folder (or
+    /// --into DIR), or of ID alone, with what it needs; each replaced folder is set aside.
+    Update {
+        #[arg(value_name = "ID")]
+        id: Option<String>,
+        /// The portal's address (`http://HOST:PORT`).
+        #[arg(long, value_name = "URL")]
+        portal: String,
+        /// The mods folder to update (default: the user mods folder).
+        #[arg(long, value_name = "DIR")]
+        into: Option<PathBuf>,
+        /// Do not ask.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Every problem of one mod folder (manifest, armies, dependencies, scripts); exits non-zero
     /// if there is any. Without PATH, every mod found.
     Check {
@@ -257,10 +336,14 @@ enum ModsCommand {
         out: Option<PathBuf>,
     },
     /// Installs a mod archive into the user mods folder (or --into DIR), after checking it and
-    /// asking; a folder it replaces is set aside in `.replaced/`, never deleted.
+    /// asking; a folder it replaces is set aside in `.replaced/`, never deleted. With --portal,
+    /// FILE is `NAME` or `NAME@VERSION`: that mod from the portal, with the mods it needs.
     Install {
         #[arg(value_name = "FILE")]
         file: PathBuf,
+        /// Install `NAME[@VERSION]` from this portal (`http://HOST:PORT`).
+        #[arg(long, value_name = "URL")]
+        portal: Option<String>,
         /// The mods folder to install into (default: the user mods folder).
         #[arg(long, value_name = "DIR")]
         into: Option<PathBuf>,
@@ -415,7 +498,13 @@ fn run() -> Result<ExitCode> {
         return Ok(code);
     }
     if let Command::Mods {
-        action: ModsCommand::Install { file, into, yes },
+        action:
+            ModsCommand::Install {
+                file,
+                into,
+                yes,
+                portal: None,
+            },
     } = &cli.command
     {
         let into = match into.clone().or_else(user_mods) {
@@ -446,6 +535,23 @@ fn run() -> Result<ExitCode> {
             .any(|r| modcmd::canonical(&dir).starts_with(modcmd::canonical(r)))
     {
         roots.push(dir);
+    }
+    if let Command::Portal { action } = &cli.command {
+        // The portal keeps archives: it loads no content.
+        let mut out = std::io::stdout().lock();
+        return match action {
+            PortalCommand::Serve { data, bind, port } => {
+                portalcmd::serve(&mut out, data, bind, *port)
+            }
+            PortalCommand::Author { name, data } => portalcmd::author(&mut out, data, name),
+        };
+    }
+    if let Command::Mods {
+        action: ModsCommand::Search { text, portal },
+    } = &cli.command
+    {
+        let mut out = std::io::stdout().lock();
+        return portalcmd::search(&mut out, portal, text);
     }
     if let Command::Serve { port, bind } = &cli.command {
         // A relay forwards frames: it loads no content.
@@ -496,7 +602,56 @@ fn run() -> Result<ExitCode> {
             }
         }
         Command::Mods { action } => match action {
-            ModsCommand::List => modcmd::list(&mut out, &loaded),
+            ModsCommand::List {
+                outdated: true,
+                portal: Some(portal),
+                from,
+            } => {
+                let Some(from) = from.or_else(user_mods) else {
+                    bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --from DIR")
+                };
+                portalcmd::list_outdated(&mut out, &portal, &from)
+            }
+            ModsCommand::List { .. } => modcmd::list(&mut out, &loaded),
+            ModsCommand::Publish {
+                which,
+                portal,
+                token,
+            } => portalcmd::publish(&mut out, &loaded, &which, &portal, token.as_deref()),
+            ModsCommand::Install {
+                file,
+                portal: Some(portal),
+                into,
+                yes,
+            } => {
+                let Some(into) = into.or_else(user_mods) else {
+                    bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --into DIR")
+                };
+                portalcmd::install(
+                    &mut out,
+                    &mut std::io::stdin().lock(),
+                    &loaded,
+                    (&file.to_string_lossy(), &portal, &into),
+                    yes,
+                )
+            }
+            ModsCommand::Update {
+                id,
+                portal,
+                into,
+                yes,
+            } => {
+                let Some(into) = into.or_else(user_mods) else {
+                    bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --into DIR")
+                };
+                portalcmd::update(
+                    &mut out,
+                    &mut std::io::stdin().lock(),
+                    &loaded,
+                    (id.as_deref(), &portal, &into),
+                    yes,
+                )
+            }
             ModsCommand::Explain { tile } => modcmd::explain(&mut out, &loaded, &tile),
             ModsCommand::Check { path: Some(path) } => modcmd::check(&mut out, &loaded, &path),
             ModsCommand::Check { path: None } => modcmd::check_all(&mut out, &loaded),
@@ -521,7 +676,9 @@ fn run() -> Result<ExitCode> {
                     yes,
                 )
             }
-            ModsCommand::New { .. } | ModsCommand::Install { .. } => Ok(ExitCode::SUCCESS),
+            ModsCommand::New { .. } | ModsCommand::Install { .. } | ModsCommand::Search { .. } => {
+                Ok(ExitCode::SUCCESS)
+            }
         },
         Command::Match {
             armies,
@@ -635,6 +792,8 @@ fn run() -> Result<ExitCode> {
             netcmd::join(args, &loaded, &mut scripts)
         }
         Command::Serve { port, bind } => netcmd::serve(&bind, port),
+        // Answered before any content loads.
+        Command::Portal { .. } => Ok(ExitCode::SUCCESS),
         Command::Matches {
             games,
             armies,

@@ -327,20 +327,7 @@ pub fn pack(
     which: &str,
     to: Option<&Path>,
 ) -> Result<ExitCode> {
-    let m = match loaded.mods.iter().find(|m| m.id == which) {
-        Some(m) => m.clone(),
-        None if Path::new(which).join("mod.toml").is_file() => {
-            hexforge_content::load_mod(Path::new(which))
-                .map_err(|d| anyhow::anyhow!("{which} does not load, so it is not packed:\n{d}"))?
-        }
-        None => {
-            let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
-            bail!(
-                "`{which}` is neither a loaded mod nor a mod folder (a folder with a mod.toml); the loaded mods are: {}",
-                ids.join(", ")
-            );
-        }
-    };
+    let m = mod_named(loaded, which)?;
     let archive = hexforge_content::archive::pack(&m)?;
     let path = to.map_or_else(|| archive.file_name().into(), Path::to_path_buf);
     let bytes = archive.to_bytes();
@@ -365,6 +352,25 @@ pub fn pack(
         path.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The mod `which` names: a loaded mod's id, or a mod folder (loaded on its own); refused with
+/// the loaded mods' ids otherwise.
+pub fn mod_named(loaded: &LoadedMods, which: &str) -> Result<hexforge_content::ModInfo> {
+    match loaded.mods.iter().find(|m| m.id == which) {
+        Some(m) => Ok(m.clone()),
+        None if Path::new(which).join("mod.toml").is_file() => {
+            hexforge_content::load_mod(Path::new(which))
+                .map_err(|d| anyhow::anyhow!("{which} does not load, so it is not packed:\n{d}"))
+        }
+        None => {
+            let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
+            bail!(
+                "`{which}` is neither a loaded mod nor a mod folder (a folder with a mod.toml); the loaded mods are: {}",
+                ids.join(", ")
+            );
+        }
+    }
 }
 
 /// Asks `question` on `input` (a `y` or `yes` line agrees; anything else, or no line, does not).

@@ -34,16 +34,17 @@ pub fn valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder and a rename, so the file
-/// is never seen half written (a crash leaves the old file or the new one, never a mix).
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+/// Writes `contents` (text or bytes) to `path` through a temporary file in the same folder and a
+/// rename, so the file is never seen half written (a crash leaves the old file or the new one,
+/// never a mix).
+pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> std::io::Result<()> {
     let name = path
         .file_name()
         .map_or_else(|| "file".to_string(), |n| n.to_string_lossy().into_owned());
     let tmp = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
     let written = (|| {
         let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        f.write_all(contents.as_ref())?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -422,7 +423,7 @@ mod tests {
         ));
         let dir = new_empty_mod(&into, "fans", "Fan armies \"quoted\"").expect("an empty mod");
         let army = dir.join("armies/fan.toml");
-        write_atomically(&army, &starter_army("fan", "Fan")).expect("write the army");
+        write_atomically(&army, starter_army("fan", "Fan")).expect("write the army");
         let m = crate::load_mod(&dir).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             m.armies[0]

@@ -1,0 +1,283 @@
+//! The mod portal as people use it: `hexforge portal serve` on a free port over a temporary
+//! data folder (a real SQLite database), an author's token, two versions of a mod with a
+//! dependency published, installed on a second "machine" (another mods folder) with what it
+//! needs, found outdated, updated with the old folder set aside, and played from there; each bad
+//! publication refused.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hexforge-cli-portal-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temp path")
+}
+
+/// A running portal, stopped when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `hexforge portal serve --data DATA --port 0`, and the address its first line gives.
+fn serve(data: &Path) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args(["portal", "serve", "--data", path(data), "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the portal starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("its output"))
+        .read_line(&mut first)
+        .expect("its first line");
+    let address = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no address in {first}"))
+        .to_string();
+    (Server(child), address)
+}
+
+/// A new mod `id` at `version` in `root`, needing `needs`.
+fn new_mod(root: &Path, id: &str, version: &str, needs: &[(&str, &str)]) -> PathBuf {
+    let dir = root.join(id);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, out) = common::run(&["mods", "new", id, "--into", path(root)], None);
+    assert!(ok, "{out}");
+    let manifest = dir.join("mod.toml");
+    let mut text = std::fs::read_to_string(&manifest).expect("its manifest");
+    text = text.replace("version = \"0.1.0\"", &format!("version = \"{version}\""));
+    if !needs.is_empty() {
+        text.push_str("\n[dependencies]\n");
+        for (d, req) in needs {
+            text.push_str(&format!("{d} = \"{req}\"\n"));
+        }
+    }
+    std::fs::write(&manifest, text).expect("written");
+    dir
+}
+
+#[test]
+fn a_mod_is_published_installed_with_its_dependency_updated_and_played() {
+    let dir = temp("journey");
+    let (_server, portal) = serve(&dir.join("data"));
+    let (ok, out) = common::run(
+        &[
+            "portal",
+            "author",
+            "alice",
+            "--data",
+            path(&dir.join("data")),
+        ],
+        None,
+    );
+    assert!(ok, "{out}");
+    let token = out.lines().next().expect("the token").trim().to_string();
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).expect("a folder");
+    let publish = |folder: &Path, token: &str| {
+        common::run(
+            &[
+                "mods",
+                "publish",
+                path(folder),
+                "--portal",
+                &portal,
+                "--token",
+                token,
+            ],
+            None,
+        )
+    };
+    let lib = new_mod(&src, "siege_lib", "1.0.0", &[]);
+    let (ok, out) = publish(&lib, &token);
+    assert!(
+        ok && out.starts_with("published `siege_lib` 1.0.0 #"),
+        "{out}"
+    );
+    let wagons = new_mod(&src, "war_wagons", "1.0.0", &[("siege_lib", "^1")]);
+    let (ok, out) = publish(&wagons, &token);
+    assert!(ok, "{out}");
+    // Refused: the same version again, a wrong token, no token at all.
+    let (ok, out) = publish(&wagons, &token);
+    assert!(!ok && out.contains("never overwritten"), "{out}");
+    let (ok, out) = publish(&wagons, "0123");
+    assert!(
+        !ok && out.contains("the token is not an author's of this portal"),
+        "{out}"
+    );
+    let (ok, out) = common::run(
+        &["mods", "publish", path(&wagons), "--portal", &portal],
+        None,
+    );
+    assert!(!ok && out.contains("needs the author's token"), "{out}");
+
+    let (ok, out) = common::run(&["mods", "search", "wagons", "--portal", &portal], None);
+    assert!(ok && out.starts_with("war_wagons 1.0.0 by alice"), "{out}");
+
+    // A second machine: the mod and the library it needs, from the portal.
+    let machine = dir.join("machine_b");
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "install",
+            "war_wagons",
+            "--portal",
+            &portal,
+            "--into",
+            path(&machine),
+            "--yes",
+        ],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("installed `siege_lib` 1.0.0"), "{out}");
+    assert!(out.contains("installed `war_wagons` 1.0.0"), "{out}");
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "list",
+            "--outdated",
+            "--portal",
+            &portal,
+            "--from",
+            path(&machine),
+        ],
+        Some(&machine),
+    );
+    assert!(ok && out.contains("up to date"), "{out}");
+
+    // A new version: found outdated, then updated; the old folder is kept aside.
+    new_mod(&src, "war_wagons", "1.1.0", &[("siege_lib", "^1")]);
+    let (ok, out) = publish(&wagons, &token);
+    assert!(ok, "{out}");
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "list",
+            "--outdated",
+            "--portal",
+            &portal,
+            "--from",
+            path(&machine),
+        ],
+        Some(&machine),
+    );
+    assert!(ok && out.contains("war_wagons 1.0.0 -> 1.1.0"), "{out}");
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "update",
+            "--portal",
+            &portal,
+            "--into",
+            path(&machine),
+            "--yes",
+        ],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("installed `war_wagons` 1.1.0"), "{out}");
+    assert!(!out.contains("siege_lib"), "the library is kept: {out}");
+    assert!(out.contains(".replaced"), "{out}");
+    let manifest = std::fs::read_to_string(machine.join("war_wagons/mod.toml")).expect("installed");
+    assert!(manifest.contains("version = \"1.1.0\""), "{manifest}");
+
+    // Played from there: the new army plays a game against a base army.
+    let (ok, out) = common::run(
+        &[
+            "match",
+            "--army",
+            "war_wagons",
+            "--army",
+            "moloch",
+            "--seed",
+            "3",
+        ],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("Result:"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn installing_what_the_portal_lacks_or_a_cycle_installs_nothing() {
+    let dir = temp("refusals");
+    let (_server, portal) = serve(&dir.join("data"));
+    let (_, out) = common::run(
+        &["portal", "author", "bob", "--data", path(&dir.join("data"))],
+        None,
+    );
+    let token = out.lines().next().expect("the token").trim().to_string();
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).expect("a folder");
+    for (id, other) in [("ying", "yang"), ("yang", "ying")] {
+        let folder = new_mod(&src, id, "1.0.0", &[(other, "^1")]);
+        let (ok, out) = common::run(
+            &[
+                "mods",
+                "publish",
+                path(&folder),
+                "--portal",
+                &portal,
+                "--token",
+                &token,
+            ],
+            None,
+        );
+        assert!(ok, "{out}");
+    }
+    let machine = dir.join("machine_b");
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "install",
+            "ying",
+            "--portal",
+            &portal,
+            "--into",
+            path(&machine),
+            "--yes",
+        ],
+        Some(&machine),
+    );
+    assert!(
+        !ok && out.contains("a dependency cycle: ying needs yang needs ying"),
+        "{out}"
+    );
+    let (ok, out) = common::run(
+        &[
+            "mods",
+            "install",
+            "nothing@1.0.0",
+            "--portal",
+            &portal,
+            "--into",
+            path(&machine),
+            "--yes",
+        ],
+        Some(&machine),
+    );
+    assert!(
+        !ok && out.contains("no mod `nothing` is published here"),
+        "{out}"
+    );
+    assert!(
+        std::fs::read_dir(&machine).map_or(true, |mut d| d.next().is_none()),
+        "nothing installed"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
