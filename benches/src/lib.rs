@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod mods;
+pub mod portal;
 pub mod rule_games;
 
 use hexforge_bots::RandomBot;
