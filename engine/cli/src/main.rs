@@ -379,6 +379,10 @@ enum ModsCommand {
         /// The folder to create it in (default: the user mods folder).
         #[arg(long, value_name = "DIR")]
         into: Option<PathBuf>,
+        /// A loaded mod the new one needs (`base`, or `base@^1` with a requirement; default: the
+        /// loaded version's major), written under `[dependencies]` (repeatable).
+        #[arg(long, value_name = "MOD[@REQ]")]
+        needs: Vec<String>,
     },
 }
 
@@ -481,7 +485,7 @@ fn run() -> Result<ExitCode> {
         cli.mods.clone()
     };
     if let Command::Mods {
-        action: ModsCommand::New { name, into },
+        action: ModsCommand::New { name, into, needs },
     } = &cli.command
     {
         let into = match into.clone().or_else(user_mods) {
@@ -493,7 +497,7 @@ fn run() -> Result<ExitCode> {
         std::fs::create_dir_all(&into)
             .with_context(|| format!("cannot create {}", into.display()))?;
         let mut out = BufWriter::new(std::io::stdout().lock());
-        let code = modcmd::new(&mut out, name, &into, &roots)?;
+        let code = modcmd::new(&mut out, (name, needs), &into, &roots)?;
         out.flush()?;
         return Ok(code);
     }

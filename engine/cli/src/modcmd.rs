@@ -247,9 +247,28 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
 /// Lua ability, ready to edit (the template is `hexforge_content::scaffold::new_mod`); the play
 /// command it prints loads `into` beside `roots` (the folders loaded by default) when they do not
 /// hold it.
-pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> Result<ExitCode> {
+pub fn new(
+    out: &mut impl Write,
+    (name, needs): (&str, &[String]),
+    into: &Path,
+    roots: &[PathBuf],
+) -> Result<ExitCode> {
+    let deps = dependencies(needs, roots)?;
     let files = hexforge_content::scaffold::new_mod(into, name)?;
     let dir = into.join(name);
+    if !deps.is_empty() {
+        let manifest = dir.join("mod.toml");
+        let mut text = std::fs::read_to_string(&manifest)
+            .with_context(|| format!("cannot read {}", manifest.display()))?;
+        text.push_str(
+            "\n# The mods this one needs, loaded before it (docs/MODDING.md).\n[dependencies]\n",
+        );
+        for (id, req) in &deps {
+            text.push_str(&format!("{id} = \"{req}\"\n"));
+        }
+        hexforge_content::write_atomically(&manifest, text)
+            .with_context(|| format!("cannot write {}", manifest.display()))?;
+    }
     writeln!(out, "created mod `{name}` in {}:", dir.display())?;
     for path in &files {
         writeln!(out, "  {}", path.display())?;
@@ -271,6 +290,52 @@ pub fn new(out: &mut impl Write, name: &str, into: &Path, roots: &[PathBuf]) -> 
         dir.display()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--needs MOD[@REQ]` of `mods new`, each a loaded mod (refused with the closest id and the
+/// loaded ones otherwise), with its requirement: the one given, or the loaded version's major
+/// (`^1`; `^0.2` for a version below 1).
+fn dependencies(needs: &[String], roots: &[PathBuf]) -> Result<Vec<(String, String)>> {
+    if needs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let loaded = hexforge_content::load_mods(roots);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for need in needs {
+        let (id, req) = match need.split_once('@') {
+            Some((id, req)) => (id, Some(req)),
+            None => (need.as_str(), None),
+        };
+        let Some(m) = loaded.mods.iter().find(|m| m.id == id) else {
+            let ids: Vec<&str> = loaded.mods.iter().map(|m| m.id.as_str()).collect();
+            bail!(
+                "--needs {need}: no mod `{id}` is loaded{}: the loaded mods are {}",
+                hexforge_core::names::did_you_mean(id, ids.iter().copied()),
+                ids.join(", ")
+            );
+        };
+        let v = &m.manifest.version;
+        let req = match req {
+            Some(r) => {
+                semver_req(r).with_context(|| {
+                    format!("--needs {need}: `{r}` is not a version requirement: write e.g. ^1 or >=1.2, <2")
+                })?;
+                r.to_string()
+            }
+            None if v.major > 0 => format!("^{}", v.major),
+            None => format!("^{}.{}", v.major, v.minor),
+        };
+        if !out.iter().any(|(d, _)| d == id) {
+            out.push((id.to_string(), req));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks a version requirement as manifests read them.
+fn semver_req(r: &str) -> Result<()> {
+    semver::VersionReq::parse(r)?;
+    Ok(())
 }
 
 /// The `scenarios/` folder of the loaded mod `which` (its id, or its folder), for `hexforge mods

@@ -51,6 +51,47 @@ fn a_new_mod_passes_its_check_and_plays_a_match() {
 }
 
 #[test]
+fn a_new_mod_names_the_mods_it_needs_and_loads_after_them() {
+    let user = temp_dir("needs");
+    let (ok, out) = hexforge(
+        &[
+            "mods",
+            "new",
+            "crusaders",
+            "--needs",
+            "base",
+            "--needs",
+            "structures@>=1.0",
+        ],
+        &user,
+    );
+    assert!(ok, "{out}");
+    let manifest = std::fs::read_to_string(user.join("crusaders/mod.toml")).expect("its manifest");
+    assert!(
+        manifest.contains("[dependencies]\nbase = \"^1\"\nstructures = \">=1.0\"\n"),
+        "{manifest}"
+    );
+    let (ok, out) = hexforge(
+        &["mods", "check", &user.join("crusaders").to_string_lossy()],
+        &user,
+    );
+    assert!(ok, "{out}");
+    // A mod that is not loaded, or a requirement that is not one, writes nothing.
+    let (ok, out) = hexforge(&["mods", "new", "knights", "--needs", "bsae"], &user);
+    assert!(
+        !ok && out.contains("--needs bsae: no mod `bsae` is loaded (did you mean `base`?)"),
+        "{out}"
+    );
+    let (ok, out) = hexforge(&["mods", "new", "knights", "--needs", "base@one"], &user);
+    assert!(
+        !ok && out.contains("`one` is not a version requirement"),
+        "{out}"
+    );
+    assert!(!user.join("knights").exists());
+    let _ = std::fs::remove_dir_all(&user);
+}
+
+#[test]
 fn mods_list_shows_each_mod_with_its_version_state_and_armies() {
     let user = temp_dir("list");
     let (ok, out) = hexforge(&["mods", "list"], &user);
