@@ -7,6 +7,7 @@ mod netcmd;
 mod portalcmd;
 mod replaycmd;
 mod terminal;
+mod versions;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Parser, Subcommand};
@@ -109,6 +110,10 @@ enum Command {
         /// Write the board after --at STEP actions as a scenario file (docs/SCENARIO_GAMES.md).
         #[arg(long, value_name = "OUT.toml", requires = "at")]
         to_scenario: Option<PathBuf>,
+        /// A portal to fetch the exact versions of the mods the replay was recorded with, when
+        /// neither the loaded mods nor the kept archives (`.versions/`) have them.
+        #[arg(long, value_name = "URL")]
+        portal: Option<String>,
     },
     /// Hosts a match over the network (docs/NETWORK.md): every seat is played here (by you at
     /// this terminal, or a bot) or by a joiner (`hexforge join`); prints the game as `hexforge
@@ -568,6 +573,16 @@ fn run() -> Result<ExitCode> {
         out.flush()?;
         return Ok(code);
     }
+    // A replay recorded with other versions of mods: those versions, kept side by side in the
+    // user mods folder's `.versions/` (or fetched from --portal), load ahead of the installed ones.
+    if let Command::Replay { files, portal, .. } = &cli.command
+        && let [file] = files.as_slice()
+        && let Some(store) = user_mods()
+    {
+        let mut out = std::io::stdout().lock();
+        let extra = versions::for_replay(&mut out, file, &roots, &store, portal.as_deref())?;
+        roots = extra.into_iter().chain(roots).collect();
+    }
     let hexforge_script::Loaded {
         mods: loaded,
         mut scripts,
@@ -587,6 +602,7 @@ fn run() -> Result<ExitCode> {
             quiet,
             at,
             to_scenario,
+            portal: _,
         } => {
             let opts = replaycmd::Options {
                 verify,

@@ -158,6 +158,7 @@ fn carry_out(
         })?;
         let done = hexforge_content::archive::install(&archive, into, Some(archive.hash))
             .map_err(|e| anyhow::anyhow!("`{}` {}: {e}", s.id, s.version.version))?;
+        crate::versions::keep(into, &archive, &archive.to_bytes())?;
         writeln!(
             out,
             "installed `{}` {} into {}",

@@ -113,7 +113,7 @@ pub fn replay_to(
     if !differences.is_empty() {
         if !opts.force {
             bail!(
-                "{}: the mods differ from those it was recorded with: {} (install those versions, or replay anyway with --force)",
+                "{}: the mods differ from those it was recorded with: {} (install those versions, give a portal that has them with --portal URL, or replay anyway with --force)",
                 file.display(),
                 differences.join("; ")
             );

@@ -159,8 +159,33 @@ fn a_mod_is_published_installed_with_its_dependency_updated_and_played() {
     );
     assert!(ok && out.contains("up to date"), "{out}");
 
-    // A new version: found outdated, then updated; the old folder is kept aside.
-    new_mod(&src, "war_wagons", "1.1.0", &[("siege_lib", "^1")]);
+    // A game recorded with 1.0.0.
+    let replay = dir.join("game.txt");
+    let (ok, out) = common::run(
+        &[
+            "match",
+            "--army",
+            "war_wagons",
+            "--army",
+            "moloch",
+            "--seed",
+            "5",
+            "--quiet",
+            "--replay",
+            path(&replay),
+        ],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+
+    // A new version, which changes play: found outdated, then updated; the old folder is kept
+    // aside and its archive kept in `.versions/`.
+    let v2 = new_mod(&src, "war_wagons", "1.1.0", &[("siege_lib", "^1")]);
+    let army = v2.join("armies/war_wagons.toml");
+    let text = std::fs::read_to_string(&army).expect("its army");
+    let changed = text.replacen("edges = [\"melee:2@0\"]", "edges = [\"melee:3@0\"]", 1);
+    assert_ne!(changed, text, "the Rallier's strike to change");
+    std::fs::write(&army, changed).expect("written");
     let (ok, out) = publish(&wagons, &token);
     assert!(ok, "{out}");
     let (ok, out) = common::run(
@@ -194,6 +219,35 @@ fn a_mod_is_published_installed_with_its_dependency_updated_and_played() {
     assert!(out.contains(".replaced"), "{out}");
     let manifest = std::fs::read_to_string(machine.join("war_wagons/mod.toml")).expect("installed");
     assert!(manifest.contains("version = \"1.1.0\""), "{manifest}");
+
+    // The game recorded with 1.0.0 verifies with 1.0.0, kept side by side; with its archive
+    // gone, the portal gives that exact version again.
+    let (ok, out) = common::run(
+        &["replay", path(&replay), "--verify", "--quiet"],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("replaying with `war_wagons` 1.0.0"), "{out}");
+    std::fs::remove_dir_all(machine.join(".versions")).expect("the shelf");
+    let (ok, out) = common::run(
+        &["replay", path(&replay), "--verify", "--quiet"],
+        Some(&machine),
+    );
+    assert!(!ok && out.contains("the mods differ"), "{out}");
+    let (ok, out) = common::run(
+        &[
+            "replay",
+            path(&replay),
+            "--verify",
+            "--quiet",
+            "--portal",
+            &portal,
+        ],
+        Some(&machine),
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("fetched `war_wagons` 1.0.0"), "{out}");
+    assert!(machine.join(".versions/war_wagons-1.0.0.hexmod").is_file());
 
     // Played from there: the new army plays a game against a base army.
     let (ok, out) = common::run(
