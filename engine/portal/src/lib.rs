@@ -15,4 +15,4 @@ pub mod store;
 
 pub use client::{Portal, plan};
 pub use error::PortalError;
-pub use store::{Dep, ModDetail, ModSummary, Published, Store, VersionInfo};
+pub use store::{ArmyCard, Dep, ModDetail, ModSummary, Published, Store, TileCard, VersionInfo};

@@ -25,6 +25,38 @@ pub struct Dep {
     pub req: String,
 }
 
+/// One tile of an army as a mod's page draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TileCard {
+    /// Its id within the army.
+    pub id: String,
+    /// Its printed name.
+    pub name: String,
+    /// `hq`, `soldier`, `module` or `instant`.
+    pub kind: String,
+    /// Copies in the army.
+    pub count: u8,
+    /// Its initiative values.
+    pub initiative: Vec<u8>,
+    /// Its toughness icons.
+    pub toughness: u8,
+    /// Whether it has Mobility.
+    pub mobile: bool,
+    /// Per edge from the front, clockwise: melee and ranged strengths, armor, net, link.
+    pub edges: Vec<(u8, u8, bool, bool, bool)>,
+}
+
+/// An army of a published version, its tiles in file order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct ArmyCard {
+    /// The army's id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its tiles.
+    pub tiles: Vec<TileCard>,
+}
+
 /// One published version of a mod.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct VersionInfo {
@@ -42,6 +74,9 @@ pub struct VersionInfo {
     pub downloads: u64,
     /// When it was published, in seconds since 1970.
     pub published: u64,
+    /// Its armies with their tiles, for the pictures of its page.
+    #[serde(default)]
+    pub cards: Vec<ArmyCard>,
 }
 
 /// A mod as a search lists it.
@@ -139,6 +174,7 @@ impl Store {
                  armies TEXT NOT NULL,
                  downloads INTEGER NOT NULL DEFAULT 0,
                  published INTEGER NOT NULL,
+                 cards TEXT NOT NULL DEFAULT '[]',
                  PRIMARY KEY (mod_id, version)
              );",
         )
@@ -199,7 +235,7 @@ impl Store {
     pub fn publish(&self, token: &str, bytes: &[u8]) -> Result<Published, PortalError> {
         let author = self.author_of(token)?;
         let archive = archive::read(bytes).map_err(|e| PortalError::BadArchive(e.to_string()))?;
-        let (info, armies) = self.check(&archive)?;
+        let (info, armies, cards) = self.check(&archive)?;
         let version = info.version.to_string();
         let deps: Vec<Dep> = info
             .dependencies
@@ -265,8 +301,8 @@ impl Store {
         let hash = format!("{:016x}", archive.hash);
         let inserted = tx
             .execute(
-                "INSERT INTO versions (mod_id, version, hash, size, dependencies, armies, published)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT INTO versions (mod_id, version, hash, size, dependencies, armies, published, cards)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 rusqlite::params![
                     archive.id,
                     version,
@@ -274,7 +310,8 @@ impl Store {
                     bytes.len() as i64,
                     serde_json::to_string(&deps).unwrap_or_default(),
                     serde_json::to_string(&armies).unwrap_or_default(),
-                    now() as i64
+                    now() as i64,
+                    serde_json::to_string(&cards).unwrap_or_default()
                 ],
             )
             .map_err(db)
@@ -295,7 +332,7 @@ impl Store {
     fn check(
         &self,
         archive: &archive::Archive,
-    ) -> Result<(hexforge_content::Manifest, Vec<String>), PortalError> {
+    ) -> Result<(hexforge_content::Manifest, Vec<String>, Vec<ArmyCard>), PortalError> {
         let n = self.checks.fetch_add(1, Ordering::Relaxed);
         let dir = self
             .dir
@@ -315,7 +352,33 @@ impl Store {
             )));
         }
         let armies = info.armies.iter().map(|a| a.id.clone()).collect();
-        Ok((info.manifest, armies))
+        let cards = info
+            .armies
+            .iter()
+            .map(|a| ArmyCard {
+                id: a.id.clone(),
+                name: a.name.clone(),
+                tiles: a
+                    .tiles
+                    .iter()
+                    .map(|t| TileCard {
+                        id: t.id.clone(),
+                        name: t.name.clone(),
+                        kind: t.kind.name().to_string(),
+                        count: t.count,
+                        initiative: t.initiative.values().to_vec(),
+                        toughness: t.toughness,
+                        mobile: t.mobile,
+                        edges: t
+                            .edges
+                            .iter()
+                            .map(|e| (e.melee, e.ranged, e.armor, e.net, e.link))
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        Ok((info.manifest, armies, cards))
     }
 
     /// Where the archive of `id` `version` is kept.
@@ -350,7 +413,7 @@ impl Store {
         };
         let mut found: Vec<ModSummary> = ids
             .iter()
-            .filter_map(|id| self.detail(id).ok().flatten())
+            .filter_map(|id| self.detail_of(id, false).ok().flatten())
             .map(|d| d.summary)
             .collect();
         found.sort_by(|a, b| b.downloads.cmp(&a.downloads).then(a.id.cmp(&b.id)));
@@ -359,6 +422,11 @@ impl Store {
 
     /// A mod with every version, newest first; `None` when no mod has that id.
     pub fn detail(&self, id: &str) -> Result<Option<ModDetail>, PortalError> {
+        self.detail_of(id, true)
+    }
+
+    /// [`Self::detail`], its versions' tile cards read only when `cards`.
+    fn detail_of(&self, id: &str, cards: bool) -> Result<Option<ModDetail>, PortalError> {
         let conn = self.conn();
         let Ok((name, description, author)) = conn.query_row(
             "SELECT name, description, author FROM mods WHERE id = ?1",
@@ -374,10 +442,13 @@ impl Store {
             return Ok(None);
         };
         let mut q = conn
-            .prepare(
-                "SELECT version, hash, size, dependencies, armies, downloads, published
-                 FROM versions WHERE mod_id = ?1",
-            )
+            .prepare(if cards {
+                "SELECT version, hash, size, dependencies, armies, downloads, published, cards
+                     FROM versions WHERE mod_id = ?1"
+            } else {
+                "SELECT version, hash, size, dependencies, armies, downloads, published, '[]'
+                     FROM versions WHERE mod_id = ?1"
+            })
             .map_err(db)?;
         let mut versions: Vec<VersionInfo> = q
             .query_map([id], |r| {
@@ -389,6 +460,7 @@ impl Store {
                     armies: serde_json::from_str(&r.get::<_, String>(4)?).unwrap_or_default(),
                     downloads: r.get::<_, i64>(5)? as u64,
                     published: r.get::<_, i64>(6)? as u64,
+                    cards: serde_json::from_str(&r.get::<_, String>(7)?).unwrap_or_default(),
                 })
             })
             .map_err(db)?

@@ -256,6 +256,20 @@ fn a_person_searches_the_portal_and_reads_a_mods_page_in_a_browser() {
         browser.text("#install"),
         "hexforge mods install war_wagons --portal PORTAL"
     );
+    // Its army's tiles, drawn: one picture per tile of the army file, named for readers.
+    let pictures = browser.cmd(
+        "POST",
+        "/elements",
+        json!({ "using": "css selector", "value": "#army-war_wagons svg.tile" }),
+    );
+    assert_eq!(pictures.as_array().map(Vec::len), Some(8), "{pictures}");
+    let hq = browser.find("#army-war_wagons svg.tile");
+    let label = browser.cmd(
+        "GET",
+        &format!("/element/{hq}/attribute/aria-label"),
+        Value::Null,
+    );
+    assert_eq!(label, "HQ (hq, hq)");
     // A search that matches nothing says so.
     browser.go(&format!("{portal}/?q=nothing_like_it"));
     assert_eq!(browser.text("#none"), "No mod matches.");

@@ -102,6 +102,12 @@ fn mods_are_published_searched_downloaded_and_planned_with_their_dependencies() 
     assert_eq!(versions, ["1.1.0", "1.0.0"]);
     assert_eq!(detail.versions[0].dependencies[0].id, "siege_lib");
     assert_eq!(detail.versions[0].armies.len(), 1);
+    // The pictures of its page come from its army's tiles, as published.
+    let cards = &detail.versions[0].cards;
+    assert_eq!(cards.len(), 1);
+    assert_eq!(cards[0].id, "war_wagons");
+    assert_eq!(cards[0].tiles.len(), 8);
+    assert_eq!(cards[0].tiles[0].kind, "hq");
     assert!(matches!(
         portal.detail("nothing_here").expect_err("none"),
         PortalError::NotFound(_)
