@@ -24,6 +24,7 @@ pub mod disk;
 pub mod document;
 pub mod history;
 pub mod lua_view;
+pub mod mods_panel;
 pub mod msg;
 pub mod new_army;
 pub mod play;
@@ -61,6 +62,8 @@ pub struct Editor {
     replays: replays::Replays,
     /// The Play view: people and bots playing a game.
     play: play::Play,
+    /// The Mods tab: a portal browsed, the user's mods installed, updated, enabled.
+    mods: mods_panel::ModsPanel,
     /// What the last reload and the last action did.
     status: status_bar::StatusBar,
     /// The watch on the content's folders that drives hot reload (`None` when it could not
@@ -103,6 +106,7 @@ impl Editor {
             sandbox: sandbox::Sandbox::default(),
             replays: replays::Replays::default(),
             play: play::Play::default(),
+            mods: mods_panel::ModsPanel::default(),
             status,
             watch,
             waker: None,
@@ -143,6 +147,11 @@ impl Editor {
             self.watch_again();
         }
         self.reload();
+    }
+
+    /// The Mods tab, to drive it.
+    pub fn mods_panel_mut(&mut self) -> &mut mods_panel::ModsPanel {
+        &mut self.mods
     }
 
     /// The content in play: the mods, their catalog and problems, and where they come from.
@@ -376,6 +385,7 @@ impl Editor {
                     (Tab::Sandbox, "Sandbox"),
                     (Tab::Replays, "Replays"),
                     (Tab::Play, "Play"),
+                    (Tab::Mods, "Mods"),
                 ] {
                     if ui.selectable_label(self.tab == tab, name).clicked() && self.tab != tab {
                         out.push(Msg::ShowTab(tab));
@@ -404,6 +414,12 @@ impl Editor {
                 .replays
                 .ui(ui, &self.content.loaded, &mut self.scripts, &mut out),
             Tab::Play => self.play.ui(
+                ui,
+                &self.content.loaded,
+                self.content.user_mods.as_deref(),
+                &mut out,
+            ),
+            Tab::Mods => self.mods.ui(
                 ui,
                 &self.content.loaded,
                 self.content.user_mods.as_deref(),

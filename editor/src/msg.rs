@@ -17,6 +17,9 @@ pub enum Tab {
     Replays,
     /// Play a game: people at this window and bots.
     Play,
+    /// Mods: a portal browsed, mods installed and updated from it, the user's mods enabled or
+    /// disabled.
+    Mods,
 }
 
 /// Something a view asks the editor to do: a view owns its own state and changes nothing

@@ -486,7 +486,7 @@ pub fn install(
     }
     let done = hexforge_content::archive::install(&archive, into, None)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    crate::versions::keep(into, &archive, &bytes)?;
+    hexforge_content::archive::keep(into, &archive)?;
     writeln!(
         out,
         "installed `{}` {} into {}",

@@ -147,27 +147,21 @@ fn carry_out(
         writeln!(out, "not installed")?;
         return Ok(ExitCode::FAILURE);
     }
+    // One step at a time, so that what was installed is said even when a later step fails.
     for s in steps {
-        let archive = portal.download(&s.id, &s.version).map_err(|e| {
-            anyhow::anyhow!(
-                "{}: `{}` {}: {e}",
-                portal.address(),
-                s.id,
-                s.version.version
-            )
-        })?;
-        let done = hexforge_content::archive::install(&archive, into, Some(archive.hash))
-            .map_err(|e| anyhow::anyhow!("`{}` {}: {e}", s.id, s.version.version))?;
-        crate::versions::keep(into, &archive, &archive.to_bytes())?;
-        writeln!(
-            out,
-            "installed `{}` {} into {}",
-            s.id,
-            s.version.version,
-            done.dir.display()
-        )?;
-        if let Some(old) = done.set_aside {
-            writeln!(out, "the folder it replaced is kept in {}", old.display())?;
+        let done = hexforge_portal::client::install_steps(portal, std::slice::from_ref(s), into)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", portal.address()))?;
+        for d in done {
+            writeln!(
+                out,
+                "installed `{}` {} into {}",
+                d.id,
+                d.version,
+                into.join(&d.id).display()
+            )?;
+            if let Some(old) = d.set_aside {
+                writeln!(out, "the folder it replaced is kept in {}", old.display())?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

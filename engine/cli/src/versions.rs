@@ -4,27 +4,10 @@
 //! that exact version fetched from it), unpacked in `.versions/unpacked/` and loaded ahead of the
 //! installed copy (docs/PORTAL.md, "Versions side by side").
 
-use anyhow::{Context as _, Result};
-use hexforge_content::archive::{self, Archive};
+use anyhow::Result;
+use hexforge_content::archive::{self, Archive, shelf};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// The folder of kept archives in the mods folder `into`.
-pub fn shelf(into: &Path) -> PathBuf {
-    into.join(".versions")
-}
-
-/// Keeps a copy of the archive `a` (its bytes `bytes`) in the mods folder `into`'s shelf.
-pub fn keep(into: &Path, a: &Archive, bytes: &[u8]) -> Result<PathBuf> {
-    let dir = shelf(into);
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let path = dir.join(a.file_name());
-    if !path.is_file() {
-        hexforge_content::write_atomically(&path, bytes)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(path)
-}
 
 /// The `mod ID VERSION HASH` lines of a replay's header (an unreadable file gives none: the
 /// replay command reports it).
@@ -75,7 +58,7 @@ fn find(
     let a = p
         .download(id, v)
         .map_err(|e| anyhow::anyhow!("{portal}: `{id}` {version}: {e}"))?;
-    keep(store, &a, &a.to_bytes())?;
+    archive::keep(store, &a)?;
     writeln!(out, "fetched `{id}` {version} #{hash:016x} from {portal}")?;
     Ok(Some(a))
 }

@@ -506,6 +506,68 @@ pub fn remove(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
     shelve(into, id)
 }
 
+/// The folder of a mods folder `into` where every archive installed is kept (`ID-VERSION.hexmod`;
+/// the loader never reads folders whose names start with `.`), so that several versions of a
+/// mod stay at hand for the replays recorded with them.
+pub fn shelf(into: &Path) -> PathBuf {
+    into.join(".versions")
+}
+
+/// Keeps a copy of `archive` on the shelf of the mods folder `into` (once: a version kept is
+/// never rewritten); where it is.
+pub fn keep(into: &Path, archive: &Archive) -> Result<PathBuf, ArchiveError> {
+    let dir = shelf(into);
+    std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
+    let path = dir.join(archive.file_name());
+    if !path.is_file() {
+        crate::scaffold::write_atomically(&path, archive.to_bytes()).map_err(io_error(&path))?;
+    }
+    Ok(path)
+}
+
+/// The folder of a mods folder `into` where disabled mods wait (`.disabled/ID`), never loaded.
+pub fn disabled_folder(into: &Path) -> PathBuf {
+    into.join(".disabled")
+}
+
+/// The ids of the mods disabled in `into`, sorted.
+pub fn disabled(into: &Path) -> Vec<String> {
+    installed(&disabled_folder(into))
+}
+
+/// Disables the mod `id` of the mods folder `into`: its folder moves to `into/.disabled/ID`,
+/// where the loader does not look; refused as [`installed_folder`] refuses, or when a disabled
+/// copy of that id waits already.
+pub fn disable(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+    let dir = installed_folder(into, id)?;
+    let shelf = disabled_folder(into);
+    std::fs::create_dir_all(&shelf).map_err(io_error(&shelf))?;
+    let to = shelf.join(id);
+    if to.exists() {
+        return Err(ArchiveError::Mismatch(format!(
+            "a disabled `{id}` waits already in {}: enable or remove that one first",
+            shelf.display()
+        )));
+    }
+    std::fs::rename(&dir, &to).map_err(io_error(&dir))?;
+    Ok(to)
+}
+
+/// Enables the disabled mod `id` of the mods folder `into`: its folder moves back to `into/ID`;
+/// refused when none waits, or when an enabled copy of that id is there.
+pub fn enable(into: &Path, id: &str) -> Result<PathBuf, ArchiveError> {
+    let from = installed_folder(&disabled_folder(into), id)?;
+    let to = into.join(id);
+    if to.exists() {
+        return Err(ArchiveError::Mismatch(format!(
+            "`{id}` is enabled already in {}: remove one of the two",
+            into.display()
+        )));
+    }
+    std::fs::rename(&from, &to).map_err(io_error(&from))?;
+    Ok(to)
+}
+
 /// Writes the archive's files below `dir`.
 fn unpack(archive: &Archive, dir: &Path) -> Result<(), ArchiveError> {
     for (path, bytes) in &archive.files {

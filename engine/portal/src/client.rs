@@ -179,3 +179,39 @@ fn visit(
     });
     Ok(())
 }
+
+/// What installing one step did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    /// The mod's id.
+    pub id: String,
+    /// The version installed.
+    pub version: String,
+    /// Where the folder it replaced was set aside, if there was one.
+    pub set_aside: Option<std::path::PathBuf>,
+}
+
+/// Carries out a plan into the mods folder `into`, dependencies first: each archive downloaded
+/// and checked against the hash the portal lists, installed (unpacked aside, loaded, renamed in
+/// place; a folder it replaces set aside) and kept on the folder's shelf of versions
+/// (`archive::keep`). Stops at the first failure; what was installed before it stays, whole.
+pub fn install_steps(
+    portal: &Portal,
+    steps: &[Step],
+    into: &std::path::Path,
+) -> Result<Vec<Done>, PortalError> {
+    let mut done = Vec::new();
+    for s in steps {
+        let a = portal.download(&s.id, &s.version)?;
+        let installed = archive::install(&a, into, Some(a.hash))
+            .map_err(|e| PortalError::Refused(format!("`{}` {}: {e}", s.id, s.version.version)))?;
+        archive::keep(into, &a)
+            .map_err(|e| PortalError::Io(format!("`{}` {}: {e}", s.id, s.version.version)))?;
+        done.push(Done {
+            id: s.id.clone(),
+            version: s.version.version.clone(),
+            set_aside: installed.set_aside,
+        });
+    }
+    Ok(done)
+}
