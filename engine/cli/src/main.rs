@@ -225,7 +225,8 @@ enum Command {
         /// Every army also plays itself.
         #[arg(long)]
         mirrors: bool,
-        /// The bot of the first and second army of each pairing (default: random).
+        /// The bots (default: random). With two different bots, each army of a pairing is played by
+        /// each bot in each seat equally, and a table of the bots' wins follows.
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
         /// Each army's team, in the order of --army (`--team 1,2,1,2`): every game then seats all

@@ -339,6 +339,9 @@ struct Outcome {
     pairing: usize,
     /// Seat of each army of the pairing (the first army may sit second).
     swapped: bool,
+    /// Which bot played each army of the pairing: the first bot the first army (`false`), or the
+    /// second bot the first army (`true`); always `false` when both seats' bots are the same.
+    bots_swapped: bool,
     result: GameResult,
 }
 
@@ -432,6 +435,7 @@ pub fn play_matches<H: AbilityHooks>(
     let (armies, pairings) = series.lineups(&catalog)?;
     let teams = series.teams.as_deref();
     let bot = |k: usize| bot_name(bot_names, k);
+    let two_bots = bot(0) != bot(1);
     let rules = Arc::new(table.rules()?);
     let board = table.board(&rules);
     let catalog = Arc::new(catalog);
@@ -442,9 +446,13 @@ pub fn play_matches<H: AbilityHooks>(
         .map_init(&scripts, |scripts, k| {
             let pairing = k % pairings.len();
             let seats = &pairings[pairing];
+            let round = k / pairings.len();
             // Each pairing alternates which army sits first; a lineup of teams keeps its order.
-            // A bot goes with its army's place in the lineup (`--bot` gives them in that order).
-            let swapped = teams.is_none() && (k / pairings.len()) % 2 == 1;
+            let swapped = teams.is_none() && round % 2 == 1;
+            // With two different bots, each army of a pairing is played by each bot as often,
+            // in each seat: the bots swap armies every other pair of games. (Otherwise the
+            // stronger bot's wins would go to whichever army it always played.)
+            let bots_swapped = teams.is_none() && two_bots && (round / 2) % 2 == 1;
             let order: Vec<usize> = if swapped {
                 (0..seats.len()).rev().collect()
             } else {
@@ -453,7 +461,12 @@ pub fn play_matches<H: AbilityHooks>(
             let lineup = Lineup {
                 armies: order.iter().map(|&i| armies[seats[i]].as_str()).collect(),
                 teams,
-                bots: order.iter().map(|&i| bot(i)).collect(),
+                // A bot goes with its army (`--bot` gives them in the order of the pairing's
+                // armies, or of the lineup of teams), the two swapped in half the games.
+                bots: order
+                    .iter()
+                    .map(|&i| bot(if bots_swapped { 1 - i } else { i }))
+                    .collect(),
                 seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
             };
             let (mut game, mut bots) =
@@ -491,6 +504,7 @@ pub fn play_matches<H: AbilityHooks>(
             Ok(Outcome {
                 pairing,
                 swapped,
+                bots_swapped,
                 result,
             })
         })
@@ -504,8 +518,9 @@ pub fn play_matches<H: AbilityHooks>(
             (bot_names, games, seed, table),
         );
     }
-    // [a wins, b wins, draws] per pairing.
+    // [a wins, b wins, draws] per pairing; [first bot wins, second bot wins, draws].
     let mut tally = vec![[0usize; 3]; pairings.len()];
+    let mut by_bot = [0usize; 3];
     let mut failures = Vec::new();
     for r in results {
         match r {
@@ -516,15 +531,27 @@ pub fn play_matches<H: AbilityHooks>(
                     GameResult::Draw { .. } | GameResult::Shared { .. } => 2,
                 };
                 tally[o.pairing][slot] += 1;
+                // The pairing's first army was played by the first bot unless they swapped.
+                let bot_slot = if slot == 2 {
+                    2
+                } else {
+                    usize::from((slot == 1) != o.bots_swapped)
+                };
+                by_bot[bot_slot] += 1;
             }
             Err(e) => failures.push(e),
         }
     }
     writeln!(
         out,
-        "{games} games; bots {} vs {}; rules {}; seed {seed}",
+        "{games} games; bots {} vs {}{}; rules {}; seed {seed}",
         bot(0),
         bot(1),
+        if two_bots {
+            " (each army played by each bot in each seat equally)"
+        } else {
+            ""
+        },
         table.preset
     )?;
     writeln!(
@@ -582,6 +609,22 @@ pub fn play_matches<H: AbilityHooks>(
             100.0 * w as f64 / n as f64
         };
         writeln!(out, "{army:<12} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%")?;
+    }
+    if two_bots {
+        let n: usize = by_bot.iter().sum();
+        let pct = |w: usize| {
+            if n == 0 {
+                0.0
+            } else {
+                100.0 * w as f64 / n as f64
+            }
+        };
+        writeln!(out)?;
+        writeln!(out, "{:<12} {:>6} {:>6}", "bot", "wins", "win%")?;
+        for (name, w) in [(bot(0), by_bot[0]), (bot(1), by_bot[1])] {
+            writeln!(out, "{name:<12} {w:>6} {:>5.1}%", pct(w))?;
+        }
+        writeln!(out, "{:<12} {:>6}", "draws", by_bot[2])?;
     }
     for f in &failures {
         writeln!(out, "error: {f:#}")?;

@@ -126,6 +126,50 @@ fn matches_prints_a_table_of_every_pairing() {
     assert_eq!(games, 40, "every game is counted once:\n{out}");
 }
 
+/// Two different bots: each army is played by each bot, in each seat, as often; so the
+/// stronger bot's wins are not credited to the army it played (greedy against random over four
+/// armies once reported the last army winning every game and the first losing all).
+#[test]
+fn a_stronger_bot_does_not_make_the_army_it_plays_look_stronger() {
+    let (ok, out) = hexforge(&[
+        "matches", "--army", "moloch", "--army", "borgo", "--army", "outpost", "--bot", "random",
+        "--bot", "greedy", "--games", "48", "--seed", "2",
+    ]);
+    assert!(ok, "{out}");
+    assert!(
+        out.starts_with(
+            "48 games; bots random vs greedy (each army played by each bot in each seat equally)"
+        ),
+        "{out}"
+    );
+    // Each army's row: games, wins, draws, losses, win%.
+    for army in ["moloch", "borgo", "outpost"] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{army} ")) && !l.contains(" vs "))
+            .unwrap_or_else(|| panic!("no row for {army}:\n{out}"));
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        let (games, wins): (usize, usize) = (
+            cells[1].parse().expect("games"),
+            cells[2].parse().expect("wins"),
+        );
+        assert_eq!(games, 32, "{row}");
+        assert!((8..=24).contains(&wins), "{army} wins {wins} of 32:\n{out}");
+    }
+    // The bots' own table: the searching bot wins most games.
+    let greedy = out
+        .lines()
+        .find(|l| l.starts_with("greedy "))
+        .unwrap_or_else(|| panic!("no bot table:\n{out}"));
+    let wins: usize = greedy
+        .split_whitespace()
+        .nth(1)
+        .expect("wins")
+        .parse()
+        .expect("a number");
+    assert!(wins > 30, "{greedy}");
+}
+
 #[test]
 fn matches_plays_the_pairings_asked_and_mirrors_only_when_asked() {
     let (ok, out) = hexforge(&[
