@@ -1,6 +1,7 @@
 //! The `hexforge` command line: runs scenario files, prints battles, plays matches between bots,
 //! lists loaded armies.
 
+mod balance;
 mod matches;
 mod modcmd;
 mod netcmd;
@@ -210,6 +211,17 @@ enum Command {
         #[arg(long, default_value = "0.0.0.0", value_name = "IP")]
         bind: String,
     },
+    /// Balance: every pairing of the armies, each played by each bot in each seat equally, as a
+    /// win/draw matrix with 95% intervals, each army's rate, the first seat's advantage, game
+    /// length and HQ margin (docs/BALANCE.md); `--shard I/N --out FILE` plays a slice, `balance
+    /// merge FILES` adds slices up.
+    #[command(args_conflicts_with_subcommands = true)]
+    Balance {
+        #[command(subcommand)]
+        merge: Option<BalanceCommand>,
+        #[command(flatten)]
+        args: BalanceArgs,
+    },
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
     Matches {
@@ -242,6 +254,50 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         replays: Option<PathBuf>,
     },
+}
+
+/// `hexforge balance merge`.
+#[derive(Subcommand)]
+enum BalanceCommand {
+    /// Adds up the result files of a series' shards (refused, nothing merged, when they come
+    /// from different series or a shard is missing or given twice) and prints the tables.
+    Merge {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Write the merged result file (JSON) here.
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Write the pairings as CSV here.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+    },
+}
+
+/// What `hexforge balance` plays.
+#[derive(clap::Args)]
+struct BalanceArgs {
+    /// Games of the whole series (a shard plays its part of them).
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    /// The armies (default: every loaded army); every pairing of two of them plays.
+    #[arg(long = "army", value_name = "ARMY")]
+    armies: Vec<String>,
+    /// The bots, one or two (default: greedy); two are each given every army and seat equally.
+    #[arg(long = "bot", value_name = "BOT")]
+    bots: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    table: TableArgs,
+    /// Play only the I-th of N deterministic slices of the games (`2/4`).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Write the result file (JSON) here, for `balance merge` or other tools.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the pairings as CSV here.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
 }
 
 /// What `hexforge portal` does.
@@ -563,6 +619,22 @@ fn run() -> Result<ExitCode> {
         let mut out = std::io::stdout().lock();
         return portalcmd::search(&mut out, portal, text);
     }
+    if let Command::Balance {
+        merge: Some(BalanceCommand::Merge { files, out, csv }),
+        ..
+    } = &cli.command
+    {
+        // Result files hold what they need: no content loads.
+        let read: Vec<(String, balance::Results)> = files
+            .iter()
+            .map(|f| Ok((f.display().to_string(), balance::read(f)?)))
+            .collect::<Result<_>>()?;
+        let merged = balance::merge(&read)?;
+        let mut stdout = std::io::stdout().lock();
+        balance::print(&mut stdout, &merged)?;
+        write_balance(&merged, out.as_deref(), csv.as_deref())?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Command::Serve { port, bind } = &cli.command {
         // A relay forwards frames: it loads no content.
         return netcmd::serve(bind, *port);
@@ -815,6 +887,66 @@ fn run() -> Result<ExitCode> {
         Command::Serve { port, bind } => netcmd::serve(&bind, port),
         // Answered before any content loads.
         Command::Portal { .. } => Ok(ExitCode::SUCCESS),
+        Command::Balance { merge: Some(_), .. } => Ok(ExitCode::SUCCESS),
+        Command::Balance { merge: None, args } => {
+            report_problems(&loaded);
+            let shard = args
+                .shard
+                .as_deref()
+                .map(balance::Shard::parse)
+                .transpose()?;
+            let armies = if args.armies.is_empty() {
+                loaded
+                    .catalog
+                    .armies()
+                    .iter()
+                    .map(|a| a.id.clone())
+                    .collect()
+            } else {
+                armies_of(&loaded, &args.armies)?
+            };
+            let bots: [String; 2] = match args.bots.as_slice() {
+                [] => ["greedy".into(), "greedy".into()],
+                [one] => [one.clone(), one.clone()],
+                [a, b] => [a.clone(), b.clone()],
+                _ => bail!(
+                    "--bot: give one bot, or two to compare (each given every army and seat equally)"
+                ),
+            };
+            for b in &bots {
+                if !hexforge_bots::NAMES.contains(&b.as_str()) {
+                    return Err(matches::unknown_bot(b));
+                }
+            }
+            let mods = &loaded.mods;
+            let catalog = &loaded.catalog;
+            let per_thread = || {
+                let mut bound = catalog.clone();
+                ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
+            };
+            let table = args.table.table(&loaded)?;
+            let setup = balance::Setup {
+                armies,
+                bots,
+                games: args.games,
+                seed: args.seed,
+                table: &table,
+                content: content_line(&loaded),
+                shard,
+            };
+            let (results, failures) = balance::run(&setup, loaded.catalog.clone(), per_thread)?;
+            balance::print(&mut out, &results)?;
+            writeln!(out, "Content: {}", results.content)?;
+            write_balance(&results, args.out.as_deref(), args.csv.as_deref())?;
+            for f in &failures {
+                writeln!(out, "error: {f}")?;
+            }
+            Ok(if failures.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
         Command::Matches {
             games,
             armies,
@@ -968,6 +1100,20 @@ fn armies_of(loaded: &LoadedMods, names: &[String]) -> Result<Vec<String>> {
 }
 
 /// The mods a game is played with, their versions and content hashes, and the engine's version.
+/// Writes a balance result file (JSON) and its CSV where asked.
+fn write_balance(r: &balance::Results, out: Option<&Path>, csv: Option<&Path>) -> Result<()> {
+    if let Some(path) = out {
+        let text = serde_json::to_string_pretty(r)?;
+        hexforge_content::write_atomically(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = csv {
+        hexforge_content::write_atomically(path, balance::csv(r))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
 fn content_line(loaded: &LoadedMods) -> String {
     let mods: Vec<String> = loaded
         .mods

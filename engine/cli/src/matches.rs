@@ -56,12 +56,15 @@ impl Table {
 }
 
 /// A game's seats, bots and seed.
-struct Lineup<'a> {
-    armies: Vec<&'a str>,
+pub(crate) struct Lineup<'a> {
+    /// Each seat's army.
+    pub(crate) armies: Vec<&'a str>,
     /// Each seat's team; `None`: every player on their own.
-    teams: Option<&'a [u8]>,
-    bots: Vec<&'a str>,
-    seed: u64,
+    pub(crate) teams: Option<&'a [u8]>,
+    /// Each seat's bot.
+    pub(crate) bots: Vec<&'a str>,
+    /// The match seed the game's and the bots' seeds come from.
+    pub(crate) seed: u64,
 }
 
 /// The teams of `--team` labels, one per army in seat order: the first label seen is team 0,
@@ -125,7 +128,7 @@ fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + S
 
 /// A new game of `lineup` with its bots; the `setup` hooks of the game rules in play run with
 /// `scripts`, their events going to `sink`.
-fn new_game(
+pub(crate) fn new_game(
     lineup: &Lineup<'_>,
     (catalog, rules, board): (&Arc<Catalog>, &Arc<Rules>, &Board),
     scripts: &mut dyn AbilityHooks,

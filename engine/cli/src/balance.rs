@@ -1,0 +1,495 @@
+//! `hexforge balance`: many seeded games between every pairing of the armies, each army played
+//! by each bot in each seat equally, aggregated as they finish (memory flat in the number of
+//! games) into a win/draw matrix with 95% Wilson intervals, each army's overall rate, the first
+//! player's advantage, game length and HQ margin; a deterministic shard of the games (`--shard
+//! I/N`) written as a result file, and shards merged (`balance merge`) into what one run gives
+//! (docs/BALANCE.md).
+
+use anyhow::{Context as _, Result, bail};
+use hexforge_core::game::{Player, play_out};
+use hexforge_core::{AbilityHooks, Catalog, GameResult};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::Mutex;
+
+/// The format of result files, bumped whenever their meaning changes.
+pub const FORMAT: &str = "hexforge-balance 1";
+
+/// `I/N`: the `I`-th of `N` shards (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// Which one, 1 to `of`.
+    pub index: u32,
+    /// How many.
+    pub of: u32,
+}
+
+impl Shard {
+    /// Reads `I/N`; refused unless 1 ≤ I ≤ N.
+    pub fn parse(text: &str) -> Result<Shard> {
+        let bad = || {
+            anyhow::anyhow!(
+                "--shard {text}: write I/N with 1 <= I <= N, e.g. --shard 2/4 for the second of four shards"
+            )
+        };
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (index, of): (u32, u32) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if of == 0 || index == 0 || index > of {
+            return Err(bad());
+        }
+        Ok(Shard { index, of })
+    }
+
+    /// Whether game `k` is this shard's.
+    fn has(self, k: usize) -> bool {
+        k as u64 % u64::from(self.of) == u64::from(self.index - 1)
+    }
+}
+
+/// What one pairing gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingTally {
+    /// The first army's index in `armies`.
+    pub a: usize,
+    /// The second army's index.
+    pub b: usize,
+    /// Games played.
+    pub games: u64,
+    /// Games the first army won.
+    pub a_wins: u64,
+    /// Games the second army won.
+    pub b_wins: u64,
+    /// Games the player in the first seat won (whichever army).
+    pub first_seat_wins: u64,
+    /// Turns played, summed over the games.
+    pub turns: u64,
+    /// The winner's HQ hit points minus the loser's, summed over the games won.
+    pub margin: i64,
+}
+
+impl PairingTally {
+    /// Draws (a shared victory counts as one).
+    pub fn draws(&self) -> u64 {
+        self.games - self.a_wins - self.b_wins
+    }
+}
+
+/// A run's (or a shard's, or merged shards') results, with what they were played with: a result
+/// file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    /// [`FORMAT`].
+    pub format: String,
+    /// The armies, in the order the pairings index them.
+    pub armies: Vec<String>,
+    /// The two bots.
+    pub bots: [String; 2],
+    /// The rules preset, options and board.
+    pub rules: String,
+    /// The seed of the series.
+    pub seed: u64,
+    /// The games of the whole series (every shard together).
+    pub games: u64,
+    /// The mods and their content hashes, and the engine's version.
+    pub content: String,
+    /// The shards these results hold (1-based indices), all of `shards_of`.
+    pub shards: Vec<u32>,
+    /// How many shards the series was cut into.
+    pub shards_of: u32,
+    /// One tally per pairing.
+    pub pairings: Vec<PairingTally>,
+    /// Wins of the first bot, of the second, and draws.
+    pub by_bot: [u64; 3],
+}
+
+/// The 95% Wilson interval of `wins` out of `n`: (low, high), both 0 for no games.
+pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let z = 1.959_964_f64;
+    let (n, p) = (n as f64, wins as f64 / n as f64);
+    let d = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / d;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// What a series plays with.
+pub struct Setup<'a> {
+    /// The armies (two or more).
+    pub armies: Vec<String>,
+    /// The two bots (one given: both the same).
+    pub bots: [String; 2],
+    /// The games of the whole series.
+    pub games: usize,
+    /// Its seed.
+    pub seed: u64,
+    /// The rules, board and presets.
+    pub table: &'a crate::matches::Table,
+    /// The content line (mods, hashes, engine).
+    pub content: String,
+    /// The shard to play (`None`: every game).
+    pub shard: Option<Shard>,
+}
+
+/// Plays the series' games (those of its shard) on every core, each folded into the tallies
+/// as it finishes; the first game that fails stops nothing but is reported.
+pub fn run<H: AbilityHooks>(
+    setup: &Setup<'_>,
+    catalog: Catalog,
+    scripts: impl Fn() -> H + Sync + Send,
+) -> Result<(Results, Vec<String>)> {
+    if setup.armies.len() < 2 {
+        bail!("balance needs two armies or more: --army A --army B ...");
+    }
+    let mut pairings = Vec::new();
+    for i in 0..setup.armies.len() {
+        for j in i + 1..setup.armies.len() {
+            pairings.push((i, j));
+        }
+    }
+    let rules = Arc::new(setup.table.rules()?);
+    let board = setup.table.board(&rules);
+    let catalog = Arc::new(catalog);
+    let two_bots = setup.bots[0] != setup.bots[1];
+    let shard = setup.shard.unwrap_or(Shard { index: 1, of: 1 });
+    let tallies = Mutex::new(
+        pairings
+            .iter()
+            .map(|&(a, b)| PairingTally {
+                a,
+                b,
+                ..PairingTally::default()
+            })
+            .collect::<Vec<_>>(),
+    );
+    let by_bot = Mutex::new([0u64; 3]);
+    let failures = Mutex::new(Vec::new());
+    (0..setup.games)
+        .into_par_iter()
+        .filter(|&k| shard.has(k))
+        .for_each_init(&scripts, |scripts, k| {
+            let pairing = k % pairings.len();
+            let (a, b) = pairings[pairing];
+            let round = k / pairings.len();
+            let swapped = round % 2 == 1;
+            let bots_swapped = two_bots && (round / 2) % 2 == 1;
+            // Seat order and bots as `hexforge matches` gives them.
+            let (first, second) = if swapped { (b, a) } else { (a, b) };
+            let bot_of = |army: usize| {
+                let slot = usize::from(army == b) ^ usize::from(bots_swapped);
+                setup.bots[slot].as_str()
+            };
+            let lineup = crate::matches::Lineup {
+                armies: vec![&setup.armies[first], &setup.armies[second]],
+                teams: None,
+                bots: vec![bot_of(first), bot_of(second)],
+                seed: setup.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
+            };
+            let played = crate::matches::new_game(
+                &lineup,
+                (&catalog, &rules, board),
+                scripts,
+                &mut Vec::new(),
+            )
+            .and_then(|(mut game, mut bots)| {
+                let mut players: Vec<&mut dyn Player> = bots
+                    .iter_mut()
+                    .map(|b| b.as_mut() as &mut dyn Player)
+                    .collect();
+                let result = play_out(&mut game, &mut players, scripts, &mut ())
+                    .map_err(|e| anyhow::anyhow!("{}", crate::matches::stopped(&e)))?;
+                let field = game.field();
+                let hp: Vec<i32> = field.players().map(|p| field.hq_hp(p)).collect();
+                Ok((result, game.turn_number(), hp))
+            });
+            match played {
+                Ok((result, turns, hp)) => {
+                    let mut t = tallies.lock().unwrap_or_else(|p| p.into_inner());
+                    let tally = &mut t[pairing];
+                    tally.games += 1;
+                    tally.turns += u64::from(turns);
+                    let mut bots = by_bot.lock().unwrap_or_else(|p| p.into_inner());
+                    match result {
+                        GameResult::Won { team } => {
+                            // Team 0 is the first seat.
+                            let winner = if team == 0 { first } else { second };
+                            if team == 0 {
+                                tally.first_seat_wins += 1;
+                            }
+                            if winner == a {
+                                tally.a_wins += 1;
+                            } else {
+                                tally.b_wins += 1;
+                            }
+                            let w = usize::from(team);
+                            tally.margin += i64::from(hp[w] - hp[1 - w]);
+                            let slot = usize::from(winner == b) ^ usize::from(bots_swapped);
+                            bots[slot] += 1;
+                        }
+                        GameResult::Draw { .. } | GameResult::Shared { .. } => bots[2] += 1,
+                    }
+                }
+                Err(e) => failures
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push(format!("game {k} (seed {}): {e:#}", lineup.seed)),
+            }
+        });
+    let (preset, options, board_id) = setup.table.setup();
+    let mut rules_line = preset.to_string();
+    for o in options {
+        rules_line.push_str(&format!(" --option {o}"));
+    }
+    rules_line.push_str(&format!(" --board {board_id}"));
+    Ok((
+        Results {
+            format: FORMAT.to_string(),
+            armies: setup.armies.clone(),
+            bots: setup.bots.clone(),
+            rules: rules_line,
+            seed: setup.seed,
+            games: setup.games as u64,
+            content: setup.content.clone(),
+            shards: vec![shard.index],
+            shards_of: shard.of,
+            pairings: tallies.into_inner().unwrap_or_else(|p| p.into_inner()),
+            by_bot: by_bot.into_inner().unwrap_or_else(|p| p.into_inner()),
+        },
+        failures.into_inner().unwrap_or_else(|p| p.into_inner()),
+    ))
+}
+
+/// Reads a result file.
+pub fn read(path: &Path) -> Result<Results> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let r: Results = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a balance result file (written by `hexforge balance --shard I/N --out FILE`)",
+            path.display()
+        )
+    })?;
+    if r.format != FORMAT {
+        bail!(
+            "{}: format `{}`, this Hexforge reads `{FORMAT}`: play the shard again with this version",
+            path.display(),
+            r.format
+        );
+    }
+    Ok(r)
+}
+
+/// Merges result files of shards of one series into what one run gives; refused, with nothing
+/// merged, when they come from different series (armies, bots, rules, seed, games, content,
+/// shard count), when a shard is given twice, or when one is missing.
+pub fn merge(files: &[(String, Results)]) -> Result<Results> {
+    let Some((first_name, first)) = files.first() else {
+        bail!("give the result files to merge");
+    };
+    let mut merged = first.clone();
+    merged.shards.clear();
+    for p in &mut merged.pairings {
+        *p = PairingTally {
+            a: p.a,
+            b: p.b,
+            ..PairingTally::default()
+        };
+    }
+    merged.by_bot = [0; 3];
+    for (name, r) in files {
+        let differs = [
+            ("armies", r.armies != first.armies),
+            ("bots", r.bots != first.bots),
+            ("rules", r.rules != first.rules),
+            ("seed", r.seed != first.seed),
+            ("games", r.games != first.games),
+            (
+                "content (mods, versions, hashes)",
+                r.content != first.content,
+            ),
+            ("shard count", r.shards_of != first.shards_of),
+        ];
+        if let Some((what, _)) = differs.iter().find(|(_, d)| *d) {
+            bail!(
+                "{name} and {first_name} are not shards of one series: their {what} differ; nothing was merged"
+            );
+        }
+        for s in &r.shards {
+            if merged.shards.contains(s) {
+                bail!(
+                    "shard {s}/{} is given twice ({name}); nothing was merged",
+                    r.shards_of
+                );
+            }
+            merged.shards.push(*s);
+        }
+        for (m, p) in merged.pairings.iter_mut().zip(&r.pairings) {
+            m.games += p.games;
+            m.a_wins += p.a_wins;
+            m.b_wins += p.b_wins;
+            m.first_seat_wins += p.first_seat_wins;
+            m.turns += p.turns;
+            m.margin += p.margin;
+        }
+        for i in 0..3 {
+            merged.by_bot[i] += r.by_bot[i];
+        }
+    }
+    merged.shards.sort_unstable();
+    let missing: Vec<String> = (1..=merged.shards_of)
+        .filter(|s| !merged.shards.contains(s))
+        .map(|s| format!("{s}/{}", merged.shards_of))
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "shards {} are missing; nothing was merged",
+            missing.join(", ")
+        );
+    }
+    Ok(merged)
+}
+
+/// A percentage with its 95% interval: `52.3% (48.1-56.5)`.
+fn rate(wins: u64, n: u64) -> String {
+    if n == 0 {
+        return "-".to_string();
+    }
+    let (lo, hi) = wilson(wins, n);
+    format!(
+        "{:.1}% ({:.1}-{:.1})",
+        100.0 * wins as f64 / n as f64,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
+/// The tables of `r`: each pairing, each army overall, the first seat, the bots.
+pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
+    let played: u64 = r.pairings.iter().map(|p| p.games).sum();
+    writeln!(
+        out,
+        "{played} games; bots {} vs {}; rules {}; seed {}; 95% intervals (Wilson)",
+        r.bots[0], r.bots[1], r.rules, r.seed
+    )?;
+    writeln!(
+        out,
+        "{:<26} {:>6} {:>22} {:>6} {:>7} {:>8}",
+        "pairing A vs B", "games", "A win% (95%)", "draws", "turns", "margin"
+    )?;
+    for p in &r.pairings {
+        let decided = p.a_wins + p.b_wins;
+        writeln!(
+            out,
+            "{:<26} {:>6} {:>22} {:>6} {:>7.1} {:>8.1}",
+            format!("{} vs {}", r.armies[p.a], r.armies[p.b]),
+            p.games,
+            rate(p.a_wins, p.games),
+            p.draws(),
+            if p.games == 0 {
+                0.0
+            } else {
+                p.turns as f64 / p.games as f64
+            },
+            if decided == 0 {
+                0.0
+            } else {
+                p.margin as f64 / decided as f64
+            }
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "{:<14} {:>6} {:>22}", "army", "games", "win% (95%)")?;
+    for (i, army) in r.armies.iter().enumerate() {
+        let (mut n, mut w) = (0, 0);
+        for p in &r.pairings {
+            if p.a == i {
+                n += p.games;
+                w += p.a_wins;
+            } else if p.b == i {
+                n += p.games;
+                w += p.b_wins;
+            }
+        }
+        writeln!(out, "{army:<14} {n:>6} {:>22}", rate(w, n))?;
+    }
+    let first: u64 = r.pairings.iter().map(|p| p.first_seat_wins).sum();
+    writeln!(out)?;
+    writeln!(out, "first seat wins {}", rate(first, played))?;
+    if r.bots[0] != r.bots[1] {
+        writeln!(
+            out,
+            "bots: {} wins {}, {} wins {}, {} draws",
+            r.bots[0],
+            rate(r.by_bot[0], played),
+            r.bots[1],
+            rate(r.by_bot[1], played),
+            r.by_bot[2]
+        )?;
+    }
+    Ok(())
+}
+
+/// The results as CSV: a row per pairing.
+pub fn csv(r: &Results) -> String {
+    let mut s = String::from(
+        "army_a,army_b,games,a_wins,b_wins,draws,a_win_rate,a_low95,a_high95,first_seat_wins,mean_turns,mean_margin\n",
+    );
+    for p in &r.pairings {
+        let (lo, hi) = wilson(p.a_wins, p.games);
+        let n = p.games.max(1) as f64;
+        let decided = (p.a_wins + p.b_wins).max(1) as f64;
+        s.push_str(&format!(
+            "{},{},{},{},{},{},{:.4},{:.4},{:.4},{},{:.2},{:.2}\n",
+            r.armies[p.a],
+            r.armies[p.b],
+            p.games,
+            p.a_wins,
+            p.b_wins,
+            p.draws(),
+            p.a_wins as f64 / n,
+            lo,
+            hi,
+            p.first_seat_wins,
+            p.turns as f64 / n,
+            p.margin as f64 / decided
+        ));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_intervals_match_the_textbook() {
+        let (lo, hi) = wilson(50, 100);
+        assert!(
+            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let (lo, hi) = wilson(0, 10);
+        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{hi}");
+        assert_eq!(wilson(0, 0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn a_shard_spec_is_checked() {
+        assert_eq!(
+            Shard::parse("2/4").expect("fine"),
+            Shard { index: 2, of: 4 }
+        );
+        for bad in ["5/4", "0/4", "1/0", "x/4", "4"] {
+            let e = Shard::parse(bad).expect_err(bad).to_string();
+            assert!(e.contains("write I/N with 1 <= I <= N"), "{e}");
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! `hexforge balance` as a designer runs it: the tables with 95% intervals, result files and CSV,
+//! four shards merged giving exactly one run, and every bad input refused with nothing merged.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("hexforge-balance-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("a UTF-8 temp path")
+}
+
+const ARMIES: [&str; 6] = ["--army", "moloch", "--army", "borgo", "--army", "outpost"];
+
+/// `hexforge balance` on the three armies with `more` arguments.
+fn balance(more: &[&str]) -> (bool, String) {
+    let mut args = vec!["balance"];
+    args.extend(ARMIES);
+    args.extend(more);
+    common::run(&args, None)
+}
+
+fn json(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).expect("a result file")).expect("JSON")
+}
+
+#[test]
+fn four_shards_merged_equal_one_run() {
+    let dir = temp("shards");
+    let all = dir.join("all.json");
+    let (ok, out) = balance(&[
+        "--games",
+        "36",
+        "--seed",
+        "4",
+        "--out",
+        path(&all),
+        "--csv",
+        path(&dir.join("all.csv")),
+    ]);
+    assert!(ok, "{out}");
+    assert!(out.starts_with("36 games; bots greedy vs greedy"), "{out}");
+    assert!(out.contains("95% intervals (Wilson)"), "{out}");
+    assert!(out.contains("first seat wins "), "{out}");
+    let csv = std::fs::read_to_string(dir.join("all.csv")).expect("the CSV");
+    assert!(csv.starts_with("army_a,army_b,games,a_wins,"), "{csv}");
+    assert_eq!(csv.lines().count(), 4, "a header and three pairings: {csv}");
+    let mut shards = Vec::new();
+    for i in 1..=4 {
+        let f = dir.join(format!("shard{i}.json"));
+        let (ok, out) = balance(&[
+            "--games",
+            "36",
+            "--seed",
+            "4",
+            "--shard",
+            &format!("{i}/4"),
+            "--out",
+            path(&f),
+        ]);
+        assert!(ok, "{out}");
+        shards.push(f);
+    }
+    let merged = dir.join("merged.json");
+    let mut args = vec!["balance", "merge"];
+    args.extend(shards.iter().map(|f| path(f)));
+    args.extend(["--out", path(&merged)]);
+    let (ok, out) = common::run(&args, None);
+    assert!(ok, "{out}");
+    let (a, m) = (json(&all), json(&merged));
+    assert_eq!(a["pairings"], m["pairings"]);
+    assert_eq!(a["by_bot"], m["by_bot"]);
+    assert_eq!(m["shards"], serde_json::json!([1, 2, 3, 4]));
+    // The same tables as one run's (but the content line the merge has no mods to print).
+    let one = balance(&["--games", "36", "--seed", "4"]).1;
+    assert!(one.starts_with(&out), "{one}\n---\n{out}");
+
+    // Refused, nothing merged: a shard twice, one missing, another series.
+    let (ok, e) = common::run(
+        &["balance", "merge", path(&shards[0]), path(&shards[0])],
+        None,
+    );
+    assert!(!ok && e.contains("shard 1/4 is given twice"), "{e}");
+    let (ok, e) = common::run(
+        &["balance", "merge", path(&shards[0]), path(&shards[1])],
+        None,
+    );
+    assert!(
+        !ok && e.contains("shards 3/4, 4/4 are missing; nothing was merged"),
+        "{e}"
+    );
+    let other = dir.join("other.json");
+    let (ok, out) = balance(&[
+        "--games",
+        "36",
+        "--seed",
+        "5",
+        "--shard",
+        "2/4",
+        "--out",
+        path(&other),
+    ]);
+    assert!(ok, "{out}");
+    let (ok, e) = common::run(&["balance", "merge", path(&shards[0]), path(&other)], None);
+    assert!(
+        !ok && e.contains("are not shards of one series: their seed differ; nothing was merged"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_bots_each_play_every_army_and_bad_input_is_refused() {
+    let (ok, out) = balance(&[
+        "--games", "48", "--seed", "2", "--bot", "random", "--bot", "greedy",
+    ]);
+    assert!(ok, "{out}");
+    let bots = out
+        .lines()
+        .find(|l| l.starts_with("bots: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(bots.starts_with("bots: random wins "), "{bots}");
+    for army in ["moloch", "borgo", "outpost"] {
+        let row = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{army} ")) && !l.contains(" vs "))
+            .unwrap_or_else(|| panic!("no row for {army}:\n{out}"));
+        let rate: f64 = row
+            .split_whitespace()
+            .nth(2)
+            .and_then(|r| r.trim_end_matches('%').parse().ok())
+            .expect("a rate");
+        assert!((20.0..=80.0).contains(&rate), "{army}: {row}\n{out}");
+    }
+    let (ok, e) = balance(&["--shard", "5/4"]);
+    assert!(
+        !ok && e.contains("--shard 5/4: write I/N with 1 <= I <= N"),
+        "{e}"
+    );
+    let (ok, e) = common::run(&["balance", "--army", "molloch", "--army", "borgo"], None);
+    assert!(!ok && e.contains("did you mean `moloch`"), "{e}");
+    let (ok, e) = balance(&["--bot", "greddy"]);
+    assert!(!ok && e.contains("unknown bot `greddy`"), "{e}");
+    let dir = temp("bad");
+    let not_one = dir.join("x.json");
+    std::fs::write(&not_one, "{\"hello\": 1}").expect("written");
+    let (ok, e) = common::run(&["balance", "merge", path(&not_one)], None);
+    assert!(!ok && e.contains("is not a balance result file"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
