@@ -80,6 +80,28 @@ impl PairingTally {
     }
 }
 
+/// What one tile did over the games its army played (each seat of its army counted once per
+/// game).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TileImpact {
+    /// `army/tile`.
+    pub tile: String,
+    /// Games (seats) in which its player placed it at least once.
+    pub placed_games: u64,
+    /// Those its player won.
+    pub placed_wins: u64,
+    /// Games (seats) of its army in which it was never placed.
+    pub unplaced_games: u64,
+    /// Those its player won.
+    pub unplaced_wins: u64,
+    /// Times it was discarded from a hand.
+    pub discards: u64,
+    /// Wounds its attacks dealt to HQs.
+    pub hq_damage: u64,
+    /// Enemy tiles it was the last to strike before they left the board.
+    pub kills: u64,
+}
+
 /// A run's (or a shard's, or merged shards') results, with what they were played with: a result
 /// file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,6 +128,92 @@ pub struct Results {
     pub pairings: Vec<PairingTally>,
     /// Wins of the first bot, of the second, and draws.
     pub by_bot: [u64; 3],
+    /// Every tile of the armies (in army order, then file order), what it did.
+    pub tiles: Vec<TileImpact>,
+}
+
+/// Follows one game's events to see what each tile did: a mirror of the board (which tile and
+/// owner on each cell), each seat's placed tiles, discards, wounds dealt to HQs, and the last
+/// tile to strike each cell in the battle under way (credited with a kill when that cell's tile
+/// leaves the board destroyed).
+struct TileWatch<'c> {
+    catalog: &'c Catalog,
+    board: Vec<Option<(hexforge_core::TileRef, hexforge_core::Seat)>>,
+    last_hit: Vec<Option<hexforge_core::TileRef>>,
+    /// Per seat, per catalog tile: placed in this game.
+    placed: [Vec<bool>; 2],
+    discards: Vec<u64>,
+    hq_damage: Vec<u64>,
+    kills: Vec<u64>,
+}
+
+impl<'c> TileWatch<'c> {
+    fn new(catalog: &'c Catalog) -> Self {
+        let n = catalog.len();
+        TileWatch {
+            catalog,
+            board: vec![None; hexforge_core::MAX_CELLS],
+            last_hit: vec![None; hexforge_core::MAX_CELLS],
+            placed: [vec![false; n], vec![false; n]],
+            discards: vec![0; n],
+            hq_damage: vec![0; n],
+            kills: vec![0; n],
+        }
+    }
+}
+
+impl hexforge_core::EventSink for TileWatch<'_> {
+    fn push(&mut self, event: hexforge_core::Event) {
+        use hexforge_core::Event as E;
+        match event {
+            E::Placed {
+                cell, tile, owner, ..
+            } => {
+                self.board[cell.index()] = Some((tile, owner));
+                if let Some(p) = self.placed.get_mut(owner.index()) {
+                    p[tile.index()] = true;
+                }
+            }
+            E::Fielded {
+                cell, tile, owner, ..
+            }
+            | E::Joined {
+                cell, tile, owner, ..
+            } => self.board[cell.index()] = Some((tile, owner)),
+            E::Moved { from, to, .. } if from != to => {
+                self.board[to.index()] = self.board[from.index()].take();
+                self.last_hit[to.index()] = self.last_hit[from.index()].take();
+            }
+            E::Attack {
+                from,
+                target,
+                wounds,
+                ..
+            } => {
+                if let Some((attacker, _)) = self.board[from.index()] {
+                    self.last_hit[target.index()] = Some(attacker);
+                    if let Some((t, _)) = self.board[target.index()]
+                        && self.catalog.get(t).is_hq()
+                    {
+                        self.hq_damage[attacker.index()] += u64::from(wounds);
+                    }
+                }
+            }
+            E::Removed { cell, .. } => {
+                if let Some(killer) = self.last_hit[cell.index()].take() {
+                    self.kills[killer.index()] += 1;
+                }
+                self.board[cell.index()] = None;
+            }
+            E::Lifted { cell, .. } => {
+                self.board[cell.index()] = None;
+                self.last_hit[cell.index()] = None;
+            }
+            E::BattleEnded => self.last_hit.iter_mut().for_each(|h| *h = None),
+            E::Discarded { tile, .. } => self.discards[tile.index()] += 1,
+            _ => {}
+        }
+    }
 }
 
 /// The 95% Wilson interval of `wins` out of `n`: (low, high), both 0 for no games.
@@ -171,6 +279,22 @@ pub fn run<H: AbilityHooks>(
             .collect::<Vec<_>>(),
     );
     let by_bot = Mutex::new([0u64; 3]);
+    // Every tile of the series' armies, in army order then file order, and its place there.
+    let tile_ids: Vec<hexforge_core::TileRef> = setup
+        .armies
+        .iter()
+        .filter_map(|a| catalog.army(a))
+        .flat_map(|a| a.tiles.iter().copied())
+        .collect();
+    let impacts = Mutex::new(
+        tile_ids
+            .iter()
+            .map(|&t| TileImpact {
+                tile: catalog.get(t).full_id(),
+                ..TileImpact::default()
+            })
+            .collect::<Vec<_>>(),
+    );
     let failures = Mutex::new(Vec::new());
     (0..setup.games)
         .into_par_iter()
@@ -204,14 +328,42 @@ pub fn run<H: AbilityHooks>(
                     .iter_mut()
                     .map(|b| b.as_mut() as &mut dyn Player)
                     .collect();
-                let result = play_out(&mut game, &mut players, scripts, &mut ())
+                let mut watch = TileWatch::new(&catalog);
+                let result = play_out(&mut game, &mut players, scripts, &mut watch)
                     .map_err(|e| anyhow::anyhow!("{}", crate::matches::stopped(&e)))?;
                 let field = game.field();
                 let hp: Vec<i32> = field.players().map(|p| field.hq_hp(p)).collect();
-                Ok((result, game.turn_number(), hp))
+                Ok((result, game.turn_number(), hp, watch))
             });
             match played {
-                Ok((result, turns, hp)) => {
+                Ok((result, turns, hp, watch)) => {
+                    let winner_seat = match result {
+                        GameResult::Won { team } => Some(usize::from(team)),
+                        _ => None,
+                    };
+                    let mut im = impacts.lock().unwrap_or_else(|p| p.into_inner());
+                    for (slot, &t) in tile_ids.iter().enumerate() {
+                        let i = t.index();
+                        let army = &catalog.get(t).army;
+                        let impact = &mut im[slot];
+                        impact.discards += watch.discards[i];
+                        impact.hq_damage += watch.hq_damage[i];
+                        impact.kills += watch.kills[i];
+                        for (seat, army_of_seat) in [first, second].iter().enumerate() {
+                            if setup.armies[*army_of_seat] != *army {
+                                continue;
+                            }
+                            let won = u64::from(winner_seat == Some(seat));
+                            if watch.placed[seat][i] {
+                                impact.placed_games += 1;
+                                impact.placed_wins += won;
+                            } else {
+                                impact.unplaced_games += 1;
+                                impact.unplaced_wins += won;
+                            }
+                        }
+                    }
+                    drop(im);
                     let mut t = tallies.lock().unwrap_or_else(|p| p.into_inner());
                     let tally = &mut t[pairing];
                     tally.games += 1;
@@ -262,6 +414,7 @@ pub fn run<H: AbilityHooks>(
             shards_of: shard.of,
             pairings: tallies.into_inner().unwrap_or_else(|p| p.into_inner()),
             by_bot: by_bot.into_inner().unwrap_or_else(|p| p.into_inner()),
+            tiles: impacts.into_inner().unwrap_or_else(|p| p.into_inner()),
         },
         failures.into_inner().unwrap_or_else(|p| p.into_inner()),
     ))
@@ -304,6 +457,12 @@ pub fn merge(files: &[(String, Results)]) -> Result<Results> {
         };
     }
     merged.by_bot = [0; 3];
+    for t in &mut merged.tiles {
+        *t = TileImpact {
+            tile: t.tile.clone(),
+            ..TileImpact::default()
+        };
+    }
     for (name, r) in files {
         let differs = [
             ("armies", r.armies != first.armies),
@@ -341,6 +500,15 @@ pub fn merge(files: &[(String, Results)]) -> Result<Results> {
         }
         for i in 0..3 {
             merged.by_bot[i] += r.by_bot[i];
+        }
+        for (m, t) in merged.tiles.iter_mut().zip(&r.tiles) {
+            m.placed_games += t.placed_games;
+            m.placed_wins += t.placed_wins;
+            m.unplaced_games += t.unplaced_games;
+            m.unplaced_wins += t.unplaced_wins;
+            m.discards += t.discards;
+            m.hq_damage += t.hq_damage;
+            m.kills += t.kills;
         }
     }
     merged.shards.sort_unstable();
@@ -423,6 +591,7 @@ pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
     let first: u64 = r.pairings.iter().map(|p| p.first_seat_wins).sum();
     writeln!(out)?;
     writeln!(out, "first seat wins {}", rate(first, played))?;
+    tiles(out, r)?;
     if r.bots[0] != r.bots[1] {
         writeln!(
             out,
@@ -433,6 +602,59 @@ pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
             rate(r.by_bot[1], played),
             r.by_bot[2]
         )?;
+    }
+    Ok(())
+}
+
+/// How many games a tile needs placed and not placed before it is ranked.
+const MIN_TILE_GAMES: u64 = 20;
+
+/// The tiles that most over- and under-perform: the win rate of their player when they were
+/// placed minus when they were not (each with its interval), with their HQ damage, kills and
+/// discards per game; five of each, among tiles with [`MIN_TILE_GAMES`] games both ways.
+fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
+    let share = |w: u64, n: u64| w as f64 / n.max(1) as f64;
+    let mut ranked: Vec<(&TileImpact, f64)> = r
+        .tiles
+        .iter()
+        .filter(|t| t.placed_games >= MIN_TILE_GAMES && t.unplaced_games >= MIN_TILE_GAMES)
+        .map(|t| {
+            (
+                t,
+                share(t.placed_wins, t.placed_games) - share(t.unplaced_wins, t.unplaced_games),
+            )
+        })
+        .collect();
+    if ranked.is_empty() {
+        return Ok(());
+    }
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.tile.cmp(&b.0.tile)));
+    let row = |out: &mut dyn Write, t: &TileImpact, d: f64| -> Result<()> {
+        let games = (t.placed_games + t.unplaced_games).max(1) as f64;
+        writeln!(
+            out,
+            "  {:<30} {:>+6.1} pts  placed {:>22}  not placed {:>22}  HQ dmg {:>5.2}  kills {:>5.2}  discards {:>5.2}",
+            t.tile,
+            100.0 * d,
+            rate(t.placed_wins, t.placed_games),
+            rate(t.unplaced_wins, t.unplaced_games),
+            t.hq_damage as f64 / games,
+            t.kills as f64 / games,
+            t.discards as f64 / games,
+        )?;
+        Ok(())
+    };
+    writeln!(out)?;
+    writeln!(
+        out,
+        "tiles whose player wins more when they are placed (win% placed minus not placed; per game: HQ damage, kills, discards):"
+    )?;
+    for (t, d) in ranked.iter().take(5) {
+        row(out, t, *d)?;
+    }
+    writeln!(out, "tiles whose player wins less when they are placed:")?;
+    for (t, d) in ranked.iter().rev().take(5) {
+        row(out, t, *d)?;
     }
     Ok(())
 }

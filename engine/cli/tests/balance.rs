@@ -76,6 +76,23 @@ fn four_shards_merged_equal_one_run() {
     let (a, m) = (json(&all), json(&merged));
     assert_eq!(a["pairings"], m["pairings"]);
     assert_eq!(a["by_bot"], m["by_bot"]);
+    assert_eq!(a["tiles"], m["tiles"]);
+    // Every tile of the three armies is followed; an HQ is placed in every game of its army
+    // (each army plays 24 of the 36 games).
+    let tiles = a["tiles"].as_array().expect("tiles");
+    let hq = tiles
+        .iter()
+        .find(|t| t["tile"] == "moloch/hq")
+        .unwrap_or_else(|| panic!("{tiles:?}"));
+    assert_eq!(
+        (hq["placed_games"].as_u64(), hq["unplaced_games"].as_u64()),
+        (Some(24), Some(0))
+    );
+    assert!(
+        tiles.iter().any(|t| t["kills"].as_u64() > Some(0))
+            && tiles.iter().any(|t| t["hq_damage"].as_u64() > Some(0)),
+        "kills and HQ damage are credited to some tile"
+    );
     assert_eq!(m["shards"], serde_json::json!([1, 2, 3, 4]));
     // The same tables as one run's (but the content line the merge has no mods to print).
     let one = balance(&["--games", "36", "--seed", "4"]).1;
