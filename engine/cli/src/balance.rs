@@ -606,6 +606,111 @@ pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
     Ok(())
 }
 
+/// What changed in the tiles of `armies` from `before` to `after`: a line per tile added,
+/// removed, or with a printed field changed (`moloch/juggernaut: toughness 1 -> 2`).
+pub fn tile_changes(before: &Catalog, after: &Catalog, armies: &[String]) -> Vec<String> {
+    let describe = |c: &Catalog, t: hexforge_core::TileRef| {
+        let d = c.get(t);
+        vec![
+            ("kind", d.kind.name().to_string()),
+            ("count", d.count.to_string()),
+            ("initiative", format!("{:?}", d.initiative.values())),
+            ("toughness", d.toughness.to_string()),
+            ("mobile", d.mobile.to_string()),
+            (
+                "edges",
+                hexforge_content::edges::feature_strings(&d.edges).join(" "),
+            ),
+            ("module", format!("{:?}", d.module)),
+            ("aura", format!("{:?}", d.aura)),
+            (
+                "abilities",
+                d.abilities
+                    .iter()
+                    .map(|a| a.hook.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        ]
+    };
+    let mut lines = Vec::new();
+    for army in armies {
+        let ids = |c: &Catalog| -> Vec<String> {
+            c.army(army)
+                .map(|a| a.tiles.iter().map(|&t| c.get(t).full_id()).collect())
+                .unwrap_or_default()
+        };
+        let (was, is) = (ids(before), ids(after));
+        for id in &was {
+            match (before.find(id), after.find(id)) {
+                (Some(b), Some(a)) => {
+                    for ((field, x), (_, y)) in
+                        describe(before, b).into_iter().zip(describe(after, a))
+                    {
+                        if x != y {
+                            lines.push(format!("{id}: {field} {x} -> {y}"));
+                        }
+                    }
+                }
+                _ => lines.push(format!("{id}: removed")),
+            }
+        }
+        for id in is.iter().filter(|i| !was.contains(i)) {
+            lines.push(format!("{id}: added"));
+        }
+    }
+    lines
+}
+
+/// Compares two runs of the same series (the same seeds, armies and bots) on two contents: for
+/// each pairing the first army's win rate before and after, the change's 95% margin (two
+/// proportions, normal approximation) and whether it is beyond noise.
+pub fn print_diff(
+    out: &mut impl Write,
+    before: &Results,
+    after: &Results,
+    changes: &[String],
+) -> Result<()> {
+    writeln!(out, "What changed:")?;
+    if changes.is_empty() {
+        writeln!(
+            out,
+            "  no tile of these armies differs (scripts or rules may)"
+        )?;
+    }
+    for c in changes {
+        writeln!(out, "  {c}")?;
+    }
+    writeln!(
+        out,
+        "Pairings ({} games each way, the same seeds; A's win% before -> after, 95% margin):",
+        before.pairings.iter().map(|p| p.games).sum::<u64>()
+    )?;
+    for (b, a) in before.pairings.iter().zip(&after.pairings) {
+        let (n1, n2) = (b.games.max(1) as f64, a.games.max(1) as f64);
+        let (p1, p2) = (b.a_wins as f64 / n1, a.a_wins as f64 / n2);
+        let se = (p1 * (1.0 - p1) / n1 + p2 * (1.0 - p2) / n2).sqrt();
+        let margin = 1.959_964 * se;
+        let d = p2 - p1;
+        let verdict = if se > 0.0 && d.abs() > margin {
+            "significant"
+        } else {
+            "within noise"
+        };
+        writeln!(
+            out,
+            "  {} vs {}: {:.1}% -> {:.1}% ({:+.1} ±{:.1}), {verdict}",
+            before.armies[b.a],
+            before.armies[b.b],
+            100.0 * p1,
+            100.0 * p2,
+            100.0 * d,
+            100.0 * margin
+        )?;
+    }
+    Ok(())
+}
+
 /// How many games a tile needs placed and not placed before it is ranked.
 const MIN_TILE_GAMES: u64 = 20;
 

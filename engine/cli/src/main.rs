@@ -298,6 +298,11 @@ struct BalanceArgs {
     /// Write the pairings as CSV here.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Compare with other content, playing the same seeds on both: a mod folder (or a folder of
+    /// mods) loaded in place of the mods of the same ids, or a git revision of this checkout's
+    /// `mods/` (`HEAD~1`, a branch).
+    #[arg(long, value_name = "REF")]
+    against: Option<String>,
 }
 
 /// What `hexforge portal` does.
@@ -448,7 +453,7 @@ enum ModsCommand {
     },
 }
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 struct TableArgs {
     /// The rules preset: classic, v3 or v2025.
     #[arg(long, default_value = "v3")]
@@ -924,7 +929,7 @@ fn run() -> Result<ExitCode> {
                 let mut bound = catalog.clone();
                 ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
             };
-            let table = args.table.table(&loaded)?;
+            let table = args.table.clone().table(&loaded)?;
             let setup = balance::Setup {
                 armies,
                 bots,
@@ -935,6 +940,44 @@ fn run() -> Result<ExitCode> {
                 shard,
             };
             let (results, failures) = balance::run(&setup, loaded.catalog.clone(), per_thread)?;
+            if let Some(reference) = &args.against {
+                let (other_roots, _keep) = against_roots(reference, &loaded)?;
+                let other = hexforge_script::load(&other_roots, hexforge_script::Limits::default());
+                if !other.mods.problems.is_empty() {
+                    bail!(
+                        "--against {reference}: the other content has problems:\n{}",
+                        other.mods.problems
+                    );
+                }
+                let other_mods = &other.mods.mods;
+                let other_catalog = &other.mods.catalog;
+                let other_thread = || {
+                    let mut bound = other_catalog.clone();
+                    ScriptHost::load(other_mods, &mut bound, hexforge_script::Limits::default()).0
+                };
+                let other_table = args.table.table(&other.mods)?;
+                let other_setup = balance::Setup {
+                    table: &other_table,
+                    content: content_line(&other.mods),
+                    armies: setup.armies.clone(),
+                    bots: setup.bots.clone(),
+                    ..setup
+                };
+                let (after, more) =
+                    balance::run(&other_setup, other_catalog.clone(), other_thread)?;
+                let changes = balance::tile_changes(&loaded.catalog, other_catalog, &setup.armies);
+                balance::print_diff(&mut out, &results, &after, &changes)?;
+                writeln!(out, "Content before: {}", results.content)?;
+                writeln!(out, "Content after: {}", after.content)?;
+                for f in failures.iter().chain(&more) {
+                    writeln!(out, "error: {f}")?;
+                }
+                return Ok(if failures.is_empty() && more.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::FAILURE
+                });
+            }
             balance::print(&mut out, &results)?;
             writeln!(out, "Content: {}", results.content)?;
             write_balance(&results, args.out.as_deref(), args.csv.as_deref())?;
@@ -1100,6 +1143,94 @@ fn armies_of(loaded: &LoadedMods, names: &[String]) -> Result<Vec<String>> {
 }
 
 /// The mods a game is played with, their versions and content hashes, and the engine's version.
+/// The mod folders of `--against REF`, with a temporary folder to remove afterwards: each
+/// loaded mod, or the mod of the same id that REF holds in its place. REF is a folder (a mod, or
+/// a folder of mods, whose other mods are added too) or a git revision of the checkout, whose
+/// `mods/` is extracted (`git archive`) and only its mods of the ids loaded now are taken.
+fn against_roots(reference: &str, loaded: &LoadedMods) -> Result<(Vec<PathBuf>, Option<TempDir>)> {
+    let path = Path::new(reference);
+    let (found, tmp, add_new) = if path.is_dir() {
+        (vec![path.to_path_buf()], None, true)
+    } else {
+        let mods = default_mods()?;
+        let checkout = mods.parent().unwrap_or(Path::new("."));
+        let tmp = TempDir(std::env::temp_dir().join(format!(
+            "hexforge-against-{}-{}",
+            std::process::id(),
+            reference.replace(['/', '~', '^', ':'], "_")
+        )));
+        let _ = std::fs::remove_dir_all(&tmp.0);
+        std::fs::create_dir_all(&tmp.0)?;
+        let archive = std::process::Command::new("git")
+            .args([
+                "-C",
+                &checkout.to_string_lossy(),
+                "archive",
+                "--format=tar",
+                reference,
+                "mods",
+            ])
+            .output()
+            .with_context(|| "--against: git is needed to read a revision")?;
+        if !archive.status.success() {
+            bail!(
+                "--against {reference}: neither a folder nor a git revision of {}: {}",
+                checkout.display(),
+                String::from_utf8_lossy(&archive.stderr).trim()
+            );
+        }
+        let mut tar = std::process::Command::new("tar")
+            .args(["-x", "-C", &tmp.0.to_string_lossy()])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .context("--against: tar is needed to unpack a revision")?;
+        if let Some(stdin) = tar.stdin.as_mut() {
+            stdin.write_all(&archive.stdout)?;
+        }
+        drop(tar.stdin.take());
+        if !tar.wait()?.success() {
+            bail!("--against {reference}: its mods/ could not be unpacked");
+        }
+        (vec![tmp.0.join("mods")], Some(tmp), false)
+    };
+    let mut by_id: Vec<(String, PathBuf)> = Vec::new();
+    for dir in hexforge_content::mod_dirs(&found, &mut Vec::new()) {
+        if let Ok(m) = hexforge_content::load_manifest(&dir)
+            && !by_id.iter().any(|(id, _)| *id == m.id)
+        {
+            by_id.push((m.id, dir));
+        }
+    }
+    let mut roots: Vec<PathBuf> = loaded
+        .mods
+        .iter()
+        .map(|m| {
+            by_id
+                .iter()
+                .find(|(id, _)| *id == m.id)
+                .map_or(m.dir.clone(), |(_, d)| d.clone())
+        })
+        .collect();
+    if add_new {
+        roots.extend(
+            by_id
+                .iter()
+                .filter(|(id, _)| !loaded.mods.iter().any(|m| m.id == *id))
+                .map(|(_, d)| d.clone()),
+        );
+    }
+    Ok((roots, tmp))
+}
+
+/// A temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Writes a balance result file (JSON) and its CSV where asked.
 fn write_balance(r: &balance::Results, out: Option<&Path>, csv: Option<&Path>) -> Result<()> {
     if let Some(path) = out {

@@ -171,3 +171,98 @@ fn two_bots_each_play_every_army_and_bad_input_is_refused() {
     assert!(!ok && e.contains("is not a balance result file"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Copies the folder `from` to `to` (files and folders).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder");
+    for e in std::fs::read_dir(from).expect("readable").flatten() {
+        let (p, target) = (e.path(), to.join(e.file_name()));
+        if p.is_dir() {
+            copy_dir(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).expect("copied");
+        }
+    }
+}
+
+#[test]
+fn a_tweak_is_compared_on_the_same_seeds_with_what_changed_named() {
+    let dir = temp("against");
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/base");
+    let tweaked = dir.join("base");
+    copy_dir(&base, &tweaked);
+    let army = tweaked.join("armies/moloch.toml");
+    let text = std::fs::read_to_string(&army).expect("the army");
+    let at = text.find("id = \"juggernaut\"").expect("the Juggernaut");
+    let tough = at + text[at..].find("toughness = 1").expect("its toughness");
+    let changed = format!(
+        "{}toughness = 3{}",
+        &text[..tough],
+        &text[tough + "toughness = 1".len()..]
+    );
+    std::fs::write(&army, changed).expect("written");
+    let (ok, out) = common::run(
+        &[
+            "balance",
+            "--army",
+            "moloch",
+            "--army",
+            "borgo",
+            "--games",
+            "40",
+            "--seed",
+            "3",
+            "--against",
+            path(&tweaked),
+        ],
+        None,
+    );
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("What changed:\n  moloch/juggernaut: toughness 1 -> 3\n"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("  moloch vs borgo: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("% -> ") && (line.ends_with("significant") || line.ends_with("within noise")),
+        "{line}"
+    );
+    assert!(out.contains("Content after: "), "{out}");
+    // The checkout's own revision changes nothing.
+    let (ok, out) = common::run(
+        &[
+            "balance",
+            "--army",
+            "moloch",
+            "--army",
+            "borgo",
+            "--games",
+            "8",
+            "--against",
+            "HEAD",
+        ],
+        None,
+    );
+    assert!(ok, "{out}");
+    assert!(out.contains("no tile of these armies differs"), "{out}");
+    let (ok, e) = common::run(
+        &[
+            "balance",
+            "--army",
+            "moloch",
+            "--army",
+            "borgo",
+            "--against",
+            "no_such_revision_x",
+        ],
+        None,
+    );
+    assert!(
+        !ok && e.contains("--against no_such_revision_x: neither a folder nor a git revision"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
