@@ -792,6 +792,188 @@ pub fn csv(r: &Results) -> String {
     s
 }
 
+/// The win/draw matrix as an SVG heatmap, drawn with `plotters`: the row army's win rate against
+/// the column army (red below 50%, blue above), each cell labelled with its rate.
+pub fn svg_heatmap(r: &Results) -> Result<String> {
+    use plotters::prelude::*;
+    let n = r.armies.len();
+    // The row army's wins over games, for every ordered pair.
+    let mut cell = vec![vec![None::<(u64, u64)>; n]; n];
+    for p in &r.pairings {
+        cell[p.a][p.b] = Some((p.a_wins, p.games));
+        cell[p.b][p.a] = Some((p.b_wins, p.games));
+    }
+    let side = 80 * n as u32 + 200;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (side, side)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Row army's win rate against the column army",
+                ("sans-serif", 16),
+            )
+            .margin(10)
+            .x_label_area_size(40)
+            .y_label_area_size(110)
+            .build_cartesian_2d(
+                // A segmented range holds both its ends: n armies are 0..n-1.
+                (0..n as i32 - 1).into_segmented(),
+                (0..n as i32 - 1).into_segmented(),
+            )
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let name = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) => r.armies.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(n)
+            .y_labels(n)
+            .x_label_formatter(&name)
+            .y_label_formatter(&name)
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        for (row, cells) in cell.iter().enumerate() {
+            for (col, c) in cells.iter().enumerate() {
+                let (x, y) = (col as i32, row as i32);
+                let colour = match c {
+                    Some((w, g)) if *g > 0 => {
+                        let rate = *w as f64 / *g as f64;
+                        let t = ((rate - 0.5) * 2.0).clamp(-1.0, 1.0);
+                        if t < 0.0 {
+                            RGBColor(255, (255.0 * (1.0 + t)) as u8, (255.0 * (1.0 + t)) as u8)
+                        } else {
+                            RGBColor((255.0 * (1.0 - t)) as u8, (255.0 * (1.0 - t)) as u8, 255)
+                        }
+                    }
+                    _ => RGBColor(230, 230, 230),
+                };
+                let at = |v: i32| SegmentValue::Exact(v);
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        [(at(x), at(y)), (at(x + 1), at(y + 1))],
+                        colour.filled(),
+                    )))
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
+                if let Some((w, g)) = c
+                    && *g > 0
+                {
+                    chart
+                        .draw_series(std::iter::once(Text::new(
+                            format!("{:.0}%", 100.0 * *w as f64 / *g as f64),
+                            (SegmentValue::CenterOf(x), SegmentValue::CenterOf(y)),
+                            ("sans-serif", 14),
+                        )))
+                        .map_err(|e| anyhow::anyhow!("{e}"))?;
+                }
+            }
+        }
+        root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(svg)
+}
+
+/// Each ranked tile's win-rate difference (placed minus not placed, in points) as a bar chart,
+/// drawn with `plotters`; `None` when no tile has enough games to rank.
+pub fn svg_tiles(r: &Results) -> Result<Option<String>> {
+    use plotters::prelude::*;
+    let share = |w: u64, n: u64| w as f64 / n.max(1) as f64;
+    let mut ranked: Vec<(&str, f64)> = r
+        .tiles
+        .iter()
+        .filter(|t| t.placed_games >= MIN_TILE_GAMES && t.unplaced_games >= MIN_TILE_GAMES)
+        .map(|t| {
+            (
+                t.tile.as_str(),
+                100.0
+                    * (share(t.placed_wins, t.placed_games)
+                        - share(t.unplaced_wins, t.unplaced_games)),
+            )
+        })
+        .collect();
+    if ranked.is_empty() {
+        return Ok(None);
+    }
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+    let top = ranked
+        .iter()
+        .map(|(_, d)| d.abs())
+        .fold(5.0f64, f64::max)
+        .ceil();
+    let height = 24 * ranked.len() as u32 + 90;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (760, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Win rate with the tile placed minus without (points)",
+                ("sans-serif", 16),
+            )
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(230)
+            .build_cartesian_2d(-top..top, (0..ranked.len() as i32 - 1).into_segmented())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        // The best tile at the top.
+        let label = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) => ranked
+                .get(ranked.len().saturating_sub(1 + *i as usize))
+                .map_or(String::new(), |(t, _)| t.to_string()),
+            _ => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .y_labels(ranked.len())
+            .y_label_formatter(&label)
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .draw_series(ranked.iter().rev().enumerate().map(|(i, (_, d))| {
+                let colour = if *d >= 0.0 { BLUE } else { RED };
+                Rectangle::new(
+                    [
+                        (0.0, SegmentValue::Exact(i as i32)),
+                        (*d, SegmentValue::Exact(i as i32 + 1)),
+                    ],
+                    colour.mix(0.6).filled(),
+                )
+            }))
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    Ok(Some(svg))
+}
+
+/// `text` escaped for HTML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// One self-contained HTML page: the tables as `print` gives them, the heatmap and the tile
+/// chart inline (no file, script or address outside it).
+pub fn html(r: &Results) -> Result<String> {
+    let mut text = Vec::new();
+    print(&mut text, r)?;
+    let tiles = svg_tiles(r)?.unwrap_or_default();
+    Ok(format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Hexforge balance</title>\
+         <style>body{{font-family:sans-serif;margin:2em}}pre{{background:#f4f4f4;padding:1em}}</style></head><body>\n\
+         <h1>Balance: {}</h1>\n<p>Content: {}</p>\n<h2>Tables</h2>\n<pre id=\"tables\">{}</pre>\n\
+         <h2>Win rates</h2>\n<div id=\"heatmap\">{}</div>\n<h2>Tiles</h2>\n<div id=\"tiles\">{}</div>\n</body></html>\n",
+        escape(&r.armies.join(", ")),
+        escape(&r.content),
+        escape(&String::from_utf8_lossy(&text)),
+        svg_heatmap(r)?,
+        tiles
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

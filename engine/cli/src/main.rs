@@ -270,6 +270,12 @@ enum BalanceCommand {
         /// Write the pairings as CSV here.
         #[arg(long, value_name = "FILE")]
         csv: Option<PathBuf>,
+        /// Write `heatmap.svg` and `tiles.svg` into this folder.
+        #[arg(long, value_name = "DIR")]
+        svg: Option<PathBuf>,
+        /// Write one self-contained HTML report here.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
     },
 }
 
@@ -298,6 +304,12 @@ struct BalanceArgs {
     /// Write the pairings as CSV here.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Write `heatmap.svg` (win rates) and `tiles.svg` (tile impact) into this folder.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// Write one self-contained HTML report (tables and both charts) here.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
     /// Compare with other content, playing the same seeds on both: a mod folder (or a folder of
     /// mods) loaded in place of the mods of the same ids, or a git revision of this checkout's
     /// `mods/` (`HEAD~1`, a branch).
@@ -625,7 +637,14 @@ fn run() -> Result<ExitCode> {
         return portalcmd::search(&mut out, portal, text);
     }
     if let Command::Balance {
-        merge: Some(BalanceCommand::Merge { files, out, csv }),
+        merge:
+            Some(BalanceCommand::Merge {
+                files,
+                out,
+                csv,
+                svg,
+                html,
+            }),
         ..
     } = &cli.command
     {
@@ -637,7 +656,15 @@ fn run() -> Result<ExitCode> {
         let merged = balance::merge(&read)?;
         let mut stdout = std::io::stdout().lock();
         balance::print(&mut stdout, &merged)?;
-        write_balance(&merged, out.as_deref(), csv.as_deref())?;
+        write_balance(
+            &merged,
+            [
+                out.as_deref(),
+                csv.as_deref(),
+                svg.as_deref(),
+                html.as_deref(),
+            ],
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Command::Serve { port, bind } = &cli.command {
@@ -980,7 +1007,15 @@ fn run() -> Result<ExitCode> {
             }
             balance::print(&mut out, &results)?;
             writeln!(out, "Content: {}", results.content)?;
-            write_balance(&results, args.out.as_deref(), args.csv.as_deref())?;
+            write_balance(
+                &results,
+                [
+                    args.out.as_deref(),
+                    args.csv.as_deref(),
+                    args.svg.as_deref(),
+                    args.html.as_deref(),
+                ],
+            )?;
             for f in &failures {
                 writeln!(out, "error: {f}")?;
             }
@@ -1231,8 +1266,23 @@ impl Drop for TempDir {
     }
 }
 
-/// Writes a balance result file (JSON) and its CSV where asked.
-fn write_balance(r: &balance::Results, out: Option<&Path>, csv: Option<&Path>) -> Result<()> {
+/// Writes what a balance run asked for: the result file (JSON), the CSV, the two SVG charts
+/// into a folder, the HTML report.
+fn write_balance(r: &balance::Results, [out, csv, svg, html]: [Option<&Path>; 4]) -> Result<()> {
+    let write = |path: &Path, text: String| {
+        hexforge_content::write_atomically(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
+    if let Some(dir) = svg {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        write(&dir.join("heatmap.svg"), balance::svg_heatmap(r)?)?;
+        if let Some(tiles) = balance::svg_tiles(r)? {
+            write(&dir.join("tiles.svg"), tiles)?;
+        }
+    }
+    if let Some(path) = html {
+        write(path, balance::html(r)?)?;
+    }
     if let Some(path) = out {
         let text = serde_json::to_string_pretty(r)?;
         hexforge_content::write_atomically(path, text)

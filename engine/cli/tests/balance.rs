@@ -34,6 +34,7 @@ fn json(p: &Path) -> serde_json::Value {
 fn four_shards_merged_equal_one_run() {
     let dir = temp("shards");
     let all = dir.join("all.json");
+    let report = dir.join("report.html");
     let (ok, out) = balance(&[
         "--games",
         "36",
@@ -43,11 +44,28 @@ fn four_shards_merged_equal_one_run() {
         path(&all),
         "--csv",
         path(&dir.join("all.csv")),
+        "--svg",
+        path(&dir.join("charts")),
+        "--html",
+        path(&report),
     ]);
     assert!(ok, "{out}");
     assert!(out.starts_with("36 games; bots greedy vs greedy"), "{out}");
     assert!(out.contains("95% intervals (Wilson)"), "{out}");
     assert!(out.contains("first seat wins "), "{out}");
+    // The charts, drawn with a plotting crate, and one page holding everything.
+    let heatmap = std::fs::read_to_string(dir.join("charts/heatmap.svg")).expect("the heatmap");
+    assert!(
+        heatmap.starts_with("<svg") && heatmap.contains("\nmoloch\n"),
+        "{heatmap}"
+    );
+    let html = std::fs::read_to_string(&report).expect("the report");
+    assert!(html.contains("<div id=\"heatmap\"><svg"), "{html}");
+    assert!(html.contains("borgo vs outpost"), "{html}");
+    assert!(
+        !html.contains("src=") && !html.contains("<link"),
+        "self-contained: {html}"
+    );
     let csv = std::fs::read_to_string(dir.join("all.csv")).expect("the CSV");
     assert!(csv.starts_with("army_a,army_b,games,a_wins,"), "{csv}");
     assert_eq!(csv.lines().count(), 4, "a header and three pairings: {csv}");
