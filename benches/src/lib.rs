@@ -322,6 +322,38 @@ impl GameBench {
     pub fn nth_game(&self, n: u64) -> GameOutcome {
         self.random_game(PAIRINGS[(n % PAIRINGS.len() as u64) as usize], n)
     }
+
+    /// One whole 2-player game of two `bot`s (`random`, `greedy`, `mc`; `hexforge_bots::by_name`)
+    /// with the base armies' abilities, as `hexforge balance` plays them: pairing `n % 12`, the
+    /// game and both bots seeded from `n`.
+    ///
+    /// # Panics
+    /// If the bot is unknown or the engine refuses an action it listed as legal.
+    pub fn nth_bot_game(&self, bot: &str, n: u64) -> GameOutcome {
+        let armies = PAIRINGS[(n % PAIRINGS.len() as u64) as usize];
+        let mut seeds = Rng::seeded(n);
+        let setup = GameSetup {
+            shape: BoardShape::standard(),
+            seats: SeatSetup::each_alone(&armies),
+            seed: seeds.next_u64(),
+            marks: Vec::new(),
+        };
+        let mut game = Game::new(setup, self.catalog.clone(), self.rules.clone())
+            .unwrap_or_else(|e| panic!("{armies:?}: {e}"));
+        let mut a = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
+        let mut b = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
+        let mut players: [&mut dyn Player; 2] = [a.as_mut(), b.as_mut()];
+        let mut scripts = self.scripts.borrow_mut();
+        let result = play_out(&mut game, &mut players, &mut *scripts, &mut ())
+            .unwrap_or_else(|e| panic!("{armies:?}, seed {n}: {e}"));
+        let field = game.field();
+        GameOutcome {
+            result,
+            turns: game.turn_number(),
+            battles: game.battles(),
+            hq_hp: field.players().map(|p| field.hq_hp(p)).collect(),
+        }
+    }
 }
 
 impl Default for GameBench {
