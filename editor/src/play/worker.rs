@@ -622,6 +622,7 @@ fn join_match(
                     .is_some_and(|yes| yes == 1)
         }),
         user_mods,
+        elsewhere: None,
     });
     let joining = hexforge_net::Joining {
         address,

@@ -195,6 +195,10 @@ enum Command {
         /// With --fetch-mods: install without asking.
         #[arg(long, requires = "fetch_mods")]
         yes: bool,
+        /// With --fetch-mods: fetch the versions the host plays from this mod portal
+        /// (docs/PORTAL.md) instead of from the host.
+        #[arg(long, value_name = "URL", requires = "fetch_mods")]
+        portal: Option<String>,
     },
     /// The mod portal (docs/PORTAL.md): serve one, or add an author to one.
     Portal {
@@ -894,6 +898,7 @@ fn run() -> Result<ExitCode> {
             debug_corrupt_after,
             fetch_mods,
             yes,
+            portal,
         } => {
             report_problems(&loaded);
             let fetch = fetch_mods.then(|| netcmd::FetchMods {
@@ -901,6 +906,7 @@ fn run() -> Result<ExitCode> {
                 roots: roots.clone(),
                 user_mods: user_mods(),
                 content_line,
+                portal,
             });
             let args = netcmd::JoinArgs {
                 fetch,

@@ -234,6 +234,8 @@ pub struct FetchMods {
     pub user_mods: Option<PathBuf>,
     /// What the match is played with, as the log's `Content:` line says it.
     pub content_line: fn(&LoadedMods) -> String,
+    /// `--portal URL`: fetch from this mod portal instead of the host.
+    pub portal: Option<String>,
 }
 
 /// `hexforge join`: plays a seat (or watches) until the end; a desync prints its report and
@@ -317,6 +319,21 @@ fn attempt(
                 .clone()
                 .or_else(|| f.roots.first().cloned())
                 .unwrap_or_default(),
+            // With --portal, the archives come from the portal, that exact version.
+            elsewhere: f.portal.clone().map(|address| -> hexforge_net::ArchiveSource<'_> {
+                Box::new(move |id: &str, version: &str| {
+                    let portal = hexforge_portal::Portal::new(&address);
+                    let detail = portal.detail(id).map_err(|e| format!("{address}: {e}"))?;
+                    let v = detail
+                        .versions
+                        .iter()
+                        .find(|v| v.version == version)
+                        .ok_or_else(|| format!("{address} has no version {version} of `{id}`"))?;
+                    let a = portal.download(id, v).map_err(|e| format!("{address}: {e}"))?;
+                    say(&format!("fetched `{id}` {version} from {address}"));
+                    Ok(a.to_bytes())
+                })
+            }),
         }
     });
     let joining = Joining {

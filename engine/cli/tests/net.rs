@@ -478,6 +478,90 @@ fn a_joiner_fetches_the_mods_that_differ_from_the_host_installs_them_and_plays()
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A joiner with `--fetch-mods --portal URL` takes the versions the host plays from a mod
+/// portal (docs/PORTAL.md), not from the host.
+#[test]
+fn a_joiner_fetches_the_hosts_versions_from_a_portal_and_plays() {
+    let dir = temp("fetch-portal");
+    let mods = differing_mods(&dir);
+    let user_mods = dir.join("user-mods");
+    // A portal holding the checkout's (the host's) leaders, examples and scored.
+    let data = dir.join("portal");
+    let mut portal = Command::new(env!("CARGO_BIN_EXE_hexforge"))
+        .args([
+            "portal",
+            "serve",
+            "--data",
+            &data.to_string_lossy(),
+            "--port",
+            "0",
+        ])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the portal starts");
+    let mut first = String::new();
+    BufReader::new(portal.stdout.take().expect("its output"))
+        .read_line(&mut first)
+        .expect("its first line");
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .expect("its address")
+        .to_string();
+    let (ok, out) = run(&[
+        "portal",
+        "author",
+        "host",
+        "--data",
+        &data.to_string_lossy(),
+    ]);
+    assert!(ok, "{out}");
+    let token = out.lines().next().expect("a token").trim().to_string();
+    for id in ["leaders", "examples", "scored"] {
+        let (ok, out) = run(&["mods", "publish", id, "--portal", &url, "--token", &token]);
+        assert!(ok, "{out}");
+    }
+    let h = host("random", "4", &[]);
+    let at = h.address();
+    let j = Proc::start_with(
+        "joiner",
+        &[
+            "--mods",
+            &mods.to_string_lossy(),
+            "join",
+            &at,
+            "--bot",
+            "random",
+            "--fetch-mods",
+            "--yes",
+            "--portal",
+            &url,
+        ],
+        &user_mods,
+    );
+    let (status, out) = j.finish();
+    assert!(status.success(), "{out}");
+    for expected in [
+        "net: fetched `leaders` 1.0.0 from http://",
+        "net: installed `leaders` 1.0.0 into ",
+        "net: installed `examples` 1.0.0 into ",
+        "net: joining again with the mods installed",
+        "Result: ",
+    ] {
+        assert!(out.contains(expected), "`{expected}` not in:\n{out}");
+    }
+    assert!(user_mods.join("leaders/mod.toml").is_file());
+    let (hs, hout) = h.finish();
+    assert!(hs.success(), "{hout}");
+    assert!(
+        !hout.contains("sending mod"),
+        "the host sent nothing: {hout}"
+    );
+    let _ = portal.kill();
+    let _ = portal.wait();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_forced_desync_stops_both_sides_with_a_report_and_both_replays() {
     let dir = temp("desync");

@@ -42,7 +42,13 @@ pub struct Fetching<'a> {
     /// Where a fetched mod that is not loaded here goes (the user mods folder); a mod loaded
     /// here is replaced in its own mods folder.
     pub user_mods: std::path::PathBuf,
+    /// Where the archives come from instead of the host (a mod portal, docs/PORTAL.md): given
+    /// the id and version the host plays, the archive's bytes, or why not. `None`: the host.
+    pub elsewhere: Option<ArchiveSource<'a>>,
 }
+
+/// Fetches the archive of a mod (id, version) from somewhere else than the host.
+pub type ArchiveSource<'a> = Box<dyn FnMut(&str, &str) -> Result<Vec<u8>, String> + 'a>;
 
 /// How to join a match.
 pub struct Joining<'a> {
@@ -260,9 +266,14 @@ fn fetch_mods(
             .find(|(i, _, _)| i == id)
             .map(|(_, v, _)| v.clone())
             .unwrap_or_default();
-        conn.send(&Message::Fetch(id.clone()))?;
         let mut bytes: Vec<u8> = Vec::new();
-        loop {
+        if let Some(from) = fetching.elsewhere.as_mut() {
+            bytes = from(id, &version)
+                .map_err(|e| NetError::Fetch(format!("`{id}` {version}: {e}")))?;
+        } else {
+            conn.send(&Message::Fetch(id.clone()))?;
+        }
+        while fetching.elsewhere.is_none() {
             match conn.recv_within(Some(HANDSHAKE_WITHIN))? {
                 Message::Pack { id: got, bytes: b } if got == *id => {
                     bytes.extend_from_slice(&b);

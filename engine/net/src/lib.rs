@@ -31,7 +31,7 @@ pub use error::NetError;
 pub use frame::{FrameError, FrameReader, MAX_FRAME, PROTOCOL, write_frame};
 pub use handshake::{Difference, differences, header_lines, read_header, refusal};
 pub use host::{Fill, Hosting, Listen, Play, host, join_address};
-pub use join::{Confirm, Fetching, Joining, MakePlayer, join};
+pub use join::{ArchiveSource, Confirm, Fetching, Joining, MakePlayer, join};
 pub use lockstep::{Content, Elsewhere, Here, Outcome, Unseen, Watcher, seat_name};
 pub use message::{
     Hello, MAGIC, MAX_PICKS, MAX_SEATS, Message, MessageError, PACK_CHUNK, Role, WireAsk, WireStep,

@@ -502,6 +502,7 @@ fn a_host_that_sends_a_hostile_archive_is_refused_and_nothing_is_installed() {
     j.fetch = Some(hexforge_net::Fetching {
         confirm: Box::new(|_| true),
         user_mods: user_mods.clone(),
+        elsewhere: None,
     });
     let e = join(j, &content(mods()), &mut NoAbilities, &mut Unseen)
         .map(|_| ())
