@@ -10,9 +10,17 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
-/// How long the files must stay quiet before a reload: editors save in several writes (or by
-/// writing a temporary file and renaming it), and one reload should see the final content.
+/// How long a file written must stay quiet before a reload where the system does not say when it
+/// is closed (where it does, the close ends the wait at once: [`FolderWatch::due`]).
 pub const SETTLE: Duration = Duration::from_millis(50);
+
+/// Whether the system tells when a file written is closed (Linux's inotify does): a file left
+/// open is then waited for up to [`OPEN_LIMIT`], not [`SETTLE`].
+const REPORTS_CLOSES: bool = cfg!(target_os = "linux");
+
+/// The longest a file written and not closed is waited for, where closes are reported (a writer
+/// that keeps a file open, or died with it open, does not hold reloads back for ever).
+pub const OPEN_LIMIT: Duration = Duration::from_secs(2);
 
 /// Called from the watcher's thread when a file changes.
 pub type Waker = Box<dyn Fn() + Send + 'static>;
@@ -38,13 +46,16 @@ impl Changes {
 }
 
 /// Watches folders (recursively: editors save by rename, so single files cannot be watched) and
-/// reports when a content file changed and then stayed quiet for [`SETTLE`], with the paths that
-/// changed.
+/// reports the content files that changed once their saves are complete: every file written has
+/// been closed (or renamed into place), or, where the system does not report closes, nothing
+/// changed for [`SETTLE`] (a file left open is given up on after [`OPEN_LIMIT`]).
 pub struct FolderWatch {
     _watcher: notify::RecommendedWatcher,
     events: Receiver<notify::Result<notify::Event>>,
     /// When the last change to a content file arrived, while a reload is due.
     pending: Option<Instant>,
+    /// Content files written to and not closed yet: a save still under way.
+    open: BTreeSet<PathBuf>,
     /// The paths changed since the last reload (sorted, each once).
     changed: BTreeSet<PathBuf>,
     /// A notification was lost since the last reload: the paths are not all known.
@@ -78,18 +89,51 @@ impl FolderWatch {
             _watcher: watcher,
             events,
             pending: None,
+            open: BTreeSet::new(),
             changed: BTreeSet::new(),
             lost: false,
         })
     }
 
-    /// Takes the events that arrived; once a content file changed and nothing changed since for
-    /// [`SETTLE`], returns what changed (and starts collecting afresh).
+    /// Takes the events that arrived; once content files changed and every one written has been
+    /// closed since (a save is complete the moment its writer closes the file, or renames it into
+    /// place), or nothing changed for [`SETTLE`] (a system that reports no closes), returns what
+    /// changed and starts collecting afresh. A save in several writes is seen whole: the file
+    /// stays open between them.
     pub fn due(&mut self, now: Instant) -> Option<Changes> {
+        use notify::EventKind;
+        use notify::event::{AccessKind, AccessMode, ModifyKind};
         while let Ok(event) = self.events.try_recv() {
             match event {
+                // Closed after writing: that file's save is complete.
+                Ok(e)
+                    if matches!(
+                        e.kind,
+                        EventKind::Access(AccessKind::Close(AccessMode::Write))
+                    ) =>
+                {
+                    for p in e.paths.into_iter().filter(|p| is_content_file(p)) {
+                        self.open.remove(&p);
+                        self.changed.insert(p);
+                        self.pending = Some(now);
+                    }
+                }
                 Ok(e) if e.kind.is_access() => {}
                 Ok(e) => {
+                    // Written to (or created): open until its close, where closes are reported.
+                    if matches!(
+                        e.kind,
+                        EventKind::Create(_)
+                            | EventKind::Modify(ModifyKind::Data(_) | ModifyKind::Any)
+                    ) {
+                        self.open
+                            .extend(e.paths.iter().filter(|p| is_content_file(p)).cloned());
+                    } else {
+                        // Renamed into place or removed: nothing more to wait for there.
+                        for p in &e.paths {
+                            self.open.remove(p);
+                        }
+                    }
                     // A folder created, removed or renamed can be a whole mod copied in, deleted
                     // or moved: its path counts too.
                     let structural = matches!(
@@ -116,7 +160,12 @@ impl FolderWatch {
             }
         }
         match self.pending {
-            Some(at) if now.duration_since(at) >= SETTLE => {
+            Some(at)
+                if self.open.is_empty()
+                    || now.duration_since(at)
+                        >= if REPORTS_CLOSES { OPEN_LIMIT } else { SETTLE } =>
+            {
+                self.open.clear();
                 self.pending = None;
                 let paths = std::mem::take(&mut self.changed);
                 Some(if std::mem::take(&mut self.lost) {
@@ -250,7 +299,7 @@ mod tests {
     }
 
     #[test]
-    fn the_watch_names_the_files_that_changed_once_they_settle() {
+    fn the_watch_names_the_content_files_that_changed_once_their_saves_are_complete() {
         let dir = std::env::temp_dir().join(format!("hexforge-watch-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("m/armies")).expect("create the folder");
@@ -259,22 +308,69 @@ mod tests {
         std::fs::write(&a, "x").expect("write a.toml");
         std::fs::write(dir.join("m/notes.md"), "x").expect("write notes.md");
         std::fs::write(dir.join("m/armies/b.toml"), "x").expect("write b.toml");
+        // Each save is due once its file is closed: the two may come in one batch or two.
         let start = Instant::now();
+        let mut seen: Vec<PathBuf> = Vec::new();
+        let b = dir.join("m/armies/b.toml");
+        while !(seen.contains(&a) && seen.contains(&b)) {
+            if let Some(changes) = watch.due(Instant::now()) {
+                let paths = changes.paths().expect("the paths are known");
+                assert!(paths.iter().all(|p| is_content_file(p)), "{paths:?}");
+                assert!(paths.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
+                seen.extend_from_slice(paths);
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "saw only {seen:?}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Collected afresh: nothing more is due.
+        std::thread::sleep(SETTLE * 2);
+        assert_eq!(watch.due(Instant::now()), None);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// A save in several writes, slower than the settling delay between them, is reloaded once,
+    /// whole: not while the file is open, and at once when it is closed.
+    #[test]
+    fn a_save_in_several_writes_is_due_when_its_file_is_closed() {
+        use std::io::Write;
+        let dir = std::env::temp_dir().join(format!("hexforge-watch-close-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("m")).expect("create the folder");
+        let mut watch = FolderWatch::new(std::slice::from_ref(&dir), None).expect("watch");
+        let a = dir.join("m/a.toml");
+        let mut f = std::fs::File::create(&a).expect("create a.toml");
+        f.write_all(b"first half\n").expect("write");
+        f.flush().expect("flush");
+        // Longer than the settling delay: a fixed delay would reload half a file here.
+        let open_until = Instant::now() + SETTLE * 3;
+        while Instant::now() < open_until {
+            if let Some(c) = watch.due(Instant::now()) {
+                // Only a system that reports no closes may get here, after the delay.
+                assert!(!REPORTS_CLOSES, "due while the file is still open: {c:?}");
+                let _ = std::fs::remove_dir_all(&dir);
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        f.write_all(b"second half\n").expect("write");
+        drop(f);
+        let closed = Instant::now();
         let changes = loop {
             if let Some(c) = watch.due(Instant::now()) {
                 break c;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "no change seen");
-            std::thread::sleep(Duration::from_millis(5));
+            assert!(closed.elapsed() < Duration::from_secs(10), "no change seen");
+            std::thread::sleep(Duration::from_millis(1));
         };
-        let paths = changes.paths().expect("the paths are known");
-        assert!(paths.contains(&a), "{paths:?}");
-        assert!(paths.contains(&dir.join("m/armies/b.toml")), "{paths:?}");
-        assert!(paths.iter().all(|p| is_content_file(p)), "{paths:?}");
-        assert!(paths.windows(2).all(|w| w[0] < w[1]), "sorted, once each");
-        // Collected afresh: nothing more is due.
-        std::thread::sleep(SETTLE * 2);
-        assert_eq!(watch.due(Instant::now()), None);
+        assert_eq!(changes.paths(), Some(&[a.clone()][..]));
+        assert!(
+            closed.elapsed() < SETTLE,
+            "due at the close, not after the delay: {:?}",
+            closed.elapsed()
+        );
         let _ = std::fs::remove_dir_all(dir);
     }
 }
