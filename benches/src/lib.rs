@@ -12,6 +12,7 @@ pub mod mods;
 pub mod portal;
 pub mod rule_games;
 
+#[cfg(test)]
 use hexforge_bots::RandomBot;
 use hexforge_core::game::{Player, play_out};
 use hexforge_core::{
@@ -293,6 +294,15 @@ impl GameBench {
     /// # Panics
     /// If the armies are unknown or the engine refuses an action it listed as legal.
     pub fn random_game(&self, armies: [&str; 2], seed: u64) -> GameOutcome {
+        self.bot_game("random", armies, seed)
+    }
+
+    /// One whole 2-player game of two `bot`s (`hexforge_bots::by_name`) on the standard board,
+    /// the game and both bots seeded from `seed`.
+    ///
+    /// # Panics
+    /// If the bot or an army is unknown, or the engine refuses an action it listed as legal.
+    fn bot_game(&self, bot: &str, armies: [&str; 2], seed: u64) -> GameOutcome {
         let mut seeds = Rng::seeded(seed);
         let seats = SeatSetup::each_alone(&armies);
         let setup = GameSetup {
@@ -303,9 +313,9 @@ impl GameBench {
         };
         let mut game = Game::new(setup, self.catalog.clone(), self.rules.clone())
             .unwrap_or_else(|e| panic!("{armies:?}: {e}"));
-        let mut a = RandomBot::new(seeds.next_u64());
-        let mut b = RandomBot::new(seeds.next_u64());
-        let mut players: [&mut dyn Player; 2] = [&mut a, &mut b];
+        let mut a = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
+        let mut b = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
+        let mut players: [&mut dyn Player; 2] = [a.as_mut(), b.as_mut()];
         let mut scripts = self.scripts.borrow_mut();
         let result = play_out(&mut game, &mut players, &mut *scripts, &mut ())
             .unwrap_or_else(|e| panic!("{armies:?}, seed {seed}: {e}"));
@@ -330,29 +340,7 @@ impl GameBench {
     /// # Panics
     /// If the bot is unknown or the engine refuses an action it listed as legal.
     pub fn nth_bot_game(&self, bot: &str, n: u64) -> GameOutcome {
-        let armies = PAIRINGS[(n % PAIRINGS.len() as u64) as usize];
-        let mut seeds = Rng::seeded(n);
-        let setup = GameSetup {
-            shape: BoardShape::standard(),
-            seats: SeatSetup::each_alone(&armies),
-            seed: seeds.next_u64(),
-            marks: Vec::new(),
-        };
-        let mut game = Game::new(setup, self.catalog.clone(), self.rules.clone())
-            .unwrap_or_else(|e| panic!("{armies:?}: {e}"));
-        let mut a = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
-        let mut b = hexforge_bots::by_name(bot, seeds.next_u64()).expect("a known bot");
-        let mut players: [&mut dyn Player; 2] = [a.as_mut(), b.as_mut()];
-        let mut scripts = self.scripts.borrow_mut();
-        let result = play_out(&mut game, &mut players, &mut *scripts, &mut ())
-            .unwrap_or_else(|e| panic!("{armies:?}, seed {n}: {e}"));
-        let field = game.field();
-        GameOutcome {
-            result,
-            turns: game.turn_number(),
-            battles: game.battles(),
-            hq_hp: field.players().map(|p| field.hq_hp(p)).collect(),
-        }
+        self.bot_game(bot, PAIRINGS[(n % PAIRINGS.len() as u64) as usize], n)
     }
 }
 

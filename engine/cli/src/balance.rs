@@ -78,6 +78,16 @@ impl PairingTally {
     pub fn draws(&self) -> u64 {
         self.games - self.a_wins - self.b_wins
     }
+
+    /// Adds another shard's tally of the same pairing.
+    fn add(&mut self, o: &PairingTally) {
+        self.games += o.games;
+        self.a_wins += o.a_wins;
+        self.b_wins += o.b_wins;
+        self.first_seat_wins += o.first_seat_wins;
+        self.turns += o.turns;
+        self.margin += o.margin;
+    }
 }
 
 /// What one tile did over the games its army played (each seat of its army counted once per
@@ -100,6 +110,19 @@ pub struct TileImpact {
     pub hq_damage: u64,
     /// Enemy tiles it was the last to strike before they left the board.
     pub kills: u64,
+}
+
+impl TileImpact {
+    /// Adds another shard's counts of the same tile.
+    fn add(&mut self, o: &TileImpact) {
+        self.placed_games += o.placed_games;
+        self.placed_wins += o.placed_wins;
+        self.unplaced_games += o.unplaced_games;
+        self.unplaced_wins += o.unplaced_wins;
+        self.discards += o.discards;
+        self.hq_damage += o.hq_damage;
+        self.kills += o.kills;
+    }
 }
 
 /// A run's (or a shard's, or merged shards') results, with what they were played with: a result
@@ -491,24 +514,13 @@ pub fn merge(files: &[(String, Results)]) -> Result<Results> {
             merged.shards.push(*s);
         }
         for (m, p) in merged.pairings.iter_mut().zip(&r.pairings) {
-            m.games += p.games;
-            m.a_wins += p.a_wins;
-            m.b_wins += p.b_wins;
-            m.first_seat_wins += p.first_seat_wins;
-            m.turns += p.turns;
-            m.margin += p.margin;
+            m.add(p);
         }
         for i in 0..3 {
             merged.by_bot[i] += r.by_bot[i];
         }
         for (m, t) in merged.tiles.iter_mut().zip(&r.tiles) {
-            m.placed_games += t.placed_games;
-            m.placed_wins += t.placed_wins;
-            m.unplaced_games += t.unplaced_games;
-            m.unplaced_wins += t.unplaced_wins;
-            m.discards += t.discards;
-            m.hq_damage += t.hq_damage;
-            m.kills += t.kills;
+            m.add(t);
         }
     }
     merged.shards.sort_unstable();

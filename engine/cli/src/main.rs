@@ -268,19 +268,26 @@ enum BalanceCommand {
     Merge {
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
-        /// Write the merged result file (JSON) here.
-        #[arg(long, value_name = "FILE")]
-        out: Option<PathBuf>,
-        /// Write the pairings as CSV here.
-        #[arg(long, value_name = "FILE")]
-        csv: Option<PathBuf>,
-        /// Write `heatmap.svg` and `tiles.svg` into this folder.
-        #[arg(long, value_name = "DIR")]
-        svg: Option<PathBuf>,
-        /// Write one self-contained HTML report here.
-        #[arg(long, value_name = "FILE")]
-        html: Option<PathBuf>,
+        #[command(flatten)]
+        report: ReportArgs,
     },
+}
+
+/// What a balance run (or merge) writes besides its tables.
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Write the result file (JSON) here, for `balance merge` or other tools.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write the pairings as CSV here.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write `heatmap.svg` (win rates) and `tiles.svg` (tile impact) into this folder.
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// Write one self-contained HTML report (tables and both charts) here.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
 }
 
 /// What `hexforge balance` plays.
@@ -302,18 +309,8 @@ struct BalanceArgs {
     /// Play only the I-th of N deterministic slices of the games (`2/4`).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
-    /// Write the result file (JSON) here, for `balance merge` or other tools.
-    #[arg(long, value_name = "FILE")]
-    out: Option<PathBuf>,
-    /// Write the pairings as CSV here.
-    #[arg(long, value_name = "FILE")]
-    csv: Option<PathBuf>,
-    /// Write `heatmap.svg` (win rates) and `tiles.svg` (tile impact) into this folder.
-    #[arg(long, value_name = "DIR")]
-    svg: Option<PathBuf>,
-    /// Write one self-contained HTML report (tables and both charts) here.
-    #[arg(long, value_name = "FILE")]
-    html: Option<PathBuf>,
+    #[command(flatten)]
+    report: ReportArgs,
     /// Compare with other content, playing the same seeds on both: a mod folder (or a folder of
     /// mods) loaded in place of the mods of the same ids, or a git revision of this checkout's
     /// `mods/` (`HEAD~1`, a branch).
@@ -641,14 +638,7 @@ fn run() -> Result<ExitCode> {
         return portalcmd::search(&mut out, portal, text);
     }
     if let Command::Balance {
-        merge:
-            Some(BalanceCommand::Merge {
-                files,
-                out,
-                csv,
-                svg,
-                html,
-            }),
+        merge: Some(BalanceCommand::Merge { files, report }),
         ..
     } = &cli.command
     {
@@ -660,15 +650,7 @@ fn run() -> Result<ExitCode> {
         let merged = balance::merge(&read)?;
         let mut stdout = std::io::stdout().lock();
         balance::print(&mut stdout, &merged)?;
-        write_balance(
-            &merged,
-            [
-                out.as_deref(),
-                csv.as_deref(),
-                svg.as_deref(),
-                html.as_deref(),
-            ],
-        )?;
+        write_balance(&merged, report)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Command::Serve { port, bind } = &cli.command {
@@ -1013,15 +995,7 @@ fn run() -> Result<ExitCode> {
             }
             balance::print(&mut out, &results)?;
             writeln!(out, "Content: {}", results.content)?;
-            write_balance(
-                &results,
-                [
-                    args.out.as_deref(),
-                    args.csv.as_deref(),
-                    args.svg.as_deref(),
-                    args.html.as_deref(),
-                ],
-            )?;
+            write_balance(&results, &args.report)?;
             for f in &failures {
                 writeln!(out, "error: {f}")?;
             }
@@ -1274,7 +1248,9 @@ impl Drop for TempDir {
 
 /// Writes what a balance run asked for: the result file (JSON), the CSV, the two SVG charts
 /// into a folder, the HTML report.
-fn write_balance(r: &balance::Results, [out, csv, svg, html]: [Option<&Path>; 4]) -> Result<()> {
+fn write_balance(r: &balance::Results, report: &ReportArgs) -> Result<()> {
+    let [out, csv, svg, html] =
+        [&report.out, &report.csv, &report.svg, &report.html].map(|p| p.as_deref());
     let write = |path: &Path, text: String| {
         hexforge_content::write_atomically(path, text)
             .with_context(|| format!("cannot write {}", path.display()))
