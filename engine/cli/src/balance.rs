@@ -323,12 +323,13 @@ pub fn run<H: AbilityHooks>(
         .into_par_iter()
         .filter(|&k| shard.has(k))
         .for_each_init(&scripts, |scripts, k| {
-            let pairing = k % pairings.len();
-            let (a, b) = pairings[pairing];
-            let round = k / pairings.len();
-            let swapped = round % 2 == 1;
-            let bots_swapped = two_bots && (round / 2) % 2 == 1;
             // Seat order and bots as `hexforge matches` gives them.
+            let crate::matches::Seating {
+                pairing,
+                swapped,
+                bots_swapped,
+            } = crate::matches::Seating::of(k, pairings.len(), two_bots, false);
+            let (a, b) = pairings[pairing];
             let (first, second) = if swapped { (b, a) } else { (a, b) };
             let bot_of = |army: usize| {
                 let slot = usize::from(army == b) ^ usize::from(bots_swapped);
@@ -338,7 +339,7 @@ pub fn run<H: AbilityHooks>(
                 armies: vec![&setup.armies[first], &setup.armies[second]],
                 teams: None,
                 bots: vec![bot_of(first), bot_of(second)],
-                seed: setup.seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
+                seed: crate::matches::game_seed(setup.seed, k),
             };
             let played = crate::matches::new_game(
                 &lineup,
@@ -959,14 +960,6 @@ pub fn svg_tiles(r: &Results) -> Result<Option<String>> {
     Ok(Some(svg))
 }
 
-/// `text` escaped for HTML.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// One self-contained HTML page: the tables as `print` gives them, the heatmap and the tile
 /// chart inline (no file, script or address outside it).
 pub fn html(r: &Results) -> Result<String> {
@@ -978,9 +971,9 @@ pub fn html(r: &Results) -> Result<String> {
          <style>body{{font-family:sans-serif;margin:2em}}pre{{background:#f4f4f4;padding:1em}}</style></head><body>\n\
          <h1>Balance: {}</h1>\n<p>Content: {}</p>\n<h2>Tables</h2>\n<pre id=\"tables\">{}</pre>\n\
          <h2>Win rates</h2>\n<div id=\"heatmap\">{}</div>\n<h2>Tiles</h2>\n<div id=\"tiles\">{}</div>\n</body></html>\n",
-        escape(&r.armies.join(", ")),
-        escape(&r.content),
-        escape(&String::from_utf8_lossy(&text)),
+        hexforge_portal::pages::escape(&r.armies.join(", ")),
+        hexforge_portal::pages::escape(&r.content),
+        hexforge_portal::pages::escape(&String::from_utf8_lossy(&text)),
         svg_heatmap(r)?,
         tiles
     ))

@@ -337,6 +337,40 @@ fn play_recorded(
     })
 }
 
+/// Where game `k` of a series of pairings sits: which pairing, whether its second army sits
+/// first, and whether the two bots play each other's army. Each pairing alternates which army
+/// sits first; with two different bots, the bots swap armies every other pair of games, so each
+/// army is played by each bot in each seat as often (otherwise the stronger bot's wins would go
+/// to whichever army it always played). A lineup of teams (`pairings` of one) keeps its order
+/// and bots when `fixed`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Seating {
+    /// The pairing's index.
+    pub(crate) pairing: usize,
+    /// The pairing's second army sits first.
+    pub(crate) swapped: bool,
+    /// The second bot plays the pairing's first army.
+    pub(crate) bots_swapped: bool,
+}
+
+impl Seating {
+    /// Game `k` of a series of `pairings` pairings; `two_bots` when the bots differ; `fixed`
+    /// for a lineup of teams, which never swaps.
+    pub(crate) fn of(k: usize, pairings: usize, two_bots: bool, fixed: bool) -> Seating {
+        let round = k / pairings;
+        Seating {
+            pairing: k % pairings,
+            swapped: !fixed && round % 2 == 1,
+            bots_swapped: !fixed && two_bots && (round / 2) % 2 == 1,
+        }
+    }
+}
+
+/// The match seed of game `k` of a series seeded `seed` (its game's and bots' seeds follow).
+pub(crate) fn game_seed(seed: u64, k: usize) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64)
+}
+
 /// One finished game of a series.
 struct Outcome {
     pairing: usize,
@@ -447,15 +481,12 @@ pub fn play_matches<H: AbilityHooks>(
     let results: Vec<Result<Outcome>> = (0..games)
         .into_par_iter()
         .map_init(&scripts, |scripts, k| {
-            let pairing = k % pairings.len();
+            let Seating {
+                pairing,
+                swapped,
+                bots_swapped,
+            } = Seating::of(k, pairings.len(), two_bots, teams.is_some());
             let seats = &pairings[pairing];
-            let round = k / pairings.len();
-            // Each pairing alternates which army sits first; a lineup of teams keeps its order.
-            let swapped = teams.is_none() && round % 2 == 1;
-            // With two different bots, each army of a pairing is played by each bot as often,
-            // in each seat: the bots swap armies every other pair of games. (Otherwise the
-            // stronger bot's wins would go to whichever army it always played.)
-            let bots_swapped = teams.is_none() && two_bots && (round / 2) % 2 == 1;
             let order: Vec<usize> = if swapped {
                 (0..seats.len()).rev().collect()
             } else {
@@ -470,7 +501,7 @@ pub fn play_matches<H: AbilityHooks>(
                     .iter()
                     .map(|&i| bot(if bots_swapped { 1 - i } else { i }))
                     .collect(),
-                seed: seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64),
+                seed: game_seed(seed, k),
             };
             let (mut game, mut bots) =
                 new_game(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())?;
