@@ -34,6 +34,10 @@ pub struct ModsPanel {
     waiting: Option<Receiver<Answer>>,
     /// What the last action did, or why it failed.
     note: Option<String>,
+    /// The user mods folder's mods as last read, with what they were read for (the folder and
+    /// the loaded mods' ids and versions): read again only when that changes or the tab changed
+    /// the folder, not on every frame.
+    mine: Option<(String, Vec<Installed>)>,
 }
 
 /// A mod of the user mods folder: its id, its version, and whether it is enabled.
@@ -88,6 +92,28 @@ impl ModsPanel {
         self.waiting.is_some()
     }
 
+    /// The user mods folder's mods, read from disk only when the folder or the loaded content
+    /// changed since the last read, or the tab changed the folder ([`Self::forget_mine`]).
+    fn mine(&mut self, dir: &Path, loaded: &LoadedMods) -> Vec<Installed> {
+        let mut key = dir.display().to_string();
+        for m in &loaded.mods {
+            key.push_str(&format!(" {}@{}", m.id, m.manifest.version));
+        }
+        match &self.mine {
+            Some((k, list)) if *k == key => list.clone(),
+            _ => {
+                let list = installed(dir);
+                self.mine = Some((key, list.clone()));
+                list
+            }
+        }
+    }
+
+    /// Reads the user mods folder again on the next frame.
+    fn forget_mine(&mut self) {
+        self.mine = None;
+    }
+
     /// Runs `job` on a thread of its own; its answer shows on a later frame.
     fn start(&mut self, ctx: &egui::Context, job: impl FnOnce() -> Answer + Send + 'static) {
         let (tx, rx) = channel();
@@ -115,6 +141,7 @@ impl ModsPanel {
             }
             Answer::Installed(Ok(done)) => {
                 self.note = Some(format!("installed {}", done.join(", ")));
+                self.forget_mine();
                 out.push(Msg::FilesWritten);
             }
             Answer::Found(Err(e)) | Answer::Installed(Err(e)) => {
@@ -163,7 +190,7 @@ impl ModsPanel {
         let ctx = ui.ctx().clone();
         egui::Panel::right("mods_installed")
             .default_size(320.0)
-            .show(ui, |ui| self.installed_ui(ui, user_mods, out));
+            .show(ui, |ui| self.installed_ui(ui, loaded, user_mods, out));
         egui::CentralPanel::default().show(ui, |ui| {
             ui.heading("Mod portal");
             ui.horizontal(|ui| {
@@ -194,7 +221,7 @@ impl ModsPanel {
                 ui.label(note);
             }
             ui.separator();
-            let mine: Vec<Installed> = user_mods.map(installed).unwrap_or_default();
+            let mine: Vec<Installed> = user_mods.map(|d| self.mine(d, loaded)).unwrap_or_default();
             let mut install = None;
             egui::ScrollArea::vertical().show(ui, |ui| {
                 for m in &self.found {
@@ -241,35 +268,39 @@ impl ModsPanel {
     }
 
     /// The user mods folder's mods, each with its version and a button to disable or enable it.
-    fn installed_ui(&mut self, ui: &mut egui::Ui, user_mods: Option<&Path>, out: &mut Vec<Msg>) {
+    fn installed_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        loaded: &LoadedMods,
+        user_mods: Option<&Path>,
+        out: &mut Vec<Msg>,
+    ) {
         ui.heading("Your mods");
         let Some(dir) = user_mods else {
             ui.label("No user mods folder: set HEXFORGE_USER_MODS or HOME.");
             return;
         };
         ui.label(dir.display().to_string());
-        let mods = installed(dir);
+        let mods = self.mine(dir, loaded);
         if mods.is_empty() {
             ui.label("None yet: install one from a portal.");
         }
         for m in mods {
             ui.horizontal(|ui| {
                 ui.label(format!("{} {}", m.id, m.version));
-                let (text, result) = if m.enabled {
-                    ("Disable", None)
-                } else {
-                    ("Enable", Some(()))
-                };
+                let text = if m.enabled { "Disable" } else { "Enable" };
                 if ui.button(format!("{text} {}", m.id)).clicked() {
-                    let done = match result {
-                        None => archive::disable(dir, &m.id),
-                        Some(()) => archive::enable(dir, &m.id),
+                    let done = if m.enabled {
+                        archive::disable(dir, &m.id)
+                    } else {
+                        archive::enable(dir, &m.id)
                     };
                     self.note = Some(match done {
                         Ok(_) if m.enabled => format!("`{}` disabled: it is not loaded", m.id),
                         Ok(_) => format!("`{}` enabled", m.id),
                         Err(e) => e.to_string(),
                     });
+                    self.forget_mine();
                     out.push(Msg::FilesWritten);
                 }
             });
