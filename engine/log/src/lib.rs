@@ -557,12 +557,7 @@ impl GameLog {
     /// player's draw, a tile set aside or handed into their reserve, the tile of their secret
     /// rule action, the value of a secret marker on them. `None` when nothing is hidden.
     fn hidden_line(&self, e: &Event) -> Option<String> {
-        let player = |p: Seat| {
-            self.players
-                .get(p.index())
-                .cloned()
-                .unwrap_or_else(|| p.to_string())
-        };
+        let player = |p: Seat| self.names.player(p);
         match *e {
             Event::Drew { player: p, .. } if !self.reader.sees(p) => {
                 Some(format!("  {} draws a tile", player(p)))
