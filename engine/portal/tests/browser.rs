@@ -164,6 +164,19 @@ impl<'d> Session<'d> {
             .to_string()
     }
 
+    /// The page's address once it ends with `suffix` (a click's navigation may still be under
+    /// way when the click returns), or the address after 10 s.
+    fn url_ending(&self, suffix: &str) -> String {
+        let until = Instant::now() + Duration::from_secs(10);
+        loop {
+            let url = self.url();
+            if url.ends_with(suffix) || Instant::now() > until {
+                return url;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     fn url(&self) -> String {
         self.cmd("GET", "/url", Value::Null)
             .as_str()
@@ -233,7 +246,8 @@ fn a_person_searches_the_portal_and_reads_a_mods_page_in_a_browser() {
     );
     let button = browser.find("button[type=submit]");
     browser.cmd("POST", &format!("/element/{button}/click"), json!({}));
-    assert!(browser.url().ends_with("/?q=wagons"), "{}", browser.url());
+    let url = browser.url_ending("/?q=wagons");
+    assert!(url.ends_with("/?q=wagons"), "{url}");
     let list = browser.text("#mods");
     assert!(
         list.contains("war_wagons") && !list.contains("siege_lib"),
@@ -242,11 +256,8 @@ fn a_person_searches_the_portal_and_reads_a_mods_page_in_a_browser() {
     // The mod's page: its versions, what it needs, its install command.
     let link = browser.find("#mods a");
     browser.cmd("POST", &format!("/element/{link}/click"), json!({}));
-    assert!(
-        browser.url().ends_with("/mods/war_wagons"),
-        "{}",
-        browser.url()
-    );
+    let url = browser.url_ending("/mods/war_wagons");
+    assert!(url.ends_with("/mods/war_wagons"), "{url}");
     let versions = browser.text("#versions");
     assert!(
         versions.contains("0.1.0") && versions.contains("siege_lib ^0.1"),
