@@ -1,447 +1,39 @@
-//! `hexforge balance`: many seeded games between every pairing of the armies, each army played
-//! by each bot in each seat equally, aggregated as they finish (memory flat in the number of
-//! games) into a win/draw matrix with 95% Wilson intervals, each army's overall rate, the first
-//! player's advantage, game length and HQ margin; a deterministic shard of the games (`--shard
-//! I/N`) written as a result file, and shards merged (`balance merge`) into what one run gives
-//! (docs/BALANCE.md).
+//! What `hexforge balance` shows of a series the lab played (`hexforge_lab`): the terminal
+//! tables (each pairing with 95% Wilson intervals, each army overall, the first seat, the bots,
+//! the tiles that most over- and under-perform), the diff of a tweak, result files read, the
+//! CSV, the SVG charts and the HTML report (docs/BALANCE.md).
 
 use anyhow::{Context as _, Result, bail};
-use hexforge_core::game::{Player, play_out};
-use hexforge_core::{AbilityHooks, Catalog, GameResult};
-use rayon::prelude::*;
-use serde::{Deserialize, Serialize};
-use std::io::Write;
+use hexforge_lab::{FORMAT, Progress, Results, Setup, Shift, TileImpact, wilson};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
-use std::sync::Arc;
-use std::sync::Mutex;
 
-/// The format of result files, bumped whenever their meaning changes.
-pub const FORMAT: &str = "hexforge-balance 1";
-
-/// `I/N`: the `I`-th of `N` shards (from 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// Which one, 1 to `of`.
-    pub index: u32,
-    /// How many.
-    pub of: u32,
-}
-
-impl Shard {
-    /// Reads `I/N`; refused unless 1 ≤ I ≤ N.
-    pub fn parse(text: &str) -> Result<Shard> {
-        let bad = || {
-            anyhow::anyhow!(
-                "--shard {text}: write I/N with 1 <= I <= N, e.g. --shard 2/4 for the second of four shards"
-            )
-        };
-        let (i, n) = text.split_once('/').ok_or_else(bad)?;
-        let (index, of): (u32, u32) = (
-            i.trim().parse().map_err(|_| bad())?,
-            n.trim().parse().map_err(|_| bad())?,
-        );
-        if of == 0 || index == 0 || index > of {
-            return Err(bad());
-        }
-        Ok(Shard { index, of })
-    }
-
-    /// Whether game `k` is this shard's.
-    fn has(self, k: usize) -> bool {
-        k as u64 % u64::from(self.of) == u64::from(self.index - 1)
-    }
-}
-
-/// What one pairing gave.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PairingTally {
-    /// The first army's index in `armies`.
-    pub a: usize,
-    /// The second army's index.
-    pub b: usize,
-    /// Games played.
-    pub games: u64,
-    /// Games the first army won.
-    pub a_wins: u64,
-    /// Games the second army won.
-    pub b_wins: u64,
-    /// Games the player in the first seat won (whichever army).
-    pub first_seat_wins: u64,
-    /// Turns played, summed over the games.
-    pub turns: u64,
-    /// The winner's HQ hit points minus the loser's, summed over the games won.
-    pub margin: i64,
-}
-
-impl PairingTally {
-    /// Draws (a shared victory counts as one).
-    pub fn draws(&self) -> u64 {
-        self.games - self.a_wins - self.b_wins
-    }
-
-    /// Adds another shard's tally of the same pairing.
-    fn add(&mut self, o: &PairingTally) {
-        self.games += o.games;
-        self.a_wins += o.a_wins;
-        self.b_wins += o.b_wins;
-        self.first_seat_wins += o.first_seat_wins;
-        self.turns += o.turns;
-        self.margin += o.margin;
-    }
-}
-
-/// What one tile did over the games its army played (each seat of its army counted once per
-/// game).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TileImpact {
-    /// `army/tile`.
-    pub tile: String,
-    /// Games (seats) in which its player placed it at least once.
-    pub placed_games: u64,
-    /// Those its player won.
-    pub placed_wins: u64,
-    /// Games (seats) of its army in which it was never placed.
-    pub unplaced_games: u64,
-    /// Those its player won.
-    pub unplaced_wins: u64,
-    /// Times it was discarded from a hand.
-    pub discards: u64,
-    /// Wounds its attacks dealt to HQs.
-    pub hq_damage: u64,
-    /// Enemy tiles it was the last to strike before they left the board.
-    pub kills: u64,
-}
-
-impl TileImpact {
-    /// Adds another shard's counts of the same tile.
-    fn add(&mut self, o: &TileImpact) {
-        self.placed_games += o.placed_games;
-        self.placed_wins += o.placed_wins;
-        self.unplaced_games += o.unplaced_games;
-        self.unplaced_wins += o.unplaced_wins;
-        self.discards += o.discards;
-        self.hq_damage += o.hq_damage;
-        self.kills += o.kills;
-    }
-}
-
-/// A run's (or a shard's, or merged shards') results, with what they were played with: a result
-/// file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Results {
-    /// [`FORMAT`].
-    pub format: String,
-    /// The armies, in the order the pairings index them.
-    pub armies: Vec<String>,
-    /// The two bots.
-    pub bots: [String; 2],
-    /// The rules preset, options and board.
-    pub rules: String,
-    /// The seed of the series.
-    pub seed: u64,
-    /// The games of the whole series (every shard together).
-    pub games: u64,
-    /// The mods and their content hashes, and the engine's version.
-    pub content: String,
-    /// The shards these results hold (1-based indices), all of `shards_of`.
-    pub shards: Vec<u32>,
-    /// How many shards the series was cut into.
-    pub shards_of: u32,
-    /// One tally per pairing.
-    pub pairings: Vec<PairingTally>,
-    /// Wins of the first bot, of the second, and draws.
-    pub by_bot: [u64; 3],
-    /// Every tile of the armies (in army order, then file order), what it did.
-    pub tiles: Vec<TileImpact>,
-}
-
-/// Follows one game's events to see what each tile did: a mirror of the board (which tile and
-/// owner on each cell), each seat's placed tiles, discards, wounds dealt to HQs, and the last
-/// tile to strike each cell in the battle under way (credited with a kill when that cell's tile
-/// leaves the board destroyed).
-struct TileWatch<'c> {
-    catalog: &'c Catalog,
-    board: Vec<Option<(hexforge_core::TileRef, hexforge_core::Seat)>>,
-    last_hit: Vec<Option<hexforge_core::TileRef>>,
-    /// Per seat, per catalog tile: placed in this game.
-    placed: [Vec<bool>; 2],
-    discards: Vec<u64>,
-    hq_damage: Vec<u64>,
-    kills: Vec<u64>,
-}
-
-impl<'c> TileWatch<'c> {
-    fn new(catalog: &'c Catalog) -> Self {
-        let n = catalog.len();
-        TileWatch {
-            catalog,
-            board: vec![None; hexforge_core::MAX_CELLS],
-            last_hit: vec![None; hexforge_core::MAX_CELLS],
-            placed: [vec![false; n], vec![false; n]],
-            discards: vec![0; n],
-            hq_damage: vec![0; n],
-            kills: vec![0; n],
-        }
-    }
-}
-
-impl hexforge_core::EventSink for TileWatch<'_> {
-    fn push(&mut self, event: hexforge_core::Event) {
-        use hexforge_core::Event as E;
-        match event {
-            E::Placed {
-                cell, tile, owner, ..
-            } => {
-                self.board[cell.index()] = Some((tile, owner));
-                if let Some(p) = self.placed.get_mut(owner.index()) {
-                    p[tile.index()] = true;
-                }
-            }
-            E::Fielded {
-                cell, tile, owner, ..
-            }
-            | E::Joined {
-                cell, tile, owner, ..
-            } => self.board[cell.index()] = Some((tile, owner)),
-            E::Moved { from, to, .. } if from != to => {
-                self.board[to.index()] = self.board[from.index()].take();
-                self.last_hit[to.index()] = self.last_hit[from.index()].take();
-            }
-            E::Attack {
-                from,
-                target,
-                wounds,
-                ..
-            } => {
-                if let Some((attacker, _)) = self.board[from.index()] {
-                    self.last_hit[target.index()] = Some(attacker);
-                    if let Some((t, _)) = self.board[target.index()]
-                        && self.catalog.get(t).is_hq()
-                    {
-                        self.hq_damage[attacker.index()] += u64::from(wounds);
-                    }
-                }
-            }
-            E::Removed { cell, .. } => {
-                if let Some(killer) = self.last_hit[cell.index()].take() {
-                    self.kills[killer.index()] += 1;
-                }
-                self.board[cell.index()] = None;
-            }
-            E::Lifted { cell, .. } => {
-                self.board[cell.index()] = None;
-                self.last_hit[cell.index()] = None;
-            }
-            E::BattleEnded => self.last_hit.iter_mut().for_each(|h| *h = None),
-            E::Discarded { tile, .. } => self.discards[tile.index()] += 1,
-            _ => {}
-        }
-    }
-}
-
-/// The 95% Wilson interval of `wins` out of `n`: (low, high), both 0 for no games.
-pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 0.0);
-    }
-    let z = 1.959_964_f64;
-    let (n, p) = (n as f64, wins as f64 / n as f64);
-    let d = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / d;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
-
-/// What a series plays with.
-pub struct Setup<'a> {
-    /// The armies (two or more).
-    pub armies: Vec<String>,
-    /// The two bots (one given: both the same).
-    pub bots: [String; 2],
-    /// The games of the whole series.
-    pub games: usize,
-    /// Its seed.
-    pub seed: u64,
-    /// The rules, board and presets.
-    pub table: &'a crate::matches::Table,
-    /// The content line (mods, hashes, engine).
-    pub content: String,
-    /// The shard to play (`None`: every game).
-    pub shard: Option<Shard>,
-}
-
-/// Plays the series' games (those of its shard) on every core, each folded into the tallies
-/// as it finishes; the first game that fails stops nothing but is reported.
-pub fn run<H: AbilityHooks>(
+/// Plays `setup`'s series through the lab with a progress bar on the terminal's error stream
+/// (none when it is not a terminal).
+pub fn run<H: hexforge_core::AbilityHooks>(
     setup: &Setup<'_>,
-    catalog: Catalog,
+    catalog: hexforge_core::Catalog,
     scripts: impl Fn() -> H + Sync + Send,
 ) -> Result<(Results, Vec<String>)> {
-    if setup.armies.len() < 2 {
-        bail!("balance needs two armies or more: --army A --army B ...");
-    }
-    let mut pairings = Vec::new();
-    for i in 0..setup.armies.len() {
-        for j in i + 1..setup.armies.len() {
-            pairings.push((i, j));
-        }
-    }
-    let rules = Arc::new(setup.table.rules()?);
-    let board = setup.table.board(&rules);
-    let catalog = Arc::new(catalog);
-    let two_bots = setup.bots[0] != setup.bots[1];
-    let shard = setup.shard.unwrap_or(Shard { index: 1, of: 1 });
-    let tallies = Mutex::new(
-        pairings
-            .iter()
-            .map(|&(a, b)| PairingTally {
-                a,
-                b,
-                ..PairingTally::default()
-            })
-            .collect::<Vec<_>>(),
-    );
-    let by_bot = Mutex::new([0u64; 3]);
-    // Every tile of the series' armies, in army order then file order, and its place there.
-    let tile_ids: Vec<hexforge_core::TileRef> = setup
-        .armies
-        .iter()
-        .filter_map(|a| catalog.army(a))
-        .flat_map(|a| a.tiles.iter().copied())
-        .collect();
-    let impacts = Mutex::new(
-        tile_ids
-            .iter()
-            .map(|&t| TileImpact {
-                tile: catalog.get(t).full_id(),
-                ..TileImpact::default()
-            })
-            .collect::<Vec<_>>(),
-    );
-    let failures = Mutex::new(Vec::new());
-    (0..setup.games)
-        .into_par_iter()
-        .filter(|&k| shard.has(k))
-        .for_each_init(&scripts, |scripts, k| {
-            // Seat order and bots as `hexforge matches` gives them.
-            let crate::matches::Seating {
-                pairing,
-                swapped,
-                bots_swapped,
-            } = crate::matches::Seating::of(k, pairings.len(), two_bots, false);
-            let (a, b) = pairings[pairing];
-            let (first, second) = if swapped { (b, a) } else { (a, b) };
-            let bot_of = |army: usize| {
-                let slot = usize::from(army == b) ^ usize::from(bots_swapped);
-                setup.bots[slot].as_str()
-            };
-            let lineup = crate::matches::Lineup {
-                armies: vec![&setup.armies[first], &setup.armies[second]],
-                teams: None,
-                bots: vec![bot_of(first), bot_of(second)],
-                seed: crate::matches::game_seed(setup.seed, k),
-            };
-            let played = crate::matches::new_game(
-                &lineup,
-                (&catalog, &rules, board),
-                scripts,
-                &mut Vec::new(),
-            )
-            .and_then(|(mut game, mut bots)| {
-                let mut players: Vec<&mut dyn Player> = bots
-                    .iter_mut()
-                    .map(|b| b.as_mut() as &mut dyn Player)
-                    .collect();
-                let mut watch = TileWatch::new(&catalog);
-                let result = play_out(&mut game, &mut players, scripts, &mut watch)
-                    .map_err(|e| anyhow::anyhow!("{}", crate::matches::stopped(&e)))?;
-                let field = game.field();
-                let hp: Vec<i32> = field.players().map(|p| field.hq_hp(p)).collect();
-                Ok((result, game.turn_number(), hp, watch))
-            });
-            match played {
-                Ok((result, turns, hp, watch)) => {
-                    let winner_seat = match result {
-                        GameResult::Won { team } => Some(usize::from(team)),
-                        _ => None,
-                    };
-                    let mut im = impacts.lock().unwrap_or_else(|p| p.into_inner());
-                    for (slot, &t) in tile_ids.iter().enumerate() {
-                        let i = t.index();
-                        let army = &catalog.get(t).army;
-                        let impact = &mut im[slot];
-                        impact.discards += watch.discards[i];
-                        impact.hq_damage += watch.hq_damage[i];
-                        impact.kills += watch.kills[i];
-                        for (seat, army_of_seat) in [first, second].iter().enumerate() {
-                            if setup.armies[*army_of_seat] != *army {
-                                continue;
-                            }
-                            let won = u64::from(winner_seat == Some(seat));
-                            if watch.placed[seat][i] {
-                                impact.placed_games += 1;
-                                impact.placed_wins += won;
-                            } else {
-                                impact.unplaced_games += 1;
-                                impact.unplaced_wins += won;
-                            }
-                        }
-                    }
-                    drop(im);
-                    let mut t = tallies.lock().unwrap_or_else(|p| p.into_inner());
-                    let tally = &mut t[pairing];
-                    tally.games += 1;
-                    tally.turns += u64::from(turns);
-                    let mut bots = by_bot.lock().unwrap_or_else(|p| p.into_inner());
-                    match result {
-                        GameResult::Won { team } => {
-                            // Team 0 is the first seat.
-                            let winner = if team == 0 { first } else { second };
-                            if team == 0 {
-                                tally.first_seat_wins += 1;
-                            }
-                            if winner == a {
-                                tally.a_wins += 1;
-                            } else {
-                                tally.b_wins += 1;
-                            }
-                            let w = usize::from(team);
-                            tally.margin += i64::from(hp[w] - hp[1 - w]);
-                            let slot = usize::from(winner == b) ^ usize::from(bots_swapped);
-                            bots[slot] += 1;
-                        }
-                        GameResult::Draw { .. } | GameResult::Shared { .. } => bots[2] += 1,
-                    }
+    let progress = Progress::default();
+    let total = setup.games_played() as usize;
+    let show = std::io::stderr().is_terminal() && total > 0;
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let played = std::thread::scope(|s| {
+        if show {
+            s.spawn(|| {
+                while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+                    crate::matches::progress_bar(progress.done() as usize, total + 1);
+                    std::thread::sleep(std::time::Duration::from_millis(200));
                 }
-                Err(e) => failures
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push(format!("game {k} (seed {}): {e:#}", lineup.seed)),
-            }
-        });
-    let (preset, options, board_id) = setup.table.setup();
-    let mut rules_line = preset.to_string();
-    for o in options {
-        rules_line.push_str(&format!(" --option {o}"));
-    }
-    rules_line.push_str(&format!(" --board {board_id}"));
-    Ok((
-        Results {
-            format: FORMAT.to_string(),
-            armies: setup.armies.clone(),
-            bots: setup.bots.clone(),
-            rules: rules_line,
-            seed: setup.seed,
-            games: setup.games as u64,
-            content: setup.content.clone(),
-            shards: vec![shard.index],
-            shards_of: shard.of,
-            pairings: tallies.into_inner().unwrap_or_else(|p| p.into_inner()),
-            by_bot: by_bot.into_inner().unwrap_or_else(|p| p.into_inner()),
-            tiles: impacts.into_inner().unwrap_or_else(|p| p.into_inner()),
-        },
-        failures.into_inner().unwrap_or_else(|p| p.into_inner()),
-    ))
+                crate::matches::progress_bar(total, total);
+            });
+        }
+        let played = hexforge_lab::run(setup, catalog, scripts, &progress);
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        played
+    });
+    Ok(played?)
 }
 
 /// Reads a result file.
@@ -462,80 +54,6 @@ pub fn read(path: &Path) -> Result<Results> {
         );
     }
     Ok(r)
-}
-
-/// Merges result files of shards of one series into what one run gives; refused, with nothing
-/// merged, when they come from different series (armies, bots, rules, seed, games, content,
-/// shard count), when a shard is given twice, or when one is missing.
-pub fn merge(files: &[(String, Results)]) -> Result<Results> {
-    let Some((first_name, first)) = files.first() else {
-        bail!("give the result files to merge");
-    };
-    let mut merged = first.clone();
-    merged.shards.clear();
-    for p in &mut merged.pairings {
-        *p = PairingTally {
-            a: p.a,
-            b: p.b,
-            ..PairingTally::default()
-        };
-    }
-    merged.by_bot = [0; 3];
-    for t in &mut merged.tiles {
-        *t = TileImpact {
-            tile: t.tile.clone(),
-            ..TileImpact::default()
-        };
-    }
-    for (name, r) in files {
-        let differs = [
-            ("armies", r.armies != first.armies),
-            ("bots", r.bots != first.bots),
-            ("rules", r.rules != first.rules),
-            ("seed", r.seed != first.seed),
-            ("games", r.games != first.games),
-            (
-                "content (mods, versions, hashes)",
-                r.content != first.content,
-            ),
-            ("shard count", r.shards_of != first.shards_of),
-        ];
-        if let Some((what, _)) = differs.iter().find(|(_, d)| *d) {
-            bail!(
-                "{name} and {first_name} are not shards of one series: their {what} differ; nothing was merged"
-            );
-        }
-        for s in &r.shards {
-            if merged.shards.contains(s) {
-                bail!(
-                    "shard {s}/{} is given twice ({name}); nothing was merged",
-                    r.shards_of
-                );
-            }
-            merged.shards.push(*s);
-        }
-        for (m, p) in merged.pairings.iter_mut().zip(&r.pairings) {
-            m.add(p);
-        }
-        for i in 0..3 {
-            merged.by_bot[i] += r.by_bot[i];
-        }
-        for (m, t) in merged.tiles.iter_mut().zip(&r.tiles) {
-            m.add(t);
-        }
-    }
-    merged.shards.sort_unstable();
-    let missing: Vec<String> = (1..=merged.shards_of)
-        .filter(|s| !merged.shards.contains(s))
-        .map(|s| format!("{s}/{}", merged.shards_of))
-        .collect();
-    if !missing.is_empty() {
-        bail!(
-            "shards {} are missing; nothing was merged",
-            missing.join(", ")
-        );
-    }
-    Ok(merged)
 }
 
 /// A percentage with its 95% interval: `52.3% (48.1-56.5)`.
@@ -619,62 +137,6 @@ pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
     Ok(())
 }
 
-/// What changed in the tiles of `armies` from `before` to `after`: a line per tile added,
-/// removed, or with a printed field changed (`moloch/juggernaut: toughness 1 -> 2`).
-pub fn tile_changes(before: &Catalog, after: &Catalog, armies: &[String]) -> Vec<String> {
-    let describe = |c: &Catalog, t: hexforge_core::TileRef| {
-        let d = c.get(t);
-        vec![
-            ("kind", d.kind.name().to_string()),
-            ("count", d.count.to_string()),
-            ("initiative", format!("{:?}", d.initiative.values())),
-            ("toughness", d.toughness.to_string()),
-            ("mobile", d.mobile.to_string()),
-            (
-                "edges",
-                hexforge_content::edges::feature_strings(&d.edges).join(" "),
-            ),
-            ("module", format!("{:?}", d.module)),
-            ("aura", format!("{:?}", d.aura)),
-            (
-                "abilities",
-                d.abilities
-                    .iter()
-                    .map(|a| a.hook.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            ),
-        ]
-    };
-    let mut lines = Vec::new();
-    for army in armies {
-        let ids = |c: &Catalog| -> Vec<String> {
-            c.army(army)
-                .map(|a| a.tiles.iter().map(|&t| c.get(t).full_id()).collect())
-                .unwrap_or_default()
-        };
-        let (was, is) = (ids(before), ids(after));
-        for id in &was {
-            match (before.find(id), after.find(id)) {
-                (Some(b), Some(a)) => {
-                    for ((field, x), (_, y)) in
-                        describe(before, b).into_iter().zip(describe(after, a))
-                    {
-                        if x != y {
-                            lines.push(format!("{id}: {field} {x} -> {y}"));
-                        }
-                    }
-                }
-                _ => lines.push(format!("{id}: removed")),
-            }
-        }
-        for id in is.iter().filter(|i| !was.contains(i)) {
-            lines.push(format!("{id}: added"));
-        }
-    }
-    lines
-}
-
 /// Compares two runs of the same series (the same seeds, armies and bots) on two contents: for
 /// each pairing the first army's win rate before and after, the change's 95% margin (two
 /// proportions, normal approximation) and whether it is beyond noise.
@@ -700,12 +162,8 @@ pub fn print_diff(
         before.pairings.iter().map(|p| p.games).sum::<u64>()
     )?;
     for (b, a) in before.pairings.iter().zip(&after.pairings) {
-        let (n1, n2) = (b.games.max(1) as f64, a.games.max(1) as f64);
-        let (p1, p2) = (b.a_wins as f64 / n1, a.a_wins as f64 / n2);
-        let se = (p1 * (1.0 - p1) / n1 + p2 * (1.0 - p2) / n2).sqrt();
-        let margin = 1.959_964 * se;
-        let d = p2 - p1;
-        let verdict = if se > 0.0 && d.abs() > margin {
+        let s = Shift::of(b.a_wins, b.games, a.a_wins, a.games);
+        let verdict = if s.significant {
             "significant"
         } else {
             "within noise"
@@ -715,10 +173,10 @@ pub fn print_diff(
             "  {} vs {}: {:.1}% -> {:.1}% ({:+.1} ±{:.1}), {verdict}",
             before.armies[b.a],
             before.armies[b.b],
-            100.0 * p1,
-            100.0 * p2,
-            100.0 * d,
-            100.0 * margin
+            100.0 * s.before,
+            100.0 * s.after,
+            100.0 * s.change,
+            100.0 * s.margin
         )?;
     }
     Ok(())
@@ -977,33 +435,4 @@ pub fn html(r: &Results) -> Result<String> {
         svg_heatmap(r)?,
         tiles
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn wilson_intervals_match_the_textbook() {
-        let (lo, hi) = wilson(50, 100);
-        assert!(
-            (lo - 0.4038).abs() < 1e-3 && (hi - 0.5962).abs() < 1e-3,
-            "{lo} {hi}"
-        );
-        let (lo, hi) = wilson(0, 10);
-        assert!(lo == 0.0 && (hi - 0.2775).abs() < 1e-3, "{hi}");
-        assert_eq!(wilson(0, 0), (0.0, 0.0));
-    }
-
-    #[test]
-    fn a_shard_spec_is_checked() {
-        assert_eq!(
-            Shard::parse("2/4").expect("fine"),
-            Shard { index: 2, of: 4 }
-        );
-        for bad in ["5/4", "0/4", "1/0", "x/4", "4"] {
-            let e = Shard::parse(bad).expect_err(bad).to_string();
-            assert!(e.contains("write I/N with 1 <= I <= N"), "{e}");
-        }
-    }
 }

@@ -643,11 +643,11 @@ fn run() -> Result<ExitCode> {
     } = &cli.command
     {
         // Result files hold what they need: no content loads.
-        let read: Vec<(String, balance::Results)> = files
+        let read: Vec<(String, hexforge_lab::Results)> = files
             .iter()
             .map(|f| Ok((f.display().to_string(), balance::read(f)?)))
             .collect::<Result<_>>()?;
-        let merged = balance::merge(&read)?;
+        let merged = hexforge_lab::merge(&read)?;
         let mut stdout = std::io::stdout().lock();
         balance::print(&mut stdout, &merged)?;
         write_balance(&merged, report)?;
@@ -913,7 +913,7 @@ fn run() -> Result<ExitCode> {
             let shard = args
                 .shard
                 .as_deref()
-                .map(balance::Shard::parse)
+                .map(hexforge_lab::Shard::parse)
                 .transpose()?;
             let armies = if args.armies.is_empty() {
                 loaded
@@ -935,7 +935,7 @@ fn run() -> Result<ExitCode> {
             };
             for b in &bots {
                 if !hexforge_bots::NAMES.contains(&b.as_str()) {
-                    return Err(matches::unknown_bot(b));
+                    return Err(hexforge_lab::unknown_bot(b).into());
                 }
             }
             let mods = &loaded.mods;
@@ -945,12 +945,15 @@ fn run() -> Result<ExitCode> {
                 ScriptHost::load(mods, &mut bound, hexforge_script::Limits::default()).0
             };
             let table = args.table.clone().table(&loaded)?;
-            let setup = balance::Setup {
+            let rules = std::sync::Arc::new(table.rules()?);
+            let setup = hexforge_lab::Setup {
                 armies,
                 bots,
                 games: args.games,
                 seed: args.seed,
-                table: &table,
+                board: table.board(&rules),
+                rules: rules.clone(),
+                rules_line: table.rules_line(),
                 content: content_line(&loaded),
                 shard,
             };
@@ -971,8 +974,11 @@ fn run() -> Result<ExitCode> {
                     ScriptHost::load(other_mods, &mut bound, hexforge_script::Limits::default()).0
                 };
                 let other_table = args.table.table(&other.mods)?;
-                let other_setup = balance::Setup {
-                    table: &other_table,
+                let other_rules = std::sync::Arc::new(other_table.rules()?);
+                let other_setup = hexforge_lab::Setup {
+                    board: other_table.board(&other_rules),
+                    rules: other_rules.clone(),
+                    rules_line: other_table.rules_line(),
                     content: content_line(&other.mods),
                     armies: setup.armies.clone(),
                     bots: setup.bots.clone(),
@@ -980,7 +986,8 @@ fn run() -> Result<ExitCode> {
                 };
                 let (after, more) =
                     balance::run(&other_setup, other_catalog.clone(), other_thread)?;
-                let changes = balance::tile_changes(&loaded.catalog, other_catalog, &setup.armies);
+                let changes =
+                    hexforge_lab::tile_changes(&loaded.catalog, other_catalog, &setup.armies);
                 balance::print_diff(&mut out, &results, &after, &changes)?;
                 writeln!(out, "Content before: {}", results.content)?;
                 writeln!(out, "Content after: {}", after.content)?;
@@ -1248,7 +1255,7 @@ impl Drop for TempDir {
 
 /// Writes what a balance run asked for: the result file (JSON), the CSV, the two SVG charts
 /// into a folder, the HTML report.
-fn write_balance(r: &balance::Results, report: &ReportArgs) -> Result<()> {
+fn write_balance(r: &hexforge_lab::Results, report: &ReportArgs) -> Result<()> {
     let [out, csv, svg, html] =
         [&report.out, &report.csv, &report.svg, &report.html].map(|p| p.as_deref());
     let write = |path: &Path, text: String| {

@@ -5,9 +5,8 @@ use anyhow::{Result, bail};
 use hexforge_content::{Board, RulePreset};
 use hexforge_core::game::{LegalActions, Player, Seats};
 use hexforge_core::tile::DeclaredOption;
-use hexforge_core::{
-    AbilityHooks, ActionError, Catalog, Event, Game, GameResult, GameSetup, Rules, SeatSetup,
-};
+use hexforge_core::{AbilityHooks, ActionError, Catalog, Event, Game, GameResult, Rules};
+use hexforge_lab::{Lineup, Seating, game_seed, stopped};
 use hexforge_log::GameLog;
 use hexforge_replay::act_noted;
 use rayon::prelude::*;
@@ -42,6 +41,17 @@ impl Table {
         )?)
     }
 
+    /// The rules as a command line gives them (`classic --option ... --board standard`), as a
+    /// balance result file records them.
+    pub fn rules_line(&self) -> String {
+        let mut line = self.preset.clone();
+        for o in &self.options {
+            line.push_str(&format!(" --option {o}"));
+        }
+        line.push_str(&format!(" --board {}", self.board.id));
+        line
+    }
+
     /// The rules preset, the options and the board's id, as a replay's header takes them
     /// ([`hexforge_replay::header`]).
     pub fn setup(&self) -> (&str, &[String], &str) {
@@ -53,18 +63,6 @@ impl Table {
     pub fn board(&self, rules: &Rules) -> &Board {
         hexforge_content::table_board(&self.board, rules)
     }
-}
-
-/// A game's seats, bots and seed.
-pub(crate) struct Lineup<'a> {
-    /// Each seat's army.
-    pub(crate) armies: Vec<&'a str>,
-    /// Each seat's team; `None`: every player on their own.
-    pub(crate) teams: Option<&'a [u8]>,
-    /// Each seat's bot.
-    pub(crate) bots: Vec<&'a str>,
-    /// The match seed the game's and the bots' seeds come from.
-    pub(crate) seed: u64,
 }
 
 /// The teams of `--team` labels, one per army in seat order: the first label seen is team 0,
@@ -106,60 +104,6 @@ fn bot_name(names: &[String], seat: usize) -> &str {
         .get(seat)
         .or(names.last())
         .map_or("random", String::as_str)
-}
-
-/// The error for a bot name that is not one of `hexforge_bots::NAMES`, with the closest one.
-pub fn unknown_bot(name: &str) -> anyhow::Error {
-    anyhow::anyhow!(
-        "unknown bot `{name}`{}: use one of {}",
-        hexforge_core::names::did_you_mean(name, hexforge_bots::NAMES.iter().copied()),
-        hexforge_bots::NAMES.join(", ")
-    )
-}
-
-fn bots(lineup: &Lineup<'_>, bot_seeds: &[u64]) -> Result<Vec<Box<dyn Player + Send>>> {
-    lineup
-        .bots
-        .iter()
-        .zip(bot_seeds)
-        .map(|(name, s)| hexforge_bots::by_name(name, *s).ok_or_else(|| unknown_bot(name)))
-        .collect()
-}
-
-/// A new game of `lineup` with its bots; the `setup` hooks of the game rules in play run with
-/// `scripts`, their events going to `sink`.
-pub(crate) fn new_game(
-    lineup: &Lineup<'_>,
-    (catalog, rules, board): (&Arc<Catalog>, &Arc<Rules>, &Board),
-    scripts: &mut dyn AbilityHooks,
-    sink: &mut Vec<Event>,
-) -> Result<(Game, Vec<Box<dyn Player + Send>>)> {
-    let (game_seed, bot_seeds) = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len());
-    let seats = match lineup.teams {
-        Some(teams) => lineup
-            .armies
-            .iter()
-            .zip(teams)
-            .map(|(army, team)| SeatSetup {
-                army: army.to_string(),
-                team: *team,
-            })
-            .collect(),
-        None => SeatSetup::each_alone(&lineup.armies),
-    };
-    let game = Game::start(
-        GameSetup {
-            shape: board.shape.clone(),
-            seats,
-            seed: game_seed,
-            marks: board.start_marks(),
-        },
-        catalog.clone(),
-        rules.clone(),
-        scripts,
-        sink,
-    )?;
-    Ok((game, bots(lineup, &bot_seeds)?))
 }
 
 /// What `hexforge match` prints besides the result line.
@@ -244,7 +188,7 @@ pub fn play_match(
         seed,
     };
     let mut set_up: Vec<Event> = Vec::new();
-    let (mut game, mut bots) = new_game(
+    let (mut game, mut bots) = hexforge_lab::start(
         &lineup,
         (&catalog, &rules, board),
         &mut *scripts,
@@ -337,38 +281,19 @@ fn play_recorded(
     })
 }
 
-/// Where game `k` of a series of pairings sits: which pairing, whether its second army sits
-/// first, and whether the two bots play each other's army. Each pairing alternates which army
-/// sits first; with two different bots, the bots swap armies every other pair of games, so each
-/// army is played by each bot in each seat as often (otherwise the stronger bot's wins would go
-/// to whichever army it always played). A lineup of teams (`pairings` of one) keeps its order
-/// and bots when `fixed`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Seating {
-    /// The pairing's index.
-    pub(crate) pairing: usize,
-    /// The pairing's second army sits first.
-    pub(crate) swapped: bool,
-    /// The second bot plays the pairing's first army.
-    pub(crate) bots_swapped: bool,
-}
-
-impl Seating {
-    /// Game `k` of a series of `pairings` pairings; `two_bots` when the bots differ; `fixed`
-    /// for a lineup of teams, which never swaps.
-    pub(crate) fn of(k: usize, pairings: usize, two_bots: bool, fixed: bool) -> Seating {
-        let round = k / pairings;
-        Seating {
-            pairing: k % pairings,
-            swapped: !fixed && round % 2 == 1,
-            bots_swapped: !fixed && two_bots && (round / 2) % 2 == 1,
-        }
+/// Draws the progress bar of a series on the terminal's error stream, `n` games of `games`
+/// done; the line ends once they all are.
+pub fn progress_bar(n: usize, games: usize) {
+    let width = 40;
+    let filled = (n * width / games.max(1)).min(width);
+    eprint!(
+        "\r[{}{}] {n}/{games} games",
+        "#".repeat(filled),
+        ".".repeat(width - filled)
+    );
+    if n >= games {
+        eprintln!();
     }
-}
-
-/// The match seed of game `k` of a series seeded `seed` (its game's and bots' seeds follow).
-pub(crate) fn game_seed(seed: u64, k: usize) -> u64 {
-    seed.wrapping_mul(0x9E37_79B9).wrapping_add(k as u64)
 }
 
 /// One finished game of a series.
@@ -504,7 +429,7 @@ pub fn play_matches<H: AbilityHooks>(
                 seed: game_seed(seed, k),
             };
             let (mut game, mut bots) =
-                new_game(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())?;
+                hexforge_lab::start(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())?;
             let mut players: Vec<&mut dyn Player> = bots
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)
@@ -524,16 +449,7 @@ pub fn play_matches<H: AbilityHooks>(
             };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if progress && (n % (games / 100).max(1) == 0 || n == games) {
-                let width = 40;
-                let filled = n * width / games.max(1);
-                eprint!(
-                    "\r[{}{}] {n}/{games}",
-                    "#".repeat(filled),
-                    ".".repeat(width - filled)
-                );
-                if n == games {
-                    eprintln!();
-                }
+                progress_bar(n, games);
             }
             Ok(Outcome {
                 pairing,
@@ -736,13 +652,4 @@ fn team_table(
 /// (the modder's message, where and a Lua traceback), else an engine bug.
 fn refused(e: ActionError) -> anyhow::Error {
     anyhow::anyhow!("{}", stopped(&e))
-}
-
-/// Why a game stopped at an action the engine listed as legal, in the words of whoever can fix
-/// it: a script's error as the modder wrote it, or the engine's refusal (an engine bug).
-pub(crate) fn stopped(e: &ActionError) -> String {
-    match e {
-        ActionError::Hook(h) => format!("a script error stopped the match: {h}"),
-        other => format!("the engine refused an action it listed as legal: {other}"),
-    }
 }

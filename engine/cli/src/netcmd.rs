@@ -1,12 +1,13 @@
 //! `hexforge host`, `hexforge join` and `hexforge serve`: matches over the network
 //! (docs/NETWORK.md) through `hexforge_net`, printed as `hexforge match` prints a game.
 
-use crate::matches::{Printer, Table, seat_teams, unknown_bot};
+use crate::matches::{Printer, Table, seat_teams};
 use crate::terminal::Terminal;
 use anyhow::{Context as _, Result, bail};
 use hexforge_content::LoadedMods;
 use hexforge_core::game::Player;
 use hexforge_core::{AbilityHooks, Event, Game};
+use hexforge_lab::unknown_bot;
 use hexforge_net::relay::Relay;
 use hexforge_net::{
     Content, Elsewhere, Fetching, Fill, Here, Hosting, Joining, Listen, NetError, Play, Watcher,
@@ -78,7 +79,7 @@ fn bot_checked(name: &str) -> Result<&str> {
     if hexforge_bots::NAMES.contains(&name) {
         Ok(name)
     } else {
-        Err(unknown_bot(name))
+        Err(unknown_bot(name).into())
     }
 }
 
