@@ -46,6 +46,17 @@ impl Setup<'_> {
     }
 }
 
+/// The rules as a command line gives them (`classic --option hq_hp=15 --board standard`), as a
+/// result file records them: shards of one series must agree on it.
+pub fn rules_line(preset: &str, options: &[String], board: &str) -> String {
+    let mut line = preset.to_string();
+    for o in options {
+        line.push_str(&format!(" --option {o}"));
+    }
+    line.push_str(&format!(" --board {board}"));
+    line
+}
+
 /// A series under way, shared with whoever watches it: the games finished so far, and a
 /// cancel that stops it before its next game (games under way finish first).
 #[derive(Debug, Default)]
@@ -223,9 +234,13 @@ pub fn run<H: AbilityHooks>(
                 Err(e) => failures
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
-                    .push(format!("game {k} (seed {}): {e:#}", lineup.seed)),
+                    .push(format!("game {k} (seed {}): {e}", lineup.seed)),
             }
+            progress.done.fetch_add(1, Ordering::Relaxed);
         });
+    if progress.cancelled() {
+        return Err(LabError::Cancelled);
+    }
     Ok((
         Results {
             format: FORMAT.to_string(),
@@ -243,4 +258,63 @@ pub fn run<H: AbilityHooks>(
         },
         failures.into_inner().unwrap_or_else(|p| p.into_inner()),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexforge_core::NoAbilities;
+    use std::path::Path;
+
+    fn loaded() -> hexforge_content::LoadedMods {
+        hexforge_content::load_mods(&[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods")])
+    }
+
+    fn play(
+        loaded: &hexforge_content::LoadedMods,
+        games: usize,
+        shard: Option<Shard>,
+        progress: &Progress,
+    ) -> Result<(Results, Vec<String>), LabError> {
+        let rules = Arc::new(loaded.table_rules("v3", &[]).expect("rules"));
+        let board = loaded.board("standard").expect("board");
+        let setup = Setup {
+            armies: vec!["moloch".into(), "outpost".into()],
+            bots: ["random".into(), "random".into()],
+            games,
+            seed: 5,
+            rules,
+            board,
+            rules_line: rules_line("v3", &[], "standard"),
+            content: "test".into(),
+            shard,
+        };
+        run(&setup, loaded.catalog.clone(), || NoAbilities, progress)
+    }
+
+    #[test]
+    fn progress_counts_every_game_of_the_shard_and_the_same_seed_gives_the_same_tallies() {
+        let loaded = loaded();
+        let progress = Progress::default();
+        let (all, failures) = play(&loaded, 12, None, &progress).expect("plays");
+        assert!(failures.is_empty(), "{failures:?}");
+        assert_eq!(progress.done(), 12);
+        assert_eq!(all.pairings[0].games, 12);
+        let half = Progress::default();
+        let (first, _) = play(&loaded, 12, Some(Shard { index: 1, of: 2 }), &half).expect("plays");
+        assert_eq!(half.done(), 6);
+        assert_eq!(first.pairings[0].games, 6);
+        let (again, _) = play(&loaded, 12, None, &Progress::default()).expect("plays");
+        assert_eq!(again, all);
+    }
+
+    #[test]
+    fn a_cancelled_series_starts_no_game_and_says_it_was_cancelled() {
+        let loaded = loaded();
+        let progress = Progress::default();
+        progress.cancel();
+        let e = play(&loaded, 1000, None, &progress).expect_err("cancelled");
+        assert!(matches!(e, LabError::Cancelled), "{e}");
+        assert_eq!(progress.done(), 0, "no game played after the cancel");
+    }
 }
