@@ -176,6 +176,20 @@ impl Designer {
             .collect()
     }
 
+    /// The army files with unsaved changes that load (no problem), as the Balance tab compares
+    /// them with the saved files.
+    pub fn unsaved_edits(&self) -> Vec<crate::balance::worker::Edited> {
+        self.docs
+            .iter()
+            .filter(|d| d.dirty() && d.problems().is_empty())
+            .map(|d| crate::balance::worker::Edited {
+                army: d.army_id(),
+                path: d.path.clone(),
+                text: d.text().to_string(),
+            })
+            .collect()
+    }
+
     /// The files with unsaved changes (army files, and the Lua file being edited).
     pub fn unsaved(&self) -> Vec<PathBuf> {
         let lua = self

@@ -16,6 +16,7 @@
 
 pub mod army_view;
 pub mod autosave;
+pub mod balance;
 pub mod board_view;
 pub mod browser;
 pub mod content;
@@ -64,6 +65,8 @@ pub struct Editor {
     play: play::Play,
     /// The Mods tab: a portal browsed, the user's mods installed, updated, enabled.
     mods: mods_panel::ModsPanel,
+    /// The Balance tab: series of bot games for the army being edited.
+    balance: balance::BalancePanel,
     /// What the last reload and the last action did.
     status: status_bar::StatusBar,
     /// The watch on the content's folders that drives hot reload (`None` when it could not
@@ -107,6 +110,7 @@ impl Editor {
             replays: replays::Replays::default(),
             play: play::Play::default(),
             mods: mods_panel::ModsPanel::default(),
+            balance: balance::BalancePanel::default(),
             status,
             watch,
             waker: None,
@@ -147,6 +151,24 @@ impl Editor {
             self.watch_again();
         }
         self.reload();
+    }
+
+    /// The Balance tab.
+    pub fn balance(&self) -> &balance::BalancePanel {
+        &self.balance
+    }
+
+    /// The Balance tab, to set a series up.
+    pub fn balance_mut(&mut self) -> &mut balance::BalancePanel {
+        &mut self.balance
+    }
+
+    /// Starts the Balance tab's series as set up, for the designer's army and its unsaved
+    /// changes; the error says what to change.
+    pub fn start_balance(&mut self) -> Result<(), String> {
+        let unsaved = self.designer.unsaved_edits();
+        self.balance
+            .start(&self.content, self.designer.army(), &unsaved)
     }
 
     /// The Mods tab, to drive it.
@@ -386,6 +408,7 @@ impl Editor {
                     (Tab::Replays, "Replays"),
                     (Tab::Play, "Play"),
                     (Tab::Mods, "Mods"),
+                    (Tab::Balance, "Balance"),
                 ] {
                     if ui.selectable_label(self.tab == tab, name).clicked() && self.tab != tab {
                         out.push(Msg::ShowTab(tab));
@@ -425,6 +448,15 @@ impl Editor {
                 self.content.user_mods.as_deref(),
                 &mut out,
             ),
+            Tab::Balance => {
+                let unsaved = self.designer.unsaved_edits();
+                self.balance.ui(
+                    ui,
+                    &self.content,
+                    (self.designer.army(), &unsaved),
+                    &mut out,
+                );
+            }
         }
         if !out.is_empty() {
             // What changed shows on the next frame.

@@ -28,7 +28,7 @@ impl eframe::App for App {
     }
 }
 
-const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--scenario FILE [--battle]] [--replay FILE [--step N]] [--play] [MODS_DIR...]
+const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--scenario FILE [--battle]] [--replay FILE [--step N]] [--play] [--balance] [MODS_DIR...]
 
   --army ARMY        show that army in the designer (e.g. moloch)
   --tile ARMY/TILE   show that tile in the designer (e.g. moloch/gauss_cannon)
@@ -36,12 +36,13 @@ const USAGE: &str = "usage: hexforge-editor [--army ARMY] [--tile ARMY/TILE] [--
   --battle           and fight its battle at once (shown phase by phase)
   --replay FILE      open a replay file in the replay viewer
   --step N           at its step N (after N actions)
-  --play             show the Play tab (set a game up: people and bots)";
+  --play             show the Play tab (set a game up: people and bots)
+  --balance          show the Balance tab (series of bot games for --army ARMY or the first army)";
 
 fn main() -> Result<()> {
     let mut roots = Vec::new();
     let (mut army, mut tile, mut scenario, mut replay) = (None, None, None, None);
-    let (mut battle, mut play) = (false, false);
+    let (mut battle, mut play, mut balance) = (false, false, false);
     let mut step = None;
     let mut args = std::env::args_os().skip(1);
     while let Some(arg) = args.next() {
@@ -51,6 +52,7 @@ fn main() -> Result<()> {
             Some("--scenario") => scenario = Some(PathBuf::from(value(args.next(), "--scenario")?)),
             Some("--battle") => battle = true,
             Some("--play") => play = true,
+            Some("--balance") => balance = true,
             Some("--step") => {
                 let n = value(args.next(), "--step")?;
                 step = Some(n.parse::<usize>().map_err(|_| {
@@ -111,6 +113,9 @@ fn main() -> Result<()> {
     }
     if play {
         editor.show(hexforge_editor::Tab::Play);
+    }
+    if balance {
+        editor.show(hexforge_editor::Tab::Balance);
     }
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default().with_inner_size([1280.0, 800.0]),

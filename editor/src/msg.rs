@@ -20,6 +20,9 @@ pub enum Tab {
     /// Mods: a portal browsed, mods installed and updated from it, the user's mods enabled or
     /// disabled.
     Mods,
+    /// Balance: series of bot games for the army being edited, and the diff of its unsaved
+    /// changes.
+    Balance,
 }
 
 /// Something a view asks the editor to do: a view owns its own state and changes nothing

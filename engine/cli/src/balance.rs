@@ -4,7 +4,7 @@
 //! CSV, the SVG charts and the HTML report (docs/BALANCE.md).
 
 use anyhow::{Context as _, Result, bail};
-use hexforge_lab::{FORMAT, Progress, Results, Setup, Shift, TileImpact, wilson};
+use hexforge_lab::{FORMAT, Progress, Results, Setup, Shift, TileImpact};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
@@ -58,16 +58,7 @@ pub fn read(path: &Path) -> Result<Results> {
 
 /// A percentage with its 95% interval: `52.3% (48.1-56.5)`.
 fn rate(wins: u64, n: u64) -> String {
-    if n == 0 {
-        return "-".to_string();
-    }
-    let (lo, hi) = wilson(wins, n);
-    format!(
-        "{:.1}% ({:.1}-{:.1})",
-        100.0 * wins as f64 / n as f64,
-        100.0 * lo,
-        100.0 * hi
-    )
+    hexforge_lab::percent(wins, n)
 }
 
 /// The tables of `r`: each pairing, each army overall, the first seat, the bots.
@@ -189,24 +180,17 @@ const MIN_TILE_GAMES: u64 = 20;
 /// placed minus when they were not (each with its interval), with their HQ damage, kills and
 /// discards per game; five of each, among tiles with [`MIN_TILE_GAMES`] games both ways.
 fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
-    let share = |w: u64, n: u64| w as f64 / n.max(1) as f64;
     let mut ranked: Vec<(&TileImpact, f64)> = r
         .tiles
         .iter()
         .filter(|t| t.placed_games >= MIN_TILE_GAMES && t.unplaced_games >= MIN_TILE_GAMES)
-        .map(|t| {
-            (
-                t,
-                share(t.placed_wins, t.placed_games) - share(t.unplaced_wins, t.unplaced_games),
-            )
-        })
+        .map(|t| (t, t.impact()))
         .collect();
     if ranked.is_empty() {
         return Ok(());
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.tile.cmp(&b.0.tile)));
     let row = |out: &mut dyn Write, t: &TileImpact, d: f64| -> Result<()> {
-        let games = (t.placed_games + t.unplaced_games).max(1) as f64;
         writeln!(
             out,
             "  {:<30} {:>+6.1} pts  placed {:>22}  not placed {:>22}  HQ dmg {:>5.2}  kills {:>5.2}  discards {:>5.2}",
@@ -214,9 +198,9 @@ fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
             100.0 * d,
             rate(t.placed_wins, t.placed_games),
             rate(t.unplaced_wins, t.unplaced_games),
-            t.hq_damage as f64 / games,
-            t.kills as f64 / games,
-            t.discards as f64 / games,
+            t.per_game(t.hq_damage),
+            t.per_game(t.kills),
+            t.per_game(t.discards),
         )?;
         Ok(())
     };
@@ -241,7 +225,7 @@ pub fn csv(r: &Results) -> String {
         "army_a,army_b,games,a_wins,b_wins,draws,a_win_rate,a_low95,a_high95,first_seat_wins,mean_turns,mean_margin\n",
     );
     for p in &r.pairings {
-        let (lo, hi) = wilson(p.a_wins, p.games);
+        let (lo, hi) = hexforge_lab::wilson(p.a_wins, p.games);
         let n = p.games.max(1) as f64;
         let decided = (p.a_wins + p.b_wins).max(1) as f64;
         s.push_str(&format!(

@@ -1285,23 +1285,7 @@ fn write_balance(r: &hexforge_lab::Results, report: &ReportArgs) -> Result<()> {
 }
 
 fn content_line(loaded: &LoadedMods) -> String {
-    let mods: Vec<String> = loaded
-        .mods
-        .iter()
-        .map(|m| {
-            format!(
-                "{} {} #{:016x}",
-                m.id,
-                m.manifest.version,
-                hexforge_content::mod_hash(m)
-            )
-        })
-        .collect();
-    format!(
-        "{}; Hexforge {}",
-        mods.join(", "),
-        hexforge_content::ENGINE_VERSION
-    )
+    hexforge_content::content_line(&loaded.mods)
 }
 
 /// Creates the replay file `path` and writes `header` to it.

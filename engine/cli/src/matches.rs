@@ -44,12 +44,7 @@ impl Table {
     /// The rules as a command line gives them (`classic --option ... --board standard`), as a
     /// balance result file records them.
     pub fn rules_line(&self) -> String {
-        let mut line = self.preset.clone();
-        for o in &self.options {
-            line.push_str(&format!(" --option {o}"));
-        }
-        line.push_str(&format!(" --board {}", self.board.id));
-        line
+        hexforge_lab::rules_line(&self.preset, &self.options, &self.board.id)
     }
 
     /// The rules preset, the options and the board's id, as a replay's header takes them

@@ -130,6 +130,21 @@ pub fn army_hash(a: &ArmyFile) -> u64 {
     h.finish()
 }
 
+/// What games are played with, as match logs, balance result files and the editor's Balance
+/// panel name it: each mod with its version and content hash ([`mod_hash`]), then the engine's
+/// version: `base 0.2.0 #0123456789abcdef, monolith_arena 0.1.0 #...; Hexforge 0.2.0`.
+pub fn content_line(mods: &[ModInfo]) -> String {
+    let each: Vec<String> = mods
+        .iter()
+        .map(|m| format!("{} {} #{:016x}", m.id, m.manifest.version, mod_hash(m)))
+        .collect();
+    format!(
+        "{}; Hexforge {}",
+        each.join(", "),
+        crate::manifest::ENGINE_VERSION
+    )
+}
+
 /// The hash of a mod: what changes play. Its id, its armies' data, its rule presets, the
 /// options it declares (their types, defaults and preset values), its scripts' code (by path
 /// within the mod, in path order, without comments and blank lines: [`lua_play_text`]), its

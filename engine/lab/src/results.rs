@@ -99,6 +99,17 @@ pub struct TileImpact {
 }
 
 impl TileImpact {
+    /// The win rate of its player when it was placed minus when it was not (-1 to 1).
+    pub fn impact(&self) -> f64 {
+        let share = |w: u64, n: u64| w as f64 / n.max(1) as f64;
+        share(self.placed_wins, self.placed_games) - share(self.unplaced_wins, self.unplaced_games)
+    }
+
+    /// `count` per game (seat) of its army.
+    pub fn per_game(&self, count: u64) -> f64 {
+        count as f64 / (self.placed_games + self.unplaced_games).max(1) as f64
+    }
+
     /// Adds another shard's counts of the same tile.
     pub fn add(&mut self, o: &TileImpact) {
         self.placed_games += o.placed_games;

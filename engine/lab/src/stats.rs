@@ -17,6 +17,20 @@ pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
     ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
+/// A percentage with its 95% interval, `52.3% (48.1-56.5)`; `-` for no games.
+pub fn percent(wins: u64, n: u64) -> String {
+    if n == 0 {
+        return "-".to_string();
+    }
+    let (lo, hi) = wilson(wins, n);
+    format!(
+        "{:.1}% ({:.1}-{:.1})",
+        100.0 * wins as f64 / n as f64,
+        100.0 * lo,
+        100.0 * hi
+    )
+}
+
 /// How a win rate moved from one run to another: both rates, the change, its 95% margin (two
 /// proportions, normal approximation) and whether the change is beyond it.
 #[derive(Clone, Copy, Debug, PartialEq)]
