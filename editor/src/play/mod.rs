@@ -21,7 +21,7 @@ use table::Table;
 use worker::{Running, Start, Who};
 
 /// The bots a seat may be played by, after a person.
-pub const BOTS: &[&str] = &["greedy", "random", "mc"];
+pub const BOTS: &[&str] = &["greedy", "random", "mc", "search"];
 
 /// Where a game is played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-/// The bots offered; `mc` plays off the UI thread.
-pub const BOTS: &[&str] = &["greedy", "random", "mc"];
+/// The bots offered; `mc` and `search` play off the UI thread.
+pub const BOTS: &[&str] = &["greedy", "random", "mc", "search"];
 
 /// One seat of the match.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -219,7 +219,9 @@ impl PlayPanel {
                 (Ok(_), None) => {
                     self.status = "no replay folder: set HEXFORGE_REPLAYS or HOME".to_string();
                 }
-                (Ok(m), Some(dir)) if m.seats.iter().any(|s| s.bot == "mc") => {
+                (Ok(m), Some(dir))
+                    if m.seats.iter().any(|s| s.bot == "mc" || s.bot == "search") =>
+                {
                     self.worker = Some(spawn(m, loaded, dir.to_path_buf()));
                     self.status = String::new();
                 }

@@ -22,6 +22,12 @@ impl GreedyBot {
             rng: Rng::seeded(seed),
         }
     }
+
+    /// A bot breaking ties from the given generator, such as a fork of another bot's for a
+    /// lookahead.
+    pub fn from_rng(rng: Rng) -> Self {
+        GreedyBot { rng }
+    }
 }
 
 impl Player for GreedyBot {
@@ -69,18 +75,7 @@ pub(crate) fn score_actions(
     let Some(me) = game.current() else {
         return Vec::new();
     };
-    let after_battle = |g: &Game, hooks: &mut dyn AbilityHooks| -> i32 {
-        let mut f = g.field().clone();
-        // The scripts start this scoring battle from the position alone, not from whatever the
-        // host ran before, so the same position scores the same on any host.
-        hooks.reseed(g.state_hash());
-        // A battle whose hook fails leaves `f` as it was, which is then what is scored.
-        let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
-        match g.result() {
-            Some(r) => terminal(r, g.field(), me),
-            None => evaluate(&f, g.catalog(), me),
-        }
-    };
+    let after_battle = |g: &Game, hooks: &mut dyn AbilityHooks| settled(g, me, hooks);
     let mut out = Vec::with_capacity(legal.len());
     for (i, a) in legal.iter().enumerate() {
         let score = match a {
@@ -102,6 +97,21 @@ pub(crate) fn score_actions(
         out.push((i, score));
     }
     out
+}
+
+/// How good `g` is for `me` once the battle the board would fight now is fought (on a copy):
+/// the result's worth if the game is over, else [`evaluate`] after that battle.
+pub(crate) fn settled(g: &Game, me: hexforge_core::Seat, hooks: &mut dyn AbilityHooks) -> i32 {
+    let mut f = g.field().clone();
+    // The scripts start this scoring battle from the position alone, not from whatever the
+    // host ran before, so the same position scores the same on any host.
+    hooks.reseed(g.state_hash());
+    // A battle whose hook fails leaves `f` as it was, which is then what is scored.
+    let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
+    match g.result() {
+        Some(r) => terminal(r, g.field(), me),
+        None => evaluate(&f, g.catalog(), me),
+    }
 }
 
 /// The best scored action: highest score, then anything but ending the turn, then a seeded pick.

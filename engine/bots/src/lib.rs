@@ -1,5 +1,6 @@
 //! Hexforge's bots: [`RandomBot`] (uniform over legal actions), [`GreedyBot`] (one ply, a
-//! documented evaluation after a simulated battle) and [`MonteCarloBot`] (seeded playouts per
+//! documented evaluation after a simulated battle), [`MonteCarloBot`] (seeded playouts per
+//! candidate) and [`SearchBot`] (a turn of greedy lookahead over determinized draws per
 //! candidate). Each is deterministic for its seed: the same game and seed give the same moves.
 
 #![warn(missing_docs)]
@@ -8,17 +9,19 @@ mod eval;
 mod greedy;
 mod mc;
 mod random;
+mod search;
 
 pub use eval::{evaluate, tile_value};
 pub use greedy::GreedyBot;
 pub use mc::MonteCarloBot;
 pub use random::RandomBot;
+pub use search::SearchBot;
 
 use hexforge_core::Rng;
 use hexforge_core::game::Player;
 
 /// The bots by the names the command line uses.
-pub const NAMES: &[&str] = &["random", "greedy", "mc"];
+pub const NAMES: &[&str] = &["random", "greedy", "mc", "search"];
 
 /// A bot by name, seeded; `None` for an unknown name (the names are in [`NAMES`]).
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
@@ -26,6 +29,7 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Player + Send>> {
         "random" => Box::new(RandomBot::new(seed)),
         "greedy" => Box::new(GreedyBot::new(seed)),
         "mc" => Box::new(MonteCarloBot::new(seed, MonteCarloBot::PLAYOUTS)),
+        "search" => Box::new(SearchBot::new(seed, SearchBot::SAMPLES)),
         _ => return None,
     })
 }

@@ -67,7 +67,7 @@ enum Command {
         /// An army per player, in seat order (2 to 4).
         #[arg(long = "army", required = true, value_name = "ARMY")]
         armies: Vec<String>,
-        /// A bot per player (random, greedy, mc); the last one given plays the remaining seats.
+        /// A bot per player (random, greedy, mc, search); the last one given plays the remaining seats.
         #[arg(long = "bot", value_name = "BOT")]
         bots: Vec<String>,
         /// Each seat's team, in seat order, as a list (`--team 1,2,1,2`: the first and third
@@ -124,7 +124,7 @@ enum Command {
         #[arg(long = "army", required = true, value_name = "ARMY")]
         armies: Vec<String>,
         /// Who plays a seat (from 1): `N=me` (you, at this terminal), `N=bot:NAME` (random,
-        /// greedy, mc) or `N=remote` (a joiner); repeatable. Default: seat 1 is you, the others
+        /// greedy, mc, search) or `N=remote` (a joiner); repeatable. Default: seat 1 is you, the others
         /// remote.
         #[arg(long = "seat", value_name = "N=me|bot:NAME|remote")]
         seats: Vec<String>,
@@ -175,7 +175,7 @@ enum Command {
         /// The match's code, when ADDRESS is a relay.
         #[arg(long = "match", value_name = "CODE")]
         code: Option<String>,
-        /// Play the seat with this bot (random, greedy, mc) instead of at this terminal.
+        /// Play the seat with this bot (random, greedy, mc, search) instead of at this terminal.
         #[arg(long, value_name = "BOT")]
         bot: Option<String>,
         /// Record the match as this side saw it in a replay file.

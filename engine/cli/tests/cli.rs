@@ -223,7 +223,7 @@ fn match_refuses_an_unknown_army_or_bot_with_the_choices() {
     ]);
     assert!(!ok);
     assert!(
-        out.contains("unknown bot `genius`: use one of random, greedy, mc"),
+        out.contains("unknown bot `genius`: use one of random, greedy, mc, search"),
         "{out}"
     );
 }

@@ -81,6 +81,8 @@ const LINEUPS: &[(&[&str], [&str; 2], &str)] = &[
     ),
     (&["scrappers", "moloch"], ["greedy", "random"], "13"),
     (&["hegemony", "scrappers"], ["mc", "greedy"], "21"),
+    (&["moloch", "hegemony"], ["search", "greedy"], "17"),
+    (&["outpost", "borgo"], ["random", "search"], "23"),
     (
         &["moloch", "outpost", "borgo", "hegemony"],
         ["mc", "greedy"],
