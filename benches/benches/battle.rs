@@ -15,12 +15,18 @@
 //! (`hooked`) and without (`plain`): the difference divided by the calls per battle (printed once)
 //! is what one attack-event call costs.
 //!
+//! `allocations`: before the timings, each position's battles are counted by this bench's
+//! allocation-counting global allocator (`hexforge_benches::allocations::Counting`), ten
+//! battles on a warmed-up thread, and the allocations per battle printed, with the hooks
+//! removed and with the scripts (`benches/tests/battle_allocations.rs` checks the same figures).
+//!
 //! The battles run on a fresh clone of the position for every iteration: `iter_batched_ref` with
 //! `BatchSize::SmallInput` makes the clones (and the empty vectors) before the timed routine and
 //! drops them after it, so the battle benches time `resolve` alone.
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, criterion_group, criterion_main};
+use hexforge_benches::allocations::{Counting, allocations_during};
 use hexforge_benches::{
     attack_event_battle, base_content, borgo_vs_hegemony_battle, full_board_battle,
 };
@@ -29,6 +35,26 @@ use hexforge_core::effect::Effect;
 use hexforge_core::hooks::{AbilityHooks, HookContext, HookError, ResolvedAttack};
 use hexforge_core::{Battlefield, Catalog, Context, DefaultPolicy, Event, NoAbilities, Rules};
 use std::hint::black_box;
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations per battle of `field` with `hooks`, over ten battles after a warm-up one.
+fn allocations_per_battle<H: AbilityHooks>(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    hooks: &mut H,
+) -> u64 {
+    let mut warm = field.clone();
+    let _ = resolve(&mut warm, ctx, hooks, &mut DefaultPolicy, &mut ());
+    let mut boards: Vec<Battlefield> = (0..10).map(|_| field.clone()).collect();
+    let (_, n) = allocations_during(|| {
+        for b in &mut boards {
+            let _ = resolve(b, ctx, hooks, &mut DefaultPolicy, &mut ());
+        }
+    });
+    n / 10
+}
 
 /// One battle bench: `resolve` on a fresh clone of `field` with `hooks`, events dropped.
 fn bench_battle<H: AbilityHooks>(
@@ -54,6 +80,11 @@ fn bench_position(c: &mut Criterion, name: &str, position: (Catalog, Rules, Batt
         rules: &rules,
     };
     let mut scripts = base_content().1;
+    eprintln!(
+        "{name}: {} allocations per battle with the hooks removed, {} with the scripts",
+        allocations_per_battle(&field, ctx, &mut NoAbilities),
+        allocations_per_battle(&field, ctx, &mut scripts)
+    );
     let mut group = c.benchmark_group(name);
     bench_battle(&mut group, "no_log", &field, ctx, &mut scripts);
     bench_battle(

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod allocations;
 pub mod mods;
 pub mod portal;
 pub mod rule_games;

@@ -86,7 +86,8 @@ pub(crate) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
             }
         }
         let unit = if candidates.count_ones() > 1 {
-            let mut order: Vec<usize> = bits(candidates).collect();
+            let mut cells = [0usize; MAX_CELLS];
+            let order = cells_of(candidates, &mut cells);
             order.sort_by_key(|u| (std::cmp::Reverse(ph.incoming[*u]), *u));
             options.clear();
             options.extend(order.iter().map(|u| Choice::Save {
@@ -189,7 +190,8 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
     } else if attackers == 0 {
         return;
     } else if attackers.count_ones() > 1 {
-        let mut order: Vec<usize> = bits(attackers).collect();
+        let mut cells = [0usize; MAX_CELLS];
+        let order = cells_of(attackers, &mut cells);
         order.sort_by_key(|a| (std::cmp::Reverse(by[*a]), *a));
         options.clear();
         options.extend(order.iter().map(|a| Choice::Absorb {
@@ -220,4 +222,15 @@ fn absorb_one<D: Decider + ?Sized, S: EventSink + ?Sized>(
         attacker,
         wounds: wounds.min(u8::MAX as u16) as u8,
     });
+}
+
+/// The cells of `mask` written into `buf` in ascending order (no allocation: a battle on a
+/// warmed-up board allocates nothing); the part of `buf` they fill.
+fn cells_of(mask: u64, buf: &mut [usize; MAX_CELLS]) -> &mut [usize] {
+    let mut n = 0;
+    for c in bits(mask) {
+        buf[n] = c;
+        n += 1;
+    }
+    &mut buf[..n]
 }

@@ -156,11 +156,11 @@ where
     let scripted = r.scripted(field, HookPoints::ALL_POINTS);
     if scripted == 0 {
         r.run(field, 0)?;
-        return Ok(r.report);
+        return Ok(std::mem::take(&mut r.report));
     }
     let before = field.clone();
     match r.run(field, scripted) {
-        Ok(()) => Ok(r.report),
+        Ok(()) => Ok(std::mem::take(&mut r.report)),
         Err(e) => {
             *field = before;
             Err(e)
@@ -336,6 +336,41 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     report: BattleReport,
 }
 
+/// The buffers a battle works in (its hits, the attack plan handed to hooks, a decision's
+/// options), kept per thread between battles so that a battle on a warmed-up thread allocates
+/// nothing. A resolver takes them when it starts and gives them back, emptied, when it ends;
+/// one started inside another finds them taken and makes its own. No result depends on them.
+#[derive(Default)]
+struct Scratch {
+    hits: Vec<Hit>,
+    attacks: Vec<PlannedAttack>,
+    options: Vec<Choice>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Gives `mine` back as the kept buffer, emptied, when it is the larger one.
+fn keep<T>(mine: &mut Vec<T>, kept: &mut Vec<T>) {
+    if mine.capacity() > kept.capacity() {
+        mine.clear();
+        std::mem::swap(mine, kept);
+    }
+}
+
+impl<H: ?Sized, D: ?Sized, S: ?Sized> Drop for Resolver<'_, H, D, S> {
+    fn drop(&mut self) {
+        // A thread being torn down has no scratch to give back to.
+        let _ = SCRATCH.try_with(|s| {
+            let mut s = s.borrow_mut();
+            keep(&mut self.hits, &mut s.hits);
+            keep(&mut self.plan.attacks, &mut s.attacks);
+            keep(&mut self.options, &mut s.options);
+        });
+    }
+}
+
 impl<'a, H, D, S> Resolver<'a, H, D, S>
 where
     H: AbilityHooks + ?Sized,
@@ -357,12 +392,12 @@ where
             marks: Marks::default(),
             effects: Vec::new(),
             resolutions: Vec::new(),
-            hits: Vec::with_capacity(64),
+            hits: SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().hits)),
             plan: AttackPlan {
-                attacks: Vec::with_capacity(12),
+                attacks: SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().attacks)),
                 blast: None,
             },
-            options: Vec::new(),
+            options: SCRATCH.with(|s| std::mem::take(&mut s.borrow_mut().options)),
             report: BattleReport::default(),
         }
     }
