@@ -103,6 +103,17 @@ pub fn for_replay(
             "replaying with `{id}` {version} #{hash:016x} from {}",
             root.join(id).display()
         )?;
+        if let Some(m) = loaded.mods.iter().find(|m| m.id == *id) {
+            let files = archive::play_differences(&a, &m.dir);
+            if !files.is_empty() {
+                writeln!(
+                    out,
+                    "`{id}` in {} differs in play from the recorded {version} in: {}",
+                    m.dir.display(),
+                    files.join(", ")
+                )?;
+            }
+        }
         extra.push(root);
     }
     Ok(extra)

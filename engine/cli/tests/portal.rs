@@ -228,6 +228,12 @@ fn a_mod_is_published_installed_with_its_dependency_updated_and_played() {
     );
     assert!(ok, "{out}");
     assert!(out.contains("replaying with `war_wagons` 1.0.0"), "{out}");
+    assert!(
+        out.lines().any(|l| l.ends_with(
+            "differs in play from the recorded 1.0.0 in: armies/war_wagons.toml (changed)"
+        )),
+        "the file that changed is named, and only it (not the manifest's version): {out}"
+    );
     std::fs::remove_dir_all(machine.join(".versions")).expect("the shelf");
     let (ok, out) = common::run(
         &["replay", path(&replay), "--verify", "--quiet"],

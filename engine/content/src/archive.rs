@@ -238,6 +238,69 @@ fn collect(
     Ok(())
 }
 
+/// The files through which the mod folder `dir` differs in play from the archive `a` (a
+/// recorded version of the same mod): each file the content hash reads (the manifest without
+/// its version, name, description and authors; army, patch, preset, option and board files; the
+/// scripts), compared by what the hash reads of it (TOML as data, Lua without comments and
+/// blank lines), so a comment or a version string never counts. One line per file, in path
+/// order: `scripts/army.lua (changed)`, `armies/new.toml (only here)`, `armies/old.toml (only
+/// in the recorded version)`. A file of the folder that cannot be read counts as changed.
+pub fn play_differences(a: &Archive, dir: &Path) -> Vec<String> {
+    let mut here = Vec::new();
+    // A folder too large for an archive still lists what it could read.
+    let _ = collect(dir, "", &mut here, &mut 0);
+    let play = |path: &str, bytes: &[u8]| -> Option<String> {
+        if path.starts_with("scenarios/") {
+            return None;
+        }
+        let text = String::from_utf8_lossy(bytes);
+        if path == "mod.toml" {
+            return Some(match text.parse::<toml::Table>() {
+                Ok(mut t) => {
+                    for key in ["version", "name", "description", "authors"] {
+                        t.remove(key);
+                    }
+                    t.to_string()
+                }
+                Err(_) => text.into_owned(),
+            });
+        }
+        if path.ends_with(".lua") {
+            Some(crate::play_text::lua_play_text(&text))
+        } else if path.ends_with(".toml") {
+            Some(crate::play_text::toml_play_text(&text))
+        } else {
+            None
+        }
+    };
+    let mut paths: Vec<&str> = a
+        .files
+        .iter()
+        .map(|(p, _)| p.as_str())
+        .chain(here.iter().map(|(p, _)| p.as_str()))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    let mut lines = Vec::new();
+    for path in paths {
+        let find = |files: &[(String, Vec<u8>)]| {
+            files
+                .iter()
+                .find(|(p, _)| p == path)
+                .and_then(|(_, b)| play(path, b))
+        };
+        match (find(&a.files), find(&here)) {
+            (Some(was), Some(is)) if was != is => lines.push(format!("{path} (changed)")),
+            (Some(_), None) if play(path, b"").is_some() => {
+                lines.push(format!("{path} (only in the recorded version)"));
+            }
+            (None, Some(_)) => lines.push(format!("{path} (only here)")),
+            _ => {}
+        }
+    }
+    lines
+}
+
 /// Refuses a path that is not a plain relative path of plain names inside the mod folder.
 fn check_path(path: &str) -> Result<(), ArchiveError> {
     let refuse = |why| {
@@ -704,5 +767,58 @@ mod tests {
         let e = install(&archive, &into, Some(archive.hash ^ 2)).expect_err("not expected");
         assert!(e.to_string().contains("as expected"), "{e}");
         let _ = std::fs::remove_dir_all(&into);
+    }
+
+    #[test]
+    fn a_folder_that_differs_in_play_names_its_files_and_comments_do_not_count() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/examples");
+        let m = load_mod(&src).unwrap_or_else(|d| panic!("{d}"));
+        let a = pack(&m).expect("packs");
+        let dir = temp("differences");
+        install(&a, &dir, Some(a.hash)).expect("installs");
+        let copy = dir.join(&a.id);
+        assert!(play_differences(&a, &copy).is_empty(), "the same files");
+        // A comment, a blank line and a new version: no difference in play.
+        let script = a
+            .files
+            .iter()
+            .find(|(p, _)| p.ends_with(".lua"))
+            .map(|(p, _)| p.clone())
+            .expect("a script");
+        let text = std::fs::read_to_string(copy.join(&script)).expect("read");
+        std::fs::write(copy.join(&script), format!("-- a note\n\n{text}")).expect("written");
+        let manifest = std::fs::read_to_string(copy.join("mod.toml")).expect("read");
+        let bumped = manifest.replacen(
+            &format!("version = \"{}\"", a.version),
+            "version = \"9.9.9\"",
+            1,
+        );
+        assert_ne!(bumped, manifest);
+        std::fs::write(copy.join("mod.toml"), bumped).expect("written");
+        assert!(
+            play_differences(&a, &copy).is_empty(),
+            "comments and versions do not count"
+        );
+        // A changed line of code, a new army file and a removed one do.
+        std::fs::write(copy.join(&script), format!("{text}\nlocal changed = 1\n"))
+            .expect("written");
+        std::fs::write(copy.join("armies/zz_new.toml"), "id = \"zz\"\n").expect("written");
+        let army = a
+            .files
+            .iter()
+            .find(|(p, _)| p.starts_with("armies/"))
+            .map(|(p, _)| p.clone())
+            .expect("an army");
+        std::fs::remove_file(copy.join(&army)).expect("removed");
+        let mut want = vec![
+            format!("{script} (changed)"),
+            "armies/zz_new.toml (only here)".to_string(),
+            format!("{army} (only in the recorded version)"),
+        ];
+        want.sort();
+        let mut got = play_differences(&a, &copy);
+        got.sort();
+        assert_eq!(got, want);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
