@@ -99,6 +99,28 @@ pub(crate) fn score_actions(
     out
 }
 
+/// The greedy bot's `k` best-scored actions, best first (ties in the list's order, so the
+/// choice is deterministic), and ending the turn when it is not among them: what the searching
+/// bots weigh further.
+pub(crate) fn candidates(
+    game: &Game,
+    legal: &LegalActions,
+    hooks: &mut dyn AbilityHooks,
+    k: usize,
+) -> Vec<(usize, i32)> {
+    let mut scored = score_actions(game, legal, hooks);
+    scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
+    let mut top: Vec<(usize, i32)> = scored.iter().copied().take(k).collect();
+    if let Some(end) = scored
+        .iter()
+        .find(|(i, _)| legal.get(*i) == Some(Action::EndTurn))
+        && !top.contains(end)
+    {
+        top.push(*end);
+    }
+    top
+}
+
 /// How good `g` is for `me` once the battle the board would fight now is fought (on a copy):
 /// the result's worth if the game is over, else [`evaluate`] after that battle.
 pub(crate) fn settled(g: &Game, me: hexforge_core::Seat, hooks: &mut dyn AbilityHooks) -> i32 {

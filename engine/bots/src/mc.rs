@@ -2,7 +2,7 @@
 //! playouts to the end of the game on copies whose draw piles are reshuffled (the bot never reads
 //! the real order of a pile). The candidate with the best mean result is played (win 1, draw ½).
 
-use crate::greedy::{best, forced, score_actions};
+use crate::greedy::{best, candidates, forced};
 use crate::random::RandomBot;
 use hexforge_core::game::{LegalActions, Player, play_out};
 use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, GameResult, Rng};
@@ -68,18 +68,7 @@ impl Player for MonteCarloBot {
         if let Some(i) = forced(game, legal) {
             return i;
         }
-        let mut scored = score_actions(game, legal, hooks);
-        // Best greedy scores first; ties keep the list order, so the choice is deterministic.
-        scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
-        let mut candidates: Vec<(usize, i32)> =
-            scored.iter().copied().take(self.candidates).collect();
-        if let Some(end) = scored
-            .iter()
-            .find(|(i, _)| legal.get(*i) == Some(Action::EndTurn))
-            && !candidates.contains(end)
-        {
-            candidates.push(*end);
-        }
+        let candidates = candidates(game, legal, hooks, self.candidates);
         let mut results: Vec<(usize, i32)> = Vec::with_capacity(candidates.len());
         for (i, _) in &candidates {
             let Some(action) = legal.get(*i) else {

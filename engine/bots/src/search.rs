@@ -14,7 +14,7 @@
 //! policy sees what the greedy bot cannot: the opponent's answer (an instant, a battle, a
 //! placement that blocks) to each candidate.
 
-use crate::greedy::{GreedyBot, forced, score_actions, settled};
+use crate::greedy::{GreedyBot, candidates, forced, settled};
 use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, Rng, Seat};
 
@@ -100,18 +100,7 @@ impl Player for SearchBot {
         let Some(me) = game.current() else {
             return 0;
         };
-        let mut scored = score_actions(game, legal, hooks);
-        // Best greedy scores first; ties keep the list order, so the choice is deterministic.
-        scored.sort_by_key(|(i, s)| (std::cmp::Reverse(*s), *i));
-        let mut candidates: Vec<(usize, i32)> =
-            scored.iter().copied().take(self.candidates).collect();
-        if let Some(end) = scored
-            .iter()
-            .find(|(i, _)| legal.get(*i) == Some(Action::EndTurn))
-            && !candidates.contains(end)
-        {
-            candidates.push(*end);
-        }
+        let candidates = candidates(game, legal, hooks, self.candidates);
         if candidates.len() <= 1 {
             return candidates
                 .first()
