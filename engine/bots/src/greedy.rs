@@ -75,12 +75,16 @@ pub(crate) fn score_actions(
     let Some(me) = game.current() else {
         return Vec::new();
     };
-    let after_battle = |g: &Game, hooks: &mut dyn AbilityHooks| settled(g, me, hooks);
+    // The scripts of each scoring battle are reseeded from the position before the action and
+    // the action's place in the list: the same position and action score the same on any host,
+    // and the position is hashed once per decision rather than once per action.
+    let base = game.state_hash();
+    let key = |i: usize| base ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::with_capacity(legal.len());
     for (i, a) in legal.iter().enumerate() {
         let score = match a {
             Action::Discard { .. } | Action::Redraw => continue,
-            Action::EndTurn => after_battle(game, hooks),
+            Action::EndTurn => settled(game, me, hooks, key(i)),
             _ => {
                 let mut g = game.clone();
                 let battles = g.battles();
@@ -90,7 +94,7 @@ pub(crate) fn score_actions(
                 match g.result() {
                     Some(r) => terminal(r, g.field(), me),
                     None if g.battles() > battles => evaluate(g.field(), g.catalog(), me),
-                    None => after_battle(&g, hooks),
+                    None => settled(&g, me, hooks, key(i)),
                 }
             }
         };
@@ -122,12 +126,17 @@ pub(crate) fn candidates(
 }
 
 /// How good `g` is for `me` once the battle the board would fight now is fought (on a copy):
-/// the result's worth if the game is over, else [`evaluate`] after that battle.
-pub(crate) fn settled(g: &Game, me: hexforge_core::Seat, hooks: &mut dyn AbilityHooks) -> i32 {
+/// the result's worth if the game is over, else [`evaluate`] after that battle. The scripts
+/// start that battle reseeded with `key` (a function of the position), not from whatever the
+/// host ran before, so the same position scores the same on any host.
+pub(crate) fn settled(
+    g: &Game,
+    me: hexforge_core::Seat,
+    hooks: &mut dyn AbilityHooks,
+    key: u64,
+) -> i32 {
     let mut f = g.field().clone();
-    // The scripts start this scoring battle from the position alone, not from whatever the
-    // host ran before, so the same position scores the same on any host.
-    hooks.reseed(g.state_hash());
+    hooks.reseed(key);
     // A battle whose hook fails leaves `f` as it was, which is then what is scored.
     let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
     match g.result() {

@@ -86,7 +86,7 @@ impl SearchBot {
                     break;
                 }
             }
-            total += i64::from(settled(&g, me, hooks));
+            total += i64::from(settled(&g, me, hooks, g.state_hash()));
         }
         total
     }

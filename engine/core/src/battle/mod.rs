@@ -340,7 +340,6 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
 /// options), kept per thread between battles so that a battle on a warmed-up thread allocates
 /// nothing. A resolver takes them when it starts and gives them back, emptied, when it ends;
 /// one started inside another finds them taken and makes its own. No result depends on them.
-#[derive(Default)]
 struct Scratch {
     hits: Vec<Hit>,
     attacks: Vec<PlannedAttack>,
@@ -348,7 +347,13 @@ struct Scratch {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+    static SCRATCH: std::cell::RefCell<Scratch> = const {
+        std::cell::RefCell::new(Scratch {
+            hits: Vec::new(),
+            attacks: Vec::new(),
+            options: Vec::new(),
+        })
+    };
 }
 
 /// Gives `mine` back as the kept buffer, emptied, when it is the larger one.
