@@ -5,6 +5,9 @@
 //! spectator sees every step; malformed frames are refused with a clear error. Every process
 //! listens on 127.0.0.1, port 0, so the tests run in parallel; the time limits only catch hangs.
 
+mod portal_server;
+
+use portal_server::serve;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -487,27 +490,7 @@ fn a_joiner_fetches_the_hosts_versions_from_a_portal_and_plays() {
     let user_mods = dir.join("user-mods");
     // A portal holding the checkout's (the host's) leaders, examples and scored.
     let data = dir.join("portal");
-    let mut portal = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-        .args([
-            "portal",
-            "serve",
-            "--data",
-            &data.to_string_lossy(),
-            "--port",
-            "0",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the portal starts");
-    let mut first = String::new();
-    BufReader::new(portal.stdout.take().expect("its output"))
-        .read_line(&mut first)
-        .expect("its first line");
-    let url = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .expect("its address")
-        .to_string();
+    let (_portal, url) = serve(&data);
     let (ok, out) = run(&[
         "portal",
         "author",
@@ -557,8 +540,6 @@ fn a_joiner_fetches_the_hosts_versions_from_a_portal_and_plays() {
         !hout.contains("sending mod"),
         "the host sent nothing: {hout}"
     );
-    let _ = portal.kill();
-    let _ = portal.wait();
     let _ = std::fs::remove_dir_all(dir);
 }
 

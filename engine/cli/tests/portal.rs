@@ -5,10 +5,11 @@
 //! publication refused.
 
 mod common;
+mod portal_server;
 
-use std::io::{BufRead, BufReader};
+use portal_server::serve;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hexforge-cli-portal-{name}-{}", std::process::id()));
@@ -19,35 +20,6 @@ fn temp(name: &str) -> PathBuf {
 
 fn path(p: &Path) -> &str {
     p.to_str().expect("a UTF-8 temp path")
-}
-
-/// A running portal, stopped when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// `hexforge portal serve --data DATA --port 0`, and the address its first line gives.
-fn serve(data: &Path) -> (Server, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hexforge"))
-        .args(["portal", "serve", "--data", path(data), "--port", "0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the portal starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("its output"))
-        .read_line(&mut first)
-        .expect("its first line");
-    let address = first
-        .split_whitespace()
-        .find(|w| w.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no address in {first}"))
-        .to_string();
-    (Server(child), address)
 }
 
 /// A new mod `id` at `version` in `root`, needing `needs`.
