@@ -5,7 +5,7 @@
 
 use hexforge_content::{LoadedMods, ModInfo};
 use hexforge_core::Catalog;
-use hexforge_lab::{LabError, Progress, Results, Setup};
+use hexforge_lab::{Progress, Results, Setup};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
@@ -69,19 +69,8 @@ impl Job {
     /// Starts `request` over the `loaded` content; refused at once when its rules or board do
     /// not load or it names a bot or army that is not there.
     pub fn spawn(request: Request, loaded: &LoadedMods) -> Result<Job, String> {
-        if request.armies.len() < 2 {
-            return Err(LabError::TooFewArmies.to_string());
-        }
-        for b in &request.bots {
-            if !hexforge_bots::NAMES.contains(&b.as_str()) {
-                return Err(hexforge_lab::unknown_bot(b).to_string());
-            }
-        }
-        for a in &request.armies {
-            if loaded.catalog.army(a).is_none() {
-                return Err(format!("no army {a:?} is loaded"));
-            }
-        }
+        hexforge_lab::check(&request.armies, &request.bots, &loaded.catalog)
+            .map_err(|e| e.to_string())?;
         let rules = loaded
             .table_rules(&request.preset, &request.options)
             .map_err(|e| e.to_string())?;

@@ -933,11 +933,7 @@ fn run() -> Result<ExitCode> {
                     "--bot: give one bot, or two to compare (each given every army and seat equally)"
                 ),
             };
-            for b in &bots {
-                if !hexforge_bots::NAMES.contains(&b.as_str()) {
-                    return Err(hexforge_lab::unknown_bot(b).into());
-                }
-            }
+            hexforge_lab::check(&armies, &bots, &loaded.catalog)?;
             let mods = &loaded.mods;
             let catalog = &loaded.catalog;
             let per_thread = || {

@@ -19,6 +19,9 @@ pub enum LabError {
         /// The bots there are, comma-separated.
         known: String,
     },
+    /// An army that is not loaded.
+    #[error("no army {0:?} is loaded")]
+    UnknownArmy(String),
     /// A shard spec that is not `I/N` with `1 <= I <= N`.
     #[error(
         "--shard {0}: write I/N with 1 <= I <= N, e.g. --shard 2/4 for the second of four shards"

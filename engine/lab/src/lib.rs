@@ -55,5 +55,5 @@ pub use error::{LabError, unknown_bot};
 pub use lineup::{Bots, Lineup, start, stopped};
 pub use results::{FORMAT, PairingTally, Results, Shard, TileImpact, merge};
 pub use seating::{Seating, game_seed};
-pub use series::{Progress, Setup, rules_line, run};
+pub use series::{Progress, Setup, check, rules_line, run};
 pub use stats::{Shift, percent, wilson};

@@ -46,6 +46,25 @@ impl Setup<'_> {
     }
 }
 
+/// Whether a series of `armies` played by `bots` can start with `catalog`: two armies or more,
+/// every one loaded, both bots known. [`run`] checks it first; callers that start a series
+/// elsewhere (a thread of their own) check it before, to answer at once.
+pub fn check(armies: &[String], bots: &[String; 2], catalog: &Catalog) -> Result<(), LabError> {
+    if armies.len() < 2 {
+        return Err(LabError::TooFewArmies);
+    }
+    if let Some(b) = bots
+        .iter()
+        .find(|b| !hexforge_bots::NAMES.contains(&b.as_str()))
+    {
+        return Err(unknown_bot(b));
+    }
+    match armies.iter().find(|a| catalog.army(a).is_none()) {
+        Some(a) => Err(LabError::UnknownArmy(a.clone())),
+        None => Ok(()),
+    }
+}
+
 /// The rules as a command line gives them (`classic --option hq_hp=15 --board standard`), as a
 /// result file records them: shards of one series must agree on it.
 pub fn rules_line(preset: &str, options: &[String], board: &str) -> String {
@@ -91,14 +110,7 @@ pub fn run<H: AbilityHooks>(
     scripts: impl Fn() -> H + Sync + Send,
     progress: &Progress,
 ) -> Result<(Results, Vec<String>), LabError> {
-    if setup.armies.len() < 2 {
-        return Err(LabError::TooFewArmies);
-    }
-    for b in &setup.bots {
-        if !hexforge_bots::NAMES.contains(&b.as_str()) {
-            return Err(unknown_bot(b));
-        }
-    }
+    check(&setup.armies, &setup.bots, &catalog)?;
     let mut pairings = Vec::new();
     for i in 0..setup.armies.len() {
         for j in i + 1..setup.armies.len() {
