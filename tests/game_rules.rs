@@ -766,6 +766,51 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
     assert!(game.field().at_hex(Hex::new(0, 0)).is_none());
 }
 
+/// A rule whose `restrict` tries to change the list `ctx:army_tiles` hands out, then checks that
+/// the change was refused and that the next call hands out the same, unchanged list.
+const ARMY_LIST: &str = r#"rule("army_list", {
+  restrict = function(ctx)
+    local list = ctx:army_tiles(ctx:army(ctx:current()))
+    local ok, err = pcall(function() list[1].count = 99 end)
+    assert(not ok and err:find("cannot change `count`", 1, true), tostring(err))
+    ok = pcall(function() list[#list + 1] = { id = "x" } end)
+    assert(not ok, "a new entry was added")
+    local again = ctx:army_tiles(ctx:army(ctx:current()))
+    assert(rawequal(list, again), "another list")
+    assert(again[1].count ~= 99 and #again > 5, "the list changed")
+    local ids = 0
+    for _, e in ipairs(again) do
+      ids = ids + (e.id:find("/", 1, true) and 1 or 0)
+    end
+    assert(ids == #again, "an entry without its id")
+  end,
+})
+"#;
+
+#[test]
+fn the_army_list_is_read_only_and_handed_out_again_so_no_call_leaves_a_change_for_the_next() {
+    let dir = mod_with("army_list", ARMY_LIST);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    // `restrict` runs after every action: a failed assertion would stop the game with its error.
+    let mut game = Game::start(
+        setup(4),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    let mut legal = LegalActions::new();
+    for _ in 0..6 {
+        game.legal_actions(&mut legal);
+        let Some(a) = legal.iter().next() else { break };
+        game.act(&a, &mut scripts, &mut hexforge_core::DefaultPolicy, &mut ())
+            .expect("the rule's checks pass");
+    }
+    std::fs::remove_dir_all(dir).ok();
+}
+
 /// A rule that has each player pick a module of their army before their HQ (a tile target, the
 /// HQ closed until then), and keeps (0, 1) free of placed tiles once the pick is made.
 const PICK: &str = r#"rule("pick", {

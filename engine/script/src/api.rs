@@ -37,7 +37,25 @@ pub(crate) struct Call {
     pub(crate) gifts: Vec<hexforge_core::hooks::Gift>,
     /// The game a game rule's hook runs in (`ctx:game()`); off for tiles' hooks.
     pub(crate) game: GameInfo,
+    /// The read-only `ctx:army_tiles` lists built so far, for the catalog they were built from.
+    pub(crate) army_lists: std::cell::RefCell<ArmyLists>,
 }
+
+/// The `ctx:army_tiles` lists of one catalog: an army's tiles change only with the catalog, so
+/// each list is built once, frozen (a script cannot change it, so no call leaves anything in it
+/// for the next) and handed out again at every call.
+#[derive(Default)]
+pub(crate) struct ArmyLists {
+    /// The catalog the lists were built from (held weakly: its allocation stays, so a new
+    /// catalog never takes its address).
+    catalog: std::sync::Weak<Catalog>,
+    /// Each army's frozen list, by army id.
+    lists: Vec<(String, Table)>,
+}
+
+/// The sandbox's `freeze` (a table made read-only, deeply), kept in the state's app data for the
+/// host functions that hand out shared tables.
+pub(crate) struct Freezer(pub(crate) mlua::Function);
 
 /// What `ctx:game()` reads in a game rule's hook, copied in before the call into buffers kept
 /// from call to call.
@@ -150,6 +168,16 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
             hexforge_core::names::did_you_mean(army, known.iter().copied())
         )));
     };
+    let mut cache = call.army_lists.borrow_mut();
+    if !std::ptr::eq(cache.catalog.as_ptr(), Arc::as_ptr(&call.catalog)) {
+        *cache = ArmyLists {
+            catalog: Arc::downgrade(&call.catalog),
+            lists: Vec::new(),
+        };
+    }
+    if let Some((_, t)) = cache.lists.iter().find(|(id, _)| id == army) {
+        return Ok(t.clone());
+    }
     let mut b = Build::new(a.tiles.len(), 0);
     for (i, t) in a.tiles.iter().enumerate() {
         let def = call.catalog.get(*t);
@@ -159,7 +187,13 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
             .field(c"count", def.count)
             .close_item(i + 1);
     }
-    b.finish(lua)
+    let list = b.finish(lua)?;
+    let frozen: Table = match lua.app_data_ref::<Freezer>() {
+        Some(f) => f.0.call(list)?,
+        None => return Ok(list),
+    };
+    cache.lists.push((army.to_string(), frozen.clone()));
+    Ok(frozen)
 }
 
 /// `ctx:game()`: `{ turn, player, battles, last_tile_drawn, stage, played, placed, discarded, players = {

@@ -501,6 +501,7 @@ impl ScriptHost {
             initiative_changes: Vec::new(),
             gifts: Vec::new(),
             game: api::GameInfo::default(),
+            army_lists: Default::default(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;

@@ -668,6 +668,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         .set_name("=sandbox")
         .set_mode(ChunkMode::Text)
         .call((tripped, random, install, as_message))?;
+    lua.set_app_data(crate::api::Freezer(freeze.clone()));
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),
