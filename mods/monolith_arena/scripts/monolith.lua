@@ -26,8 +26,18 @@ local function pm(ctx, p, name)
   return ctx:player_marker(p, name) or 0
 end
 
--- Player `p`'s deployed Monolith: the linked unit, or nil when it is folded.
+-- Player `p`'s deployed Monolith: the linked unit, or nil when it is folded. A deployed
+-- Monolith holds its banner: the unit on the banner's hex, if any; once the banner is gone (Q41)
+-- its lower segments may still stand linked, and are looked for among every unit.
 local function deployed(ctx, p)
+  local bq, br = ctx:hq(p)
+  if bq then
+    local l = ctx:link(bq, br)
+    if l and l.kind == KIND and l.owner == p then
+      return l
+    end
+    return nil
+  end
   for _, l in ipairs(ctx:links()) do
     if l.kind == KIND and l.owner == p then
       return l
@@ -36,12 +46,9 @@ local function deployed(ctx, p)
   return nil
 end
 
--- The six directions (R1.2: 0 north, clockwise) as steps in q and r, then step 6, no step at
--- all (`near` takes the banner's neighbours with it). The geometry below is written out rather
--- than calling `hex.neighbour` and `hex.distance`: deploy's `targets` runs it for every hex near
--- the banner, and a function call costs more than the arithmetic.
-local DQ = { [0] = 0, 1, 1, 0, -1, -1, 0 }
-local DR = { [0] = -1, -1, 0, 1, 1, 0, 0 }
+-- The geometry below is written out rather than calling `hex.neighbour` and `hex.distance`, and
+-- with no table of directions: deploy's `targets` runs it for every hex near the banner, and a
+-- function call or a table read costs more than the arithmetic.
 
 -- Whether two hexes are neighbours.
 local function next_to(aq, ar, bq, br)
@@ -62,64 +69,64 @@ local function one_piece(bq, br, xq, xr, yq, yr)
   return (bx or by) and (bx or xy) and (by or xy)
 end
 
--- The free hexes within two steps of the banner (empty, and no segment of any linked unit,
--- R10.6.4): where a lower segment may go, the banner's neighbours first, in the order of the
--- directions, then their neighbours; and the same hexes as a set of keys.
+-- The free hexes within two steps of banner B (empty, and no segment of any linked unit,
+-- R10.6.4), where a lower segment may go: a set keyed by the hex's step from the banner,
+-- 7 * dq + dr (unique for steps up to 3 in q and r), and how many there are.
 local function near(ctx, bq, br)
-  local list, seen, free = {}, { [bq * 64 + br] = true }, {}
-  for pass = 1, 2 do
-    -- The first pass adds no second step (step 6), the second each of the six.
-    local first, last = 6, 6
-    if pass == 2 then
-      first, last = 0, 5
+  local free, n = {}, 0
+  for a = -2, 2 do
+    -- The steps (a, b) within two: |a|, |b| and |a + b| at most 2.
+    local lo, hi = -2, 2 - a
+    if a < 0 then
+      lo, hi = -2 - a, 2
     end
-    for d = 0, 5 do
-      local q1, r1 = bq + DQ[d], br + DR[d]
-      for e = first, last do
-        local q, r = q1 + DQ[e], r1 + DR[e]
-        local k = q * 64 + r
-        if not seen[k] then
-          seen[k] = true
-          if ctx:free(q, r) then
-            list[#list + 1] = { q, r }
-            free[k] = true
-          end
-        end
+    for b = lo, hi do
+      if (a ~= 0 or b ~= 0) and ctx:free(bq + a, br + b) then
+        free[7 * a + b] = true
+        n = n + 1
       end
     end
   end
-  return list, free
+  return free, n
 end
 
--- Whether the free hex X has a second free hex Y (another one of `free`) that leaves banner B,
--- X and Y in one piece: Y next to B or to X when X is next to B, else next to both.
-local function has_partner(free, bq, br, xq, xr)
-  local x_next = next_to(bq, br, xq, xr)
-  for d = 0, 5 do
-    local yq, yr = xq + DQ[d], xr + DR[d]
-    if free[yq * 64 + yr] and (x_next or next_to(bq, br, yq, yr)) then
-      return true
-    end
+-- Whether the free hex X, step (a, b) from the banner, has a second free hex Y that leaves the
+-- banner, X and Y in one piece: Y next to X or to the banner when X is next to the banner, else
+-- next to both.
+local function has_partner(free, a, b)
+  local k = 7 * a + b
+  -- X's six neighbours: steps (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0).
+  if a * a + b * b + (a + b) * (a + b) == 2 then
+    -- X is next to the banner: any other free hex next to X or to the banner.
+    return free[k - 1] or free[k + 6] or free[k + 7] or free[k + 1] or free[k - 6] or free[k - 7]
+      or (k ~= -1 and free[-1]) or (k ~= 6 and free[6]) or (k ~= 7 and free[7])
+      or (k ~= 1 and free[1]) or (k ~= -6 and free[-6]) or (k ~= -7 and free[-7])
+      or false
   end
-  if x_next then
-    for d = 0, 5 do
-      local yq, yr = bq + DQ[d], br + DR[d]
-      if free[yq * 64 + yr] and not (yq == xq and yr == xr) then
-        return true
-      end
-    end
-  end
-  return false
+  -- X is two steps away: a free neighbour of the banner (steps as above) next to X.
+  return (free[-1] and next_to(0, -1, a, b)) or (free[6] and next_to(1, -1, a, b))
+    or (free[7] and next_to(1, 0, a, b)) or (free[1] and next_to(0, 1, a, b))
+    or (free[-6] and next_to(-1, 1, a, b)) or (free[-7] and next_to(-1, 0, a, b))
+    or false
 end
 
 -- The hexes the first lower segment may go on: those with a free hex for the second one that
 -- leaves the three in one piece (R10.6.3, R10.6.4: a single free hex is not enough).
 local function first_hexes(ctx, bq, br)
-  local spots, free = near(ctx, bq, br)
+  local free, n = near(ctx, bq, br)
   local list = {}
-  for _, x in ipairs(spots) do
-    if has_partner(free, bq, br, x[1], x[2]) then
-      list[#list + 1] = x
+  if n < 2 then
+    return list
+  end
+  for a = -2, 2 do
+    local lo, hi = -2, 2 - a
+    if a < 0 then
+      lo, hi = -2 - a, 2
+    end
+    for b = lo, hi do
+      if free[7 * a + b] and has_partner(free, a, b) then
+        list[#list + 1] = { bq + a, br + b }
+      end
     end
   end
   return list
@@ -391,10 +398,18 @@ rule("monolith", {
         if not (bq and xq) then
           return {}
         end
+        local free = near(ctx, bq, br)
         local list = {}
-        for _, y in ipairs(near(ctx, bq, br)) do
-          if (y[1] ~= xq or y[2] ~= xr) and one_piece(bq, br, xq, xr, y[1], y[2]) then
-            list[#list + 1] = y
+        for a = -2, 2 do
+          local lo, hi = -2, 2 - a
+          if a < 0 then
+            lo, hi = -2 - a, 2
+          end
+          for b = lo, hi do
+            local yq, yr = bq + a, br + b
+            if free[7 * a + b] and (yq ~= xq or yr ~= xr) and one_piece(bq, br, xq, xr, yq, yr) then
+              list[#list + 1] = { yq, yr }
+            end
           end
         end
         return list
