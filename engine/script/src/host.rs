@@ -91,6 +91,9 @@ pub(crate) struct ModState {
     attack: AnyUserData,
     /// The attack `attack` reads, filled for each attack-event call.
     attack_now: AttackSlot,
+    /// The key `"tile"` as a Lua string, made once: reading a target list looks it up in every
+    /// entry, and a key made for each lookup costs a protected call into Lua.
+    tile_key: mlua::String,
 }
 
 impl ModState {
@@ -508,6 +511,7 @@ impl ScriptHost {
         let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
         let (attack, attack_now) = api::attack_object(&sb.lua).map_err(whole)?;
+        let tile_key = sb.lua.create_string("tile").map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
             lua: sb.lua,
@@ -524,6 +528,7 @@ impl ScriptHost {
             hits,
             attack,
             attack_now,
+            tile_key,
         })
     }
 
@@ -861,10 +866,12 @@ impl ScriptHost {
             Args::Targets(out) => {
                 let at = function_at(&b.ability.defined_at, f);
                 st.runner.call::<Value>(lua, f, &st.ctx).and_then(|v| {
-                    read_targets(ctx.field, None, &v, out).map_err(|message| Failure {
-                        at: Some(at),
-                        message,
-                        traceback: Vec::new(),
+                    read_targets(ctx.field, None, &st.tile_key, &v, out).map_err(|message| {
+                        Failure {
+                            at: Some(at),
+                            message,
+                            traceback: Vec::new(),
+                        }
                     })
                 })
             }
@@ -1267,10 +1274,11 @@ fn function_at(defined_at: &str, f: &Function) -> String {
 /// Reads what a `targets` function returned: a list whose entries are hexes `{q, r}` (or
 /// `{q = , r = }`) of the board, the word `"none"` (played with no target), or, for a rule action
 /// (`army` given: the catalog and the acting player's army), tiles `{ tile = "army/tile" }` of
-/// that army.
+/// that army. `tile_key` is the string `"tile"` of the state the list comes from.
 fn read_targets(
     field: &Battlefield,
     army: Option<(&Catalog, &Army)>,
+    tile_key: &mlua::String,
     v: &Value,
     out: &mut InstantTargets,
 ) -> Result<(), String> {
@@ -1288,7 +1296,7 @@ fn read_targets(
                 out.none = true;
                 continue;
             }
-            Value::Table(t) if !matches!(t.raw_get::<Value>("tile"), Ok(Value::Nil)) => {
+            Value::Table(t) if !matches!(t.raw_get::<Value>(tile_key), Ok(Value::Nil)) => {
                 read_tile_target(army, i, t, out)?;
                 continue;
             }

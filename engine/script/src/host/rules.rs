@@ -286,7 +286,9 @@ impl ScriptHost {
             RuleCall::Restrict(out) => st
                 .runner
                 .call::<Value>(lua, &f, &st.ctx)
-                .and_then(|v| read_restriction(ctx.field, &v, out).map_err(located)),
+                .and_then(|v| {
+                    read_restriction(ctx.field, &st.tile_key, &v, out).map_err(located)
+                }),
             RuleCall::Targets { targets, why, .. } => st
                 .runner
                 .call::<Value>(lua, &f, &st.ctx)
@@ -303,7 +305,7 @@ impl ScriptHost {
                             .get(ctx.player.index())
                             .and_then(|p| ctx.catalog.army(p.army))
                             .map(|a| (ctx.catalog, a));
-                        read_targets(ctx.field, army, &v, targets).map_err(located)
+                        read_targets(ctx.field, army, &st.tile_key, &v, targets).map_err(located)
                     }
                 }),
             RuleCall::Play {
@@ -503,8 +505,15 @@ fn read_verdict(field: &Battlefield, v: &Value) -> Result<Option<GameResult>, St
 }
 
 /// A `restrict` hook's answer: nothing, or `{ close = { "place", ... }, block = { {q, r}, ... },
-/// block_place = { ... }, place_only = { ... } }`.
-fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Result<(), String> {
+/// block_place = { ... }, place_only = { ... } }`. Its keys are read in one pass over the table
+/// (a key looked up by name costs a protected call into Lua), then acted on in that order.
+fn read_restriction(
+    field: &Battlefield,
+    tile_key: &mlua::String,
+    v: &Value,
+    out: &mut Restriction,
+) -> Result<(), String> {
+    const KEYS: [&str; 4] = ["close", "block", "block_place", "place_only"];
     let t = match v {
         Value::Nil => return Ok(()),
         Value::Table(t) => t,
@@ -515,18 +524,20 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
             ));
         }
     };
+    let mut given: [Value; 4] = [Value::Nil, Value::Nil, Value::Nil, Value::Nil];
     for pair in t.pairs::<Value, Value>() {
-        let (k, _) = pair.map_err(|e| e.to_string())?;
+        let (k, v) = pair.map_err(|e| e.to_string())?;
         let key = k.to_string().unwrap_or_default();
-        let keys = ["close", "block", "block_place", "place_only"];
-        if !keys.contains(&key.as_str()) {
+        let Some(i) = KEYS.iter().position(|w| *w == key) else {
             return Err(format!(
                 "restrict: unknown key `{key}`{} (keys: close, block, block_place, place_only)",
-                hexforge_core::names::did_you_mean(&key, keys)
+                hexforge_core::names::did_you_mean(&key, KEYS)
             ));
-        }
+        };
+        given[i] = v;
     }
-    match t.raw_get::<Value>("close").map_err(|e| e.to_string())? {
+    let [close, rest @ ..] = given;
+    match close {
         Value::Nil => {}
         Value::Table(list) => {
             for i in 1..=list.raw_len() {
@@ -551,14 +562,14 @@ fn read_restriction(field: &Battlefield, v: &Value, out: &mut Restriction) -> Re
             ));
         }
     }
-    for key in ["block", "block_place", "place_only"] {
-        match t.raw_get::<Value>(key).map_err(|e| e.to_string())? {
+    for (key, value) in KEYS[1..].iter().zip(rest) {
+        match value {
             Value::Nil => {}
             v @ Value::Table(_) => {
                 let mut listed = hexforge_core::hooks::InstantTargets::default();
-                read_targets(field, None, &v, &mut listed)
+                read_targets(field, None, tile_key, &v, &mut listed)
                     .map_err(|e| format!("restrict: {key}: {e}"))?;
-                match key {
+                match *key {
                     "block" => out.blocked |= listed.cells,
                     "block_place" => out.no_place |= listed.cells,
                     // Every hex but those listed (the engine keeps the board's own).
