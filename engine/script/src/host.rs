@@ -1296,11 +1296,12 @@ fn read_targets(
                 out.none = true;
                 continue;
             }
-            Value::Table(t) if !matches!(t.raw_get::<Value>(tile_key), Ok(Value::Nil)) => {
-                read_tile_target(army, i, t, out)?;
-                continue;
-            }
             Value::Table(t) => {
+                let tile = t.raw_get::<Value>(tile_key).map_err(|e| e.to_string())?;
+                if !tile.is_nil() {
+                    read_tile_target(army, i, tile, out)?;
+                    continue;
+                }
                 let int = |k: Value| -> Option<i64> {
                     match t.raw_get::<Value>(k).ok()? {
                         Value::Integer(v) => Some(v),
@@ -1342,12 +1343,12 @@ fn read_targets(
     Ok(())
 }
 
-/// Reads a rule action's target `{ tile = "army/tile" }` (entry `i` of the list): a tile of the
-/// acting player's army, among its first 64.
+/// Reads a rule action's target `{ tile = "army/tile" }` (entry `i` of the list, `tile` its
+/// `tile` field): a tile of the acting player's army, among its first 64.
 fn read_tile_target(
     army: Option<(&Catalog, &Army)>,
     i: usize,
-    t: &mlua::Table,
+    tile: Value,
     out: &mut InstantTargets,
 ) -> Result<(), String> {
     let Some((catalog, army)) = army else {
@@ -1355,7 +1356,7 @@ fn read_tile_target(
             "target {i} is a tile: only a game rule's action is taken on a tile; an instant lists hexes {{q, r}} or \"none\""
         ));
     };
-    let id = match t.raw_get::<Value>("tile").map_err(|e| e.to_string())? {
+    let id = match tile {
         Value::String(s) => s.to_string_lossy(),
         other => {
             return Err(format!(
