@@ -210,8 +210,12 @@ fn a_recorded_match_verifies_every_state_hash() {
     assert_eq!(replay.header.armies, ["hegemony", "outpost", "moloch"]);
     assert_eq!(replay.header.match_seed, Some(11));
     assert!(
-        hexforge_replay::mod_differences(&h.state().content().loaded().mods, &replay.header.mods)
-            .is_empty()
+        hexforge_replay::mod_differences(
+            &h.state().content().loaded().mods,
+            &replay.header.mods,
+            &replay.header.files
+        )
+        .is_empty()
     );
     let mut game = start(h.state(), &replay);
     let mut scripts = hexforge_script::load(

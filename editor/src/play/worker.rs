@@ -676,7 +676,7 @@ fn resume(
             path.display()
         ));
     }
-    let differ = hexforge_replay::mod_differences(mods, &replay.header.mods);
+    let differ = hexforge_replay::mod_differences(mods, &replay.header.mods, &replay.header.files);
     if !differ.is_empty() {
         return Err(format!(
             "{}: the game was played with other mods than those loaded: {}",

@@ -97,7 +97,11 @@ impl Viewer {
         let replay = hexforge_replay::parse(&text, &loaded.catalog)
             .map_err(|e| OpenError::Unreadable(format!("{name}: {e}")))?;
         let mut warnings = Vec::new();
-        let differences = hexforge_replay::mod_differences(&loaded.mods, &replay.header.mods);
+        let differences = hexforge_replay::mod_differences(
+            &loaded.mods,
+            &replay.header.mods,
+            &replay.header.files,
+        );
         if !differences.is_empty() {
             let list = differences.join("; ");
             if !force {

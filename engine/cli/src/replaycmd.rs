@@ -105,7 +105,7 @@ pub fn replay_to(
         .enumerate()
         .flat_map(|(i, m)| {
             let line = replay.lines.mods.get(i).copied().unwrap_or(0);
-            hexforge_replay::mod_differences(&loaded.mods, std::slice::from_ref(m))
+            hexforge_replay::mod_differences(&loaded.mods, std::slice::from_ref(m), &h.files)
                 .into_iter()
                 .map(move |d| format!("line {line}: {d}"))
         })

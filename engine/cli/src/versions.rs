@@ -85,7 +85,7 @@ pub fn for_replay(
     let mut extra = Vec::new();
     for (id, version, hash) in &mods {
         let one = [(id.clone(), version.clone(), *hash)];
-        if hexforge_replay::mod_differences(&loaded.mods, &one).is_empty() {
+        if hexforge_replay::mod_differences(&loaded.mods, &one, &[]).is_empty() {
             continue;
         }
         let Some(a) = find(store, portal, (id, version, *hash), out)? else {

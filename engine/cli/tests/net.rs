@@ -5,6 +5,7 @@
 //! spectator sees every step; malformed frames are refused with a clear error. Every process
 //! listens on 127.0.0.1, port 0, so the tests run in parallel; the time limits only catch hangs.
 
+mod common;
 mod portal_server;
 
 use portal_server::serve;
@@ -361,25 +362,11 @@ fn a_match_through_the_relay_is_followed_by_a_spectator_that_sees_every_step() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Copies the folder `from` into `to`, recursively.
-fn copy(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create a folder");
-    for entry in std::fs::read_dir(from).expect("read a folder").flatten() {
-        let path = entry.path();
-        let target = to.join(entry.file_name());
-        if path.is_dir() {
-            copy(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).expect("copy a file");
-        }
-    }
-}
-
 /// A copy of the checkout's mods in `dir/mods` that differs from them three ways: another
 /// version of `examples`, other content in `scored`, and `leaders` missing.
 fn differing_mods(dir: &Path) -> PathBuf {
     let mods = dir.join("mods");
-    copy(&root().join("mods"), &mods);
+    common::copy(&root().join("mods"), &mods);
     let manifest = mods.join("examples/mod.toml");
     let text = std::fs::read_to_string(&manifest).expect("examples/mod.toml");
     std::fs::write(
@@ -421,7 +408,8 @@ fn a_joiner_whose_mods_differ_is_refused_before_the_game_naming_each_mod() {
         "mod `examples`: the host plays 1.0.0 #",
         "(other version)",
         "mod `scored` 1.0.0: the host's content hash is ",
-        "(other content hash)",
+        "(other content hash); in play, scripts/",
+        ".lua changed",
         "mod `leaders`: the host plays 1.0.0, it is not loaded here (missing)",
     ] {
         assert!(out.contains(expected), "`{expected}` not in:\n{out}");

@@ -114,6 +114,54 @@ fn tampering_is_caught_at_the_step_it_touches() {
 }
 
 #[test]
+fn a_replay_names_the_files_of_a_mod_that_differ_in_play_with_no_copy_of_the_recorded_version() {
+    // The mods of the checkout copied, a match recorded with them, then one army file changed
+    // in play and another given a comment: no shelf and no portal holds the version it was
+    // recorded with, yet the refusal names the file that changed, and only that one.
+    let dir = temp("files");
+    let mods = dir.join("mods");
+    common::copy(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods"),
+        &mods,
+    );
+    let m = mods.to_string_lossy().to_string();
+    let file = dir.join("game.txt");
+    let path = file.to_string_lossy().to_string();
+    let (ok, log) = hexforge(&[
+        "--mods", &m, "match", "--army", "moloch", "--army", "borgo", "--bot", "random", "--bot",
+        "random", "--seed", "5", "--replay", &path,
+    ]);
+    assert!(ok, "{log}");
+    let text = std::fs::read_to_string(&file).expect("replay");
+    assert!(text.contains("\nfile base "), "{text}");
+    // A tile of an army not in the game made tougher; a comment added to another army's file.
+    let armies = mods.join("base/armies");
+    let hegemony = armies.join("hegemony.toml");
+    let data = std::fs::read_to_string(&hegemony).expect("hegemony.toml");
+    assert!(data.contains("toughness = 1"), "{data}");
+    std::fs::write(
+        &hegemony,
+        data.replacen("toughness = 1", "toughness = 2", 1),
+    )
+    .expect("write");
+    let borgo = armies.join("borgo.toml");
+    let data = std::fs::read_to_string(&borgo).expect("borgo.toml");
+    std::fs::write(
+        &borgo,
+        format!("{data}\n# a comment changes nothing in play\n"),
+    )
+    .expect("write");
+    let (ok, out) = hexforge(&["--mods", &m, "replay", &path, "--verify", "--quiet"]);
+    assert!(!ok, "{out}");
+    assert!(
+        out.contains("; in play, armies/hegemony.toml changed"),
+        "{out}"
+    );
+    assert!(!out.contains("borgo.toml"), "a comment is no change: {out}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
 fn cut_and_garbage_files_are_read_with_clear_messages() {
     let (_, file) = record("cut", ["borgo", "outpost"], "3");
     let text = std::fs::read_to_string(&file).expect("replay");

@@ -187,6 +187,34 @@ fn content_hash(m: &ModInfo, encoding: Encoding) -> u64 {
     for p in &m.presets {
         preset(&mut h, p);
     }
+    options(&mut h, m);
+    h.len(m.patches.len() + m.scripts.len());
+    for (s, lua) in m
+        .patches
+        .iter()
+        .map(|s| (s, false))
+        .chain(m.scripts.iter().map(|s| (s, true)))
+    {
+        h.str(&relative(m, &s.path));
+        match (encoding, lua) {
+            (Encoding::Text, _) => h.str(&s.text),
+            (Encoding::Play, true) => h.str(&lua_play_text(&s.text)),
+            (Encoding::Play, false) => h.str(&toml_play_text(&s.text)),
+        }
+    }
+    // Boards came later: a mod without any hashes as it did before them.
+    if !m.boards.is_empty() {
+        h.str("boards");
+        h.len(m.boards.len());
+        for b in &m.boards {
+            board(&mut h, b);
+        }
+    }
+    h.finish()
+}
+
+/// The options a mod's `options.toml` declares and its `[[implies]]`, as [`mod_hash`] reads them.
+fn options(h: &mut Fnv1a, m: &ModInfo) {
     h.len(m.options.len());
     for o in &m.options {
         h.str(&o.key);
@@ -212,30 +240,69 @@ fn content_hash(m: &ModInfo, encoding: Encoding) -> u64 {
             }
         }
     }
-    h.len(m.patches.len() + m.scripts.len());
-    for (s, lua) in m
-        .patches
-        .iter()
-        .map(|s| (s, false))
-        .chain(m.scripts.iter().map(|s| (s, true)))
-    {
-        let rel = s.path.strip_prefix(&m.dir).unwrap_or(&s.path);
-        h.str(&rel.to_string_lossy().replace('\\', "/"));
-        match (encoding, lua) {
-            (Encoding::Text, _) => h.str(&s.text),
-            (Encoding::Play, true) => h.str(&lua_play_text(&s.text)),
-            (Encoding::Play, false) => h.str(&toml_play_text(&s.text)),
+}
+
+/// `path` within the mod's folder, with `/` between its parts.
+fn relative(m: &ModInfo, path: &std::path::Path) -> String {
+    path.strip_prefix(&m.dir)
+        .unwrap_or(path)
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// The hash being built for the file `path` among `parts`, started when it is the first part of
+/// that file.
+fn part(parts: &mut Vec<(String, Fnv1a)>, path: String) -> &mut Fnv1a {
+    let i = match parts.iter().position(|(p, _)| *p == path) {
+        Some(i) => i,
+        None => {
+            let mut h = Fnv1a::new();
+            h.str(PLAY_ENCODING);
+            parts.push((path, h));
+            parts.len() - 1
         }
+    };
+    &mut parts[i].1
+}
+
+/// Each file of a mod that its play hash ([`mod_hash`]) reads, by its path within the mod
+/// (`/`-separated, in path order), with a hash of what in it changes play: the armies', presets'
+/// and boards' data, `options.toml`'s options, the patches' and scripts' play text. A replay
+/// records them, so a mod that no longer plays as it did names the files that differ even where
+/// the version it was recorded with is nowhere to be found.
+pub fn mod_files(m: &ModInfo) -> Vec<(String, u32)> {
+    let mut parts: Vec<(String, Fnv1a)> = Vec::new();
+    for a in &m.armies {
+        army(part(&mut parts, relative(m, &a.at.file)), a);
     }
-    // Boards came later: a mod without any hashes as it did before them.
-    if !m.boards.is_empty() {
-        h.str("boards");
-        h.len(m.boards.len());
-        for b in &m.boards {
-            board(&mut h, b);
-        }
+    for p in &m.presets {
+        preset(part(&mut parts, relative(m, &p.at.file)), p);
     }
-    h.finish()
+    if !m.options.is_empty() || !m.implies.is_empty() {
+        options(
+            part(&mut parts, crate::options::OPTIONS_FILE.to_string()),
+            m,
+        );
+    }
+    for s in &m.patches {
+        part(&mut parts, relative(m, &s.path)).str(&toml_play_text(&s.text));
+    }
+    for s in &m.scripts {
+        part(&mut parts, relative(m, &s.path)).str(&lua_play_text(&s.text));
+    }
+    for b in &m.boards {
+        let path = b.at.as_ref().map_or_else(
+            || format!("{}/{}.toml", crate::boards::BOARDS_DIR, b.id),
+            |at| relative(m, &at.file),
+        );
+        board(part(&mut parts, path), b);
+    }
+    let mut files: Vec<(String, u32)> = parts
+        .into_iter()
+        .map(|(p, h)| (p, h.finish() as u32))
+        .collect();
+    files.sort();
+    files
 }
 
 fn board(h: &mut Fnv1a, b: &Board) {
@@ -289,5 +356,41 @@ mod tests {
             s.path = moved.dir.join(rel.unwrap_or_default());
         }
         assert_eq!(mod_hash(&m), mod_hash(&moved));
+    }
+
+    #[test]
+    fn a_mods_files_name_what_changed_in_play_and_nothing_else() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods/examples");
+        let m = crate::folder_read::load_mod(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let files = mod_files(&m);
+        let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+        // Every army file and script, by its path in the mod, in path order.
+        let script = relative(&m, &m.scripts[0].path);
+        let army = relative(&m, &m.armies[0].at.file);
+        assert!(paths.contains(&script.as_str()), "{paths:?}");
+        assert!(paths.contains(&army.as_str()), "{paths:?}");
+        assert!(paths.windows(2).all(|w| w[0] < w[1]), "{paths:?}");
+        // A comment changes no file; code changes that file alone.
+        let mut commented = m.clone();
+        commented.scripts[0].text.push_str("\n-- a note\n");
+        assert_eq!(mod_files(&commented), files);
+        let mut code = m.clone();
+        code.scripts[0].text.push_str("\nlocal changed = 1\n");
+        let differ: Vec<String> = mod_files(&code)
+            .into_iter()
+            .zip(&files)
+            .filter(|(a, b)| a != *b)
+            .map(|(a, _)| a.0)
+            .collect();
+        assert_eq!(differ, [script]);
+        let mut tough = m.clone();
+        tough.armies[0].tiles[1].toughness += 1;
+        let changed: Vec<String> = mod_files(&tough)
+            .into_iter()
+            .zip(&files)
+            .filter(|(a, b)| a != *b)
+            .map(|(a, _)| a.0)
+            .collect();
+        assert_eq!(changed, [army]);
     }
 }

@@ -31,7 +31,7 @@ pub use cache::{ModCache, Refreshed};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceText};
 pub use folder::{ScriptFile, mod_dirs, script_files, user_mods_dir};
 pub use folder_read::{ArmyCheck, ModInfo, check_army_text, load_mod};
-pub use identity::{army_hash, content_line, legacy_mod_hash, mod_hash, preset_hash};
+pub use identity::{army_hash, content_line, legacy_mod_hash, mod_files, mod_hash, preset_hash};
 pub use manifest::{ENGINE_VERSION, Manifest, load_manifest};
 pub use modpack::{LoadedMods, Skipped, load_mods, load_mods_except, mod_presets};
 pub use options::{OPTIONS_FILE, OptionDecl, OptionsFile, load_options, parse_options};

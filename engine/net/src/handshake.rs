@@ -43,6 +43,9 @@ pub enum Difference {
         host: u64,
         /// This side's content hash.
         here: u64,
+        /// The files that differ in play (`PATH changed`, `PATH is new`, `PATH is gone`), when
+        /// the host's header lists its files.
+        files: Vec<String>,
     },
     /// A mod is loaded here that the host does not play with.
     Extra {
@@ -74,10 +77,17 @@ impl fmt::Display for Difference {
                 version,
                 host,
                 here,
-            } => write!(
-                f,
-                "mod `{id}` {version}: the host's content hash is {host:016x}, here {here:016x} (other content hash)"
-            ),
+                files,
+            } => {
+                write!(
+                    f,
+                    "mod `{id}` {version}: the host's content hash is {host:016x}, here {here:016x} (other content hash)"
+                )?;
+                if !files.is_empty() {
+                    write!(f, "; in play, {}", files.join(", "))?;
+                }
+                Ok(())
+            }
             Difference::Extra { id, version } => write!(
                 f,
                 "mod `{id}` {version} is loaded here, not at the host (extra)"
@@ -117,6 +127,7 @@ pub fn differences(header: &Header, mods: &[ModInfo]) -> Vec<Difference> {
                         version: v,
                         host: *hash,
                         here: h,
+                        files: hexforge_replay::file_differences(m, &header.files),
                     });
                 }
             }

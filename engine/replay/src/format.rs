@@ -26,6 +26,10 @@ pub struct Header {
     pub teams: Vec<u8>,
     /// The mods loaded: id, version, content hash.
     pub mods: Vec<(String, String, u64)>,
+    /// Each file of those mods that their content hash reads: mod id, path within the mod, and
+    /// the file's own play hash (`hexforge_content::mod_files`); empty in a file recorded before
+    /// files were, whose differing mods are then named without their files.
+    pub files: Vec<(String, String, u32)>,
     /// The seed of the game (its shuffles and first player).
     pub seed: u64,
     /// The seed the match was started with, from which the game's and the bots' seeds came

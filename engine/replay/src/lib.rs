@@ -21,6 +21,7 @@ pub use play::{Noting, PhaseHashes, Picks, Replayed, act_noted, apply, replay_st
 pub use read::{ReplayError, parse};
 pub use record::{RecordError, Recorder, record_game};
 pub use setup::{
-    StartError, header, header_board, mod_differences, start, start_noted, start_replay,
+    StartError, file_differences, header, header_board, mod_differences, start, start_noted,
+    start_replay,
 };
 pub use timeline::{Refused, Timeline};

@@ -36,6 +36,7 @@ const KEYS: &[&str] = &[
     "seat",
     "teams",
     "mod",
+    "file",
     "seed",
     "match_seed",
     "action",
@@ -182,6 +183,26 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                     }
                 }
             }
+            "file" => {
+                let mut words = rest.splitn(3, ' ');
+                let (id, hash, path) = (words.next(), words.next(), words.next());
+                let hash = hash
+                    .filter(|h| h.len() == 8)
+                    .and_then(|h| u32::from_str_radix(h, 16).ok());
+                match (id, hash, path) {
+                    (Some(id), Some(hash), Some(path)) if !id.is_empty() && !path.is_empty() => {
+                        header.files.push((id.to_string(), path.to_string(), hash));
+                    }
+                    _ => {
+                        return Err(err(
+                            n,
+                            format!(
+                                "`{line}`: write `file MOD HASH PATH` (a hash of 8 hex digits, then the file's path in the mod)"
+                            ),
+                        ));
+                    }
+                }
+            }
             "seed" => {
                 header.seed = rest.parse().map_err(|_| err(n, not_a_seed(rest)))?;
                 seed_seen = true;
@@ -312,9 +333,36 @@ mod tests {
             armies: vec!["a".into(), "a".into()],
             teams: Vec::new(),
             mods: vec![("base".into(), "1.0.0".into(), 0x0123_4567_89ab_cdef)],
+            files: vec![
+                ("base".into(), "armies/a.toml".into(), 0x0000_00ff),
+                ("base".into(), "scripts/a file.lua".into(), 0xdead_beef),
+            ],
             seed: 7,
             match_seed: Some(3),
         }
+    }
+
+    #[test]
+    fn a_mods_file_lines_read_back_and_a_bad_one_says_what_to_write() {
+        let c = catalog();
+        let mut file = Vec::new();
+        Recorder::new(&mut file, &header())
+            .expect("header")
+            .finish()
+            .expect("end");
+        let text = String::from_utf8(file).expect("utf-8");
+        assert!(
+            text.contains("file base deadbeef scripts/a file.lua\n"),
+            "{text}"
+        );
+        assert_eq!(parse(&text, &c).expect("reads back").header, header());
+        let bad = text.replace("file base deadbeef", "file base dead");
+        let e = parse(&bad, &c).expect_err("a short hash");
+        assert!(
+            e.message
+                .contains("write `file MOD HASH PATH` (a hash of 8 hex digits"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -38,6 +38,9 @@ impl<W: Write> Recorder<W> {
         for (id, version, hash) in &header.mods {
             writeln!(out, "mod {id} {version} {hash:016x}")?;
         }
+        for (id, path, hash) in &header.files {
+            writeln!(out, "file {id} {hash:08x} {path}")?;
+        }
         writeln!(out, "seed {}", header.seed)?;
         if let Some(m) = header.match_seed {
             writeln!(out, "match_seed {m}")?;

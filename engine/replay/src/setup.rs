@@ -38,6 +38,14 @@ pub fn header(
                 )
             })
             .collect(),
+        files: mods
+            .iter()
+            .flat_map(|m| {
+                hexforge_content::mod_files(m)
+                    .into_iter()
+                    .map(|(path, hash)| (m.id.clone(), path, hash))
+            })
+            .collect(),
         seed,
         match_seed: Some(match_seed),
     }
@@ -46,8 +54,14 @@ pub fn header(
 /// The recorded mods that are not loaded as they were, one line each: missing, or with other
 /// content. The content hash covers what changes play (`hexforge_content::mod_hash`): a mod
 /// whose comments or version string alone changed plays the replay; a hash recorded by an
-/// earlier release (`legacy_mod_hash`, the whole text and the version) is accepted too.
-pub fn mod_differences(loaded: &[ModInfo], recorded: &[(String, String, u64)]) -> Vec<String> {
+/// earlier release (`legacy_mod_hash`, the whole text and the version) is accepted too. Where
+/// the replay recorded the mod's `files` (mod id, path, play hash), a mod with other content
+/// names the files that differ in play: changed, added since, or gone.
+pub fn mod_differences(
+    loaded: &[ModInfo],
+    recorded: &[(String, String, u64)],
+    files: &[(String, String, u32)],
+) -> Vec<String> {
     recorded
         .iter()
         .filter_map(
@@ -57,14 +71,54 @@ pub fn mod_differences(loaded: &[ModInfo], recorded: &[(String, String, u64)]) -
                     let now = hexforge_content::mod_hash(m);
                     let same = now == *hash || hexforge_content::legacy_mod_hash(m) == *hash;
                     (!same).then(|| {
-                        format!(
+                        let mut line = format!(
                             "`{id}` was {version} #{hash:016x}, is {} #{now:016x}",
                             m.manifest.version
-                        )
+                        );
+                        let differ = file_differences(m, files);
+                        if !differ.is_empty() {
+                            line.push_str(&format!("; in play, {}", differ.join(", ")));
+                        }
+                        line
                     })
                 }
             },
         )
+        .collect()
+}
+
+/// The files of the loaded mod `m` that differ in play from those a replay recorded for it
+/// (`files`: mod id, path, play hash), in path order: `PATH changed`, `PATH is new`, `PATH is
+/// gone`. Empty when the replay recorded none of the mod's files.
+pub fn file_differences(m: &ModInfo, files: &[(String, String, u32)]) -> Vec<String> {
+    let was: Vec<(&str, u32)> = files
+        .iter()
+        .filter(|(id, _, _)| *id == m.id)
+        .map(|(_, path, hash)| (path.as_str(), *hash))
+        .collect();
+    if was.is_empty() {
+        return Vec::new();
+    }
+    let now = hexforge_content::mod_files(m);
+    let mut paths: Vec<&str> = was
+        .iter()
+        .map(|(p, _)| *p)
+        .chain(now.iter().map(|(p, _)| p.as_str()))
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let before = was.iter().find(|(q, _)| *q == p).map(|(_, h)| *h);
+            let after = now.iter().find(|(q, _)| q == p).map(|(_, h)| *h);
+            match (before, after) {
+                (Some(a), Some(b)) if a != b => Some(format!("{p} changed")),
+                (None, Some(_)) => Some(format!("{p} is new")),
+                (Some(_), None) => Some(format!("{p} is gone")),
+                _ => None,
+            }
+        })
         .collect()
 }
 
@@ -274,20 +328,51 @@ mod tests {
         let h = table_header(&loaded, "v3");
         assert_eq!(h.mods.len(), loaded.mods.len());
         assert_eq!(h.match_seed, Some(5));
-        assert!(mod_differences(&loaded.mods, &h.mods).is_empty());
+        assert!(mod_differences(&loaded.mods, &h.mods, &h.files).is_empty());
         let mut other = h.mods.clone();
         other[0].2 ^= 1;
         other.push(("ghost".into(), "1.0.0".into(), 0));
-        let d = mod_differences(&loaded.mods, &other);
+        let d = mod_differences(&loaded.mods, &other, &[]);
         assert_eq!(d.len(), 2, "{d:?}");
         assert!(d[0].starts_with(&format!("`{}` was ", other[0].0)), "{d:?}");
+        assert!(!d[0].contains("in play"), "no files recorded: {d:?}");
         assert_eq!(d[1], "`ghost` 1.0.0 is not loaded");
+        // With the files recorded, the mod that differs names them: one changed, one gone,
+        // one new since.
+        let id = &other[0].0;
+        let mut files = h.files.clone();
+        let mine: Vec<usize> = (0..files.len()).filter(|i| files[*i].0 == *id).collect();
+        assert!(mine.len() >= 2, "{files:?}");
+        files[mine[0]].2 ^= 1;
+        let changed = files[mine[0]].1.clone();
+        let new = files.remove(mine[1]).1;
+        files.push((id.clone(), "scripts/old.lua".into(), 7));
+        let d = mod_differences(&loaded.mods, &other[..1], &files);
+        assert_eq!(
+            d,
+            [format!(
+                "`{id}` was {} #{:016x}, is {} #{:016x}; in play, {}",
+                other[0].1,
+                other[0].2,
+                loaded.mods[0].manifest.version,
+                hexforge_content::mod_hash(&loaded.mods[0]),
+                {
+                    let mut each = [
+                        format!("{changed} changed"),
+                        format!("{new} is new"),
+                        "scripts/old.lua is gone".to_string(),
+                    ];
+                    each.sort();
+                    each.join(", ")
+                }
+            )]
+        );
         // A replay recorded by an earlier release names the text hash; a version string alone
         // changes nothing.
         let mut old = h.mods.clone();
         old[0].2 = hexforge_content::legacy_mod_hash(&loaded.mods[0]);
         old[0].1 = "0.9.0".into();
-        assert!(mod_differences(&loaded.mods, &old).is_empty());
+        assert!(mod_differences(&loaded.mods, &old, &[]).is_empty());
     }
 
     #[test]

@@ -1,4 +1,8 @@
-//! What the binary's tests share: running `hexforge` in the checkout as a user runs it.
+//! What the binary's tests share: running `hexforge` in the checkout as a user runs it, and
+//! copying a mods folder to change it.
+
+// Each test file uses what it needs of these.
+#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::Command;
@@ -19,4 +23,18 @@ pub fn run(args: &[&str], user_mods: Option<&Path>) -> (bool, String) {
     let text =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     (out.status.success(), text)
+}
+
+/// Copies the folder `from` into `to`, recursively.
+pub fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("create a folder");
+    for entry in std::fs::read_dir(from).expect("read a folder").flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy a file");
+        }
+    }
 }
