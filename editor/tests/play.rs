@@ -8,6 +8,7 @@ mod common;
 
 use common::{editor, window};
 use egui::Key;
+use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use hexforge_core::{Action, Dir, Hex, TileKind};
@@ -701,6 +702,72 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
             .any(|m| m.id == "leaders"),
         "loaded after the install"
     );
+    let host_hash = hosting
+        .join()
+        .expect("the host's thread")
+        .unwrap_or_else(|e| panic!("the host: {e}"));
+    assert_eq!(
+        table(&h).game().expect("the game").state_hash(),
+        host_hash,
+        "the game ends as the host's"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn joining_a_host_with_a_mod_missing_here_fetches_it_from_a_portal_and_plays() {
+    // The portal holds the exact version the host plays (`leaders` of the checkout, packed);
+    // the joiner, given the portal's address, fetches it there and not from the host.
+    let dir = replay_folder("fetch-portal");
+    let store = Arc::new(hexforge_portal::Store::open(&dir.join("portal")).expect("the store"));
+    let token = store.add_author("fay").expect("an author");
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods");
+    let leaders = hexforge_content::load_mod(&checkout.join("leaders")).expect("leaders");
+    let bytes = hexforge_content::archive::pack(&leaders)
+        .expect("packed")
+        .to_bytes();
+    store.publish(&token, &bytes).expect("published");
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let portal = format!("http://{}", listener.local_addr().expect("its address"));
+    let served = store.clone();
+    std::thread::spawn(move || {
+        hexforge_portal::server::serve(
+            listener,
+            served,
+            Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        )
+    });
+    let mods = dir.join("mods");
+    common::copy(&checkout, &mods);
+    std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders here");
+    let user_mods = dir.join("user-mods");
+    let (address, hosting) = host_elsewhere(12);
+    let mut e = Editor::load(vec![mods.clone()]);
+    e.set_user_mods(Some(user_mods.clone()));
+    e.play_mut().set_folder(Some(dir.join("replays")));
+    e.show(Tab::Play);
+    e.play_mut().mode = hexforge_editor::play::Mode::Join;
+    e.play_mut().address = address;
+    let mut h = window(e);
+    h.step();
+    // The field is there, labelled, and enabled once mods may be fetched.
+    let field = h.get_by_role_and_label(Role::TextInput, "Fetch them from the portal");
+    assert!(!field.accesskit_node().is_disabled());
+    h.state_mut().play_mut().portal = portal.clone();
+    h.step();
+    click(&mut h, "Join the match");
+    until(&mut h, "the question about the host's mods", |e| {
+        e.play().table().is_some_and(|t| t.confirming().is_some())
+    });
+    click(&mut h, "Fetch and install them");
+    play_to_the_end(&mut h);
+    let fetched = format!("net: fetched `leaders` 1.0.0 from {portal}");
+    assert!(
+        table(&h).log().iter().any(|l| *l == fetched),
+        "{:?}",
+        table(&h).log()
+    );
+    assert!(user_mods.join("leaders/mod.toml").is_file(), "installed");
     let host_hash = hosting
         .join()
         .expect("the host's thread")

@@ -66,6 +66,8 @@ pub struct Play {
     pub join_seat: String,
     /// When joining, fetch the host's mods that differ from those loaded here (asked first).
     pub fetch_mods: bool,
+    /// The mod portal to fetch them from, as typed (empty: from the host).
+    pub portal: String,
     /// Mods were installed from the host: join again once the content is loaded again.
     rejoin: bool,
     folder: Option<PathBuf>,
@@ -87,6 +89,7 @@ impl Default for Play {
             address: String::new(),
             join_seat: String::new(),
             fetch_mods: true,
+            portal: String::new(),
             rejoin: false,
             folder: folder::replay_dir(|k| std::env::var_os(k)),
             table: None,
@@ -245,12 +248,16 @@ impl Play {
         let fetch_into = user_mods
             .filter(|_| self.fetch_mods && !self.rejoin)
             .map(Path::to_path_buf);
+        let portal = Some(self.portal.trim())
+            .filter(|p| !p.is_empty())
+            .map(str::to_string);
         self.open_table(
             Start::Join {
                 address,
                 seat,
                 dir,
                 fetch_into,
+                portal,
             },
             loaded,
             (Vec::new(), Vec::new()),
@@ -291,12 +298,31 @@ impl Play {
         out: &mut Vec<Msg>,
     ) {
         if self.rejoin {
-            // The content was loaded again with the mods fetched: join again, without fetching.
+            // The content was loaded again with the mods fetched: join again, without fetching,
+            // the new table's log opening with what the first one said of the fetch.
+            let said: Vec<String> = self
+                .table
+                .as_ref()
+                .map(|t| {
+                    t.log()
+                        .iter()
+                        .filter(|l| l.starts_with("net: "))
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
             let r = self.join(loaded, user_mods);
             self.rejoin = false;
-            if let Err(e) = r {
-                self.table = None;
-                self.status = e;
+            match r {
+                Ok(()) => {
+                    if let Some(t) = &mut self.table {
+                        t.carry(said);
+                    }
+                }
+                Err(e) => {
+                    self.table = None;
+                    self.status = e;
+                }
             }
         }
         if let Some(t) = &mut self.table {
@@ -361,6 +387,20 @@ impl Play {
                 ),
             )
             .on_disabled_hover_text("no user mods folder: set HEXFORGE_USER_MODS or HOME");
+            ui.add_enabled_ui(user_mods.is_some() && self.fetch_mods, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("Fetch them from the portal");
+                    ui.add(
+                        egui::TextEdit::singleline(&mut self.portal)
+                            .hint_text("empty: from the host (http://HOST:PORT)"),
+                    )
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                        "A mod portal that has the exact versions the host plays \
+                         (`hexforge join --fetch-mods --portal URL` does the same)",
+                    );
+                });
+            });
             if ui.button("Join the match").clicked() {
                 match self.join(loaded, user_mods) {
                     Ok(()) => self.status.clear(),

@@ -135,6 +135,13 @@ impl Table {
         &self.log
     }
 
+    /// Puts `lines` at the head of the log: what an earlier table of the same match said (the
+    /// mods fetched and installed before joining again).
+    pub(crate) fn carry(&mut self, mut lines: Vec<String>) {
+        lines.append(&mut self.log);
+        self.log = lines;
+    }
+
     /// The result line, once the game is over.
     pub fn over(&self) -> Option<&str> {
         self.over.as_deref()

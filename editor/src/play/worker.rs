@@ -159,6 +159,9 @@ pub enum Start {
         /// Fetch the host's mods that differ, after asking ([`Update::Confirm`]): a mod not
         /// loaded here goes into this mods folder (`None`: refuse the match when they differ).
         fetch_into: Option<PathBuf>,
+        /// The mod portal to fetch them from, the exact versions the host plays (`None`: from
+        /// the host).
+        portal: Option<String>,
     },
 }
 
@@ -345,9 +348,10 @@ fn play(
             seat,
             dir,
             fetch_into,
+            portal,
         } => {
             return join_match(
-                (address, seat, dir, fetch_into),
+                (address, seat, dir, (fetch_into, portal)),
                 &content,
                 &mut host,
                 (link, stop),
@@ -603,7 +607,12 @@ fn host_match(
 
 /// Joins a match hosted elsewhere: the seat the host gives is played by the person here.
 fn join_match(
-    (address, seat, dir, fetch_into): (String, Option<usize>, PathBuf, Option<PathBuf>),
+    (address, seat, dir, (fetch_into, portal)): (
+        String,
+        Option<usize>,
+        PathBuf,
+        (Option<PathBuf>, Option<String>),
+    ),
     content: &hexforge_net::Content<'_>,
     hooks: &mut dyn AbilityHooks,
     (link, stop): (&Link, &hexforge_net::Stop),
@@ -622,7 +631,18 @@ fn join_match(
                     .is_some_and(|yes| yes == 1)
         }),
         user_mods,
-        elsewhere: None,
+        // From a portal: the exact versions the host plays, each fetch noted in the log.
+        elsewhere: portal.map(|address| -> hexforge_net::ArchiveSource<'_> {
+            Box::new(move |id: &str, version: &str| {
+                let a = hexforge_portal::Portal::new(&address)
+                    .exact(id, version)
+                    .map_err(|e| format!("{address}: {e}"))?;
+                let _ = link.tell.send(Update::Notice(format!(
+                    "fetched `{id}` {version} from {address}"
+                )));
+                Ok(a.to_bytes())
+            })
+        }),
     });
     let joining = hexforge_net::Joining {
         address,

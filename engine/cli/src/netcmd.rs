@@ -324,13 +324,9 @@ fn attempt(
             elsewhere: f.portal.clone().map(|address| -> hexforge_net::ArchiveSource<'_> {
                 Box::new(move |id: &str, version: &str| {
                     let portal = hexforge_portal::Portal::new(&address);
-                    let detail = portal.detail(id).map_err(|e| format!("{address}: {e}"))?;
-                    let v = detail
-                        .versions
-                        .iter()
-                        .find(|v| v.version == version)
-                        .ok_or_else(|| format!("{address} has no version {version} of `{id}`"))?;
-                    let a = portal.download(id, v).map_err(|e| format!("{address}: {e}"))?;
+                    let a = portal
+                        .exact(id, version)
+                        .map_err(|e| format!("{address}: {e}"))?;
                     say(&format!("fetched `{id}` {version} from {address}"));
                     Ok(a.to_bytes())
                 })

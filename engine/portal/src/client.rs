@@ -69,6 +69,34 @@ impl Portal {
         Ok(a)
     }
 
+    /// The archive of `id` at exactly `version` (what a network match or a replay names),
+    /// checked as [`Portal::download`] checks it; [`PortalError::NotFound`] when the portal has
+    /// no such version.
+    pub fn exact(&self, id: &str, version: &str) -> Result<Archive, PortalError> {
+        let detail = self.detail(id)?;
+        let v = detail
+            .versions
+            .iter()
+            .find(|v| v.version == version)
+            .ok_or_else(|| {
+                PortalError::NotFound(format!(
+                    "{} has no version {version} of `{id}` (it has {})",
+                    self.base,
+                    if detail.versions.is_empty() {
+                        "none".to_string()
+                    } else {
+                        detail
+                            .versions
+                            .iter()
+                            .map(|v| v.version.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    }
+                ))
+            })?;
+        self.download(id, v)
+    }
+
     /// Publishes the archive `bytes` with the author's `token`.
     pub fn publish(&self, token: &str, bytes: &[u8]) -> Result<Published, PortalError> {
         let auth = format!("Bearer {token}");

@@ -223,3 +223,28 @@ fn the_store_keeps_what_was_published_across_a_restart() {
     assert!(store.publish(&token, &bytes).is_err(), "still published");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_exact_version_is_fetched_and_one_the_portal_lacks_is_refused_with_what_it_has() {
+    let dir = temp("exact");
+    let (portal, store) = start(&dir.join("data"));
+    let alice = store.add_author("alice").expect("an author");
+    let mods = dir.join("mods");
+    std::fs::create_dir_all(&mods).expect("a folder");
+    for v in ["1.0.0", "1.1.0"] {
+        portal
+            .publish(&alice, &archive_of(&mods, "war_wagons", v, &[]))
+            .expect("published");
+    }
+    let a = portal.exact("war_wagons", "1.0.0").expect("that version");
+    assert_eq!((a.id.as_str(), a.version.as_str()), ("war_wagons", "1.0.0"));
+    let e = portal
+        .exact("war_wagons", "2.0.0")
+        .expect_err("no such version");
+    assert!(
+        matches!(&e, PortalError::NotFound(m) if m.ends_with("has no version 2.0.0 of `war_wagons` (it has 1.1.0, 1.0.0)")),
+        "{e}"
+    );
+    assert!(portal.exact("nothing", "1.0.0").is_err(), "no such mod");
+    let _ = std::fs::remove_dir_all(dir);
+}
