@@ -351,7 +351,13 @@ fn play(
             portal,
         } => {
             return join_match(
-                (address, seat, dir, (fetch_into, portal)),
+                JoinAt {
+                    address,
+                    seat,
+                    dir,
+                    fetch_into,
+                    portal,
+                },
                 &content,
                 &mut host,
                 (link, stop),
@@ -605,14 +611,24 @@ fn host_match(
     net_ended(r, stop)
 }
 
+/// A match hosted elsewhere to join, as [`Start::Join`] gives it.
+struct JoinAt {
+    address: String,
+    seat: Option<usize>,
+    dir: PathBuf,
+    fetch_into: Option<PathBuf>,
+    portal: Option<String>,
+}
+
 /// Joins a match hosted elsewhere: the seat the host gives is played by the person here.
 fn join_match(
-    (address, seat, dir, (fetch_into, portal)): (
-        String,
-        Option<usize>,
-        PathBuf,
-        (Option<PathBuf>, Option<String>),
-    ),
+    JoinAt {
+        address,
+        seat,
+        dir,
+        fetch_into,
+        portal,
+    }: JoinAt,
     content: &hexforge_net::Content<'_>,
     hooks: &mut dyn AbilityHooks,
     (link, stop): (&Link, &hexforge_net::Stop),
