@@ -333,6 +333,13 @@ enum PortalCommand {
         /// The port to listen on (0: any free port, printed at start).
         #[arg(long, default_value_t = 7878)]
         port: u16,
+        /// Serve over TLS (https://) with this certificate (PEM, the portal's first, then its
+        /// chain); needs --tls-key. Without it the portal speaks plain HTTP (for a reverse proxy).
+        #[arg(long, value_name = "FILE", requires = "tls_key")]
+        tls_cert: Option<PathBuf>,
+        /// The certificate's private key (PEM).
+        #[arg(long, value_name = "FILE", requires = "tls_cert")]
+        tls_key: Option<PathBuf>,
     },
     /// Adds an author to the portal of the data folder DIR and prints their token (once).
     Author {
@@ -624,9 +631,18 @@ fn run() -> Result<ExitCode> {
         // The portal keeps archives: it loads no content.
         let mut out = std::io::stdout().lock();
         return match action {
-            PortalCommand::Serve { data, bind, port } => {
-                portalcmd::serve(&mut out, data, bind, *port)
-            }
+            PortalCommand::Serve {
+                data,
+                bind,
+                port,
+                tls_cert,
+                tls_key,
+            } => portalcmd::serve(
+                &mut out,
+                data,
+                (bind, *port),
+                tls_cert.as_deref().zip(tls_key.as_deref()),
+            ),
             PortalCommand::Author { name, data } => portalcmd::author(&mut out, data, name),
         };
     }

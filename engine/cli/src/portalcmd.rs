@@ -17,20 +17,36 @@ use std::sync::atomic::AtomicBool;
 /// The environment variable a publishing token may be given in instead of `--token`.
 pub const TOKEN_VAR: &str = "HEXFORGE_PORTAL_TOKEN";
 
-/// `hexforge portal serve`: opens the data folder and serves it; the first line says where.
-pub fn serve(out: &mut impl Write, data: &Path, bind: &str, port: u16) -> Result<ExitCode> {
+/// `hexforge portal serve`: opens the data folder and serves it, over TLS with `tls` (the
+/// certificate's and the key's PEM files); the first line says where.
+pub fn serve(
+    out: &mut impl Write,
+    data: &Path,
+    (bind, port): (&str, u16),
+    tls: Option<(&Path, &Path)>,
+) -> Result<ExitCode> {
     let store = Store::open(data).with_context(|| format!("cannot open {}", data.display()))?;
+    let tls = match tls {
+        Some((cert, key)) => Some(Arc::new(hexforge_portal::tls::server_config(cert, key)?)),
+        None => None,
+    };
     let listener = TcpListener::bind((bind, port)).with_context(|| {
         format!("cannot listen on {bind}:{port} (choose another port with --port, or 0 for any free one)")
     })?;
     let at = listener.local_addr()?;
+    let scheme = if tls.is_some() { "https" } else { "http" };
     writeln!(
         out,
-        "portal: serving {} on http://{at} (install with `hexforge mods install ID --portal http://{at}`)",
+        "portal: serving {} on {scheme}://{at} (install with `hexforge mods install ID --portal {scheme}://{at}`)",
         data.display()
     )?;
     out.flush()?;
-    hexforge_portal::server::serve(listener, Arc::new(store), Arc::new(AtomicBool::new(false)));
+    hexforge_portal::server::serve_with(
+        listener,
+        Arc::new(store),
+        Arc::new(AtomicBool::new(false)),
+        tls,
+    );
     Ok(ExitCode::SUCCESS)
 }
 

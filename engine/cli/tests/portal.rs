@@ -7,7 +7,7 @@
 mod common;
 mod portal_server;
 
-use portal_server::serve;
+use portal_server::{serve, serve_with};
 
 use std::path::{Path, PathBuf};
 
@@ -312,4 +312,77 @@ fn installing_what_the_portal_lacks_or_a_cycle_installs_nothing() {
         "nothing installed"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_portal_served_over_tls_is_published_to_and_searched_with_https() {
+    let dir = temp("tls");
+    // A self-signed certificate for the loopback: the test's own authority.
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_string(), "127.0.0.1".to_string()])
+            .expect("a certificate");
+    let (cert_file, key_file) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert_file, cert.cert.pem()).expect("the certificate");
+    std::fs::write(&key_file, cert.key_pair.serialize_pem()).expect("its key");
+    let (_server, portal) = serve_with(
+        &dir.join("data"),
+        &["--tls-cert", path(&cert_file), "--tls-key", path(&key_file)],
+    );
+    assert!(portal.starts_with("https://"), "{portal}");
+    let (ok, out) = common::run(
+        &[
+            "portal",
+            "author",
+            "alice",
+            "--data",
+            path(&dir.join("data")),
+        ],
+        None,
+    );
+    assert!(ok, "{out}");
+    let token = out.lines().next().expect("the token").trim().to_string();
+    let lib = new_mod(&dir.join("src"), "siege_lib", "1.0.0", &[]);
+    // The certificate's authority is not trusted by default: refused, with what to do.
+    let (ok, out) = common::run(&["mods", "search", "siege", "--portal", &portal], None);
+    assert!(!ok, "{out}");
+    assert!(out.contains("HEXFORGE_CA_FILE"), "{out}");
+    // Trusted through HEXFORGE_CA_FILE: published and found over https.
+    let trust = [("HEXFORGE_CA_FILE", cert_file.as_path())];
+    let (ok, out) = common::run_env(
+        &[
+            "mods",
+            "publish",
+            path(&lib),
+            "--portal",
+            &portal,
+            "--token",
+            &token,
+        ],
+        None,
+        &trust,
+    );
+    assert!(
+        ok && out.starts_with("published `siege_lib` 1.0.0 #"),
+        "{out}"
+    );
+    let (ok, out) = common::run_env(
+        &["mods", "search", "siege", "--portal", &portal],
+        None,
+        &trust,
+    );
+    assert!(ok && out.contains("siege_lib"), "{out}");
+    // A key without its certificate is refused before listening.
+    let (ok, out) = common::run(
+        &[
+            "portal",
+            "serve",
+            "--data",
+            path(&dir.join("data")),
+            "--tls-key",
+            path(&key_file),
+        ],
+        None,
+    );
+    assert!(!ok && out.contains("--tls-cert"), "{out}");
+    let _ = std::fs::remove_dir_all(dir);
 }

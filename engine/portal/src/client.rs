@@ -4,15 +4,18 @@
 //! first, cycles refused).
 
 use crate::error::PortalError;
-use crate::http::{encode, send};
+use crate::http::{encode, send_via};
 use crate::store::{ModDetail, ModSummary, Published, VersionInfo};
 use hexforge_content::archive::{self, Archive};
 use semver::{Version, VersionReq};
 
-/// A portal at an `http://HOST:PORT` address.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A portal at an `http://HOST:PORT` or `https://HOST[:PORT]` address.
+#[derive(Clone, Debug)]
 pub struct Portal {
     base: String,
+    /// The TLS configuration for an `https://` address (`None`: [`crate::tls::client_config`],
+    /// Mozilla's roots and `HEXFORGE_CA_FILE`'s).
+    tls: Option<std::sync::Arc<rustls::ClientConfig>>,
 }
 
 /// The largest JSON answer read.
@@ -23,6 +26,16 @@ impl Portal {
     pub fn new(address: &str) -> Portal {
         Portal {
             base: address.trim_end_matches('/').to_string(),
+            tls: None,
+        }
+    }
+
+    /// The same portal reached with the TLS configuration `config` (trusting other
+    /// authorities than the default ones, [`crate::tls::config_with`]).
+    pub fn with_tls(self, config: std::sync::Arc<rustls::ClientConfig>) -> Portal {
+        Portal {
+            tls: Some(config),
+            ..self
         }
     }
 
@@ -33,7 +46,13 @@ impl Portal {
 
     /// A GET of `path` answered 200, its body; otherwise the portal's error.
     fn get(&self, path: &str, max: usize) -> Result<Vec<u8>, PortalError> {
-        let (status, body) = send("GET", &format!("{}{path}", self.base), &[], &[], max)?;
+        let (status, body) = send_via(
+            self.tls.as_ref(),
+            ("GET", &format!("{}{path}", self.base)),
+            &[],
+            &[],
+            max,
+        )?;
         if status == 200 {
             Ok(body)
         } else {
@@ -100,9 +119,9 @@ impl Portal {
     /// Publishes the archive `bytes` with the author's `token`.
     pub fn publish(&self, token: &str, bytes: &[u8]) -> Result<Published, PortalError> {
         let auth = format!("Bearer {token}");
-        let (status, body) = send(
-            "POST",
-            &format!("{}/api/mods", self.base),
+        let (status, body) = send_via(
+            self.tls.as_ref(),
+            ("POST", &format!("{}/api/mods", self.base)),
             &[("Authorization", &auth)],
             bytes,
             MAX_JSON,

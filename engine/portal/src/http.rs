@@ -1,8 +1,8 @@
 //! The little HTTP/1.1 the portal speaks, over the standard library's TCP: one request per
 //! connection (`Connection: close`), bodies sized by `Content-Length`, every size bounded. The
-//! server reads a [`Request`] and writes a [`Response`]; the client sends one request to a
-//! `http://HOST:PORT/...` address and reads the answer. TLS is a reverse proxy's job
-//! (docs/PORTAL.md).
+//! server reads a [`Request`] and writes a [`Response`]; the client sends one request to an
+//! `http://` or `https://` address (TLS through [`crate::tls`]) and reads the answer. The server
+//! speaks plain HTTP: TLS in front of it is a reverse proxy's job (docs/PORTAL.md).
 
 use crate::error::PortalError;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -266,26 +266,53 @@ pub fn write_response(stream: &mut impl Write, response: &Response) -> std::io::
 }
 
 /// The host, port and path of `http://HOST:PORT/PATH` (the port 80 when left out).
-fn split_url(url: &str) -> Result<(String, String), PortalError> {
-    let rest = url.strip_prefix("http://").ok_or_else(|| {
-        PortalError::Http(format!(
-            "`{url}` is not an http:// address: give the portal's address, e.g. http://127.0.0.1:7878 (a reverse proxy adds https, docs/PORTAL.md)"
-        ))
-    })?;
+/// The parts of a portal address that a request needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Target {
+    /// `https://` (TLS) or `http://`.
+    tls: bool,
+    /// The host's name or address, without the port (what its certificate names).
+    name: String,
+    /// `HOST:PORT` to connect to (port 80 or 443 unless the address gives one).
+    host: String,
+    /// The path and query, from its `/`.
+    path: String,
+}
+
+fn split_url(url: &str) -> Result<Target, PortalError> {
+    let (tls, rest) = match (url.strip_prefix("https://"), url.strip_prefix("http://")) {
+        (Some(rest), _) => (true, rest),
+        (None, Some(rest)) => (false, rest),
+        (None, None) => {
+            return Err(PortalError::Http(format!(
+                "`{url}` is not an http:// or https:// address: give the portal's address, e.g. http://127.0.0.1:7878 or https://mods.example.org"
+            )));
+        }
+    };
     let (host, path) = match rest.find('/') {
         Some(i) => (&rest[..i], &rest[i..]),
         None => (rest, "/"),
     };
-    let host = if host.contains(':') {
-        host.to_string()
-    } else {
-        format!("{host}:80")
+    // `[::1]:7878` and `[::1]` name an IPv6 host; its certificate names it without brackets.
+    let (name, port) = match host.rsplit_once(':') {
+        Some((n, p)) if !p.contains(']') => (n, Some(p)),
+        _ => (host, None),
     };
-    Ok((host, path.to_string()))
+    let port = port.unwrap_or(if tls { "443" } else { "80" });
+    Ok(Target {
+        tls,
+        name: name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .to_string(),
+        host: format!("{name}:{port}"),
+        path: path.to_string(),
+    })
 }
 
 /// Sends one request to `url` and reads the answer: its status and body (at most `max_body`
-/// bytes).
+/// bytes). An `https://` address is reached over TLS, its certificate checked against Mozilla's
+/// roots and those of `HEXFORGE_CA_FILE` ([`crate::tls`]).
 pub fn send(
     method: &str,
     url: &str,
@@ -293,21 +320,70 @@ pub fn send(
     body: &[u8],
     max_body: usize,
 ) -> Result<(u16, Vec<u8>), PortalError> {
-    let (host, path) = split_url(url)?;
-    let mut stream = TcpStream::connect(&host)
-        .map_err(|e| PortalError::Http(format!("cannot reach the portal at {host}: {e}")))?;
+    send_via(None, (method, url), headers, body, max_body)
+}
+
+/// [`send`] with the TLS configuration `tls` for an `https://` address (`None`: the default,
+/// [`crate::tls::client_config`]).
+pub fn send_via(
+    tls: Option<&std::sync::Arc<rustls::ClientConfig>>,
+    (method, url): (&str, &str),
+    headers: &[(&str, &str)],
+    body: &[u8],
+    max_body: usize,
+) -> Result<(u16, Vec<u8>), PortalError> {
+    let t = split_url(url)?;
+    let stream = TcpStream::connect(&t.host)
+        .map_err(|e| PortalError::Http(format!("cannot reach the portal at {}: {e}", t.host)))?;
     let _ = stream.set_read_timeout(Some(TIMEOUT));
     let _ = stream.set_write_timeout(Some(TIMEOUT));
     let mut head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        t.path,
+        t.host,
         body.len()
     );
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
+    if !t.tls {
+        return exchange(stream, &t.host, (head.as_bytes(), body), max_body);
+    }
+    let name = rustls_pki_types::ServerName::try_from(t.name.clone())
+        .map_err(|e| PortalError::Http(format!("`{}` is no host name for TLS: {e}", t.name)))?;
+    let config = match tls {
+        Some(c) => c.clone(),
+        None => crate::tls::client_config()?,
+    };
+    let conn = rustls::ClientConnection::new(config, name)
+        .map_err(|e| PortalError::Http(format!("TLS with {}: {e}", t.host)))?;
+    exchange(
+        rustls::StreamOwned::new(conn, stream),
+        &t.host,
+        (head.as_bytes(), body),
+        max_body,
+    )
+    .map_err(|e| match e {
+        PortalError::Http(m) if m.contains("invalid peer certificate") => PortalError::Http(
+            format!(
+                "{m}: the portal's certificate is not signed by an authority trusted here; if it is your own, name its authority's PEM file in {}",
+                crate::tls::CA_FILE_VAR
+            ),
+        ),
+        e => e,
+    })
+}
+
+/// Writes the request (`head` then `body`) on `stream` and reads the answer.
+fn exchange(
+    mut stream: impl Read + Write,
+    host: &str,
+    (head, body): (&[u8], &[u8]),
+    max_body: usize,
+) -> Result<(u16, Vec<u8>), PortalError> {
     stream
-        .write_all(head.as_bytes())
+        .write_all(head)
         .and_then(|()| stream.write_all(body))
         .and_then(|()| stream.flush())
         .map_err(|e| PortalError::Http(format!("sending to {host}: {e}")))?;
@@ -350,6 +426,32 @@ mod tests {
                 limit: 10
             }
         ));
+    }
+
+    #[test]
+    fn an_address_gives_its_scheme_host_port_and_path() {
+        let t = split_url("https://mods.example.org/api/mods?q=a").expect("https");
+        assert_eq!(
+            t,
+            Target {
+                tls: true,
+                name: "mods.example.org".into(),
+                host: "mods.example.org:443".into(),
+                path: "/api/mods?q=a".into(),
+            }
+        );
+        let t = split_url("http://127.0.0.1:7878").expect("http");
+        assert_eq!(
+            (t.tls, t.host.as_str(), t.path.as_str()),
+            (false, "127.0.0.1:7878", "/")
+        );
+        let t = split_url("https://[::1]:8443/x").expect("ipv6");
+        assert_eq!((t.name.as_str(), t.host.as_str()), ("::1", "[::1]:8443"));
+        let e = split_url("ftp://x").expect_err("no such scheme");
+        assert!(
+            e.to_string().contains("not an http:// or https:// address"),
+            "{e}"
+        );
     }
 
     #[test]

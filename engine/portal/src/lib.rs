@@ -12,6 +12,7 @@ pub mod http;
 pub mod pages;
 pub mod server;
 pub mod store;
+pub mod tls;
 
 pub use client::{Portal, plan};
 pub use error::PortalError;

@@ -6,7 +6,8 @@ use crate::error::PortalError;
 use crate::http::{Request, Response, read_request, write_response};
 use crate::pages;
 use crate::store::Store;
-use std::net::{TcpListener, TcpStream};
+use std::io::{Read, Write};
+use std::net::TcpListener;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -16,8 +17,19 @@ pub const MAX_CONNECTIONS: usize = 256;
 /// The largest request body: an archive at its largest, with room for the framing.
 pub const MAX_BODY: usize = hexforge_content::archive::MAX_BYTES + 64 * 1024;
 
-/// Serves `listener` until `stop` is set (checked between connections).
+/// Serves `listener` in plain HTTP until `stop` is set (checked between connections).
 pub fn serve(listener: TcpListener, store: Arc<Store>, stop: Arc<AtomicBool>) {
+    serve_with(listener, store, stop, None);
+}
+
+/// Serves `listener` until `stop` is set (checked between connections): over TLS with `tls`
+/// (`crate::tls::server_config`), else in plain HTTP.
+pub fn serve_with(
+    listener: TcpListener,
+    store: Arc<Store>,
+    stop: Arc<AtomicBool>,
+    tls: Option<Arc<rustls::ServerConfig>>,
+) {
     let open = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         if stop.load(Ordering::Relaxed) {
@@ -27,28 +39,56 @@ pub fn serve(listener: TcpListener, store: Arc<Store>, stop: Arc<AtomicBool>) {
             continue;
         };
         if open.load(Ordering::Relaxed) >= MAX_CONNECTIONS {
-            let _ = write_response(
-                &mut stream,
-                &Response::error(503, "the portal is busy: try again in a moment"),
-            );
+            // Over TLS the answer would need a handshake first: the connection is closed.
+            if tls.is_none() {
+                let _ = write_response(
+                    &mut stream,
+                    &Response::error(503, "the portal is busy: try again in a moment"),
+                );
+            }
             continue;
         }
         open.fetch_add(1, Ordering::Relaxed);
-        let (store, open) = (store.clone(), open.clone());
+        let (store, open, tls) = (store.clone(), open.clone(), tls.clone());
         std::thread::spawn(move || {
-            answer(&mut stream, &store);
+            let _ = stream.set_read_timeout(Some(crate::http::TIMEOUT));
+            let _ = stream.set_write_timeout(Some(crate::http::TIMEOUT));
+            match tls {
+                None => answer(&mut stream, &store, true),
+                Some(config) => {
+                    // A TLS connection opens with a handshake record (22); anything else is a
+                    // plain request, told in plain HTTP where the portal is.
+                    let mut first = [0u8; 1];
+                    if stream.peek(&mut first).is_ok_and(|n| n == 1) && first[0] != 22 {
+                        let _ = write_response(
+                            &mut stream,
+                            &Response::error(
+                                400,
+                                "this portal speaks TLS: give its address as https://HOST:PORT",
+                            ),
+                        );
+                    } else if let Ok(conn) = rustls::ServerConnection::new(config) {
+                        let mut s = rustls::StreamOwned::new(conn, stream);
+                        // A request that cannot be read over TLS (not TLS at all, a failed
+                        // handshake) gets no answer: writing one would wait on the handshake.
+                        answer(&mut s, &store, false);
+                        s.conn.send_close_notify();
+                        let _ = s.flush();
+                    }
+                }
+            }
             open.fetch_sub(1, Ordering::Relaxed);
         });
     }
 }
 
-/// Reads one request from `stream` and writes its answer.
-fn answer(stream: &mut TcpStream, store: &Store) {
-    let _ = stream.set_read_timeout(Some(crate::http::TIMEOUT));
-    let _ = stream.set_write_timeout(Some(crate::http::TIMEOUT));
+/// Reads one request from `stream` and writes its answer; one that cannot be read is answered
+/// with why only when `tell` is set.
+fn answer(stream: &mut (impl Read + Write), store: &Store, tell: bool) {
     let response = match read_request(stream, MAX_BODY) {
         Ok(request) => route(&request, store),
-        Err(e) => failure(&e),
+        Err(e) if tell => failure(&e),
+        Err(_) => return,
     };
     let _ = write_response(stream, &response);
 }

@@ -248,3 +248,81 @@ fn an_exact_version_is_fetched_and_one_the_portal_lacks_is_refused_with_what_it_
     assert!(portal.exact("nothing", "1.0.0").is_err(), "no such mod");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_portal_over_tls_is_reached_with_https_and_an_untrusted_certificate_is_refused() {
+    let dir = temp("tls");
+    let cert =
+        rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).expect("a certificate");
+    let (cert_file, key_file, ca) = (
+        dir.join("cert.pem"),
+        dir.join("key.pem"),
+        dir.join("ca.pem"),
+    );
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(&cert_file, cert.cert.pem()).expect("the certificate");
+    std::fs::write(&key_file, cert.key_pair.serialize_pem()).expect("its key");
+    // Self-signed: the certificate is its own authority.
+    std::fs::write(&ca, cert.cert.pem()).expect("the authority");
+    let store = Arc::new(Store::open(&dir.join("data")).expect("the store"));
+    let tls = hexforge_portal::tls::server_config(&cert_file, &key_file).expect("served over TLS");
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let address = format!(
+        "https://localhost:{}",
+        listener.local_addr().expect("its address").port()
+    );
+    let served = store.clone();
+    std::thread::spawn(move || {
+        hexforge_portal::server::serve_with(
+            listener,
+            served,
+            Arc::new(AtomicBool::new(false)),
+            Some(Arc::new(tls)),
+        )
+    });
+    let alice = store.add_author("alice").expect("an author");
+    let mods = dir.join("mods");
+    std::fs::create_dir_all(&mods).expect("a folder");
+    let lib = archive_of(&mods, "siege_lib", "1.0.0", &[]);
+    // Trusting only Mozilla's roots: refused, with what to do.
+    let refused = Portal::new(&address)
+        .search("siege")
+        .expect_err("an untrusted certificate");
+    assert!(
+        refused.to_string().contains("invalid peer certificate")
+            && refused
+                .to_string()
+                .contains("name its authority's PEM file in HEXFORGE_CA_FILE"),
+        "{refused}"
+    );
+    // Trusting its authority: published, found and downloaded over TLS.
+    let config = hexforge_portal::tls::config_with(Some(&ca)).expect("a configuration");
+    let portal = Portal::new(&address).with_tls(Arc::new(config));
+    assert_eq!(
+        portal.publish(&alice, &lib).expect("published").version,
+        "1.0.0"
+    );
+    let found = portal.search("siege").expect("found");
+    assert_eq!(found.len(), 1, "{found:?}");
+    let a = portal.exact("siege_lib", "1.0.0").expect("downloaded");
+    assert_eq!(a.id, "siege_lib");
+    // A plain HTTP request to the TLS port is told to use https.
+    let plain = Portal::new(&address.replace("https://", "http://"))
+        .search("siege")
+        .expect_err("not TLS");
+    assert!(
+        plain
+            .to_string()
+            .contains("this portal speaks TLS: give its address as https://HOST:PORT"),
+        "{plain}"
+    );
+    // Files that are not what they should be are refused with the file and what it is for.
+    let e = hexforge_portal::tls::server_config(&key_file, &key_file).expect_err("a key as a cert");
+    assert!(e.to_string().contains("--tls-cert names a PEM file"), "{e}");
+    let e = hexforge_portal::tls::config_with(Some(&key_file)).expect_err("no certificate");
+    assert!(
+        e.to_string().contains("HEXFORGE_CA_FILE names a PEM file"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

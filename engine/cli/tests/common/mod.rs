@@ -11,11 +11,17 @@ use std::process::Command;
 /// the checkout's mods, so that a user mods folder on this machine cannot change results), and
 /// returns whether it succeeded and its standard output followed by its standard error.
 pub fn run(args: &[&str], user_mods: Option<&Path>) -> (bool, String) {
+    run_env(args, user_mods, &[])
+}
+
+/// [`run`] with the environment variables `env` set as well.
+pub fn run_env(args: &[&str], user_mods: Option<&Path>, env: &[(&str, &Path)]) -> (bool, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_hexforge"))
         .env(
             "HEXFORGE_USER_MODS",
             user_mods.unwrap_or(Path::new("/nonexistent/hexforge-user-mods")),
         )
+        .envs(env.iter().map(|(k, v)| (k, v.as_os_str())))
         .args(args)
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
         .output()

@@ -17,9 +17,15 @@ impl Drop for Server {
 
 /// `hexforge portal serve --data DATA --port 0`, and the address its first line gives.
 pub fn serve(data: &Path) -> (Server, String) {
+    serve_with(data, &[])
+}
+
+/// [`serve`] with more arguments (`--tls-cert FILE --tls-key FILE`).
+pub fn serve_with(data: &Path, more: &[&str]) -> (Server, String) {
     let data = data.to_string_lossy();
     let mut child = Command::new(env!("CARGO_BIN_EXE_hexforge"))
         .args(["portal", "serve", "--data", &data, "--port", "0"])
+        .args(more)
         .stdout(Stdio::piped())
         .spawn()
         .expect("the portal starts");
@@ -29,7 +35,7 @@ pub fn serve(data: &Path) -> (Server, String) {
         .expect("its first line");
     let address = first
         .split_whitespace()
-        .find(|w| w.starts_with("http://"))
+        .find(|w| w.starts_with("http://") || w.starts_with("https://"))
         .unwrap_or_else(|| panic!("no address in {first}"))
         .to_string();
     (Server(child), address)
