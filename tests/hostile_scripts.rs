@@ -411,6 +411,37 @@ fn only_a_declared_question_can_be_asked() {
 }
 
 #[test]
+fn an_answer_is_read_only_in_the_plan_attacks_call_it_was_asked_for() {
+    // The first battle's `plan_attacks` asks its question; in the second (no reseed between,
+    // so the local counts on), the `initiative` hook asks it too: that hook is no
+    // `plan_attacks` call, and the first answer must not reach it.
+    let (c, mut host, problems) = load(
+        r#"
+local asked = 0
+ability("probe", {
+  asks = "explode",
+  initiative = function(ctx)
+    if asked > 0 then
+      ctx:ask("explode")
+    end
+  end,
+  plan_attacks = function(ctx, plan)
+    ctx:ask("explode")
+    asked = asked + 1
+  end,
+})
+"#,
+    );
+    assert_eq!(problems, "");
+    fight(&c, &mut host).expect("the first battle asks in plan_attacks");
+    let err = fight(&c, &mut host).expect_err("asked outside plan_attacks");
+    assert!(
+        err.contains("an ability asks only in plan_attacks"),
+        "{err}"
+    );
+}
+
+#[test]
 fn an_error_in_a_destroyed_hook_is_contained() {
     let (c, mut host, problems) = load(
         "ability(\"probe\", {\n  destroyed = function(ctx, fx)\n    error(\"last words\")\n  end,\n})\n",

@@ -239,9 +239,40 @@ fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// The attacks being planned: an [`AttackPlan`] moved in for the call.
-#[derive(Default)]
-pub(crate) struct Plan(pub(crate) AttackPlan);
+/// The attacks being planned: an [`AttackPlan`] moved in for the call, and the names of the
+/// attack kinds as Lua strings, made once: `plan:get` hands them out without making a string at
+/// every call (each made from Rust costs a protected call into Lua).
+pub(crate) struct Plan(pub(crate) AttackPlan, KindNames);
+
+/// The Lua strings `melee`, `ranged`, `pierce` and `explosion`, in [`AttackKind`] order.
+pub(crate) struct KindNames([mlua::String; 4]);
+
+impl Plan {
+    /// An empty plan whose kind names live in `lua`.
+    pub(crate) fn new(lua: &Lua) -> mlua::Result<Plan> {
+        let name = |k| lua.create_string(kind_name(k));
+        Ok(Plan(
+            AttackPlan::default(),
+            KindNames([
+                name(AttackKind::Melee)?,
+                name(AttackKind::Ranged)?,
+                name(AttackKind::Pierce)?,
+                name(AttackKind::Explosion)?,
+            ]),
+        ))
+    }
+
+    /// The Lua name of `k`.
+    fn kind(&self, k: AttackKind) -> mlua::String {
+        let i = match k {
+            AttackKind::Melee => 0,
+            AttackKind::Ranged => 1,
+            AttackKind::Pierce => 2,
+            AttackKind::Explosion => 3,
+        };
+        self.1.0[i].clone()
+    }
+}
 
 pub(crate) fn to_lua(lua: &Lua, v: &ParamValue) -> mlua::Result<Value> {
     Ok(match v {
@@ -794,13 +825,13 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 })
         }
         reg.add_method("count", |_, plan, ()| Ok(plan.0.attacks.len()));
-        reg.add_method("kind", |_, plan, i: usize| Ok(kind_name(at(plan, i)?.kind)));
+        reg.add_method("kind", |_, plan, i: usize| Ok(plan.kind(at(plan, i)?.kind)));
         reg.add_method("edge", |_, plan, i: usize| Ok(at(plan, i)?.edge.index()));
         reg.add_method("strength", |_, plan, i: usize| Ok(at(plan, i)?.strength));
         reg.add_method("base", |_, plan, i: usize| Ok(at(plan, i)?.base));
         reg.add_method("get", |_, plan, i: usize| {
             let a = at(plan, i)?;
-            Ok((kind_name(a.kind), a.edge.index(), a.strength, a.base))
+            Ok((plan.kind(a.kind), a.edge.index(), a.strength, a.base))
         });
         reg.add_method_mut("set", |_, plan, (i, k, s): (usize, String, i64)| {
             let (kind, s) = (kind_of(&k)?, strength(s)?);
@@ -884,6 +915,46 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The effects a hook asked for, in order, and a flag the host shares that says whether any was
+/// (so that a call that asked none, most of them, is not read back through its userdata).
+#[derive(Default)]
+pub(crate) struct Asked {
+    list: Vec<Effect>,
+    any: Rc<std::cell::Cell<bool>>,
+}
+
+impl Asked {
+    /// Adds an effect, and raises the flag.
+    pub(crate) fn push(&mut self, e: Effect) {
+        self.any.set(true);
+        self.list.push(e);
+    }
+
+    /// Empties the list and lowers the flag.
+    pub(crate) fn clear(&mut self) {
+        self.any.set(false);
+        self.list.clear();
+    }
+
+    /// The flag, for the host: raised once an effect is pushed, lowered by [`Asked::clear`].
+    pub(crate) fn flag(&self) -> Rc<std::cell::Cell<bool>> {
+        self.any.clone()
+    }
+
+    /// Moves every effect to the end of `out`, and lowers the flag.
+    pub(crate) fn drain_into(&mut self, out: &mut Vec<Effect>) {
+        out.append(&mut self.list);
+        self.any.set(false);
+    }
+}
+
+impl std::ops::Deref for Asked {
+    type Target = [Effect];
+    fn deref(&self) -> &[Effect] {
+        &self.list
+    }
+}
+
 /// The effects a hook asks for (`fx`), each checked when asked against the board the hook sees
 /// (a move frees its hex for the effects after it), so a refusal names the script's line.
 #[derive(Default)]
@@ -895,7 +966,7 @@ pub(crate) struct Fx {
     /// The hexes taken, after the moves asked so far.
     pub(crate) occupied: u64,
     /// What the hook asked for, in order.
-    pub(crate) asked: Vec<Effect>,
+    pub(crate) asked: Asked,
     /// The cell of the tile whose hook is called.
     pub(crate) own: Option<Cell>,
     /// The call is made during a battle, so initiative changes may be asked.

@@ -94,13 +94,19 @@ pub(crate) struct ModState {
     /// The key `"tile"` as a Lua string, made once: reading a target list looks it up in every
     /// entry, and a key made for each lookup costs a protected call into Lua.
     tile_key: mlua::String,
+    /// Raised while `fx` holds effects asked for (`api::Asked`).
+    fx_asked: Rc<Cell<bool>>,
 }
 
 impl ModState {
     /// Takes the board out of `ctx` and the attack out of `a` before script code runs outside
     /// a hook call (`gives`, `instant`): hook calls leave them in, for the next call to replace.
     fn outside_hooks(&self) -> mlua::Result<()> {
-        self.ctx.borrow_mut::<Call>()?.field = None;
+        {
+            let mut c = self.ctx.borrow_mut::<Call>()?;
+            c.field = None;
+            c.answer = None;
+        }
         self.attack_now.set(None)
     }
 
@@ -507,8 +513,13 @@ impl ScriptHost {
             army_lists: Default::default(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
-        let plan = sb.lua.create_any_userdata(Plan::default()).map_err(whole)?;
-        let fx = sb.lua.create_any_userdata(Fx::default()).map_err(whole)?;
+        let plan = sb
+            .lua
+            .create_any_userdata(Plan::new(&sb.lua).map_err(whole)?)
+            .map_err(whole)?;
+        let fx_state = Fx::default();
+        let fx_asked = fx_state.asked.flag();
+        let fx = sb.lua.create_any_userdata(fx_state).map_err(whole)?;
         let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
         let (attack, attack_now) = api::attack_object(&sb.lua).map_err(whole)?;
         let tile_key = sb.lua.create_string("tile").map_err(whole)?;
@@ -529,6 +540,7 @@ impl ScriptHost {
             attack,
             attack_now,
             tile_key,
+            fx_asked,
         })
     }
 
@@ -783,8 +795,27 @@ impl ScriptHost {
             // `a` holds no attack outside its hooks: a script that kept it gets that error.
             st.attack_now.set(None).map_err(fail)?;
         }
+        // The question a `plan_attacks` ability declares is asked first; `ctx:ask` reads the
+        // answer during the call (every call sets it: none outside such a call).
+        let answer = match &mut args {
+            Args::Plan(_, decider, _) => b.ability.asks.zip(ctx.cell).map(|(q, by)| {
+                let options = [Choice::Attack, Choice::Explode];
+                let d = Decision {
+                    question: Question::Explode,
+                    by,
+                    player: ctx.field.at(by).map(|p| p.owner).unwrap_or_default(),
+                    options: &options,
+                };
+                (
+                    q,
+                    options.get(decider.decide(ctx.field, &d)) == Some(&Choice::Explode),
+                )
+            }),
+            _ => None,
+        };
         {
             let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
+            call.answer = answer;
             if !Arc::ptr_eq(&call.catalog, &self.catalog) {
                 call.catalog = self.catalog.clone();
             }
@@ -811,26 +842,10 @@ impl ScriptHost {
             !ctx.initiative_changes.is_empty(),
         );
         let result = match &mut args {
-            Args::Plan(plan, decider, _) => {
-                // The question the ability declares is asked first; `ctx:ask` reads the answer.
-                let answer = b.ability.asks.zip(ctx.cell).map(|(q, by)| {
-                    let options = [Choice::Attack, Choice::Explode];
-                    let d = Decision {
-                        question: Question::Explode,
-                        by,
-                        player: ctx.field.at(by).map(|p| p.owner).unwrap_or_default(),
-                        options: &options,
-                    };
-                    (
-                        q,
-                        options.get(decider.decide(ctx.field, &d)) == Some(&Choice::Explode),
-                    )
-                });
-                st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = answer;
+            Args::Plan(plan, _, _) => {
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
                 let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
                 std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
-                st.ctx.borrow_mut::<Call>().map_err(fail)?.answer = None;
                 result
             }
             Args::Initiative(out, _) => st
@@ -941,12 +956,13 @@ impl ScriptHost {
                     })
             }
         };
-        {
+        // A call that asked for no effect (most) is not read back.
+        if st.fx_asked.get() {
             let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
             if result.is_ok()
                 && let Some(effects) = args.effects()
             {
-                effects.append(&mut fx.asked);
+                fx.asked.drain_into(effects);
             }
             fx.asked.clear();
         }

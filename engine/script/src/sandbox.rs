@@ -185,10 +185,11 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
-    /// Starts a new call.
+    /// Starts a new call. Its clock starts at the first check (after [`STEP`] instructions):
+    /// most calls end before, and reading the clock costs more than their Lua.
     pub(crate) fn reset(&self) {
         self.used.set(0);
-        self.start.set(Some(Instant::now()));
+        self.start.set(None);
         *self.trip.borrow_mut() = None;
         self.last_seen.borrow_mut().0.clear();
     }
@@ -232,10 +233,13 @@ impl Budget {
     /// The check the instruction hook makes every [`STEP`] instructions.
     fn check(&self, lua: &Lua) -> mlua::Result<()> {
         self.charge(lua, u64::from(STEP))?;
-        let late = self
-            .start
-            .get()
-            .is_some_and(|s| s.elapsed() > self.limits.time);
+        let late = match self.start.get() {
+            Some(s) => s.elapsed() > self.limits.time,
+            None => {
+                self.start.set(Some(Instant::now()));
+                false
+            }
+        };
         if late {
             return Err(self.trip(lua, |at| {
                 format!(

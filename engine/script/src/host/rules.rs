@@ -228,6 +228,7 @@ impl ScriptHost {
                 c.rules = self.rules.clone();
             }
             c.field = Some(ctx.field.clone());
+            c.answer = None;
             c.cell = None;
             c.tile = None;
             c.player = Some(ctx.player);
@@ -353,7 +354,7 @@ impl ScriptHost {
             if result.is_ok()
                 && let Some(effects) = effects
             {
-                effects.append(&mut fx.asked);
+                fx.asked.drain_into(effects);
             }
             fx.asked.clear();
         }
