@@ -255,8 +255,9 @@ local function fold(ctx, fx, p, l)
 end
 
 -- The distinct board tiles (champions and runes) of player `p`'s army still in their draw pile
--- before the game, as tile targets: what they may hide (R10.6.1).
-local function hideable(ctx, p)
+-- before the game, as tile targets: what they may hide (R10.6.1). With `any`, only whether there
+-- is one: `true` at the first found, with no list built.
+local function hideable(ctx, p, any)
   local hidden = ctx:reserve(p)
   local list = {}
   for _, e in ipairs(ctx:army_tiles(ctx:army(p))) do
@@ -268,9 +269,15 @@ local function hideable(ctx, p)
         end
       end
       if taken < e.count then
+        if any then
+          return true
+        end
         list[#list + 1] = { tile = e.id }
       end
     end
+  end
+  if any then
+    return false
   end
   return list
 end
@@ -292,7 +299,7 @@ rule("monolith", {
 
   restrict = function(ctx)
     local p = ctx:current()
-    if ctx:stage() == "hq" and pm(ctx, p, "mono_hid") < 2 and #hideable(ctx, p) > 0 then
+    if ctx:stage() == "hq" and pm(ctx, p, "mono_hid") < 2 and hideable(ctx, p, true) then
       return { close = { "hq" } }
     end
     if ctx:player_marker(p, "mono_half") then
