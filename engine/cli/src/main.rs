@@ -360,7 +360,7 @@ enum ModsCommand {
         /// List only the installed mods the portal has a newer version of.
         #[arg(long, requires = "portal")]
         outdated: bool,
-        /// The portal's address (`http://HOST:PORT`).
+        /// The portal's address (`http://HOST:PORT`, or `https://HOST[:PORT]`: its certificate is checked against Mozilla's roots and those of the PEM file `HEXFORGE_CA_FILE` names).
         #[arg(long, value_name = "URL")]
         portal: Option<String>,
         /// The mods folder to compare (default: the user mods folder).
@@ -372,7 +372,7 @@ enum ModsCommand {
     Publish {
         #[arg(value_name = "MOD")]
         which: String,
-        /// The portal's address (`http://HOST:PORT`).
+        /// The portal's address (`http://HOST:PORT`, or `https://HOST[:PORT]`: its certificate is checked against Mozilla's roots and those of the PEM file `HEXFORGE_CA_FILE` names).
         #[arg(long, value_name = "URL")]
         portal: String,
         /// The author's token (default: the HEXFORGE_PORTAL_TOKEN variable).
@@ -383,7 +383,7 @@ enum ModsCommand {
     Search {
         #[arg(value_name = "TEXT", default_value = "")]
         text: String,
-        /// The portal's address (`http://HOST:PORT`).
+        /// The portal's address (`http://HOST:PORT`, or `https://HOST[:PORT]`: its certificate is checked against Mozilla's roots and those of the PEM file `HEXFORGE_CA_FILE` names).
         #[arg(long, value_name = "URL")]
         portal: String,
     },
@@ -392,7 +392,7 @@ enum ModsCommand {
     Update {
         #[arg(value_name = "ID")]
         id: Option<String>,
-        /// The portal's address (`http://HOST:PORT`).
+        /// The portal's address (`http://HOST:PORT`, or `https://HOST[:PORT]`: its certificate is checked against Mozilla's roots and those of the PEM file `HEXFORGE_CA_FILE` names).
         #[arg(long, value_name = "URL")]
         portal: String,
         /// The mods folder to update (default: the user mods folder).
@@ -428,7 +428,7 @@ enum ModsCommand {
     Install {
         #[arg(value_name = "FILE")]
         file: PathBuf,
-        /// Install `NAME[@VERSION]` from this portal (`http://HOST:PORT`).
+        /// Install `NAME[@VERSION]` from this portal (`http://HOST:PORT` or `https://HOST[:PORT]`).
         #[arg(long, value_name = "URL")]
         portal: Option<String>,
         /// The mods folder to install into (default: the user mods folder).
