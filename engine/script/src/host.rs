@@ -813,39 +813,45 @@ impl ScriptHost {
             }),
             _ => None,
         };
-        {
-            let mut call = st.ctx.borrow_mut::<Call>().map_err(fail)?;
-            call.answer = answer;
-            if !Arc::ptr_eq(&call.catalog, &self.catalog) {
-                call.catalog = self.catalog.clone();
-            }
-            if !Arc::ptr_eq(&call.rules, &self.rules) {
-                call.rules = self.rules.clone();
-            }
-            call.field = Some(ctx.field.clone());
-            call.cell = ctx.cell;
-            call.tile = ctx.tile;
-            call.player = ctx.player;
-            call.ability = b.index;
-            call.phase = ctx.phase;
-            call.initiative_changes.clear();
-            call.initiative_changes
-                .extend_from_slice(ctx.initiative_changes);
-            call.gifts.clear();
-            call.gifts.extend_from_slice(ctx.gifts);
-            call.game.on = false;
-        }
+        // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
+        st.ctx
+            .borrow_mut_scoped::<Call, _>(|call| {
+                call.answer = answer;
+                if !Arc::ptr_eq(&call.catalog, &self.catalog) {
+                    call.catalog = self.catalog.clone();
+                }
+                if !Arc::ptr_eq(&call.rules, &self.rules) {
+                    call.rules = self.rules.clone();
+                }
+                call.field = Some(ctx.field.clone());
+                call.cell = ctx.cell;
+                call.tile = ctx.tile;
+                call.player = ctx.player;
+                call.ability = b.index;
+                call.phase = ctx.phase;
+                call.initiative_changes.clear();
+                call.initiative_changes
+                    .extend_from_slice(ctx.initiative_changes);
+                call.gifts.clear();
+                call.gifts.extend_from_slice(ctx.gifts);
+                call.game.on = false;
+            })
+            .map_err(fail)?;
         let shape = ctx.field.shape();
-        st.fx.borrow_mut::<Fx>().map_err(fail)?.start(
-            ctx.field,
-            ctx.cell,
-            !ctx.initiative_changes.is_empty(),
-        );
+        st.fx
+            .borrow_mut_scoped::<Fx, _>(|fx| {
+                fx.start(ctx.field, ctx.cell, !ctx.initiative_changes.is_empty())
+            })
+            .map_err(fail)?;
         let result = match &mut args {
             Args::Plan(plan, _, _) => {
-                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                let swap = |plan: &mut AttackPlan| {
+                    st.plan
+                        .borrow_mut_scoped::<Plan, _>(|p| std::mem::swap(&mut p.0, plan))
+                };
+                swap(plan).map_err(fail)?;
                 let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
-                std::mem::swap(&mut st.plan.borrow_mut::<Plan>().map_err(fail)?.0, plan);
+                swap(plan).map_err(fail)?;
                 result
             }
             Args::Initiative(out, _) => st
@@ -958,13 +964,16 @@ impl ScriptHost {
         };
         // A call that asked for no effect (most) is not read back.
         if st.fx_asked.get() {
-            let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
-            if result.is_ok()
-                && let Some(effects) = args.effects()
-            {
-                fx.asked.drain_into(effects);
-            }
-            fx.asked.clear();
+            let ok = result.is_ok();
+            let effects = args.effects();
+            st.fx
+                .borrow_mut_scoped::<Fx, _>(|fx| {
+                    if ok && let Some(effects) = effects {
+                        fx.asked.drain_into(effects);
+                    }
+                    fx.asked.clear();
+                })
+                .map_err(fail)?;
         }
         // `ctx` keeps the board, and `a` its attack, until the next call replaces them or code
         // runs outside hooks (`ModState::outside_hooks`): no script runs in between.

@@ -74,7 +74,7 @@ pub(super) fn state_hash(game: &Game) -> u64 {
     h.bytes(ENCODING);
 
     h.len(armies.len());
-    for a in armies {
+    for a in armies.iter() {
         h.str(a);
     }
     h.u8(match mode {

@@ -234,7 +234,7 @@ pub struct Game {
     rules: Arc<Rules>,
     field: Battlefield,
     mode: Mode,
-    armies: Vec<String>,
+    armies: Arc<[String]>,
     piles: [Hand; MAX_PLAYERS],
     /// The turn cycle (R8.4.2, R8.5.3); `cursor` is the current turn's place in it.
     order: Vec<Seat>,

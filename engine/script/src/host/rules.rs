@@ -219,29 +219,30 @@ impl ScriptHost {
         st.dirty.set(true);
         let fail = |e: mlua::Error| error(outside(&e));
         st.attack_now.set(None).map_err(fail)?;
-        {
-            let mut c = st.ctx.borrow_mut::<api::Call>().map_err(fail)?;
-            if !Arc::ptr_eq(&c.catalog, &self.catalog) {
-                c.catalog = self.catalog.clone();
-            }
-            if !Arc::ptr_eq(&c.rules, &self.rules) {
-                c.rules = self.rules.clone();
-            }
-            c.field = Some(ctx.field.clone());
-            c.answer = None;
-            c.cell = None;
-            c.tile = None;
-            c.player = Some(ctx.player);
-            c.ability = 0;
-            c.phase = 0;
-            c.initiative_changes.clear();
-            c.gifts.clear();
-            c.game.fill(ctx);
-        }
+        // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
+        st.ctx
+            .borrow_mut_scoped::<api::Call, _>(|c| {
+                if !Arc::ptr_eq(&c.catalog, &self.catalog) {
+                    c.catalog = self.catalog.clone();
+                }
+                if !Arc::ptr_eq(&c.rules, &self.rules) {
+                    c.rules = self.rules.clone();
+                }
+                c.field = Some(ctx.field.clone());
+                c.answer = None;
+                c.cell = None;
+                c.tile = None;
+                c.player = Some(ctx.player);
+                c.ability = 0;
+                c.phase = 0;
+                c.initiative_changes.clear();
+                c.gifts.clear();
+                c.game.fill(ctx);
+            })
+            .map_err(fail)?;
         st.fx
-            .borrow_mut::<Fx>()
-            .map_err(fail)?
-            .start_rule(ctx.field, &self.catalog);
+            .borrow_mut_scoped::<Fx, _>(|fx| fx.start_rule(ctx.field, &self.catalog))
+            .map_err(fail)?;
         let lua = &st.lua;
         let located = |message: String| Failure {
             at: Some(function_at(&rule.defined_at, &f)),
@@ -341,8 +342,8 @@ impl ScriptHost {
                     })
             }
         };
-        {
-            let mut fx = st.fx.borrow_mut::<Fx>().map_err(fail)?;
+        // A call that asked for no effect (most) is not read back.
+        if st.fx_asked.get() {
             let effects = match &mut call {
                 RuleCall::Effects(_, e)
                 | RuleCall::TurnStarted { effects: e, .. }
@@ -351,12 +352,15 @@ impl ScriptHost {
                 | RuleCall::Play { effects: e, .. } => Some(e),
                 _ => None,
             };
-            if result.is_ok()
-                && let Some(effects) = effects
-            {
-                fx.asked.drain_into(effects);
-            }
-            fx.asked.clear();
+            let ok = result.is_ok();
+            st.fx
+                .borrow_mut_scoped::<Fx, _>(|fx| {
+                    if ok && let Some(effects) = effects {
+                        fx.asked.drain_into(effects);
+                    }
+                    fx.asked.clear();
+                })
+                .map_err(fail)?;
         }
         result.map_err(error)
     }
