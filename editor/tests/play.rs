@@ -660,9 +660,17 @@ fn leaving_a_hosted_match_stops_the_host_and_frees_its_port() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
-    let dir = replay_folder("fetch");
+/// A match hosted on another thread (seed `seed`) and an editor in `dir` set to join it, its
+/// mods the checkout's without `leaders`, its user mods folder `dir/user-mods`: the window, that
+/// folder and the host's thread.
+fn joiner_without_leaders(
+    dir: &Path,
+    seed: u64,
+) -> (
+    Harness<'static, Editor>,
+    PathBuf,
+    std::thread::JoinHandle<Result<u64, String>>,
+) {
     let mods = dir.join("mods");
     common::copy(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../mods"),
@@ -670,8 +678,8 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
     );
     std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders here");
     let user_mods = dir.join("user-mods");
-    let (address, hosting) = host_elsewhere(12);
-    let mut e = Editor::load(vec![mods.clone()]);
+    let (address, hosting) = host_elsewhere(seed);
+    let mut e = Editor::load(vec![mods]);
     e.set_user_mods(Some(user_mods.clone()));
     e.play_mut().set_folder(Some(dir.join("replays")));
     e.show(Tab::Play);
@@ -679,6 +687,13 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
     e.play_mut().address = address;
     let mut h = window(e);
     h.step();
+    (h, user_mods, hosting)
+}
+
+#[test]
+fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
+    let dir = replay_folder("fetch");
+    let (mut h, user_mods, hosting) = joiner_without_leaders(&dir, 12);
     click(&mut h, "Join the match");
     until(&mut h, "the question about the host's mods", |e| {
         e.play().table().is_some_and(|t| t.confirming().is_some())
@@ -737,19 +752,7 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_from_a_portal_and_plays() {
             Arc::new(std::sync::atomic::AtomicBool::new(false)),
         )
     });
-    let mods = dir.join("mods");
-    common::copy(&checkout, &mods);
-    std::fs::remove_dir_all(mods.join("leaders")).expect("remove leaders here");
-    let user_mods = dir.join("user-mods");
-    let (address, hosting) = host_elsewhere(12);
-    let mut e = Editor::load(vec![mods.clone()]);
-    e.set_user_mods(Some(user_mods.clone()));
-    e.play_mut().set_folder(Some(dir.join("replays")));
-    e.show(Tab::Play);
-    e.play_mut().mode = hexforge_editor::play::Mode::Join;
-    e.play_mut().address = address;
-    let mut h = window(e);
-    h.step();
+    let (mut h, user_mods, hosting) = joiner_without_leaders(&dir, 12);
     // The field is there, labelled, and enabled once mods may be fetched.
     let field = h.get_by_role_and_label(Role::TextInput, "Fetch them from the portal");
     assert!(!field.accesskit_node().is_disabled());

@@ -41,22 +41,18 @@ fn new_mod(root: &Path, id: &str, version: &str, needs: &[(&str, &str)]) -> Path
     dir
 }
 
+/// `hexforge portal author NAME --data DATA`: the author's token.
+fn author(data: &Path, name: &str) -> String {
+    let (ok, out) = common::run(&["portal", "author", name, "--data", path(data)], None);
+    assert!(ok, "{out}");
+    out.lines().next().expect("the token").trim().to_string()
+}
+
 #[test]
 fn a_mod_is_published_installed_with_its_dependency_updated_and_played() {
     let dir = temp("journey");
     let (_server, portal) = serve(&dir.join("data"));
-    let (ok, out) = common::run(
-        &[
-            "portal",
-            "author",
-            "alice",
-            "--data",
-            path(&dir.join("data")),
-        ],
-        None,
-    );
-    assert!(ok, "{out}");
-    let token = out.lines().next().expect("the token").trim().to_string();
+    let token = author(&dir.join("data"), "alice");
     let src = dir.join("src");
     std::fs::create_dir_all(&src).expect("a folder");
     let publish = |folder: &Path, token: &str| {
@@ -329,18 +325,7 @@ fn a_portal_served_over_tls_is_published_to_and_searched_with_https() {
         &["--tls-cert", path(&cert_file), "--tls-key", path(&key_file)],
     );
     assert!(portal.starts_with("https://"), "{portal}");
-    let (ok, out) = common::run(
-        &[
-            "portal",
-            "author",
-            "alice",
-            "--data",
-            path(&dir.join("data")),
-        ],
-        None,
-    );
-    assert!(ok, "{out}");
-    let token = out.lines().next().expect("the token").trim().to_string();
+    let token = author(&dir.join("data"), "alice");
     let lib = new_mod(&dir.join("src"), "siege_lib", "1.0.0", &[]);
     // The certificate's authority is not trusted by default: refused, with what to do.
     let (ok, out) = common::run(&["mods", "search", "siege", "--portal", &portal], None);

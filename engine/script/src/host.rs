@@ -99,6 +99,21 @@ pub(crate) struct ModState {
 }
 
 impl ModState {
+    /// After a call: moves the effects it asked for (`fx`) to the end of `into` (`None`: the
+    /// call failed, or its point takes none) and empties `fx`. A call that asked for none, most
+    /// of them, is not read back.
+    fn take_effects(&self, into: Option<&mut Vec<Effect>>) -> mlua::Result<()> {
+        if !self.fx_asked.get() {
+            return Ok(());
+        }
+        self.fx.borrow_mut_scoped::<Fx, _>(|fx| {
+            if let Some(into) = into {
+                fx.asked.drain_into(into);
+            }
+            fx.asked.clear();
+        })
+    }
+
     /// Takes the board out of `ctx` and the attack out of `a` before script code runs outside
     /// a hook call (`gives`, `instant`): hook calls leave them in, for the next call to replace.
     fn outside_hooks(&self) -> mlua::Result<()> {
@@ -962,19 +977,9 @@ impl ScriptHost {
                     })
             }
         };
-        // A call that asked for no effect (most) is not read back.
-        if st.fx_asked.get() {
-            let ok = result.is_ok();
-            let effects = args.effects();
-            st.fx
-                .borrow_mut_scoped::<Fx, _>(|fx| {
-                    if ok && let Some(effects) = effects {
-                        fx.asked.drain_into(effects);
-                    }
-                    fx.asked.clear();
-                })
-                .map_err(fail)?;
-        }
+        let ok = result.is_ok();
+        st.take_effects(ok.then(|| args.effects()).flatten())
+            .map_err(fail)?;
         // `ctx` keeps the board, and `a` its attack, until the next call replaces them or code
         // runs outside hooks (`ModState::outside_hooks`): no script runs in between.
         result.map_err(error)

@@ -69,17 +69,21 @@ local function one_piece(bq, br, xq, xr, yq, yr)
   return (bx or by) and (bx or xy) and (by or xy)
 end
 
+-- The steps b that go with step a within two steps of a hex: |a|, |b| and |a + b| at most 2.
+local function span(a)
+  if a < 0 then
+    return -2 - a, 2
+  end
+  return -2, 2 - a
+end
+
 -- The free hexes within two steps of banner B (empty, and no segment of any linked unit,
 -- R10.6.4), where a lower segment may go: a set keyed by the hex's step from the banner,
 -- 7 * dq + dr (unique for steps up to 3 in q and r), and how many there are.
 local function near(ctx, bq, br)
   local free, n = {}, 0
   for a = -2, 2 do
-    -- The steps (a, b) within two: |a|, |b| and |a + b| at most 2.
-    local lo, hi = -2, 2 - a
-    if a < 0 then
-      lo, hi = -2 - a, 2
-    end
+    local lo, hi = span(a)
     for b = lo, hi do
       if (a ~= 0 or b ~= 0) and ctx:free(bq + a, br + b) then
         free[7 * a + b] = true
@@ -119,10 +123,7 @@ local function first_hexes(ctx, bq, br)
     return list
   end
   for a = -2, 2 do
-    local lo, hi = -2, 2 - a
-    if a < 0 then
-      lo, hi = -2 - a, 2
-    end
+    local lo, hi = span(a)
     for b = lo, hi do
       if free[7 * a + b] and has_partner(free, a, b) then
         list[#list + 1] = { bq + a, br + b }
@@ -408,10 +409,7 @@ rule("monolith", {
         local free = near(ctx, bq, br)
         local list = {}
         for a = -2, 2 do
-          local lo, hi = -2, 2 - a
-          if a < 0 then
-            lo, hi = -2 - a, 2
-          end
+          local lo, hi = span(a)
           for b = lo, hi do
             local yq, yr = bq + a, br + b
             if free[7 * a + b] and (yq ~= xq or yr ~= xr) and one_piece(bq, br, xq, xr, yq, yr) then

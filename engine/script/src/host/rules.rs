@@ -342,26 +342,19 @@ impl ScriptHost {
                     })
             }
         };
-        // A call that asked for no effect (most) is not read back.
-        if st.fx_asked.get() {
-            let effects = match &mut call {
-                RuleCall::Effects(_, e)
-                | RuleCall::TurnStarted { effects: e, .. }
-                | RuleCall::Destroyed(_, e)
-                | RuleCall::HqDamaged(_, e)
-                | RuleCall::Play { effects: e, .. } => Some(e),
-                _ => None,
-            };
-            let ok = result.is_ok();
-            st.fx
-                .borrow_mut_scoped::<Fx, _>(|fx| {
-                    if ok && let Some(effects) = effects {
-                        fx.asked.drain_into(effects);
-                    }
-                    fx.asked.clear();
-                })
-                .map_err(fail)?;
-        }
+        let effects = match &mut call {
+            RuleCall::Effects(_, e)
+            | RuleCall::TurnStarted { effects: e, .. }
+            | RuleCall::Destroyed(_, e)
+            | RuleCall::HqDamaged(_, e)
+            | RuleCall::Play { effects: e, .. }
+                if result.is_ok() =>
+            {
+                Some(e)
+            }
+            _ => None,
+        };
+        st.take_effects(effects.map(|e| &mut **e)).map_err(fail)?;
         result.map_err(error)
     }
 }
