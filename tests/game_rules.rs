@@ -1044,6 +1044,15 @@ fn a_rule_reads_the_hqs_free_hexes_and_the_tiles_that_carry_a_marker() {
     fx:mark_player(p, "hq_r", "permanent", r)
     fx:mark_player(p, "free_hq", "permanent", ctx:free(q, r) and 1 or 0)
     fx:mark_player(p, "free_off", "permanent", ctx:free(9, 9) and 1 or 0)
+    -- A unit of two on the HQ's hex takes any free neighbour; a unit of three, any free hex
+    -- two steps away with a free hex between as well.
+    fx:mark_player(p, "spots_2", "permanent", #ctx:link_spots({ { q, r } }, 2))
+    fx:mark_player(p, "spots_3", "permanent", #ctx:link_spots({ { q, r } }, 3))
+    local ok_size, size_err = pcall(function() return ctx:link_spots({ { q, r } }, 1) end)
+    local ok_off, off_err = pcall(function() return ctx:link_spots({ { 9, 9 } }, 3) end)
+    fx:mark_player(p, "spots_no", "permanent",
+      ((not ok_size and size_err:find("give 2 to 7", 1, true)) and 1 or 0)
+        + ((not ok_off and off_err:find("(9, 9) is off the board", 1, true)) and 2 or 0))
     local total = 0
     for _, h in ipairs(ctx:marked("tagged")) do
       total = total + h.value
@@ -1096,6 +1105,14 @@ fn a_rule_reads_the_hqs_free_hexes_and_the_tiles_that_carry_a_marker() {
         assert_eq!(marker(p, "hq_q"), Some(hq.q() as i16), "player {p}");
         assert_eq!(marker(p, "hq_r"), Some(hq.r() as i16), "player {p}");
         assert_eq!(marker(p, "free_hq"), Some(0), "an HQ's hex is not free");
+        // What `ctx:link_spots` gave at the player's last draw (its exact hexes are checked in
+        // `hexforge_core::link`'s tests): an HQ has a free neighbour this early, and a unit of
+        // three has at least the spots of a unit of two.
+        let spots_2 = marker(p, "spots_2").expect("spots of two");
+        let spots_3 = marker(p, "spots_3").expect("spots of three");
+        assert!((1..=6).contains(&spots_2), "player {p}: {spots_2}");
+        assert!(spots_3 >= spots_2, "player {p}: {spots_3} < {spots_2}");
+        assert_eq!(marker(p, "spots_no"), Some(3), "both refusals said why");
         assert_eq!(
             marker(p, "free_off"),
             Some(0),

@@ -148,6 +148,53 @@ pub fn connected(shape: &BoardShape, mask: u64) -> bool {
     }
 }
 
+/// Where a unit of `size` cells that already stands on `anchors` may take one more cell: each
+/// cell of `free` (the anchors left out) from which the anchors and that cell can grow, through
+/// cells of `free` alone, into `size` cells in one piece (`connected`). A unit of three laid a
+/// cell at a time from a fixed first cell takes its second at `spots(shape, first, free, 3)` and
+/// its third at `spots(shape, first | second, free, 3)`. Empty when `size` is not more than the
+/// anchors already are, or more than [`MAX_SEGMENTS`].
+pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
+    let free = free & !anchors & shape.all();
+    if size > MAX_SEGMENTS || anchors.count_ones() >= size {
+        return 0;
+    }
+    let mut out = 0u64;
+    let mut seen = Vec::new();
+    for i in bits(free) {
+        let x = 1u64 << i;
+        seen.clear();
+        if grows(shape, anchors | x, free & !x, size, &mut seen) {
+            out |= x;
+        }
+    }
+    out
+}
+
+/// Whether `set` grows into `size` cells in one piece by adding cells of `avail`, each next to
+/// what is there already (any piece of `size` cells holding `set` can be reached so, one
+/// neighbour at a time); `seen` holds the sets already tried.
+fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64>) -> bool {
+    if set.count_ones() == size {
+        return connected(shape, set);
+    }
+    let mut next = 0u64;
+    for i in bits(set) {
+        next |= adjacent(shape, shape.cell_from_index(i));
+    }
+    for i in bits(next & avail) {
+        let y = 1u64 << i;
+        let grown = set | y;
+        if !seen.contains(&grown) {
+            seen.push(grown);
+            if grows(shape, grown, avail & !y, size, seen) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +216,39 @@ mod tests {
         assert!(connected(&s, mask(&s, &[(0, -1), (0, 0), (0, 1)])));
         assert!(!connected(&s, mask(&s, &[(0, -1), (0, 1)])));
         assert!(!connected(&s, mask(&s, &[(0, 0), (0, 1), (2, -2)])));
+    }
+
+    #[test]
+    fn spots_are_the_cells_a_unit_can_grow_from_into_one_piece() {
+        let s = BoardShape::standard();
+        let all = s.all();
+        let centre = mask(&s, &[(0, 0)]);
+        // Free all round: every neighbour, and every hex two steps away (a line of three).
+        let two = spots(&s, centre, all, 3);
+        assert_eq!(
+            two.count_ones(),
+            18,
+            "six neighbours and twelve hexes beyond"
+        );
+        assert_eq!(
+            spots(&s, centre, all, 2),
+            all & adjacent(&s, s.cell(Hex::new(0, 0)).expect("centre"))
+        );
+        // Only two free hexes, apart from each other but each beside the centre: a unit of
+        // three takes both, so each is a spot; a unit of four has no room.
+        let free = mask(&s, &[(0, -1), (0, 1)]);
+        assert_eq!(spots(&s, centre, free, 3), free);
+        assert_eq!(spots(&s, centre, free, 4), 0);
+        // One free hex: no unit of three.
+        assert_eq!(spots(&s, centre, mask(&s, &[(0, -1)]), 3), 0);
+        // With two anchors apart, only the hex between them makes three in one piece.
+        let ends = mask(&s, &[(0, -1), (0, 1)]);
+        assert_eq!(spots(&s, ends, all, 3), centre);
+        // Nothing to add to a unit already at its size, or past the most segments.
+        assert_eq!(spots(&s, ends, all, 2), 0);
+        assert_eq!(spots(&s, centre, all, MAX_SEGMENTS + 1), 0);
+        // A free hex beyond reach is no spot.
+        assert_eq!(spots(&s, centre, mask(&s, &[(0, -2), (2, -2)]), 3), 0);
     }
 
     #[test]

@@ -391,6 +391,54 @@ fn tile_fields<'a>(b: &mut Build<'a>, call: &'a Call, f: &Battlefield, c: Cell, 
     }
 }
 
+/// `ctx:link_spots(hexes, size)`: where a unit of `size` hexes standing on `hexes` may take
+/// one more: the free hexes (no tile, no segment of a linked unit) from which it can grow into
+/// `size` hexes in one piece through free hexes, as `{ q, r }` in the board's reading order.
+fn link_spots(lua: &Lua, f: &Battlefield, hexes: &Table, size: i64) -> mlua::Result<Table> {
+    let max = hexforge_core::link::MAX_SEGMENTS;
+    let size = u32::try_from(size)
+        .ok()
+        .filter(|s| (2..=max).contains(s))
+        .ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "ctx:link_spots: a unit of {size} hexes: give 2 to {max}"
+            ))
+        })?;
+    let shape = f.shape();
+    let mut anchors = 0u64;
+    for (i, h) in hexes.sequence_values::<Table>().enumerate() {
+        let h = h.map_err(|_| {
+            mlua::Error::runtime(format!(
+                "ctx:link_spots: hex {} is not a {{ q, r }} pair",
+                i + 1
+            ))
+        })?;
+        let (q, r): (i64, i64) = (h.raw_get(1)?, h.raw_get(2)?);
+        let c = shape.cell(hex_arg(q, r)?).ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "ctx:link_spots: ({q}, {r}) is off the board: the unit's hexes are on it"
+            ))
+        })?;
+        anchors |= 1u64 << c.index();
+    }
+    if anchors == 0 {
+        return Err(mlua::Error::runtime(
+            "ctx:link_spots: give the hexes the unit stands on, a list of { q, r } pairs (one at least)",
+        ));
+    }
+    let mut linked = 0u64;
+    for l in f.links() {
+        linked |= l.segments;
+    }
+    let free = shape.all() & !f.occupied() & !linked;
+    let spots = hexforge_core::link::spots(shape, anchors, free, size);
+    let mut b = Build::new(spots.count_ones() as usize, 0);
+    for (n, h) in shape.hexes_in(spots).enumerate() {
+        b.open(2, 0).item(1, h.q()).item(2, h.r()).close_item(n + 1);
+    }
+    b.finish(lua)
+}
+
 /// What a script reads of a linked unit: `{ id, kind, owner, loss, shared, segments }`, its
 /// segments `{ q, r, empty }` in reading order.
 fn link_table(lua: &Lua, f: &Battlefield, l: &hexforge_core::Link) -> mlua::Result<Table> {
@@ -653,6 +701,9 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 b.open(2, 0).item(1, h.q()).item(2, h.r()).close_item(i + 1);
             }
             b.finish(lua)
+        });
+        reg.add_method("link_spots", |lua, call, (hexes, size): (Table, i64)| {
+            link_spots(lua, field(call)?, &hexes, size)
         });
         reg.add_method("link", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;

@@ -46,93 +46,6 @@ local function deployed(ctx, p)
   return nil
 end
 
--- The geometry below is written out rather than calling `hex.neighbour` and `hex.distance`, and
--- with no table of directions: deploy's `targets` runs it for every hex near the banner, and a
--- function call or a table read costs more than the arithmetic.
-
--- Whether two hexes are neighbours.
-local function next_to(aq, ar, bq, br)
-  local dq, dr = aq - bq, ar - br
-  if dq == 0 then
-    return dr == 1 or dr == -1
-  elseif dq == 1 then
-    return dr == 0 or dr == -1
-  elseif dq == -1 then
-    return dr == 0 or dr == 1
-  end
-  return false
-end
-
--- Whether banner B and lower segments X and Y make one piece: each next to another (R10.6.5).
-local function one_piece(bq, br, xq, xr, yq, yr)
-  local bx, by, xy = next_to(bq, br, xq, xr), next_to(bq, br, yq, yr), next_to(xq, xr, yq, yr)
-  return (bx or by) and (bx or xy) and (by or xy)
-end
-
--- The steps b that go with step a within two steps of a hex: |a|, |b| and |a + b| at most 2.
-local function span(a)
-  if a < 0 then
-    return -2 - a, 2
-  end
-  return -2, 2 - a
-end
-
--- The free hexes within two steps of banner B (empty, and no segment of any linked unit,
--- R10.6.4), where a lower segment may go: a set keyed by the hex's step from the banner,
--- 7 * dq + dr (unique for steps up to 3 in q and r), and how many there are.
-local function near(ctx, bq, br)
-  local free, n = {}, 0
-  for a = -2, 2 do
-    local lo, hi = span(a)
-    for b = lo, hi do
-      if (a ~= 0 or b ~= 0) and ctx:free(bq + a, br + b) then
-        free[7 * a + b] = true
-        n = n + 1
-      end
-    end
-  end
-  return free, n
-end
-
--- Whether the free hex X, step (a, b) from the banner, has a second free hex Y that leaves the
--- banner, X and Y in one piece: Y next to X or to the banner when X is next to the banner, else
--- next to both.
-local function has_partner(free, a, b)
-  local k = 7 * a + b
-  -- X's six neighbours: steps (0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0).
-  if a * a + b * b + (a + b) * (a + b) == 2 then
-    -- X is next to the banner: any other free hex next to X or to the banner.
-    return free[k - 1] or free[k + 6] or free[k + 7] or free[k + 1] or free[k - 6] or free[k - 7]
-      or (k ~= -1 and free[-1]) or (k ~= 6 and free[6]) or (k ~= 7 and free[7])
-      or (k ~= 1 and free[1]) or (k ~= -6 and free[-6]) or (k ~= -7 and free[-7])
-      or false
-  end
-  -- X is two steps away: a free neighbour of the banner (steps as above) next to X.
-  return (free[-1] and next_to(0, -1, a, b)) or (free[6] and next_to(1, -1, a, b))
-    or (free[7] and next_to(1, 0, a, b)) or (free[1] and next_to(0, 1, a, b))
-    or (free[-6] and next_to(-1, 1, a, b)) or (free[-7] and next_to(-1, 0, a, b))
-    or false
-end
-
--- The hexes the first lower segment may go on: those with a free hex for the second one that
--- leaves the three in one piece (R10.6.3, R10.6.4: a single free hex is not enough).
-local function first_hexes(ctx, bq, br)
-  local free, n = near(ctx, bq, br)
-  local list = {}
-  if n < 2 then
-    return list
-  end
-  for a = -2, 2 do
-    local lo, hi = span(a)
-    for b = lo, hi do
-      if free[7 * a + b] and has_partner(free, a, b) then
-        list[#list + 1] = { bq + a, br + b }
-      end
-    end
-  end
-  return list
-end
-
 -- The hex the first lower segment went on: q, r, or nil.
 local function half_hex(ctx, p)
   for _, h in ipairs(ctx:hex_marked("mono_half")) do
@@ -201,7 +114,9 @@ local function why_not_deploy(ctx, p)
   if ctx:link(bq, br) then
     return "the banner stands in a segment of another unit, which it cannot carry off (R10.6.4)"
   end
-  local list = first_hexes(ctx, bq, br)
+  -- The hexes with a free hex for the second lower segment that leaves the three in one piece
+  -- (R10.6.3, R10.6.4: a single free hex is not enough): the engine's `ctx:link_spots`.
+  local list = ctx:link_spots({ { bq, br } }, 3)
   if #list == 0 then
     return "its two lower segments need two free hexes in one piece with the banner, and there are not (R10.6.4)"
   end
@@ -406,18 +321,8 @@ rule("monolith", {
         if not (bq and xq) then
           return {}
         end
-        local free = near(ctx, bq, br)
-        local list = {}
-        for a = -2, 2 do
-          local lo, hi = span(a)
-          for b = lo, hi do
-            local yq, yr = bq + a, br + b
-            if free[7 * a + b] and (yq ~= xq or yr ~= xr) and one_piece(bq, br, xq, xr, yq, yr) then
-              list[#list + 1] = { yq, yr }
-            end
-          end
-        end
-        return list
+        -- The free hexes that make the banner, the first segment and it one piece (R10.6.5).
+        return ctx:link_spots({ { bq, br }, { xq, xr } }, 3)
       end,
       play = function(ctx, target, fx)
         local p = ctx:current()
