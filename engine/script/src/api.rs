@@ -39,6 +39,39 @@ pub(crate) struct Call {
     pub(crate) game: GameInfo,
     /// The read-only `ctx:army_tiles` lists built so far, for the catalog they were built from.
     pub(crate) army_lists: std::cell::RefCell<ArmyLists>,
+    /// How long a marker lasts, as the Lua strings `turn`, `battle` and `permanent`, made once
+    /// (a string made from Rust at every read costs a protected call into Lua).
+    pub(crate) lasts: [mlua::String; 3],
+    /// Words handed to scripts again and again (the stage, army ids), as Lua strings made once.
+    pub(crate) words: std::cell::RefCell<Vec<(Box<str>, mlua::String)>>,
+}
+
+/// The most words [`Call::word`] keeps; past them a word is made at each call.
+const MAX_WORDS: usize = 64;
+
+impl Call {
+    /// `w` as a Lua string, made the first time and kept (strings are values in Lua: a script
+    /// cannot change one it is handed).
+    pub(crate) fn word(&self, lua: &Lua, w: &str) -> mlua::Result<mlua::String> {
+        let mut words = self.words.borrow_mut();
+        if let Some((_, s)) = words.iter().find(|(k, _)| &**k == w) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(w)?;
+        if words.len() < MAX_WORDS {
+            words.push((w.into(), s.clone()));
+        }
+        Ok(s)
+    }
+}
+
+/// The Lua strings [`Call::lasts`] holds, made in `lua`.
+pub(crate) fn lasts_words(lua: &Lua) -> mlua::Result<[mlua::String; 3]> {
+    Ok([
+        lua.create_string("turn")?,
+        lua.create_string("battle")?,
+        lua.create_string("permanent")?,
+    ])
 }
 
 /// The `ctx:army_tiles` lists of one catalog: an army's tiles change only with the catalog, so
@@ -474,12 +507,12 @@ fn player_seat(f: &Battlefield, p: i64) -> Option<Seat> {
 }
 
 /// A marker's value and how long it lasts, or `nil, nil` when `on` has no marker `name`.
-fn read_mark(lua: &Lua, f: &Battlefield, on: MarkOn, name: &str) -> mlua::Result<(Value, Value)> {
+fn read_mark(call: &Call, f: &Battlefield, on: MarkOn, name: &str) -> mlua::Result<(Value, Value)> {
     let name = MarkerName::new(name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
     match f.mark(on, name) {
         Some(m) => Ok((
             Value::Integer(i64::from(m.value)),
-            lasts_value(lua, m.lasts)?,
+            lasts_value(call, m.lasts),
         )),
         None => Ok((Value::Nil, Value::Nil)),
     }
@@ -658,10 +691,10 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(in_game(call)?.player.index() + 1)
         });
         reg.add_method("battles", |_, call, ()| Ok(in_game(call)?.battles));
-        reg.add_method("stage", |_, call, ()| Ok(in_game(call)?.stage));
+        reg.add_method("stage", |lua, call, ()| call.word(lua, in_game(call)?.stage));
         reg.add_method("placed", |_, call, ()| Ok(in_game(call)?.placed));
         reg.add_method("discarded", |_, call, ()| Ok(in_game(call)?.discarded));
-        reg.add_method("army", |_, call, p: i64| Ok(pile(call, p)?.army.clone()));
+        reg.add_method("army", |lua, call, p: i64| call.word(lua, &pile(call, p)?.army));
         reg.add_method("deck", |_, call, p: i64| Ok(pile(call, p)?.deck));
         reg.add_method("hand", |lua, call, p: i64| {
             tile_ids(lua, call, &pile(call, p)?.hand)
@@ -776,12 +809,12 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
             Ok(Value::Table(list))
         });
-        reg.add_method("marker", |lua, call, (q, r, name): (i32, i32, String)| {
+        reg.add_method("marker", |_, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
             let Some(c) = f.shape().cell(Hex::new(q, r)) else {
                 return Ok((Value::Nil, Value::Nil));
             };
-            read_mark(lua, f, MarkOn::Tile(c), &name)
+            read_mark(call, f, MarkOn::Tile(c), &name)
         });
         reg.add_method("markers", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -794,22 +827,22 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         reg.add_method("hex_marked", |lua, call, name: String| {
             marked(lua, field(call)?, &name, true)
         });
-        reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
+        reg.add_method("hex_marker", |_, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
             let Some(c) = f.shape().cell(Hex::new(q, r)) else {
                 return Ok((Value::Nil, Value::Nil));
             };
-            read_mark(lua, f, MarkOn::Hex(c), &name)
+            read_mark(call, f, MarkOn::Hex(c), &name)
         });
         reg.add_method("hex_markers", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
             let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Hex);
             mark_names(lua, f, on)
         });
-        reg.add_method("player_marker", |lua, call, (p, name): (i64, String)| {
+        reg.add_method("player_marker", |_, call, (p, name): (i64, String)| {
             let f = field(call)?;
             match player_seat(f, p) {
-                Some(s) => read_mark(lua, f, MarkOn::Player(s), &name),
+                Some(s) => read_mark(call, f, MarkOn::Player(s), &name),
                 None => Ok((Value::Nil, Value::Nil)),
             }
         });
@@ -1826,13 +1859,13 @@ fn mark_value(what: &str, v: Option<i64>) -> mlua::Result<i16> {
 
 /// What scripts read of how long a marker lasts: `"turn"`, `"battle"`, `"permanent"` or the
 /// number of turns left.
-fn lasts_value(lua: &Lua, l: Lasts) -> mlua::Result<Value> {
-    Ok(match l {
-        Lasts::Turn => Value::String(lua.create_string("turn")?),
-        Lasts::Battle => Value::String(lua.create_string("battle")?),
-        Lasts::Permanent => Value::String(lua.create_string("permanent")?),
+fn lasts_value(call: &Call, l: Lasts) -> Value {
+    match l {
+        Lasts::Turn => Value::String(call.lasts[0].clone()),
+        Lasts::Battle => Value::String(call.lasts[1].clone()),
+        Lasts::Permanent => Value::String(call.lasts[2].clone()),
         Lasts::Turns(n) => Value::Integer(i64::from(n)),
-    })
+    }
 }
 
 fn count(n: i64) -> mlua::Result<u8> {

@@ -526,6 +526,8 @@ impl ScriptHost {
             gifts: Vec::new(),
             game: api::GameInfo::default(),
             army_lists: Default::default(),
+            lasts: api::lasts_words(&sb.lua).map_err(whole)?,
+            words: Default::default(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
         let plan = sb
