@@ -594,6 +594,9 @@ local base = {
 return freeze(base), freeze, original
 "#;
 
+/// [`SETUP`] compiled once per process (Lua bytecode): each new state loads it.
+static SETUP_CODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
 /// Creates a sandboxed state with `limits`; `math.random` draws from `rng`.
 pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result<Sandbox> {
     let libs = StdLib::TABLE | StdLib::STRING | StdLib::MATH | StdLib::UTF8;
@@ -667,11 +670,24 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         Ok(message)
     })?;
     let xpcall: Function = lua.globals().raw_get("xpcall")?;
-    let (base, freeze, original): (Table, Function, Function) = lua
-        .load(SETUP)
-        .set_name("=sandbox")
-        .set_mode(ChunkMode::Text)
-        .call((tripped, random, install, as_message))?;
+    // The setup is compiled once per process; every later state loads its bytecode.
+    let setup = match SETUP_CODE.get() {
+        Some(bytes) => lua
+            .load(&bytes[..])
+            .set_mode(ChunkMode::Binary)
+            .into_function()?,
+        None => {
+            let f = lua
+                .load(SETUP)
+                .set_name("=sandbox")
+                .set_mode(ChunkMode::Text)
+                .into_function()?;
+            let _ = SETUP_CODE.set(f.dump(false));
+            f
+        }
+    };
+    let (base, freeze, original): (Table, Function, Function) =
+        setup.call((tripped, random, install, as_message))?;
     lua.set_app_data(crate::api::Freezer(freeze.clone()));
     let b = budget.clone();
     lua.set_hook(
