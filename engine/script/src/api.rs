@@ -1384,18 +1384,21 @@ impl Fx {
 
     /// `fx:place{ tile, q, r, facing, owner }` read into an effect: a board tile of the owner's
     /// reserve (the game checks it is there) on an empty hex of the board, facing 0 to 5.
-    fn place(&mut self, t: &Table) -> mlua::Result<Effect> {
+    fn place(&mut self, lua: &Lua, t: &Table) -> mlua::Result<Effect> {
+        use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:place: {m}"));
-        table_keys(
+        let [tile, q, r, facing, owner, ask_owner] = table_fields(
             t,
             "place",
-            &["tile", "q", "r", "facing", "owner", "ask_owner"],
+            ["tile", "q", "r", "facing", "owner", "ask_owner"],
         )?;
-        let id: String = t
-            .get::<Option<String>>("tile")?
+        let id: String = Option::<String>::from_lua(tile, lua)?
             .ok_or_else(|| bad("`tile` is required, as `army/tile`".to_string()))?;
         let tile = self.pile_tile("place", &id)?;
-        let (q, r) = match (t.get::<Option<i64>>("q")?, t.get::<Option<i64>>("r")?) {
+        let (q, r) = match (
+            Option::<i64>::from_lua(q, lua)?,
+            Option::<i64>::from_lua(r, lua)?,
+        ) {
             (Some(q), Some(r)) => (q, r),
             _ => {
                 return Err(bad(
@@ -1409,7 +1412,7 @@ impl Fx {
                 "({q}, {r}) is taken: a tile goes on an empty hex"
             )));
         }
-        let facing = match t.get::<Option<i64>>("facing")? {
+        let facing = match Option::<i64>::from_lua(facing, lua)? {
             None => Dir::N,
             Some(f) => u8::try_from(f)
                 .ok()
@@ -1417,7 +1420,7 @@ impl Fx {
                 .map(Dir::new)
                 .ok_or_else(|| bad(format!("facing {f}: use 0 (north) to 5, clockwise")))?,
         };
-        let owner = match t.get::<Option<i64>>("owner")? {
+        let owner = match Option::<i64>::from_lua(owner, lua)? {
             Some(p) => self.player("place", p)?,
             None => {
                 return Err(bad(
@@ -1425,7 +1428,7 @@ impl Fx {
                 ));
             }
         };
-        let ask = match t.get::<Value>("ask_owner")? {
+        let ask = match ask_owner {
             Value::Nil | Value::Boolean(false) => false,
             Value::Boolean(true) => true,
             other => {
@@ -1449,11 +1452,12 @@ impl Fx {
     /// the kind a name, the owner a player, the loss
     /// `whole` (the default) or `segment`, shared `true` for `whole` and `false` for `segment`
     /// unless given. The board checks the rest when the effects are carried out.
-    fn link(&self, t: &Table) -> mlua::Result<Effect> {
+    fn link(&self, lua: &Lua, t: &Table) -> mlua::Result<Effect> {
+        use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:link: {m}"));
-        table_keys(t, "link", &["hexes", "kind", "owner", "loss", "shared"])?;
-        let hexes: Table = t
-            .get::<Option<Table>>("hexes")?
+        let [hexes, kind, owner, loss, shared] =
+            table_fields(t, "link", ["hexes", "kind", "owner", "loss", "shared"])?;
+        let hexes: Table = Option::<Table>::from_lua(hexes, lua)?
             .ok_or_else(|| bad("`hexes` is required: a list of { q, r } pairs".to_string()))?;
         let mut segments = 0u64;
         for h in hexes.sequence_values::<Table>() {
@@ -1462,11 +1466,10 @@ impl Fx {
             let c = self.cell("link", q, r)?;
             segments |= 1u64 << c.index();
         }
-        let kind: String = t
-            .get::<Option<String>>("kind")?
+        let kind: String = Option::<String>::from_lua(kind, lua)?
             .ok_or_else(|| bad("`kind` is required, a name like `structure`".to_string()))?;
         let kind = marker_name("link", &kind)?;
-        let loss = match t.get::<Option<String>>("loss")? {
+        let loss = match Option::<String>::from_lua(loss, lua)? {
             None => hexforge_core::LinkLoss::Whole,
             Some(l) => hexforge_core::LinkLoss::parse(&l).ok_or_else(|| {
                 bad(format!(
@@ -1474,10 +1477,9 @@ impl Fx {
                 ))
             })?,
         };
-        let shared = t
-            .get::<Option<bool>>("shared")?
+        let shared = Option::<bool>::from_lua(shared, lua)?
             .unwrap_or(loss == hexforge_core::LinkLoss::Whole);
-        let owner = match t.get::<Option<i64>>("owner")? {
+        let owner = match Option::<i64>::from_lua(owner, lua)? {
             Some(p) => self.player("link", p)?,
             None => {
                 return Err(bad(
@@ -1519,18 +1521,29 @@ impl Fx {
     }
 }
 
-/// Refuses a table given to `fx:WHAT` with a key not in `known`: the first unknown key in
-/// alphabetical order is named, so the message never depends on the table's order.
-fn table_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
+/// The fields `known` of a table given to `fx:WHAT`, read in one pass over it (a field looked
+/// up by name costs a protected call into Lua), `nil` for those it lacks; a key not in `known` is
+/// refused, the first unknown key in alphabetical order named, so the message never depends on
+/// the table's order.
+fn table_fields<const N: usize>(
+    t: &Table,
+    what: &str,
+    known: [&str; N],
+) -> mlua::Result<[Value; N]> {
+    let mut values: [Value; N] = std::array::from_fn(|_| Value::Nil);
     let mut unknown = Vec::new();
     for pair in t.clone().pairs::<Value, Value>() {
-        let (k, _) = pair?;
-        let key = match &k {
-            Value::String(s) => s.to_str()?.to_string(),
-            other => other.to_string()?,
+        let (k, v) = pair?;
+        let slot = match &k {
+            Value::String(s) => known.iter().position(|w| w.as_bytes() == &*s.as_bytes()),
+            _ => None,
         };
-        if !known.contains(&key.as_str()) {
-            unknown.push(key);
+        match slot {
+            Some(i) => values[i] = v,
+            None => unknown.push(match &k {
+                Value::String(s) => s.to_str()?.to_string(),
+                other => other.to_string()?,
+            }),
         }
     }
     unknown.sort();
@@ -1539,7 +1552,7 @@ fn table_keys(t: &Table, what: &str, known: &[&str]) -> mlua::Result<()> {
             "fx:{what}: unknown key `{key}` (keys: {})",
             known.join(", ")
         ))),
-        None => Ok(()),
+        None => Ok(values),
     }
 }
 
@@ -1908,13 +1921,13 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             fx.asked.push(Effect::Move { from, to });
             Ok(())
         });
-        reg.add_method_mut("link", |_, fx, t: Table| {
-            let e = fx.link(&t)?;
+        reg.add_method_mut("link", |lua, fx, t: Table| {
+            let e = fx.link(lua, &t)?;
             fx.asked.push(e);
             Ok(())
         });
-        reg.add_method_mut("place", |_, fx, t: Table| {
-            let e = fx.place(&t)?;
+        reg.add_method_mut("place", |lua, fx, t: Table| {
+            let e = fx.place(lua, &t)?;
             fx.asked.push(e);
             Ok(())
         });
