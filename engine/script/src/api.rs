@@ -1680,6 +1680,37 @@ fn current(now: &std::cell::Cell<Option<LuaAttack>>) -> mlua::Result<LuaAttack> 
         .ok_or_else(|| mlua::Error::runtime("the attack is read only during its hook"))
 }
 
+/// The attack object's chain of tables, built in Lua: for the outcome names, the kind names, edges
+/// 0 to 5 then none, and strengths and wounds 0 to `max` then more, a list `data, link, ...`
+/// where `data` holds the field's value (none for the last of edges, strengths and wounds) and
+/// `link` is `{ __index = data }`.
+const ATTACK_CHAIN: &str = r#"
+local outcomes, kinds, max = ...
+local function links(field, values, n)
+  local out = {}
+  for i = 1, n do
+    local data = {}
+    local v = values[i]
+    if v ~= nil then
+      data[field] = v
+    end
+    out[2 * i - 1] = data
+    out[2 * i] = { __index = data }
+  end
+  return out
+end
+local numbers = {}
+for n = 0, max do
+  numbers[n + 1] = n
+end
+return links("outcome", outcomes, #outcomes), links("kind", kinds, #kinds),
+  links("edge", { 0, 1, 2, 3, 4, 5 }, 7), links("strength", numbers, max + 2),
+  links("wounds", numbers, max + 2)
+"#;
+
+/// [`ATTACK_CHAIN`] compiled once per process.
+static ATTACK_CHAIN_CODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+
 /// Creates the attack object `a` of the Lua state `lua`, with the slot the host fills for each
 /// call (its chain of tables made here, once).
 pub(crate) fn attack_object(lua: &Lua) -> mlua::Result<(mlua::AnyUserData, AttackSlot)> {
@@ -1714,47 +1745,40 @@ pub(crate) fn attack_object(lua: &Lua) -> mlua::Result<(mlua::AnyUserData, Attac
     })?;
     let missing = lua.create_table()?;
     missing.raw_set("__index", explain)?;
-    let link = |field: &str, value: Value| -> mlua::Result<Link> {
-        let data = lua.create_table()?;
-        if !value.is_nil() {
-            data.raw_set(field, value)?;
+    // The chain's tables are made in one call into Lua (a chunk compiled once per process):
+    // made from Rust one at a time, each table and field cost a protected call.
+    let chain = match ATTACK_CHAIN_CODE.get() {
+        Some(bytes) => lua
+            .load(&bytes[..])
+            .set_mode(mlua::ChunkMode::Binary)
+            .into_function()?,
+        None => {
+            let f = lua
+                .load(ATTACK_CHAIN)
+                .set_name("=attack")
+                .set_mode(mlua::ChunkMode::Text)
+                .into_function()?;
+            let _ = ATTACK_CHAIN_CODE.set(f.dump(false));
+            f
         }
-        let link = lua.create_table()?;
-        link.raw_set("__index", &data)?;
-        Ok(Link {
-            data,
-            link,
-            behind: std::cell::Cell::new(u8::MAX),
-        })
     };
-    let string = |s: &str| lua.create_string(s).map(Value::String);
-    let numbers = |field: &str| -> mlua::Result<Vec<Link>> {
-        // 0 to LINKED_MAX, then an empty table for larger values.
-        (0..=LINKED_MAX + 1)
-            .map(|n| {
-                let v = if n <= LINKED_MAX {
-                    Value::Integer(n.into())
-                } else {
-                    Value::Nil
-                };
-                link(field, v)
+    let outcome_names = lua.create_sequence_from(OUTCOMES.iter().map(|o| o.name()))?;
+    let kind_names = lua.create_sequence_from(KINDS.iter().map(|k| kind_name(*k)))?;
+    let (outcome, kind, edge, strength, wounds): (Table, Table, Table, Table, Table) =
+        chain.call((outcome_names, kind_names, LINKED_MAX))?;
+    let links = |t: Table| -> mlua::Result<Vec<Link>> {
+        (1..=t.raw_len() / 2)
+            .map(|i| {
+                Ok(Link {
+                    data: t.raw_get(2 * i - 1)?,
+                    link: t.raw_get(2 * i)?,
+                    behind: std::cell::Cell::new(u8::MAX),
+                })
             })
             .collect()
     };
-    let outcome = OUTCOMES
-        .iter()
-        .map(|o| link("outcome", string(o.name())?))
-        .collect::<mlua::Result<Vec<_>>>()?;
-    let kind = KINDS
-        .iter()
-        .map(|k| link("kind", string(kind_name(*k))?))
-        .collect::<mlua::Result<Vec<_>>>()?;
-    // Edges 0 to 5, then an empty table for none.
-    let edge = (0..=6)
-        .map(|e| link("edge", if e < 6 { Value::Integer(e) } else { Value::Nil }))
-        .collect::<mlua::Result<Vec<_>>>()?;
-    let strength = numbers("strength")?;
-    let wounds = numbers("wounds")?;
+    let (outcome, kind, edge) = (links(outcome)?, links(kind)?, links(edge)?);
+    let (strength, wounds) = (links(strength)?, links(wounds)?);
     for w in &wounds {
         w.data.set_metatable(Some(missing.clone()))?;
     }
