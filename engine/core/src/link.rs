@@ -156,13 +156,16 @@ pub fn connected(shape: &BoardShape, mask: u64) -> bool {
 /// anchors already are, or more than [`MAX_SEGMENTS`].
 pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
     let free = free & !anchors & shape.all();
-    if size > MAX_SEGMENTS || anchors.count_ones() >= size {
+    if size > MAX_SEGMENTS || anchors.count_ones() >= size || too_far(shape, anchors, size) {
         return 0;
     }
     let mut out = 0u64;
-    let mut seen = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for i in bits(free) {
         let x = 1u64 << i;
+        if too_far(shape, anchors | x, size) {
+            continue;
+        }
         seen.clear();
         if grows(shape, anchors | x, free & !x, size, &mut seen) {
             out |= x;
@@ -171,10 +174,27 @@ pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
     out
 }
 
+/// Whether two cells of `set` are too far apart for any piece of `size` cells to hold both (a
+/// piece holding two cells `d` steps apart has `d + 1` cells at least).
+fn too_far(shape: &BoardShape, set: u64, size: u32) -> bool {
+    let hexes: Vec<crate::hex::Hex> = shape.hexes_in(set).collect();
+    hexes
+        .iter()
+        .enumerate()
+        .any(|(i, a)| hexes[i + 1..].iter().any(|b| a.distance(*b) >= size))
+}
+
 /// Whether `set` grows into `size` cells in one piece by adding cells of `avail`, each next to
 /// what is there already (any piece of `size` cells holding `set` can be reached so, one
-/// neighbour at a time); `seen` holds the sets already tried.
-fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64>) -> bool {
+/// neighbour at a time); `seen` holds the sets already tried. A set whose cells are already too
+/// far apart is given up at once, which keeps the search small.
+fn grows(
+    shape: &BoardShape,
+    set: u64,
+    avail: u64,
+    size: u32,
+    seen: &mut std::collections::HashSet<u64>,
+) -> bool {
     if set.count_ones() == size {
         return connected(shape, set);
     }
@@ -185,11 +205,11 @@ fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64
     for i in bits(next & avail) {
         let y = 1u64 << i;
         let grown = set | y;
-        if !seen.contains(&grown) {
-            seen.push(grown);
-            if grows(shape, grown, avail & !y, size, seen) {
-                return true;
-            }
+        if seen.insert(grown)
+            && !too_far(shape, grown, size)
+            && grows(shape, grown, avail & !y, size, seen)
+        {
+            return true;
         }
     }
     false
@@ -249,6 +269,35 @@ mod tests {
         assert_eq!(spots(&s, centre, all, MAX_SEGMENTS + 1), 0);
         // A free hex beyond reach is no spot.
         assert_eq!(spots(&s, centre, mask(&s, &[(0, -2), (2, -2)]), 3), 0);
+        // Large units on the larger board, anchored at opposite corners, six steps apart: a
+        // unit of six cannot hold both, one of seven holds them in a line; and anchored at one
+        // corner (every free hex near enough is a spot). All answered without trying every set
+        // of hexes (a search that did would not end in any reasonable time).
+        let e = BoardShape::extended();
+        let ring: Vec<Cell> = e
+            .cells()
+            .filter(|c| e.hex(*c).distance(Hex::new(0, 0)) == 3)
+            .collect();
+        let a = ring[0];
+        let b = *ring
+            .iter()
+            .find(|c| e.hex(**c).distance(e.hex(a)) == 6)
+            .expect("the opposite hex");
+        let far = a.bit() | b.bit();
+        assert_eq!(spots(&e, far, e.all(), 6), 0);
+        let line = spots(&e, far, e.all(), 7);
+        assert!(line != 0, "the hexes between them");
+        let corners = [a.bit()];
+        let one = spots(&e, corners[0], e.all(), MAX_SEGMENTS);
+        let corner = e.hexes_in(corners[0]).next().expect("a corner");
+        assert_eq!(
+            one,
+            e.all()
+                & !corners[0]
+                & e.cells()
+                    .filter(|c| e.hex(*c).distance(corner) < MAX_SEGMENTS)
+                    .fold(0, |m, c| m | c.bit())
+        );
     }
 
     #[test]
