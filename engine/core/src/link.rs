@@ -177,11 +177,12 @@ pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
 /// Whether two cells of `set` are too far apart for any piece of `size` cells to hold both (a
 /// piece holding two cells `d` steps apart has `d + 1` cells at least).
 fn too_far(shape: &BoardShape, set: u64, size: u32) -> bool {
-    let hexes: Vec<crate::hex::Hex> = shape.hexes_in(set).collect();
-    hexes
-        .iter()
-        .enumerate()
-        .any(|(i, a)| hexes[i + 1..].iter().any(|b| a.distance(*b) >= size))
+    shape.hexes_in(set).enumerate().any(|(i, a)| {
+        shape
+            .hexes_in(set)
+            .skip(i + 1)
+            .any(|b| a.distance(b) >= size)
+    })
 }
 
 /// Whether `set` grows into `size` cells in one piece by adding cells of `avail`, each next to
