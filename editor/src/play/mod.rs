@@ -18,7 +18,7 @@ use hexforge_content::LoadedMods;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use table::Table;
-use worker::{Running, Start, Who};
+use worker::{JoinAt, Running, Start, Who};
 
 /// The bots a seat may be played by, after a person.
 pub const BOTS: &[&str] = &["greedy", "random", "mc", "search"];
@@ -252,13 +252,13 @@ impl Play {
             .filter(|p| !p.is_empty())
             .map(str::to_string);
         self.open_table(
-            Start::Join {
+            Start::Join(JoinAt {
                 address,
                 seat,
                 dir,
                 fetch_into,
                 portal,
-            },
+            }),
             loaded,
             (Vec::new(), Vec::new()),
             0,

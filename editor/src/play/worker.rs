@@ -149,20 +149,7 @@ pub enum Start {
         listen: (String, u16),
     },
     /// A match hosted elsewhere, joined to play a seat; recorded into the replay folder.
-    Join {
-        /// The host's `HOST:PORT`.
-        address: String,
-        /// The seat asked for, from 0 (`None`: the first free one).
-        seat: Option<usize>,
-        /// The replay folder.
-        dir: PathBuf,
-        /// Fetch the host's mods that differ, after asking ([`Update::Confirm`]): a mod not
-        /// loaded here goes into this mods folder (`None`: refuse the match when they differ).
-        fetch_into: Option<PathBuf>,
-        /// The mod portal to fetch them from, the exact versions the host plays (`None`: from
-        /// the host).
-        portal: Option<String>,
-    },
+    Join(JoinAt),
 }
 
 /// A game running on its worker, seen from the window.
@@ -343,25 +330,8 @@ fn play(
                 (link, stop),
             );
         }
-        Start::Join {
-            address,
-            seat,
-            dir,
-            fetch_into,
-            portal,
-        } => {
-            return join_match(
-                JoinAt {
-                    address,
-                    seat,
-                    dir,
-                    fetch_into,
-                    portal,
-                },
-                &content,
-                &mut host,
-                (link, stop),
-            );
+        Start::Join(at) => {
+            return join_match(at, &content, &mut host, (link, stop));
         }
         Start::New { header, dir, stem } => {
             let mut events = Vec::new();
@@ -611,13 +581,21 @@ fn host_match(
     net_ended(r, stop)
 }
 
-/// A match hosted elsewhere to join, as [`Start::Join`] gives it.
-struct JoinAt {
-    address: String,
-    seat: Option<usize>,
-    dir: PathBuf,
-    fetch_into: Option<PathBuf>,
-    portal: Option<String>,
+/// A match hosted elsewhere to join ([`Start::Join`]).
+#[derive(Clone, Debug)]
+pub struct JoinAt {
+    /// The host's `HOST:PORT`.
+    pub address: String,
+    /// The seat asked for, from 0 (`None`: the first free one).
+    pub seat: Option<usize>,
+    /// The replay folder.
+    pub dir: PathBuf,
+    /// Fetch the host's mods that differ, after asking ([`Update::Confirm`]): a mod not loaded
+    /// here goes into this mods folder (`None`: refuse the match when they differ).
+    pub fetch_into: Option<PathBuf>,
+    /// The mod portal to fetch them from, the exact versions the host plays (`None`: from the
+    /// host).
+    pub portal: Option<String>,
 }
 
 /// Joins a match hosted elsewhere: the seat the host gives is played by the person here.
