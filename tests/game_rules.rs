@@ -17,7 +17,7 @@ use hexforge_core::{
 };
 use hexforge_replay::{decode_action, encode_action, replay_step};
 use hexforge_script::{Limits, ScriptHost};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 fn roots() -> Vec<PathBuf> {
@@ -427,6 +427,22 @@ fn a_check_naming_no_player_is_refused_at_its_line() {
 }
 
 /// The fixture copied to a temporary folder with `rules.lua` replaced by `script`.
+/// The base mods and the mod in `dir` loaded, and a game of seed 4 started with the default
+/// rules: its catalog, its scripts and the game.
+fn started(dir: &Path) -> (Arc<Catalog>, ScriptHost, Game) {
+    let loaded = common::load_clean(&[base(), dir.to_path_buf()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let game = Game::start(
+        setup(4),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect("a game");
+    (catalog, scripts, game)
+}
+
 fn mod_with(name: &str, script: &str) -> PathBuf {
     let dir = common::fresh_dir(&format!("rules-{name}"));
     std::fs::create_dir_all(dir.join("scripts")).expect("a scripts folder");
@@ -790,17 +806,8 @@ const ARMY_LIST: &str = r#"rule("army_list", {
 #[test]
 fn the_army_list_is_read_only_and_handed_out_again_so_no_call_leaves_a_change_for_the_next() {
     let dir = mod_with("army_list", ARMY_LIST);
-    let loaded = common::load_clean(&[base(), dir.clone()]);
-    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
     // `restrict` runs after every action: a failed assertion would stop the game with its error.
-    let mut game = Game::start(
-        setup(4),
-        catalog.clone(),
-        Arc::new(Rules::default()),
-        &mut scripts,
-        &mut (),
-    )
-    .expect("a game");
+    let (_, mut scripts, mut game) = started(&dir);
     let mut legal = LegalActions::new();
     for _ in 0..6 {
         game.legal_actions(&mut legal);
@@ -854,16 +861,7 @@ const PICK: &str = r#"rule("pick", {
 fn a_rule_action_on_a_tile_is_listed_checked_and_written_in_replays_and_closes_the_hq_until_taken()
 {
     let dir = mod_with("pick", PICK);
-    let loaded = common::load_clean(&[base(), dir.clone()]);
-    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
-    let mut game = Game::start(
-        setup(4),
-        catalog.clone(),
-        Arc::new(Rules::default()),
-        &mut scripts,
-        &mut (),
-    )
-    .expect("a game");
+    let (catalog, mut scripts, mut game) = started(&dir);
     let first = game.current().expect("a player");
     let army = catalog
         .army(if first.index() == 0 {

@@ -660,6 +660,22 @@ fn leaving_a_hosted_match_stops_the_host_and_frees_its_port() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Checks that the joined game in `h` ends in the state the host's thread ended in.
+fn ends_as_the_host(
+    h: &Harness<'static, Editor>,
+    hosting: std::thread::JoinHandle<Result<u64, String>>,
+) {
+    let host_hash = hosting
+        .join()
+        .expect("the host's thread")
+        .unwrap_or_else(|e| panic!("the host: {e}"));
+    assert_eq!(
+        table(h).game().expect("the game").state_hash(),
+        host_hash,
+        "the game ends as the host's"
+    );
+}
+
 /// A match hosted on another thread (seed `seed`) and an editor in `dir` set to join it, its
 /// mods the checkout's without `leaders`, its user mods folder `dir/user-mods`: the window, that
 /// folder and the host's thread.
@@ -717,15 +733,7 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_after_asking_and_plays() {
             .any(|m| m.id == "leaders"),
         "loaded after the install"
     );
-    let host_hash = hosting
-        .join()
-        .expect("the host's thread")
-        .unwrap_or_else(|e| panic!("the host: {e}"));
-    assert_eq!(
-        table(&h).game().expect("the game").state_hash(),
-        host_hash,
-        "the game ends as the host's"
-    );
+    ends_as_the_host(&h, hosting);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -767,15 +775,7 @@ fn joining_a_host_with_a_mod_missing_here_fetches_it_from_a_portal_and_plays() {
     let fetched = format!("net: fetched `leaders` 1.0.0 from {portal}");
     assert!(table(&h).log().contains(&fetched), "{:?}", table(&h).log());
     assert!(user_mods.join("leaders/mod.toml").is_file(), "installed");
-    let host_hash = hosting
-        .join()
-        .expect("the host's thread")
-        .unwrap_or_else(|e| panic!("the host: {e}"));
-    assert_eq!(
-        table(&h).game().expect("the game").state_hash(),
-        host_hash,
-        "the game ends as the host's"
-    );
+    ends_as_the_host(&h, hosting);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

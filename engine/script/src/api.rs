@@ -39,10 +39,9 @@ pub(crate) struct Call {
     pub(crate) game: GameInfo,
     /// The read-only `ctx:army_tiles` lists built so far, for the catalog they were built from.
     pub(crate) army_lists: std::cell::RefCell<ArmyLists>,
-    /// How long a marker lasts, as the Lua strings `turn`, `battle` and `permanent`, made once
-    /// (a string made from Rust at every read costs a protected call into Lua).
-    pub(crate) lasts: [mlua::String; 3],
-    /// Words handed to scripts again and again (the stage, army ids), as Lua strings made once.
+    /// Words handed to scripts again and again (how long a marker lasts, the stage, army ids),
+    /// as Lua strings made once (a string made from Rust at every read costs a protected call
+    /// into Lua).
     pub(crate) words: std::cell::RefCell<Vec<(Box<str>, mlua::String)>>,
 }
 
@@ -50,6 +49,24 @@ pub(crate) struct Call {
 const MAX_WORDS: usize = 64;
 
 impl Call {
+    /// Starts a call on `field` with `catalog` and `rules` (shared, not copied, when they are
+    /// those of the last call) and the answer of no question; the caller sets the rest.
+    pub(crate) fn begin(
+        &mut self,
+        catalog: &Arc<Catalog>,
+        rules: &Arc<Rules>,
+        field: &Battlefield,
+    ) {
+        if !Arc::ptr_eq(&self.catalog, catalog) {
+            self.catalog = catalog.clone();
+        }
+        if !Arc::ptr_eq(&self.rules, rules) {
+            self.rules = rules.clone();
+        }
+        self.field = Some(field.clone());
+        self.answer = None;
+    }
+
     /// `w` as a Lua string, made the first time and kept (strings are values in Lua: a script
     /// cannot change one it is handed).
     pub(crate) fn word(&self, lua: &Lua, w: &str) -> mlua::Result<mlua::String> {
@@ -63,15 +80,6 @@ impl Call {
         }
         Ok(s)
     }
-}
-
-/// The Lua strings [`Call::lasts`] holds, made in `lua`.
-pub(crate) fn lasts_words(lua: &Lua) -> mlua::Result<[mlua::String; 3]> {
-    Ok([
-        lua.create_string("turn")?,
-        lua.create_string("battle")?,
-        lua.create_string("permanent")?,
-    ])
 }
 
 /// The `ctx:army_tiles` lists of one catalog: an army's tiles change only with the catalog, so
@@ -221,10 +229,12 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
             .close_item(i + 1);
     }
     let list = b.finish(lua)?;
-    let frozen: Table = match lua.app_data_ref::<Freezer>() {
-        Some(f) => f.0.call(list)?,
-        None => return Ok(list),
-    };
+    // Every sandbox keeps its `freeze` (sandbox.rs): a list is never handed out unfrozen.
+    let frozen: Table = lua
+        .app_data_ref::<Freezer>()
+        .ok_or_else(|| mlua::Error::runtime("ctx:army_tiles: no sandbox to freeze the list in"))?
+        .0
+        .call(list)?;
     cache.lists.push((army.to_string(), frozen.clone()));
     Ok(frozen)
 }
@@ -277,32 +287,25 @@ fn game_table(lua: &Lua, call: &Call) -> mlua::Result<Table> {
 /// every call (each made from Rust costs a protected call into Lua).
 pub(crate) struct Plan(pub(crate) AttackPlan, KindNames);
 
-/// The Lua strings `melee`, `ranged`, `pierce` and `explosion`, in [`AttackKind`] order.
-pub(crate) struct KindNames([mlua::String; 4]);
+/// The Lua names of the attack kinds, in [`KINDS`] order.
+pub(crate) struct KindNames([mlua::String; KINDS.len()]);
 
 impl Plan {
     /// An empty plan whose kind names live in `lua`.
     pub(crate) fn new(lua: &Lua) -> mlua::Result<Plan> {
-        let name = |k| lua.create_string(kind_name(k));
-        Ok(Plan(
-            AttackPlan::default(),
-            KindNames([
-                name(AttackKind::Melee)?,
-                name(AttackKind::Ranged)?,
-                name(AttackKind::Pierce)?,
-                name(AttackKind::Explosion)?,
-            ]),
-        ))
+        let mut names = Vec::with_capacity(KINDS.len());
+        for k in KINDS {
+            names.push(lua.create_string(kind_name(k))?);
+        }
+        let names = names
+            .try_into()
+            .map_err(|_| mlua::Error::runtime("one name per attack kind"))?;
+        Ok(Plan(AttackPlan::default(), KindNames(names)))
     }
 
     /// The Lua name of `k`.
     fn kind(&self, k: AttackKind) -> mlua::String {
-        let i = match k {
-            AttackKind::Melee => 0,
-            AttackKind::Ranged => 1,
-            AttackKind::Pierce => 2,
-            AttackKind::Explosion => 3,
-        };
+        let i = KINDS.iter().position(|x| *x == k).unwrap_or(0);
         self.1.0[i].clone()
     }
 }
@@ -459,11 +462,7 @@ fn link_spots(lua: &Lua, f: &Battlefield, hexes: &Table, size: i64) -> mlua::Res
             "ctx:link_spots: give the hexes the unit stands on, a list of { q, r } pairs (one at least)",
         ));
     }
-    let mut linked = 0u64;
-    for l in f.links() {
-        linked |= l.segments;
-    }
-    let free = shape.all() & !f.occupied() & !linked;
+    let free = shape.all() & !f.occupied() & !f.segments();
     let spots = hexforge_core::link::spots(shape, anchors, free, size);
     let mut b = Build::new(spots.count_ones() as usize, 0);
     for (n, h) in shape.hexes_in(spots).enumerate() {
@@ -507,12 +506,18 @@ fn player_seat(f: &Battlefield, p: i64) -> Option<Seat> {
 }
 
 /// A marker's value and how long it lasts, or `nil, nil` when `on` has no marker `name`.
-fn read_mark(call: &Call, f: &Battlefield, on: MarkOn, name: &str) -> mlua::Result<(Value, Value)> {
+fn read_mark(
+    lua: &Lua,
+    call: &Call,
+    f: &Battlefield,
+    on: MarkOn,
+    name: &str,
+) -> mlua::Result<(Value, Value)> {
     let name = MarkerName::new(name).map_err(|e| mlua::Error::runtime(e.to_string()))?;
     match f.mark(on, name) {
         Some(m) => Ok((
             Value::Integer(i64::from(m.value)),
-            lasts_value(call, m.lasts),
+            lasts_value(lua, call, m.lasts)?,
         )),
         None => Ok((Value::Nil, Value::Nil)),
     }
@@ -809,12 +814,12 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             }
             Ok(Value::Table(list))
         });
-        reg.add_method("marker", |_, call, (q, r, name): (i32, i32, String)| {
+        reg.add_method("marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
             let Some(c) = f.shape().cell(Hex::new(q, r)) else {
                 return Ok((Value::Nil, Value::Nil));
             };
-            read_mark(call, f, MarkOn::Tile(c), &name)
+            read_mark(lua, call, f, MarkOn::Tile(c), &name)
         });
         reg.add_method("markers", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
@@ -827,22 +832,22 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         reg.add_method("hex_marked", |lua, call, name: String| {
             marked(lua, field(call)?, &name, true)
         });
-        reg.add_method("hex_marker", |_, call, (q, r, name): (i32, i32, String)| {
+        reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
             let f = field(call)?;
             let Some(c) = f.shape().cell(Hex::new(q, r)) else {
                 return Ok((Value::Nil, Value::Nil));
             };
-            read_mark(call, f, MarkOn::Hex(c), &name)
+            read_mark(lua, call, f, MarkOn::Hex(c), &name)
         });
         reg.add_method("hex_markers", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
             let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Hex);
             mark_names(lua, f, on)
         });
-        reg.add_method("player_marker", |_, call, (p, name): (i64, String)| {
+        reg.add_method("player_marker", |lua, call, (p, name): (i64, String)| {
             let f = field(call)?;
             match player_seat(f, p) {
-                Some(s) => read_mark(call, f, MarkOn::Player(s), &name),
+                Some(s) => read_mark(lua, call, f, MarkOn::Player(s), &name),
                 None => Ok((Value::Nil, Value::Nil)),
             }
         });
@@ -1747,21 +1752,8 @@ pub(crate) fn attack_object(lua: &Lua) -> mlua::Result<(mlua::AnyUserData, Attac
     missing.raw_set("__index", explain)?;
     // The chain's tables are made in one call into Lua (a chunk compiled once per process):
     // made from Rust one at a time, each table and field cost a protected call.
-    let chain = match ATTACK_CHAIN_CODE.get() {
-        Some(bytes) => lua
-            .load(&bytes[..])
-            .set_mode(mlua::ChunkMode::Binary)
-            .into_function()?,
-        None => {
-            let f = lua
-                .load(ATTACK_CHAIN)
-                .set_name("=attack")
-                .set_mode(mlua::ChunkMode::Text)
-                .into_function()?;
-            let _ = ATTACK_CHAIN_CODE.set(f.dump(false));
-            f
-        }
-    };
+    let chain =
+        crate::sandbox::engine_chunk(lua, &ATTACK_CHAIN_CODE, ("=attack", ATTACK_CHAIN), None)?;
     let outcome_names = lua.create_sequence_from(OUTCOMES.iter().map(|o| o.name()))?;
     let kind_names = lua.create_sequence_from(KINDS.iter().map(|k| kind_name(*k)))?;
     let (outcome, kind, edge, strength, wounds): (Table, Table, Table, Table, Table) =
@@ -1896,13 +1888,13 @@ fn mark_value(what: &str, v: Option<i64>) -> mlua::Result<i16> {
 
 /// What scripts read of how long a marker lasts: `"turn"`, `"battle"`, `"permanent"` or the
 /// number of turns left.
-fn lasts_value(call: &Call, l: Lasts) -> Value {
-    match l {
-        Lasts::Turn => Value::String(call.lasts[0].clone()),
-        Lasts::Battle => Value::String(call.lasts[1].clone()),
-        Lasts::Permanent => Value::String(call.lasts[2].clone()),
+fn lasts_value(lua: &Lua, call: &Call, l: Lasts) -> mlua::Result<Value> {
+    Ok(match l {
+        Lasts::Turn => Value::String(call.word(lua, "turn")?),
+        Lasts::Battle => Value::String(call.word(lua, "battle")?),
+        Lasts::Permanent => Value::String(call.word(lua, "permanent")?),
         Lasts::Turns(n) => Value::Integer(i64::from(n)),
-    }
+    })
 }
 
 fn count(n: i64) -> mlua::Result<u8> {

@@ -5,7 +5,8 @@ use crate::api::{self, AttackSlot, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
 use crate::registry::{Ability, Registry, RuleImpl, ability_function, rule_function};
 use crate::sandbox::{
-    Budget, Failure, Limits, Runner, Sandbox, child_env, error_text, new_sandbox, split_position,
+    Budget, Failure, Limits, Runner, Sandbox, child_env, engine_chunk, error_text, new_sandbox,
+    split_position,
 };
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
@@ -220,16 +221,13 @@ fn relative_name(path: &Path, dir: &Path) -> String {
         .join("/")
 }
 
-/// Runs one chunk, named `name` (relative to the mod's folder), in `env`, reporting a failure as
-/// a diagnostic of `path`.
-/// The library's chunks compiled once per process, as Lua bytecode with its debug information
-/// (names and lines for messages): every mod's state loads them instead of parsing the text
-/// again, which was a fifth of loading 50 mods.
+/// The library's chunks compiled once per process ([`crate::sandbox::engine_chunk`]).
 static LIBRARY_CODE: [std::sync::OnceLock<Vec<u8>>; LIBRARY.len()] =
     [const { std::sync::OnceLock::new() }; LIBRARY.len()];
 
-/// Runs the chunk `source` (named `name`, from `path`) in `env`. With `code`, an engine chunk
-/// whose text never changes: compiled the first time, its bytecode kept there and loaded after.
+/// Runs one chunk, named `name` (relative to the mod's folder), in `env`, reporting a failure as
+/// a diagnostic of `path`. With `code`, an engine chunk whose bytecode is kept there after its
+/// first compilation; without, a mod's script, read as text.
 fn run_chunk(
     sb: &Sandbox,
     env: &Table,
@@ -244,27 +242,24 @@ fn run_chunk(
         column: 1,
         message,
     };
-    let compiled = code.and_then(|c| c.get());
-    let chunk = match compiled {
-        Some(bytes) => sb.lua.load(&bytes[..]).set_mode(ChunkMode::Binary),
-        None => sb.lua.load(source).set_mode(ChunkMode::Text),
-    };
-    let f = chunk
-        .set_name(format!("@{name}"))
-        .set_environment(env.clone())
-        .into_function()
-        .map_err(|e| {
-            let (at, message) = locate(&error_text(&e, &Limits::default()), name);
-            located(
-                Some(at),
-                format!("{message}: fix the Lua syntax of this line (docs/LUA_API.md)"),
-            )
-        })?;
-    if let Some(c) = code
-        && compiled.is_none()
-    {
-        let _ = c.set(f.dump(false));
+    let chunk_name = format!("@{name}");
+    let f = match code {
+        Some(code) => engine_chunk(&sb.lua, code, (&chunk_name, source), Some(env)),
+        None => sb
+            .lua
+            .load(source)
+            .set_name(chunk_name)
+            .set_mode(ChunkMode::Text)
+            .set_environment(env.clone())
+            .into_function(),
     }
+    .map_err(|e| {
+        let (at, message) = locate(&error_text(&e, &Limits::default()), name);
+        located(
+            Some(at),
+            format!("{message}: fix the Lua syntax of this line (docs/LUA_API.md)"),
+        )
+    })?;
     sb.runner.call::<()>(&sb.lua, &f, ()).map_err(|f| {
         let near = global_named(&f.message)
             .map(|g| hexforge_core::names::did_you_mean(g, global_names(env).iter().map(String::as_str)))
@@ -541,7 +536,6 @@ impl ScriptHost {
             gifts: Vec::new(),
             game: api::GameInfo::default(),
             army_lists: Default::default(),
-            lasts: api::lasts_words(&sb.lua).map_err(whole)?,
             words: Default::default(),
         };
         let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
@@ -848,14 +842,8 @@ impl ScriptHost {
         // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
         st.ctx
             .borrow_mut_scoped::<Call, _>(|call| {
+                call.begin(&self.catalog, &self.rules, ctx.field);
                 call.answer = answer;
-                if !Arc::ptr_eq(&call.catalog, &self.catalog) {
-                    call.catalog = self.catalog.clone();
-                }
-                if !Arc::ptr_eq(&call.rules, &self.rules) {
-                    call.rules = self.rules.clone();
-                }
-                call.field = Some(ctx.field.clone());
                 call.cell = ctx.cell;
                 call.tile = ctx.tile;
                 call.player = ctx.player;

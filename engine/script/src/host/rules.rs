@@ -222,14 +222,7 @@ impl ScriptHost {
         // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
         st.ctx
             .borrow_mut_scoped::<api::Call, _>(|c| {
-                if !Arc::ptr_eq(&c.catalog, &self.catalog) {
-                    c.catalog = self.catalog.clone();
-                }
-                if !Arc::ptr_eq(&c.rules, &self.rules) {
-                    c.rules = self.rules.clone();
-                }
-                c.field = Some(ctx.field.clone());
-                c.answer = None;
+                c.begin(&self.catalog, &self.rules, ctx.field);
                 c.cell = None;
                 c.tile = None;
                 c.player = Some(ctx.player);
