@@ -1033,3 +1033,16 @@ fn fx_link_mistakes_are_errors_at_their_line_and_refused_units_name_the_rule() {
     );
     assert_eq!(fight(&c, &mut host), Ok(1));
 }
+
+#[test]
+fn a_method_reached_again_from_inside_itself_is_an_error_not_a_crash() {
+    // `fx:attack` reads its table's fields; this table's `__index` calls `fx` again while the
+    // first call is changing it.
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { battle_ended = function(ctx, fx)\n  local sneaky = setmetatable({}, { __index = function() fx:wound(0, 0, 1) end })\n  fx:attack(sneaky)\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("probe.lua:3"), "{err}");
+    assert!(err.contains("in use"), "{err}");
+}

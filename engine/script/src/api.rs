@@ -622,7 +622,7 @@ fn standing_table(lua: &Lua, s: &hexforge_core::Standing) -> mlua::Result<Table>
 
 /// Registers the methods of `ctx` and `plan`.
 pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    lua.register_userdata_type::<Call>(|reg| {
+    crate::shared::register::<Call>(lua, |reg| {
         reg.add_method(
             "param",
             |lua, call, (name, default): (String, Value)| match def(call)?
@@ -696,10 +696,14 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(in_game(call)?.player.index() + 1)
         });
         reg.add_method("battles", |_, call, ()| Ok(in_game(call)?.battles));
-        reg.add_method("stage", |lua, call, ()| call.word(lua, in_game(call)?.stage));
+        reg.add_method("stage", |lua, call, ()| {
+            call.word(lua, in_game(call)?.stage)
+        });
         reg.add_method("placed", |_, call, ()| Ok(in_game(call)?.placed));
         reg.add_method("discarded", |_, call, ()| Ok(in_game(call)?.discarded));
-        reg.add_method("army", |lua, call, p: i64| call.word(lua, &pile(call, p)?.army));
+        reg.add_method("army", |lua, call, p: i64| {
+            call.word(lua, &pile(call, p)?.army)
+        });
         reg.add_method("deck", |_, call, p: i64| Ok(pile(call, p)?.deck));
         reg.add_method("hand", |lua, call, p: i64| {
             tile_ids(lua, call, &pile(call, p)?.hand)
@@ -832,13 +836,16 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
         reg.add_method("hex_marked", |lua, call, name: String| {
             marked(lua, field(call)?, &name, true)
         });
-        reg.add_method("hex_marker", |lua, call, (q, r, name): (i32, i32, String)| {
-            let f = field(call)?;
-            let Some(c) = f.shape().cell(Hex::new(q, r)) else {
-                return Ok((Value::Nil, Value::Nil));
-            };
-            read_mark(lua, call, f, MarkOn::Hex(c), &name)
-        });
+        reg.add_method(
+            "hex_marker",
+            |lua, call, (q, r, name): (i32, i32, String)| {
+                let f = field(call)?;
+                let Some(c) = f.shape().cell(Hex::new(q, r)) else {
+                    return Ok((Value::Nil, Value::Nil));
+                };
+                read_mark(lua, call, f, MarkOn::Hex(c), &name)
+            },
+        );
         reg.add_method("hex_markers", |lua, call, (q, r): (i32, i32)| {
             let f = field(call)?;
             let on = f.shape().cell(Hex::new(q, r)).map(MarkOn::Hex);
@@ -871,11 +878,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
                 catalog: &call.catalog,
                 rules: &call.rules,
             };
-            let hooked = call
-                .initiative_changes
-                .get(c.index())
-                .copied()
-                .unwrap_or(0);
+            let hooked = call.initiative_changes.get(c.index()).copied().unwrap_or(0);
             match hexforge_core::battle::standing(f, ctx, c, hooked, &call.gifts) {
                 Some(s) => Ok(Value::Table(standing_table(lua, &s)?)),
                 None => Ok(Value::Nil),
@@ -892,7 +895,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             ))),
         });
     })?;
-    lua.register_userdata_type::<Plan>(|reg| {
+    crate::shared::register::<Plan>(lua, |reg| {
         fn at(plan: &Plan, i: usize) -> mlua::Result<&PlannedAttack> {
             i.checked_sub(1)
                 .and_then(|i| plan.0.attacks.get(i))
@@ -1907,7 +1910,7 @@ fn count(n: i64) -> mlua::Result<u8> {
 /// Registers the methods of `fx` and `hits` (the resolved attack `a` has its own,
 /// [`attack_object`]).
 pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
-    lua.register_userdata_type::<Fx>(|reg| {
+    crate::shared::register::<Fx>(lua, |reg| {
         reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
             let cell = fx.tile("wound", q, r)?;
             let wounds = count(n.unwrap_or(1))?;
@@ -2054,7 +2057,7 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         });
     })?;
-    lua.register_userdata_type::<Hits>(|reg| {
+    crate::shared::register::<Hits>(lua, |reg| {
         fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {
             i.checked_sub(1).and_then(|i| h.0.get(i)).ok_or_else(|| {
                 mlua::Error::runtime(format!(
@@ -2065,9 +2068,11 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
         }
         fn at_mut(h: &mut Hits, i: usize) -> mlua::Result<&mut LuaHit> {
             let n = h.0.len();
-            i.checked_sub(1).and_then(|i| h.0.get_mut(i)).ok_or_else(|| {
-                mlua::Error::runtime(format!("no hit {i}: there are {n} (indices start at 1)"))
-            })
+            i.checked_sub(1)
+                .and_then(|i| h.0.get_mut(i))
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!("no hit {i}: there are {n} (indices start at 1)"))
+                })
         }
         reg.add_method("count", |_, h, ()| Ok(h.0.len()));
         reg.add_method("wounds", |_, h, i: usize| Ok(at(h, i)?.wounds));

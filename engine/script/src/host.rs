@@ -8,6 +8,8 @@ use crate::sandbox::{
     Budget, Failure, Limits, Runner, Sandbox, child_env, engine_chunk, error_text, new_sandbox,
     split_position,
 };
+use crate::scan::{Scan, Target};
+use crate::shared::Shared;
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
@@ -89,6 +91,11 @@ pub(crate) struct ModState {
     plan: AnyUserData,
     fx: AnyUserData,
     hits: AnyUserData,
+    /// What `ctx`, `plan`, `fx` and `hits` hold, as the host reaches it.
+    call: Shared<Call>,
+    plan_state: Shared<Plan>,
+    fx_state: Shared<Fx>,
+    hits_state: Shared<Hits>,
     attack: AnyUserData,
     /// The attack `attack` reads, filled for each attack-event call.
     attack_now: AttackSlot,
@@ -97,6 +104,8 @@ pub(crate) struct ModState {
     tile_key: mlua::String,
     /// Raised while `fx` holds effects asked for (`api::Asked`).
     fx_asked: Rc<Cell<bool>>,
+    /// The last target list read, kept for its buffers.
+    scan: RefCell<Scan>,
 }
 
 impl ModState {
@@ -107,19 +116,19 @@ impl ModState {
         if !self.fx_asked.get() {
             return Ok(());
         }
-        self.fx.borrow_mut_scoped::<Fx, _>(|fx| {
-            if let Some(into) = into {
-                fx.asked.drain_into(into);
-            }
-            fx.asked.clear();
-        })
+        let mut fx = self.fx_state.get_mut()?;
+        if let Some(into) = into {
+            fx.asked.drain_into(into);
+        }
+        fx.asked.clear();
+        Ok(())
     }
 
     /// Takes the board out of `ctx` and the attack out of `a` before script code runs outside
     /// a hook call (`gives`, `instant`): hook calls leave them in, for the next call to replace.
     fn outside_hooks(&self) -> mlua::Result<()> {
         {
-            let mut c = self.ctx.borrow_mut::<Call>()?;
+            let mut c = self.call.get_mut()?;
             c.field = None;
             c.answer = None;
         }
@@ -538,15 +547,16 @@ impl ScriptHost {
             army_lists: Default::default(),
             words: Default::default(),
         };
-        let ctx = sb.lua.create_any_userdata(call).map_err(whole)?;
-        let plan = sb
-            .lua
-            .create_any_userdata(Plan::new(&sb.lua).map_err(whole)?)
-            .map_err(whole)?;
-        let fx_state = Fx::default();
-        let fx_asked = fx_state.asked.flag();
-        let fx = sb.lua.create_any_userdata(fx_state).map_err(whole)?;
-        let hits = sb.lua.create_any_userdata(Hits::default()).map_err(whole)?;
+        let (ctx, call) = Shared::new(call);
+        let ctx = sb.lua.create_any_userdata(ctx).map_err(whole)?;
+        let (plan, plan_state) = Shared::new(Plan::new(&sb.lua).map_err(whole)?);
+        let plan = sb.lua.create_any_userdata(plan).map_err(whole)?;
+        let fx = Fx::default();
+        let fx_asked = fx.asked.flag();
+        let (fx, fx_state) = Shared::new(fx);
+        let fx = sb.lua.create_any_userdata(fx).map_err(whole)?;
+        let (hits, hits_state) = Shared::new(Hits::default());
+        let hits = sb.lua.create_any_userdata(hits).map_err(whole)?;
         let (attack, attack_now) = api::attack_object(&sb.lua).map_err(whole)?;
         let tile_key = sb.lua.create_string("tile").map_err(whole)?;
         Ok(ModState {
@@ -563,10 +573,15 @@ impl ScriptHost {
             plan,
             fx,
             hits,
+            call,
+            plan_state,
+            fx_state,
+            hits_state,
             attack,
             attack_now,
             tile_key,
             fx_asked,
+            scan: RefCell::new(Scan::default()),
         })
     }
 
@@ -839,35 +854,34 @@ impl ScriptHost {
             }),
             _ => None,
         };
-        // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
-        st.ctx
-            .borrow_mut_scoped::<Call, _>(|call| {
-                call.begin(&self.catalog, &self.rules, ctx.field);
-                call.answer = answer;
-                call.cell = ctx.cell;
-                call.tile = ctx.tile;
-                call.player = ctx.player;
-                call.ability = b.index;
-                call.phase = ctx.phase;
-                call.initiative_changes.clear();
-                call.initiative_changes
-                    .extend_from_slice(ctx.initiative_changes);
-                call.gifts.clear();
-                call.gifts.extend_from_slice(ctx.gifts);
-                call.game.on = false;
-            })
-            .map_err(fail)?;
+        {
+            let mut call = st.call.get_mut().map_err(fail)?;
+            call.begin(&self.catalog, &self.rules, ctx.field);
+            call.answer = answer;
+            call.cell = ctx.cell;
+            call.tile = ctx.tile;
+            call.player = ctx.player;
+            call.ability = b.index;
+            call.phase = ctx.phase;
+            call.initiative_changes.clear();
+            call.initiative_changes
+                .extend_from_slice(ctx.initiative_changes);
+            call.gifts.clear();
+            call.gifts.extend_from_slice(ctx.gifts);
+            call.game.on = false;
+        }
         let shape = ctx.field.shape();
-        st.fx
-            .borrow_mut_scoped::<Fx, _>(|fx| {
-                fx.start(ctx.field, ctx.cell, !ctx.initiative_changes.is_empty())
-            })
-            .map_err(fail)?;
+        st.fx_state.get_mut().map_err(fail)?.start(
+            ctx.field,
+            ctx.cell,
+            !ctx.initiative_changes.is_empty(),
+        );
         let result = match &mut args {
             Args::Plan(plan, _, _) => {
                 let swap = |plan: &mut AttackPlan| {
-                    st.plan
-                        .borrow_mut_scoped::<Plan, _>(|p| std::mem::swap(&mut p.0, plan))
+                    st.plan_state
+                        .get_mut()
+                        .map(|mut p| std::mem::swap(&mut p.0, plan))
                 };
                 swap(plan).map_err(fail)?;
                 let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
@@ -907,12 +921,10 @@ impl ScriptHost {
             Args::Targets(out) => {
                 let at = function_at(&b.ability.defined_at, f);
                 st.runner.call::<Value>(lua, f, &st.ctx).and_then(|v| {
-                    read_targets(ctx.field, None, &st.tile_key, &v, out).map_err(|message| {
-                        Failure {
-                            at: Some(at),
-                            message,
-                            traceback: Vec::new(),
-                        }
+                    read_targets(st, ctx.field, None, &v, out).map_err(|message| Failure {
+                        at: Some(at),
+                        message,
+                        traceback: Vec::new(),
                     })
                 })
             }
@@ -931,7 +943,7 @@ impl ScriptHost {
                     .call::<()>(lua, f, (&st.ctx, target, &st.fx))
                     .and_then(|()| {
                         // What it asked, checked once more against the board (effect.rs).
-                        let fx = st.fx.borrow::<Fx>().map_err(|e| outside(&e))?;
+                        let fx = st.fx_state.get().map_err(|e| outside(&e))?;
                         hexforge_core::effect::check_effects(ctx.field, &fx.asked).map_err(|e| {
                             Failure {
                                 at: Some(at),
@@ -958,7 +970,7 @@ impl ScriptHost {
             }
             Args::Hits(hits, _) => {
                 {
-                    let mut h = st.hits.borrow_mut::<Hits>().map_err(fail)?;
+                    let mut h = st.hits_state.get_mut().map_err(fail)?;
                     h.0.clear();
                     h.0.extend(hits.iter().map(|x| LuaHit {
                         from: x.from.map(|c| shape.hex(c)),
@@ -971,7 +983,7 @@ impl ScriptHost {
                 st.runner
                     .call::<()>(lua, f, (&st.ctx, &st.hits, &st.fx))
                     .and_then(|()| {
-                        let h = st.hits.borrow::<Hits>()?;
+                        let h = st.hits_state.get()?;
                         for (x, l) in hits.iter_mut().zip(&h.0) {
                             x.wounds = l.wounds;
                             x.to = shape.cell(l.to).ok_or_else(|| {
@@ -1309,8 +1321,36 @@ fn function_at(defined_at: &str, f: &Function) -> String {
 /// Reads what a `targets` function returned: a list whose entries are hexes `{q, r}` (or
 /// `{q = , r = }`) of the board, the word `"none"` (played with no target), or, for a rule action
 /// (`army` given: the catalog and the acting player's army), tiles `{ tile = "army/tile" }` of
-/// that army. `tile_key` is the string `"tile"` of the state the list comes from.
+/// that army. `st` is the state the list comes from. A well-formed list is read in one call into
+/// Lua ([`Scan`]); any other is read a value at a time, which words what is wrong with it.
 fn read_targets(
+    st: &ModState,
+    field: &Battlefield,
+    army: Option<(&Catalog, &Army)>,
+    v: &Value,
+    out: &mut InstantTargets,
+) -> Result<(), String> {
+    if let Value::Table(list) = v {
+        let mut scan = st.scan.borrow_mut();
+        if scan
+            .read(&st.lua, list, &st.tile_key)
+            .map_err(|e| e.to_string())?
+        {
+            for (i, entry) in scan.entries.iter().enumerate() {
+                match entry {
+                    Target::None => out.none = true,
+                    Target::Hex(q, r) => add_cell(field, i + 1, (*q, *r), out)?,
+                    Target::Tile(range) => read_tile_id(army, i + 1, &scan.tile_id(range), out)?,
+                }
+            }
+            return Ok(());
+        }
+    }
+    read_targets_slowly(field, army, &st.tile_key, v, out)
+}
+
+/// [`read_targets`] a value at a time, for a list that is not well formed.
+fn read_targets_slowly(
     field: &Battlefield,
     army: Option<(&Catalog, &Army)>,
     tile_key: &mlua::String,
@@ -1363,18 +1403,29 @@ fn read_targets(
                 ));
             }
         };
-        let cell = i32::try_from(hex.0)
-            .ok()
-            .zip(i32::try_from(hex.1).ok())
-            .and_then(|(q, r)| field.shape().cell(Hex::new(q, r)))
-            .ok_or_else(|| {
-                format!(
-                    "target {i}, ({}, {}), is off the board: list only hexes of the board",
-                    hex.0, hex.1
-                )
-            })?;
-        out.cells |= 1u64 << cell.index();
+        add_cell(field, i, hex, out)?;
     }
+    Ok(())
+}
+
+/// Adds target `i`, the hex `(q, r)`, to `out`: an error if it is off the board.
+fn add_cell(
+    field: &Battlefield,
+    i: usize,
+    hex: (i64, i64),
+    out: &mut InstantTargets,
+) -> Result<(), String> {
+    let cell = i32::try_from(hex.0)
+        .ok()
+        .zip(i32::try_from(hex.1).ok())
+        .and_then(|(q, r)| field.shape().cell(Hex::new(q, r)))
+        .ok_or_else(|| {
+            format!(
+                "target {i}, ({}, {}), is off the board: list only hexes of the board",
+                hex.0, hex.1
+            )
+        })?;
+    out.cells |= 1u64 << cell.index();
     Ok(())
 }
 
@@ -1386,21 +1437,48 @@ fn read_tile_target(
     tile: Value,
     out: &mut InstantTargets,
 ) -> Result<(), String> {
+    if army.is_none() {
+        return Err(no_tile_targets(i));
+    }
+    match tile {
+        Value::String(s) => read_tile_id(army, i, &s.to_string_lossy(), out),
+        other => Err(format!(
+            "target {i}: `tile` is the tile's `army/tile` id, not {}",
+            type_words(&other)
+        )),
+    }
+}
+
+/// The message for a tile target where only hexes are taken.
+fn no_tile_targets(i: usize) -> String {
+    format!(
+        "target {i} is a tile: only a game rule's action is taken on a tile; an instant lists hexes {{q, r}} or \"none\""
+    )
+}
+
+/// Adds target `i`, the tile `id` (`army/tile`), to `out`: an error unless it is one of the first
+/// 64 tiles of the acting player's army.
+fn read_tile_id(
+    army: Option<(&Catalog, &Army)>,
+    i: usize,
+    id: &str,
+    out: &mut InstantTargets,
+) -> Result<(), String> {
     let Some((catalog, army)) = army else {
-        return Err(format!(
-            "target {i} is a tile: only a game rule's action is taken on a tile; an instant lists hexes {{q, r}} or \"none\""
-        ));
+        return Err(no_tile_targets(i));
     };
-    let id = match tile {
-        Value::String(s) => s.to_string_lossy(),
-        other => {
-            return Err(format!(
-                "target {i}: `tile` is the tile's `army/tile` id, not {}",
-                type_words(&other)
-            ));
-        }
-    };
-    let Some(tile) = catalog.find(&id) else {
+    // Most often a tile of the army as it was written: found among its first 64 without a
+    // lookup by name.
+    if let Some((a, t)) = id.split_once('/')
+        && let Some(at) = army.tiles.iter().take(64).position(|r| {
+            let def = catalog.get(*r);
+            def.id == t && def.army == a
+        })
+    {
+        out.tiles |= 1u64 << at;
+        return Ok(());
+    }
+    let Some(tile) = catalog.find(id) else {
         return Err(format!(
             "target {i}: no tile `{id}` is loaded{}: name a tile of the army `{}` as `army/tile`",
             {
@@ -1409,7 +1487,7 @@ fn read_tile_target(
                     .iter()
                     .map(|t| catalog.get(*t).full_id())
                     .collect();
-                hexforge_core::names::did_you_mean(&id, ids.iter().map(String::as_str))
+                hexforge_core::names::did_you_mean(id, ids.iter().map(String::as_str))
             },
             army.id
         ));

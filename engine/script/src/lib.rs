@@ -19,6 +19,8 @@ mod library;
 mod registry;
 mod reloader;
 mod sandbox;
+mod scan;
+mod shared;
 mod snapshot;
 mod source;
 mod stack;

@@ -2,7 +2,6 @@
 //! `when` checked against the declared options), and calling their hooks for the engine.
 
 use super::{Failure, ScriptError, ScriptHost, function_at, outside, read_targets};
-use crate::api::{self, Fx};
 use hexforge_content::{Diagnostic, ModInfo};
 use hexforge_core::battlefield::Battlefield;
 use hexforge_core::event::{DrawReason, GameResult};
@@ -219,23 +218,22 @@ impl ScriptHost {
         st.dirty.set(true);
         let fail = |e: mlua::Error| error(outside(&e));
         st.attack_now.set(None).map_err(fail)?;
-        // Scoped borrows: mlua's `borrow_mut` makes a reference (an allocation) each time.
-        st.ctx
-            .borrow_mut_scoped::<api::Call, _>(|c| {
-                c.begin(&self.catalog, &self.rules, ctx.field);
-                c.cell = None;
-                c.tile = None;
-                c.player = Some(ctx.player);
-                c.ability = 0;
-                c.phase = 0;
-                c.initiative_changes.clear();
-                c.gifts.clear();
-                c.game.fill(ctx);
-            })
-            .map_err(fail)?;
-        st.fx
-            .borrow_mut_scoped::<Fx, _>(|fx| fx.start_rule(ctx.field, &self.catalog))
-            .map_err(fail)?;
+        {
+            let mut c = st.call.get_mut().map_err(fail)?;
+            c.begin(&self.catalog, &self.rules, ctx.field);
+            c.cell = None;
+            c.tile = None;
+            c.player = Some(ctx.player);
+            c.ability = 0;
+            c.phase = 0;
+            c.initiative_changes.clear();
+            c.gifts.clear();
+            c.game.fill(ctx);
+        }
+        st.fx_state
+            .get_mut()
+            .map_err(fail)?
+            .start_rule(ctx.field, &self.catalog);
         let lua = &st.lua;
         let located = |message: String| Failure {
             at: Some(function_at(&rule.defined_at, &f)),
@@ -282,7 +280,7 @@ impl ScriptHost {
                 .runner
                 .call::<Value>(lua, &f, &st.ctx)
                 .and_then(|v| {
-                    read_restriction(ctx.field, &st.tile_key, &v, out).map_err(located)
+                    read_restriction(&st, ctx.field, &v, out).map_err(located)
                 }),
             RuleCall::Targets { targets, why, .. } => st
                 .runner
@@ -300,7 +298,7 @@ impl ScriptHost {
                             .get(ctx.player.index())
                             .and_then(|p| ctx.catalog.army(p.army))
                             .map(|a| (ctx.catalog, a));
-                        read_targets(ctx.field, army, &st.tile_key, &v, targets).map_err(located)
+                        read_targets(&st, ctx.field, army, &v, targets).map_err(located)
                     }
                 }),
             RuleCall::Play {
@@ -329,7 +327,7 @@ impl ScriptHost {
                 st.runner
                     .call::<()>(lua, &f, (&st.ctx, t, &st.fx))
                     .and_then(|()| {
-                        let fx = st.fx.borrow::<Fx>().map_err(|e| outside(&e))?;
+                        let fx = st.fx_state.get().map_err(|e| outside(&e))?;
                         hexforge_core::effect::check_effects(ctx.field, &fx.asked)
                             .map_err(|e| located(e.message))
                     })
@@ -499,8 +497,8 @@ fn read_verdict(field: &Battlefield, v: &Value) -> Result<Option<GameResult>, St
 /// block_place = { ... }, place_only = { ... } }`. Its keys are read in one pass over the table
 /// (a key looked up by name costs a protected call into Lua), then acted on in that order.
 fn read_restriction(
+    st: &super::ModState,
     field: &Battlefield,
-    tile_key: &mlua::String,
     v: &Value,
     out: &mut Restriction,
 ) -> Result<(), String> {
@@ -518,6 +516,14 @@ fn read_restriction(
     let mut given: [Value; 4] = [Value::Nil, Value::Nil, Value::Nil, Value::Nil];
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| e.to_string())?;
+        let found = match &k {
+            Value::String(s) => KEYS.iter().position(|w| s.as_bytes() == w.as_bytes()),
+            _ => None,
+        };
+        if let Some(i) = found {
+            given[i] = v;
+            continue;
+        }
         let key = k.to_string().unwrap_or_default();
         let Some(i) = KEYS.iter().position(|w| *w == key) else {
             return Err(format!(
@@ -533,6 +539,14 @@ fn read_restriction(
         Value::Table(list) => {
             for i in 1..=list.raw_len() {
                 let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
+                if let Value::String(s) = &w
+                    && let Some((kind, _)) = Closed::ALL
+                        .iter()
+                        .find(|(_, n)| s.as_bytes() == n.as_bytes())
+                {
+                    out.closed = out.closed.union(*kind);
+                    continue;
+                }
                 let name = w.to_string().unwrap_or_default();
                 let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == name) else {
                     return Err(format!(
@@ -558,7 +572,7 @@ fn read_restriction(
             Value::Nil => {}
             v @ Value::Table(_) => {
                 let mut listed = hexforge_core::hooks::InstantTargets::default();
-                read_targets(field, None, tile_key, &v, &mut listed)
+                read_targets(st, field, None, &v, &mut listed)
                     .map_err(|e| format!("restrict: {key}: {e}"))?;
                 match *key {
                     "block" => out.blocked |= listed.cells,
