@@ -222,6 +222,17 @@ impl BoardShape {
         (n != NO_CELL).then_some(Cell(n))
     }
 
+    /// The neighbours of `c` in the directions whose bits `dirs` sets (bit = direction index),
+    /// as a mask of cells.
+    #[inline]
+    pub fn neighbours_toward(&self, c: Cell, dirs: u8) -> u64 {
+        let row = &self.neighbours[c.index()];
+        bits(u64::from(dirs & 0x3f))
+            .map(|d| row[d])
+            .filter(|&n| n != NO_CELL)
+            .fold(0u64, |m, n| m | 1 << n)
+    }
+
     /// Mask of every cell.
     pub fn all(&self) -> u64 {
         all_bits(self.hexes.len())

@@ -257,6 +257,7 @@ impl Initiative {
     }
 
     /// The printed values, highest first; one slot in the battle per value.
+    #[inline]
     pub fn values(&self) -> &[u8] {
         &self.values[..self.len as usize]
     }
@@ -475,6 +476,8 @@ impl std::error::Error for CatalogError {}
 pub struct Traits {
     /// Edges (bit = edge index) with a net icon.
     pub nets: u8,
+    /// Edges (bit = edge index) with a melee or ranged attack.
+    pub attacks: u8,
     /// Edges (bit = edge index) that carry its effects to neighbours: the link icons of a module,
     /// every edge of an HQ (its aura).
     pub links: u8,
@@ -505,6 +508,7 @@ impl Traits {
             .fold(HookPoints::NONE, |p, a| p.union(a.points));
         Traits {
             nets: mask(|e| e.net),
+            attacks: mask(|e| e.melee > 0 || e.ranged > 0),
             links: if t.is_hq() { 0x3f } else { mask(|e| e.link) },
             // A `gives_to` hook gives through the links (or aura) whatever the static effects.
             gives: !fx.is_none() || hooks.contains(HookPoints::GIVES_TO),

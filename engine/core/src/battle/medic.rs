@@ -115,11 +115,7 @@ pub(crate) fn absorb<D: Decider + ?Sized, S: EventSink + ?Sized>(
 }
 
 fn all_medics(ph: &Phase<'_>) -> impl Iterator<Item = usize> {
-    let mut m = 0u64;
-    for c in 0..MAX_CELLS {
-        m |= ph.view.medics[c];
-    }
-    bits(m)
+    bits(ph.view.any_medics)
 }
 
 /// The Medics that may absorb for `unit`: each connected Medic, or the last Medic of the chain

@@ -937,14 +937,14 @@ where
             self.attack_events(field, phase)?;
         }
         let mut total = [0u16; MAX_CELLS];
-        for h in self.hits.iter().filter(|h| !h.absorbed) {
+        let mut struck = 0u64;
+        for h in self.hits.iter().filter(|h| !h.absorbed && h.wounds > 0) {
             total[h.target.index()] += h.wounds as u16;
+            struck |= h.target.bit();
         }
         let mut hq_damage = [0u16; MAX_PLAYERS];
-        for (t, &sum) in total.iter().enumerate().take(field.shape().len()) {
-            if sum == 0 {
-                continue;
-            }
+        for t in bits(struck) {
+            let sum = total[t];
             let cell = field.shape().cell_from_index(t);
             let Some(p) = field.at(cell).copied() else {
                 continue;
@@ -1184,7 +1184,9 @@ where
                 target: None,
             })
         };
-        for e in Edge::ALL {
+        // The edges with an attack, and the one a conversion names (which has one).
+        let edges = self.cat.traits(p.tile).attacks | conversion.map_or(0, |e| 1 << e.index());
+        for e in bits(u64::from(edges)).map(|i| Edge::ALL[i]) {
             let icons = def.edge(e);
             let (mut melee, mut ranged) = (icons.melee, icons.ranged);
             if conversion == Some(e) {

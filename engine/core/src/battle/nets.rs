@@ -105,6 +105,11 @@ pub(super) fn resolve(
     if netters == 0 {
         return 0;
     }
+    // Most often no netter is netted: every netter is free, and nets all it reaches.
+    let reached = bits(netters).fold(0u64, |m, s| m | reach[s] & occupied);
+    if reached & netters == 0 {
+        return reached;
+    }
     let mut out = [0u64; MAX_CELLS];
     for s in bits(netters) {
         out[s] = reach[s] & occupied;

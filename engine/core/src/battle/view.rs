@@ -4,8 +4,8 @@
 //! gives effects or nets leaves the board.
 
 use super::nets;
-use crate::battlefield::{Battlefield, Seat};
-use crate::hex::{Dir, Edge};
+use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat};
+use crate::hex::Dir;
 use crate::hooks::Gift;
 use crate::rules::{HijackScope, Rules};
 use crate::shape::{Cell, MAX_CELLS, bits};
@@ -37,13 +37,17 @@ impl Layout {
             netters: 0,
             custom: 0,
         };
+        // Without markers, only a tile with printed nets nets (markers may add nets).
+        let marked = !field.marks().is_empty();
         for (c, p) in field.tiles() {
             let i = c.index();
-            l.nets[i] = nets::reach(field, catalog, rules, c);
-            if l.nets[i] != 0 {
-                l.netters |= c.bit();
-            }
             let traits = catalog.traits(p.tile);
+            if traits.nets != 0 || marked {
+                l.nets[i] = nets::reach(field, catalog, rules, c);
+                if l.nets[i] != 0 {
+                    l.netters |= c.bit();
+                }
+            }
             if !traits.gives {
                 continue;
             }
@@ -82,14 +86,11 @@ impl Layout {
 /// The cells the `links` (edge bits, every edge for an HQ's aura) of a tile on `c` facing
 /// `facing` point at.
 pub(crate) fn link_reach(field: &Battlefield, c: Cell, facing: Dir, links: u8) -> u64 {
-    let mut reach = 0u64;
-    for dir in Dir::ALL {
-        if links & (1 << Edge::facing_toward(facing, dir).index()) != 0
-            && let Some(n) = field.shape().neighbour(c, dir)
-        {
-            reach |= n.bit();
-        }
-    }
+    // Edge `e` of a tile facing `f` points toward direction `(e + f) % 6`: the link bits
+    // turned by the facing are the directions they reach.
+    let (links, f) = (u16::from(links & 0x3f), u16::from(facing.index()));
+    let dirs = ((links << f | links >> (6 - f)) & 0x3f) as u8;
+    let reach = field.shape().neighbours_toward(c, dirs);
     if field.links().is_empty() {
         reach
     } else {
@@ -119,6 +120,8 @@ pub struct View {
     pub extra: [u8; MAX_CELLS],
     /// For each cell, the Medics connected to it that work for its side.
     pub medics: [u64; MAX_CELLS],
+    /// Every Medic some cell's `medics` holds.
+    pub any_medics: u64,
     /// For each unit, the modules connected to it that may convert one of its attacks.
     pub converters: [u64; MAX_CELLS],
     /// Units connected to a working friendly module that lets them move as if mobile (R7.4.4).
@@ -135,6 +138,7 @@ impl View {
             initiative: [0; MAX_CELLS],
             extra: [0; MAX_CELLS],
             medics: [0; MAX_CELLS],
+            any_medics: 0,
             converters: [0; MAX_CELLS],
             mobility: 0,
         }
@@ -152,21 +156,43 @@ impl View {
     ) {
         let occupied = field.occupied();
         self.netted = layout.netted(occupied, rules);
+        // The cells of each player's tiles, then of each player's friends' (theirs included).
+        let mut owned = [0u64; MAX_PLAYERS];
         for (c, p) in field.tiles() {
             self.controller[c.index()] = p.owner;
+            owned[p.owner.index()] |= c.bit();
+        }
+        let mut friends = [0u64; MAX_PLAYERS];
+        for a in field.players() {
+            for b in field.players() {
+                if field.friends(a, b) {
+                    friends[a.index()] |= owned[b.index()];
+                }
+            }
         }
         self.melee = [0; MAX_CELLS];
         self.ranged = [0; MAX_CELLS];
         self.initiative = [0; MAX_CELLS];
         self.extra = [0; MAX_CELLS];
         self.medics = [0; MAX_CELLS];
+        self.any_medics = 0;
         self.converters = [0; MAX_CELLS];
         self.mobility = 0;
         // A netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8).
         let active = occupied & !self.netted;
         self.hijack(field, catalog, rules, layout, layout.hijackers & active);
         for g in bits(layout.givers & active & !layout.custom) {
-            self.give(field, catalog, g, layout.links[g] & occupied);
+            let Some(p) = field.at(field.shape().cell_from_index(g)) else {
+                continue;
+            };
+            let reach = layout.links[g] & occupied;
+            let friendly = friends[self.controller[g].index()];
+            self.give(
+                catalog.get(p.tile).gives(),
+                g,
+                reach & friendly,
+                reach & !friendly,
+            );
         }
         if layout.custom & active != 0 {
             for gift in gifts {
@@ -204,13 +230,37 @@ impl View {
         }
     }
 
-    fn give(&mut self, field: &Battlefield, catalog: &Catalog, giver: usize, reach: u64) {
-        let Some(p) = field.at(field.shape().cell_from_index(giver)) else {
-            return;
+    /// The effects `fx` of the giver on cell index `giver` on the tiles it reaches: all of them
+    /// to `friendly` (the friends of the side it works for), its enemy initiative to `hostile`.
+    /// What [`View::give_one`] gives each, an effect at a time.
+    fn give(&mut self, fx: &Effects, giver: usize, friendly: u64, hostile: u64) {
+        let add = |values: &mut [i8; MAX_CELLS], by: i8, cells: u64| {
+            if by != 0 {
+                for i in bits(cells) {
+                    values[i] = values[i].saturating_add(by);
+                }
+            }
         };
-        let fx = catalog.get(p.tile).gives();
-        for i in bits(reach) {
-            self.give_one(field, giver, i, fx);
+        add(&mut self.melee, fx.melee, friendly);
+        add(&mut self.ranged, fx.ranged, friendly);
+        add(&mut self.initiative, fx.initiative, friendly);
+        add(&mut self.initiative, fx.enemy_initiative, hostile);
+        if fx.extra_attack != 0 {
+            for i in bits(friendly) {
+                self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
+            }
+        }
+        if fx.medic && friendly != 0 {
+            self.any_medics |= 1 << giver;
+            for i in bits(friendly) {
+                self.medics[i] |= 1 << giver;
+            }
+        }
+        for i in bits(if fx.convert_attack { friendly } else { 0 }) {
+            self.converters[i] |= 1 << giver;
+        }
+        if fx.mobility {
+            self.mobility |= friendly;
         }
     }
 
@@ -229,6 +279,7 @@ impl View {
             self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
             if fx.medic {
                 self.medics[i] |= 1 << giver;
+                self.any_medics |= 1 << giver;
             }
             if fx.convert_attack {
                 self.converters[i] |= 1 << giver;
