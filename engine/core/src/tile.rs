@@ -483,6 +483,8 @@ pub struct Traits {
     pub links: u8,
     /// It gives effects to connected tiles (a module with effects, an HQ with an aura).
     pub gives: bool,
+    /// Its effects take over connected enemy modules (R7.1.3).
+    pub hijacks: bool,
     /// Its effects include Mobility for connected units (R7.4.4).
     pub gives_mobility: bool,
     /// The hook points of all its abilities.
@@ -513,6 +515,7 @@ impl Traits {
             // A `gives_to` hook gives through the links (or aura) whatever the static effects.
             gives: !fx.is_none() || hooks.contains(HookPoints::GIVES_TO),
             gives_mobility: fx.mobility,
+            hijacks: fx.hijack,
             hooks,
             move_range: t.global.move_range,
             mobile: t.mobile,

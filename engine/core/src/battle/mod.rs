@@ -1349,6 +1349,7 @@ where
     /// Finds the targets of an attack of `kind` leaving `cell` (a tile of `owner`, `def`) in
     /// `dir`, through `edge` (`None` for a scripted attack); with `chosen`, only that cell is hit.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn aim_along(
         &mut self,
         field: &Battlefield,
@@ -1413,6 +1414,7 @@ where
 
     /// One attack reaching `target`: reported, and kept for the Medics and wounds of the phase if
     /// armor leaves it any wound (and for the attack events while a tile watches them).
+    #[inline(always)]
     fn hit(
         &mut self,
         from: Cell,
@@ -1672,6 +1674,7 @@ struct Slots {
 }
 
 impl Slots {
+    #[inline(always)]
     fn highest(&self) -> Option<u8> {
         bits(u64::from(self.present)).map(|s| self.values[s]).max()
     }
@@ -1679,7 +1682,7 @@ impl Slots {
 
 /// Printed values plus modifiers (of modules and auras, and `hooked` from ability hooks; floored at 0, R3.7.4), then extra slots one phase apart below
 /// the lowest printed one (R4.5.2; lost below 0).
-#[inline]
+#[inline(always)]
 fn slot_values(def: &Tile, view: &View, cell: Cell, hooked: i8) -> Slots {
     let mut slots = Slots {
         values: [0; MAX_SLOTS],
@@ -1708,6 +1711,7 @@ fn slot_values(def: &Tile, view: &View, cell: Cell, hooked: i8) -> Slots {
     slots
 }
 
+#[inline(always)]
 fn boosted(base: u8, bonus: i8) -> u8 {
     (base as i16 + bonus as i16).clamp(0, u8::MAX as i16) as u8
 }

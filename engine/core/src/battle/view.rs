@@ -52,7 +52,7 @@ impl Layout {
                 continue;
             }
             l.givers |= c.bit();
-            if catalog.get(p.tile).gives().hijack {
+            if traits.hijacks {
                 l.hijackers |= c.bit();
             }
             l.links[i] = link_reach(field, c, p.facing, traits.links);
@@ -122,6 +122,9 @@ pub struct View {
     pub medics: [u64; MAX_CELLS],
     /// Every Medic some cell's `medics` holds.
     pub any_medics: u64,
+    /// The cells whose `medics` entry is set, and whose `converters` entry is.
+    medic_cells: u64,
+    converter_cells: u64,
     /// For each unit, the modules connected to it that may convert one of its attacks.
     pub converters: [u64; MAX_CELLS],
     /// Units connected to a working friendly module that lets them move as if mobile (R7.4.4).
@@ -139,6 +142,8 @@ impl View {
             extra: [0; MAX_CELLS],
             medics: [0; MAX_CELLS],
             any_medics: 0,
+            medic_cells: 0,
+            converter_cells: 0,
             converters: [0; MAX_CELLS],
             mobility: 0,
         }
@@ -174,9 +179,16 @@ impl View {
         self.ranged = [0; MAX_CELLS];
         self.initiative = [0; MAX_CELLS];
         self.extra = [0; MAX_CELLS];
-        self.medics = [0; MAX_CELLS];
+        // Only the entries set last time are cleared (most are never set).
+        for i in bits(self.medic_cells) {
+            self.medics[i] = 0;
+        }
+        for i in bits(self.converter_cells) {
+            self.converters[i] = 0;
+        }
+        self.medic_cells = 0;
+        self.converter_cells = 0;
         self.any_medics = 0;
-        self.converters = [0; MAX_CELLS];
         self.mobility = 0;
         // A netted tile gives nothing (R3.11.1, R6.1.7, R6.1.8).
         let active = occupied & !self.netted;
@@ -252,12 +264,16 @@ impl View {
         }
         if fx.medic && friendly != 0 {
             self.any_medics |= 1 << giver;
+            self.medic_cells |= friendly;
             for i in bits(friendly) {
                 self.medics[i] |= 1 << giver;
             }
         }
-        for i in bits(if fx.convert_attack { friendly } else { 0 }) {
-            self.converters[i] |= 1 << giver;
+        if fx.convert_attack {
+            self.converter_cells |= friendly;
+            for i in bits(friendly) {
+                self.converters[i] |= 1 << giver;
+            }
         }
         if fx.mobility {
             self.mobility |= friendly;
@@ -280,9 +296,11 @@ impl View {
             if fx.medic {
                 self.medics[i] |= 1 << giver;
                 self.any_medics |= 1 << giver;
+                self.medic_cells |= 1 << i;
             }
             if fx.convert_attack {
                 self.converters[i] |= 1 << giver;
+                self.converter_cells |= 1 << i;
             }
             if fx.mobility {
                 self.mobility |= 1 << i;
