@@ -127,7 +127,7 @@ impl Dir {
 
     /// The direction pointing the other way (three sixths round).
     pub const fn opposite(self) -> Dir {
-        Dir((self.0 + 3) % 6)
+        Dir(wrap6(self.0 + 3))
     }
 
     /// Turns clockwise by `steps` sixths.
@@ -162,13 +162,19 @@ impl Edge {
 
     /// The board direction this edge points in when the tile has `facing`.
     pub const fn direction(self, facing: Dir) -> Dir {
-        facing.rotate(self.0)
+        Dir(wrap6(facing.0 + self.0))
     }
 
     /// The edge of a tile with `facing` that points in board direction `dir`.
     pub const fn facing_toward(facing: Dir, dir: Dir) -> Edge {
-        Edge((dir.0 + 6 - facing.0) % 6)
+        Edge(wrap6(dir.0 + 6 - facing.0))
     }
+}
+
+/// `n` (0 to 11: the sum of two sixths, each 0 to 5) brought back to 0 to 5.
+#[inline(always)]
+const fn wrap6(n: u8) -> u8 {
+    if n >= 6 { n - 6 } else { n }
 }
 
 impl fmt::Display for Edge {
