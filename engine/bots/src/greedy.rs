@@ -81,12 +81,16 @@ pub(crate) fn score_actions(
     let base = game.state_hash();
     let key = |i: usize| base ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::with_capacity(legal.len());
+    // One copy of the game and one of the board, made again for each action: their lists keep
+    // their room, so trying an action allocates nothing once they have grown.
+    let mut g = game.clone();
+    let mut board = game.field().clone();
     for (i, a) in legal.iter().enumerate() {
         let score = match a {
             Action::Discard { .. } | Action::Redraw => continue,
-            Action::EndTurn => settled(game, me, hooks, key(i)),
+            Action::EndTurn => settled(game, me, hooks, key(i), &mut board),
             _ => {
-                let mut g = game.clone();
+                g.clone_from(game);
                 let battles = g.battles();
                 if g.act(&a, hooks, &mut DefaultPolicy, &mut ()).is_err() {
                     continue;
@@ -94,7 +98,7 @@ pub(crate) fn score_actions(
                 match g.result() {
                     Some(r) => terminal(r, g.field(), me),
                     None if g.battles() > battles => evaluate(g.field(), g.catalog(), me),
-                    None => settled(&g, me, hooks, key(i)),
+                    None => settled(&g, me, hooks, key(i), &mut board),
                 }
             }
         };
@@ -125,24 +129,26 @@ pub(crate) fn candidates(
     top
 }
 
-/// How good `g` is for `me` once the battle the board would fight now is fought (on a copy):
-/// the result's worth if the game is over, else [`evaluate`] after that battle. The scripts
-/// start that battle reseeded with `key` (a function of the position), not from whatever the
-/// host ran before, so the same position scores the same on any host.
+/// How good `g` is for `me` once the battle the board would fight now is fought (on `board`,
+/// made a copy of `g`'s board first): the result's worth if the game is over, else [`evaluate`]
+/// after that battle. The scripts start that battle reseeded with `key` (a function of the
+/// position), not from whatever the host ran before, so the same position scores the same on
+/// any host.
 pub(crate) fn settled(
     g: &Game,
     me: hexforge_core::Seat,
     hooks: &mut dyn AbilityHooks,
     key: u64,
+    board: &mut hexforge_core::Battlefield,
 ) -> i32 {
-    let mut f = g.field().clone();
-    hooks.reseed(key);
-    // A battle whose hook fails leaves `f` as it was, which is then what is scored.
-    let _ = battle::resolve(&mut f, g.context(), hooks, &mut DefaultPolicy, &mut ());
-    match g.result() {
-        Some(r) => terminal(r, g.field(), me),
-        None => evaluate(&f, g.catalog(), me),
+    if let Some(r) = g.result() {
+        return terminal(r, g.field(), me);
     }
+    board.clone_from(g.field());
+    hooks.reseed(key);
+    // A battle whose hook fails leaves `board` as it was, which is then what is scored.
+    let _ = battle::resolve(board, g.context(), hooks, &mut DefaultPolicy, &mut ());
+    evaluate(board, g.catalog(), me)
 }
 
 /// The best scored action: highest score, then anything but ending the turn, then a seeded pick.

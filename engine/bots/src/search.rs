@@ -86,7 +86,8 @@ impl SearchBot {
                     break;
                 }
             }
-            total += i64::from(settled(&g, me, hooks, g.state_hash()));
+            let mut board = g.field().clone();
+            total += i64::from(settled(&g, me, hooks, g.state_hash(), &mut board));
         }
         total
     }

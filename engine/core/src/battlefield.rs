@@ -230,7 +230,7 @@ struct Side {
 }
 
 /// The board, its tiles and the HQ hit points: valid by construction, changed only by events.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Battlefield {
     shape: Arc<BoardShape>,
     cells: [Option<Placed>; MAX_CELLS],
@@ -241,6 +241,41 @@ pub struct Battlefield {
     marks: Vec<Mark>,
     /// The linked units on the board, by number (docs/LINKED_UNITS.md).
     links: Vec<Link>,
+}
+
+impl Clone for Battlefield {
+    fn clone(&self) -> Self {
+        Battlefield {
+            shape: self.shape.clone(),
+            cells: self.cells,
+            occupied: self.occupied,
+            sides: self.sides,
+            players: self.players,
+            marks: self.marks.clone(),
+            links: self.links.clone(),
+        }
+    }
+
+    /// Field by field, keeping the room of the markers' and links' lists (the pattern lists
+    /// every field, so a field added to `Battlefield` must be added here).
+    fn clone_from(&mut self, source: &Self) {
+        let Battlefield {
+            shape,
+            cells,
+            occupied,
+            sides,
+            players,
+            marks,
+            links,
+        } = source;
+        self.shape.clone_from(shape);
+        self.cells = *cells;
+        self.occupied = *occupied;
+        self.sides = *sides;
+        self.players = *players;
+        self.marks.clone_from(marks);
+        self.links.clone_from(links);
+    }
 }
 
 impl Battlefield {

@@ -196,7 +196,7 @@ pub enum Stage {
     Over(GameResult),
 }
 
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(PartialEq, Eq, Debug, Default)]
 struct Hand {
     deck: Vec<TileRef>,
     hand: Vec<TileRef>,
@@ -228,7 +228,7 @@ struct TurnState {
 }
 
 /// A game of Hexforge. Fields are private: the state changes only through [`Game::act`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Game {
     catalog: Arc<Catalog>,
     rules: Arc<Rules>,
@@ -292,6 +292,134 @@ pub struct Game {
     /// Tiles destroyed and HQ HP lost that the rules' `destroyed` and `hq_damaged` hooks have not
     /// seen yet (kept only while such a rule is in play).
     losses: Vec<Loss>,
+}
+
+impl Clone for Hand {
+    fn clone(&self) -> Self {
+        let mut h = Hand::default();
+        h.clone_from(self);
+        h
+    }
+
+    /// Field by field, keeping the lists' room: a bot trying actions on one copy after another
+    /// allocates nothing once the copy has grown.
+    fn clone_from(&mut self, source: &Self) {
+        let Hand {
+            deck,
+            hand,
+            discard,
+            reserve,
+        } = source;
+        self.deck.clone_from(deck);
+        self.hand.clone_from(hand);
+        self.discard.clone_from(discard);
+        self.reserve.clone_from(reserve);
+    }
+}
+
+impl Clone for Game {
+    fn clone(&self) -> Self {
+        Game {
+            catalog: self.catalog.clone(),
+            rules: self.rules.clone(),
+            field: self.field.clone(),
+            mode: self.mode,
+            armies: self.armies.clone(),
+            piles: self.piles.clone(),
+            order: self.order.clone(),
+            cursor: self.cursor,
+            stage: self.stage,
+            state: self.state,
+            turn_number: self.turn_number,
+            last_drawn: self.last_drawn,
+            owed: self.owed,
+            tie_break: self.tie_break,
+            out: self.out,
+            battles: self.battles,
+            rng: self.rng.clone(),
+            views: self.views.clone(),
+            hook_failure: self.hook_failure.clone(),
+            hook_seed: self.hook_seed,
+            hook_calls: self.hook_calls,
+            movers: self.movers.clone(),
+            has_scripted: self.has_scripted,
+            scripted: self.scripted.clone(),
+            rules_in_play: self.rules_in_play,
+            rule_points: self.rule_points,
+            restriction: self.restriction,
+            rule_targets: self.rule_targets.clone(),
+            rule_refusals: self.rule_refusals.clone(),
+            losses: self.losses.clone(),
+        }
+    }
+
+    /// Field by field, keeping the lists' room (the piles, the board's markers and links): a bot
+    /// that tries each action on a copy of the same game allocates nothing once it has grown.
+    /// The pattern below lists every field, so a field added to `Game` must be added here.
+    fn clone_from(&mut self, source: &Self) {
+        let Game {
+            catalog,
+            rules,
+            field,
+            mode,
+            armies,
+            piles,
+            order,
+            cursor,
+            stage,
+            state,
+            turn_number,
+            last_drawn,
+            owed,
+            tie_break,
+            out,
+            battles,
+            rng,
+            views,
+            hook_failure,
+            hook_seed,
+            hook_calls,
+            movers,
+            has_scripted,
+            scripted,
+            rules_in_play,
+            rule_points,
+            restriction,
+            rule_targets,
+            rule_refusals,
+            losses,
+        } = source;
+        self.catalog.clone_from(catalog);
+        self.rules.clone_from(rules);
+        self.field.clone_from(field);
+        self.mode = *mode;
+        self.armies.clone_from(armies);
+        self.piles.clone_from(piles);
+        self.order.clone_from(order);
+        self.cursor = *cursor;
+        self.stage = *stage;
+        self.state = *state;
+        self.turn_number = *turn_number;
+        self.last_drawn = *last_drawn;
+        self.owed = *owed;
+        self.tie_break = *tie_break;
+        self.out = *out;
+        self.battles = *battles;
+        self.rng.clone_from(rng);
+        self.views.clone_from(views);
+        self.hook_failure.clone_from(hook_failure);
+        self.hook_seed = *hook_seed;
+        self.hook_calls = *hook_calls;
+        self.movers.clone_from(movers);
+        self.has_scripted = *has_scripted;
+        self.scripted.clone_from(scripted);
+        self.rules_in_play = *rules_in_play;
+        self.rule_points = *rule_points;
+        self.restriction = *restriction;
+        self.rule_targets.clone_from(rule_targets);
+        self.rule_refusals.clone_from(rule_refusals);
+        self.losses.clone_from(losses);
+    }
 }
 
 /// A loss the rules' hooks are still to see.

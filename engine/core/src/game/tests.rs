@@ -1149,3 +1149,25 @@ fn a_part_that_is_not_in_the_army_leaves_the_catalog_as_it_was() {
     assert_eq!(c.find("a/lead"), None);
     assert!(c.armies().is_empty());
 }
+
+#[test]
+fn a_copy_made_over_another_game_is_that_game_field_for_field() {
+    // `Game::clone_from` lists every field by hand (to keep the lists' room): it must give what
+    // `clone` gives, whatever the game it overwrites held.
+    let mut source = new_game(Rules::default(), 7);
+    place_hqs(&mut source);
+    let mut legal = LegalActions::new();
+    for _ in 0..6 {
+        source.legal_actions(&mut legal);
+        let Some(a) = legal.get(0) else { break };
+        act(&mut source, a);
+    }
+    let mut other = new_game(Rules::default(), 99);
+    place_hqs(&mut other);
+    other.clone_from(&source);
+    assert_eq!(format!("{other:?}"), format!("{:?}", source.clone()));
+    assert_eq!(other.state_hash(), source.state_hash());
+    let mut board = other.field().clone();
+    board.clone_from(new_game(Rules::default(), 1).field());
+    assert_eq!(&board, new_game(Rules::default(), 1).field());
+}
