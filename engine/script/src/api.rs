@@ -63,7 +63,11 @@ impl Call {
         if !Arc::ptr_eq(&self.rules, rules) {
             self.rules = rules.clone();
         }
-        self.field = Some(field.clone());
+        // Copied over the last call's board, keeping its lists' room.
+        match &mut self.field {
+            Some(f) => f.clone_from(field),
+            None => self.field = Some(field.clone()),
+        }
         self.answer = None;
     }
 
