@@ -98,10 +98,6 @@ pub(crate) struct ArmyLists {
     lists: Vec<(String, Table)>,
 }
 
-/// The sandbox's `freeze` (a table made read-only, deeply), kept in the state's app data for the
-/// host functions that hand out shared tables.
-pub(crate) struct Freezer(pub(crate) mlua::Function);
-
 /// What `ctx:game()` reads in a game rule's hook, copied in before the call into buffers kept
 /// from call to call.
 #[derive(Default)]
@@ -235,7 +231,7 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
     let list = b.finish(lua)?;
     // Every sandbox keeps its `freeze` (sandbox.rs): a list is never handed out unfrozen.
     let frozen: Table = lua
-        .app_data_ref::<Freezer>()
+        .app_data_ref::<crate::sandbox::Freezer>()
         .ok_or_else(|| mlua::Error::runtime("ctx:army_tiles: no sandbox to freeze the list in"))?
         .0
         .call(list)?;

@@ -597,6 +597,10 @@ return freeze(base), freeze, original
 /// [`SETUP`] compiled once per process (Lua bytecode): each new state loads it.
 static SETUP_CODE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
 
+/// The sandbox's `freeze` (a table made read-only, deeply), kept in the state's app data for the
+/// host functions that hand out shared tables.
+pub(crate) struct Freezer(pub(crate) mlua::Function);
+
 /// An engine chunk (trusted code whose text never changes), named `name`, as a function of
 /// `lua` with the environment `env` if given: compiled from `source` the first time in the
 /// process, its bytecode (debug information kept, for names and lines in messages) kept in
@@ -701,7 +705,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     let setup = engine_chunk(&lua, &SETUP_CODE, ("=sandbox", SETUP), None)?;
     let (base, freeze, original): (Table, Function, Function) =
         setup.call((tripped, random, install, as_message))?;
-    lua.set_app_data(crate::api::Freezer(freeze.clone()));
+    lua.set_app_data(Freezer(freeze.clone()));
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),
