@@ -312,6 +312,9 @@ struct Resolver<'a, H: ?Sized, D: ?Sized, S: ?Sized> {
     sink: &'a mut S,
     /// Per cell, the slots already used or lost (bits 0-3 printed values, 4-7 extra slots).
     used: [u8; MAX_CELLS],
+    /// The cells of the tiles with initiative values, which may act (found once per battle, and
+    /// carried along when an effect moves a tile).
+    units: u64,
     /// Units that converted an attack this battle (`one_per_unit_per_battle`).
     converted: u64,
     /// Per cell, what initiative hooks and initiative changes add to the unit's values this
@@ -390,6 +393,7 @@ where
             decider,
             sink,
             used: [0; MAX_CELLS],
+            units: 0,
             converted: 0,
             initiative: [0; MAX_CELLS],
             in_battle: false,
@@ -437,6 +441,10 @@ where
     /// known once).
     fn run(&mut self, field: &mut Battlefield, scripted: u64) -> Result<(), HookError> {
         self.marks = self.marks_of(field, scripted);
+        self.units = field
+            .tiles()
+            .filter(|(_, p)| !self.cat.get(p.tile).initiative.is_empty())
+            .fold(0, |m, (c, _)| m | c.bit());
         let mut layout = Layout::new(field, self.cat, self.rules);
         self.give_to(field, &mut layout)?;
         let mut view = View::empty();
@@ -540,9 +548,11 @@ where
     /// The highest phase any unit acts in, with the modifiers of `view` and the initiative hooks.
     fn first_phase(&self, field: &Battlefield, view: &View) -> u8 {
         let marked = !field.marks().is_empty();
-        field
-            .tiles()
-            .filter_map(|(c, p)| {
+        let shape = field.shape();
+        bits(self.units & field.occupied())
+            .filter_map(|i| {
+                let c = shape.cell_from_index(i);
+                let p = field.at(c)?;
                 let hooked = self.hooked(field, c, marked);
                 slot_values(self.cat.get(p.tile), view, c, hooked).highest()
             })
@@ -812,6 +822,7 @@ where
             }
         };
         carry(&mut self.converted);
+        carry(&mut self.units);
         self.marks.follow(carry);
     }
 
@@ -1046,11 +1057,11 @@ where
         let mut acting = 0u64;
         // Markers are rare: without any, no unit's `initiative` marker is looked for.
         let marked = !field.marks().is_empty();
-        for (cell, p) in field.tiles() {
+        let shape = field.shape();
+        for i in bits(self.units & field.occupied()) {
+            let cell = shape.cell_from_index(i);
+            let Some(p) = field.at(cell) else { continue };
             let def = self.cat.get(p.tile);
-            if def.initiative.is_empty() {
-                continue;
-            }
             let hooked = self.hooked(field, cell, marked);
             let slots = slot_values(def, view, cell, hooked);
             let used = &mut self.used[cell.index()];
