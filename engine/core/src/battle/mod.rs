@@ -1332,6 +1332,7 @@ where
     /// Finds the targets of one planned attack (R3.8, R3.9, R3.10, R7.2.3); with `chosen`, only
     /// that cell is hit, the tiles before it on the line passed over.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn aim(
         &mut self,
         field: &Battlefield,
