@@ -296,9 +296,12 @@ pub struct Game {
 
 impl Clone for Hand {
     fn clone(&self) -> Self {
-        let mut h = Hand::default();
-        h.clone_from(self);
-        h
+        Hand {
+            deck: self.deck.clone(),
+            hand: self.hand.clone(),
+            discard: self.discard.clone(),
+            reserve: self.reserve.clone(),
+        }
     }
 
     /// Field by field, keeping the lists' room: a bot trying actions on one copy after another
