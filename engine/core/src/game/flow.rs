@@ -20,6 +20,19 @@ use crate::shape::{Cell, bits};
 use crate::tile::{Catalog, TileRef};
 use std::sync::OnceLock;
 
+thread_local! {
+    /// The copy of a game an action keeps to put the game back if a hook fails, kept per thread
+    /// from one action to the next (taken while in use: an action inside another makes its own).
+    /// Its lists keep their room, so copying a game over it allocates nothing once it has grown.
+    /// No result depends on it: every field is copied over at each use.
+    static KEPT: std::cell::RefCell<Option<Game>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Gives `copy` back as the thread's kept copy (a thread being torn down keeps nothing).
+fn keep_copy(copy: Game) {
+    let _ = KEPT.try_with(|k| *k.borrow_mut() = Some(copy));
+}
+
 /// Full-board battles repeat at most this often without a guard (`battle_loop_guard = none`):
 /// then play goes on with the board full, so that every game ends.
 const MAX_REPEATS: u32 = 100;
@@ -257,8 +270,15 @@ impl Game {
         S: EventSink + ?Sized,
     {
         // A battle with scripted tiles can fail: keep the game and the events until it has not
-        // (a sink that drops the events needs none held back).
-        let before = self.clone();
+        // (a sink that drops the events needs none held back). The copy is made over the last
+        // one this thread kept, so an action allocates nothing for it once that one has grown.
+        let mut before = match KEPT.with(|k| k.borrow_mut().take()) {
+            Some(mut g) => {
+                g.clone_from(self);
+                g
+            }
+            None => self.clone(),
+        };
         let mut held: Vec<Event> = Vec::new();
         if sink.keeps_events() {
             self.perform(checked, &mut (&mut *hooks, &mut *decider, &mut held));
@@ -273,9 +293,11 @@ impl Game {
                 .err(),
         };
         if let Some(e) = failure {
-            *self = before;
+            std::mem::swap(self, &mut before);
+            keep_copy(before);
             return Err(ActionError::Hook(e));
         }
+        keep_copy(before);
         for e in held {
             sink.push(e);
         }
