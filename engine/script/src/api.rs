@@ -1007,46 +1007,6 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
     Ok(())
 }
 
-/// The effects a hook asked for, in order, and a flag the host shares that says whether any was
-/// (so that a call that asked none, most of them, is not read back through its userdata).
-#[derive(Default)]
-pub(crate) struct Asked {
-    list: Vec<Effect>,
-    any: Rc<std::cell::Cell<bool>>,
-}
-
-impl Asked {
-    /// Adds an effect, and raises the flag.
-    pub(crate) fn push(&mut self, e: Effect) {
-        self.any.set(true);
-        self.list.push(e);
-    }
-
-    /// Empties the list and lowers the flag.
-    pub(crate) fn clear(&mut self) {
-        self.any.set(false);
-        self.list.clear();
-    }
-
-    /// The flag, for the host: raised once an effect is pushed, lowered by [`Asked::clear`].
-    pub(crate) fn flag(&self) -> Rc<std::cell::Cell<bool>> {
-        self.any.clone()
-    }
-
-    /// Moves every effect to the end of `out`, and lowers the flag.
-    pub(crate) fn drain_into(&mut self, out: &mut Vec<Effect>) {
-        out.append(&mut self.list);
-        self.any.set(false);
-    }
-}
-
-impl std::ops::Deref for Asked {
-    type Target = [Effect];
-    fn deref(&self) -> &[Effect] {
-        &self.list
-    }
-}
-
 /// The effects a hook asks for (`fx`), each checked when asked against the board the hook sees
 /// (a move frees its hex for the effects after it), so a refusal names the script's line.
 #[derive(Default)]
@@ -1058,7 +1018,7 @@ pub(crate) struct Fx {
     /// The hexes taken, after the moves asked so far.
     pub(crate) occupied: u64,
     /// What the hook asked for, in order.
-    pub(crate) asked: Asked,
+    pub(crate) asked: Vec<Effect>,
     /// The cell of the tile whose hook is called.
     pub(crate) own: Option<Cell>,
     /// The call is made during a battle, so initiative changes may be asked.

@@ -102,23 +102,17 @@ pub(crate) struct ModState {
     /// The key `"tile"` as a Lua string, made once: reading a target list looks it up in every
     /// entry, and a key made for each lookup costs a protected call into Lua.
     tile_key: mlua::String,
-    /// Raised while `fx` holds effects asked for (`api::Asked`).
-    fx_asked: Rc<Cell<bool>>,
     /// The last target list read, kept for its buffers.
     scan: RefCell<Scan>,
 }
 
 impl ModState {
     /// After a call: moves the effects it asked for (`fx`) to the end of `into` (`None`: the
-    /// call failed, or its point takes none) and empties `fx`. A call that asked for none, most
-    /// of them, is not read back.
+    /// call failed, or its point takes none) and empties `fx`.
     fn take_effects(&self, into: Option<&mut Vec<Effect>>) -> mlua::Result<()> {
-        if !self.fx_asked.get() {
-            return Ok(());
-        }
         let mut fx = self.fx_state.get_mut()?;
         if let Some(into) = into {
-            fx.asked.drain_into(into);
+            into.append(&mut fx.asked);
         }
         fx.asked.clear();
         Ok(())
@@ -551,9 +545,7 @@ impl ScriptHost {
         let ctx = sb.lua.create_any_userdata(ctx).map_err(whole)?;
         let (plan, plan_state) = Shared::new(Plan::new(&sb.lua).map_err(whole)?);
         let plan = sb.lua.create_any_userdata(plan).map_err(whole)?;
-        let fx = Fx::default();
-        let fx_asked = fx.asked.flag();
-        let (fx, fx_state) = Shared::new(fx);
+        let (fx, fx_state) = Shared::new(Fx::default());
         let fx = sb.lua.create_any_userdata(fx).map_err(whole)?;
         let (hits, hits_state) = Shared::new(Hits::default());
         let hits = sb.lua.create_any_userdata(hits).map_err(whole)?;
@@ -580,7 +572,6 @@ impl ScriptHost {
             attack,
             attack_now,
             tile_key,
-            fx_asked,
             scan: RefCell::new(Scan::default()),
         })
     }
