@@ -3,7 +3,6 @@
 //! (R9.3, R10.6). The battlefield keeps them; this module owns their
 //! description and the geometry of "still in one piece".
 
-use crate::hex::Dir;
 pub use crate::link_loss::LinkLoss;
 use crate::marker::MarkerName;
 use crate::seat::Seat;
@@ -120,13 +119,7 @@ impl std::error::Error for LinkError {}
 
 /// The cells next to `c` on `shape`.
 pub fn adjacent(shape: &BoardShape, c: Cell) -> u64 {
-    let mut m = 0u64;
-    for d in Dir::ALL {
-        if let Some(n) = shape.neighbour(c, d) {
-            m |= n.bit();
-        }
-    }
-    m
+    shape.neighbours_toward(c, 0x3f)
 }
 
 /// Whether the cells of `mask` are in one piece: every cell reaches every other through cells

@@ -243,8 +243,8 @@ impl View {
     }
 
     /// The effects `fx` of the giver on cell index `giver` on the tiles it reaches: all of them
-    /// to `friendly` (the friends of the side it works for), its enemy initiative to `hostile`.
-    /// What [`View::give_one`] gives each, an effect at a time.
+    /// to `friendly` (the friends of the side it works for), its enemy initiative to `hostile`,
+    /// an effect at a time over the cells.
     fn give(&mut self, fx: &Effects, giver: usize, friendly: u64, hostile: u64) {
         let add = |values: &mut [i8; MAX_CELLS], by: i8, cells: u64| {
             if by != 0 {
@@ -282,31 +282,15 @@ impl View {
 
     /// The effects `fx` of the giver on cell index `giver` on the tile on cell index `i`: to a
     /// friend of the side it works for, all of them; to an enemy, its enemy initiative.
-    #[inline]
     fn give_one(&mut self, field: &Battlefield, giver: usize, i: usize, fx: &Effects) {
-        let side = self.controller[giver];
         let Some(t) = field.at(field.shape().cell_from_index(i)) else {
             return;
         };
-        if field.friends(side, t.owner) {
-            self.melee[i] = self.melee[i].saturating_add(fx.melee);
-            self.ranged[i] = self.ranged[i].saturating_add(fx.ranged);
-            self.initiative[i] = self.initiative[i].saturating_add(fx.initiative);
-            self.extra[i] = self.extra[i].saturating_add(fx.extra_attack);
-            if fx.medic {
-                self.medics[i] |= 1 << giver;
-                self.any_medics |= 1 << giver;
-                self.medic_cells |= 1 << i;
-            }
-            if fx.convert_attack {
-                self.converters[i] |= 1 << giver;
-                self.converter_cells |= 1 << i;
-            }
-            if fx.mobility {
-                self.mobility |= 1 << i;
-            }
+        let cell = 1u64 << i;
+        if field.friends(self.controller[giver], t.owner) {
+            self.give(fx, giver, cell, 0);
         } else {
-            self.initiative[i] = self.initiative[i].saturating_add(fx.enemy_initiative);
+            self.give(fx, giver, 0, cell);
         }
     }
 
