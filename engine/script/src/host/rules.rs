@@ -520,12 +520,8 @@ fn read_restriction(
             Value::String(s) => KEYS.iter().position(|w| s.as_bytes() == w.as_bytes()),
             _ => None,
         };
-        if let Some(i) = found {
-            given[i] = v;
-            continue;
-        }
-        let key = k.to_string().unwrap_or_default();
-        let Some(i) = KEYS.iter().position(|w| *w == key) else {
+        let Some(i) = found else {
+            let key = k.to_string().unwrap_or_default();
             return Err(format!(
                 "restrict: unknown key `{key}`{} (keys: close, block, block_place, place_only)",
                 hexforge_core::names::did_you_mean(&key, KEYS)
@@ -539,16 +535,14 @@ fn read_restriction(
         Value::Table(list) => {
             for i in 1..=list.raw_len() {
                 let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
-                if let Value::String(s) = &w
-                    && let Some((kind, _)) = Closed::ALL
+                let found = match &w {
+                    Value::String(s) => Closed::ALL
                         .iter()
-                        .find(|(_, n)| s.as_bytes() == n.as_bytes())
-                {
-                    out.closed = out.closed.union(*kind);
-                    continue;
-                }
-                let name = w.to_string().unwrap_or_default();
-                let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == name) else {
+                        .find(|(_, n)| s.as_bytes() == n.as_bytes()),
+                    _ => None,
+                };
+                let Some((kind, _)) = found else {
+                    let name = w.to_string().unwrap_or_default();
                     return Err(format!(
                         "restrict: `{name}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
                         hexforge_core::names::did_you_mean(
