@@ -627,15 +627,9 @@ fn join_match(
         user_mods,
         // From a portal: the exact versions the host plays, each fetch noted in the log.
         elsewhere: portal.map(|address| -> hexforge_net::ArchiveSource<'_> {
-            Box::new(move |id: &str, version: &str| {
-                let a = hexforge_portal::Portal::new(&address)
-                    .exact(id, version)
-                    .map_err(|e| format!("{address}: {e}"))?;
-                let _ = link.tell.send(Update::Notice(format!(
-                    "fetched `{id}` {version} from {address}"
-                )));
-                Ok(a.to_bytes())
-            })
+            Box::new(hexforge_portal::Portal::exact_source(address, |said| {
+                let _ = link.tell.send(Update::Notice(said.to_string()));
+            }))
         }),
     });
     let joining = hexforge_net::Joining {

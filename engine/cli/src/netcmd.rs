@@ -322,14 +322,7 @@ fn attempt(
                 .unwrap_or_default(),
             // With --portal, the archives come from the portal, that exact version.
             elsewhere: f.portal.clone().map(|address| -> hexforge_net::ArchiveSource<'_> {
-                Box::new(move |id: &str, version: &str| {
-                    let portal = hexforge_portal::Portal::new(&address);
-                    let a = portal
-                        .exact(id, version)
-                        .map_err(|e| format!("{address}: {e}"))?;
-                    say(&format!("fetched `{id}` {version} from {address}"));
-                    Ok(a.to_bytes())
-                })
+                Box::new(hexforge_portal::Portal::exact_source(address, say))
             }),
         }
     });

@@ -116,6 +116,23 @@ impl Portal {
         self.download(id, v)
     }
 
+    /// What fetches a network match's mods from the portal at `address`, each at exactly the
+    /// version asked (`hexforge join --fetch-mods --portal`, the editor's Play tab): the
+    /// archive's bytes, or why not, naming the portal; `fetched` is told ``fetched `ID` VERSION
+    /// from ADDRESS`` of each.
+    pub fn exact_source<'a>(
+        address: String,
+        mut fetched: impl FnMut(&str) + 'a,
+    ) -> impl FnMut(&str, &str) -> Result<Vec<u8>, String> + 'a {
+        move |id: &str, version: &str| {
+            let a = Portal::new(&address)
+                .exact(id, version)
+                .map_err(|e| format!("{address}: {e}"))?;
+            fetched(&format!("fetched `{id}` {version} from {address}"));
+            Ok(a.to_bytes())
+        }
+    }
+
     /// Publishes the archive `bytes` with the author's `token`.
     pub fn publish(&self, token: &str, bytes: &[u8]) -> Result<Published, PortalError> {
         let auth = format!("Bearer {token}");

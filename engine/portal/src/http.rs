@@ -1,8 +1,8 @@
 //! The little HTTP/1.1 the portal speaks, over the standard library's TCP: one request per
 //! connection (`Connection: close`), bodies sized by `Content-Length`, every size bounded. The
-//! server reads a [`Request`] and writes a [`Response`]; the client sends one request to an
-//! `http://` or `https://` address (TLS through [`crate::tls`]) and reads the answer. The server
-//! speaks plain HTTP: TLS in front of it is a reverse proxy's job (docs/PORTAL.md).
+//! server reads a [`Request`] and writes a [`Response`] on whatever stream it is given (plain TCP,
+//! or TLS when `crate::server::serve_with` has a certificate); the client sends one request to an
+//! `http://` or `https://` address (TLS through [`crate::tls`]) and reads the answer.
 
 use crate::error::PortalError;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -265,7 +265,6 @@ pub fn write_response(stream: &mut impl Write, response: &Response) -> std::io::
     stream.flush()
 }
 
-/// The host, port and path of `http://HOST:PORT/PATH` (the port 80 when left out).
 /// The parts of a portal address that a request needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Target {
@@ -279,6 +278,8 @@ struct Target {
     path: String,
 }
 
+/// The scheme, host, port and path of `http://HOST[:PORT]/PATH` or `https://...` (the port 80
+/// or 443 when left out).
 fn split_url(url: &str) -> Result<Target, PortalError> {
     let (tls, rest) = match (url.strip_prefix("https://"), url.strip_prefix("http://")) {
         (Some(rest), _) => (true, rest),
