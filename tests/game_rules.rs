@@ -426,7 +426,6 @@ fn a_check_naming_no_player_is_refused_at_its_line() {
     );
 }
 
-/// The fixture copied to a temporary folder with `rules.lua` replaced by `script`.
 /// The base mods and the mod in `dir` loaded, and a game of seed 4 started with the default
 /// rules: its catalog, its scripts and the game.
 fn started(dir: &Path) -> (Arc<Catalog>, ScriptHost, Game) {
@@ -443,6 +442,7 @@ fn started(dir: &Path) -> (Arc<Catalog>, ScriptHost, Game) {
     (catalog, scripts, game)
 }
 
+/// The fixture copied to a temporary folder with `rules.lua` replaced by `script`.
 fn mod_with(name: &str, script: &str) -> PathBuf {
     let dir = common::fresh_dir(&format!("rules-{name}"));
     std::fs::create_dir_all(dir.join("scripts")).expect("a scripts folder");

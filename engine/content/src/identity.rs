@@ -371,26 +371,23 @@ mod tests {
         assert!(paths.contains(&army.as_str()), "{paths:?}");
         assert!(paths.windows(2).all(|w| w[0] < w[1]), "{paths:?}");
         // A comment changes no file; code changes that file alone.
+        // The paths whose hash differs from the mod's as loaded.
+        let differ = |other: &ModInfo| -> Vec<String> {
+            mod_files(other)
+                .into_iter()
+                .zip(&files)
+                .filter(|(a, b)| a != *b)
+                .map(|(a, _)| a.0)
+                .collect()
+        };
         let mut commented = m.clone();
         commented.scripts[0].text.push_str("\n-- a note\n");
         assert_eq!(mod_files(&commented), files);
         let mut code = m.clone();
         code.scripts[0].text.push_str("\nlocal changed = 1\n");
-        let differ: Vec<String> = mod_files(&code)
-            .into_iter()
-            .zip(&files)
-            .filter(|(a, b)| a != *b)
-            .map(|(a, _)| a.0)
-            .collect();
-        assert_eq!(differ, [script]);
+        assert_eq!(differ(&code), [script]);
         let mut tough = m.clone();
         tough.armies[0].tiles[1].toughness += 1;
-        let changed: Vec<String> = mod_files(&tough)
-            .into_iter()
-            .zip(&files)
-            .filter(|(a, b)| a != *b)
-            .map(|(a, _)| a.0)
-            .collect();
-        assert_eq!(changed, [army]);
+        assert_eq!(differ(&tough), [army]);
     }
 }
