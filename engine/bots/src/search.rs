@@ -56,6 +56,8 @@ impl SearchBot {
         let mut total = 0i64;
         let start = game.turn_number();
         let mut legal = LegalActions::new();
+        // The board each sample's last battle is fought on, made again over the last one.
+        let mut board = game.field().clone();
         for _ in 0..self.samples {
             let mut g = game.clone();
             let mut rng = self.rng.fork();
@@ -86,7 +88,6 @@ impl SearchBot {
                     break;
                 }
             }
-            let mut board = g.field().clone();
             total += i64::from(settled(&g, me, hooks, g.state_hash(), &mut board));
         }
         total
