@@ -1046,3 +1046,102 @@ fn a_method_reached_again_from_inside_itself_is_an_error_not_a_crash() {
     assert!(err.contains("probe.lua:3"), "{err}");
     assert!(err.contains("in use"), "{err}");
 }
+
+/// Fights `board` under `rules`: the damage the probe's enemy HQ takes.
+fn fight_on(c: &Catalog, host: &mut ScriptHost, board: &Battlefield, rules: &Rules) -> u16 {
+    let mut f = board.clone();
+    let ctx = Context { catalog: c, rules };
+    resolve(&mut f, ctx, host, &mut DefaultPolicy, &mut ())
+        .expect("the battle resolves")
+        .hq_damage[1]
+}
+
+/// The probe board with the gunner carrying `wounds` wounds.
+fn wounded_board(c: &Catalog, wounds: u8) -> Battlefield {
+    let at = |id: &str, owner: u8, q: i32, r: i32| common::placed(common::tile(c, id), owner, q, r);
+    let mut gunner = at("probe/gunner", 0, 0, 0);
+    gunner.wounds = wounds;
+    Battlefield::new(
+        common::duel(vec![
+            gunner,
+            at("probe/hq", 1, 0, -1),
+            at("probe/hq", 0, 0, 2),
+        ]),
+        c,
+    )
+    .expect("legal board")
+}
+
+/// A `plan_attacks` call that read nothing but its plan is remembered and not run again
+/// (docs/LUA_API.md, "Calls that are remembered"); these guard that a call that read anything else
+/// always runs: a second board, other rules, a mod that keeps state, each gives what a fresh
+/// host gives.
+#[test]
+fn a_plan_that_read_the_board_is_made_again_on_another_board() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:set_strength(1, 1 + ctx:tile_at(0, 0).wounds)\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let rules = Rules::default();
+    let (fresh, wounded) = (wounded_board(&c, 0), wounded_board(&c, 1));
+    for _ in 0..2 {
+        assert_eq!(fight_on(&c, &mut host, &fresh, &rules), 1);
+        assert_eq!(fight_on(&c, &mut host, &wounded, &rules), 2);
+    }
+}
+
+#[test]
+fn a_plan_that_read_the_rules_is_made_again_under_other_rules() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  plan:set_strength(1, ctx:rule(\"hq_can_damage_hq\") and 2 or 1)\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let board = wounded_board(&c, 0);
+    let no = Rules {
+        hq_can_damage_hq: false,
+        ..Rules::default()
+    };
+    let yes = Rules {
+        hq_can_damage_hq: true,
+        ..Rules::default()
+    };
+    for _ in 0..2 {
+        assert_eq!(fight_on(&c, &mut host, &board, &no), 1);
+        assert_eq!(fight_on(&c, &mut host, &board, &yes), 2);
+    }
+}
+
+#[test]
+fn a_plan_of_a_mod_that_keeps_state_is_made_at_every_call() {
+    let (c, mut host, problems) = load(
+        "local calls = 0\nability(\"probe\", { plan_attacks = function(ctx, plan)\n  calls = calls + 1\n  plan:set_strength(1, calls)\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let rules = Rules::default();
+    let board = wounded_board(&c, 0);
+    // No reseed point between the battles: the count goes on.
+    let dealt: Vec<u16> = (0..3)
+        .map(|_| fight_on(&c, &mut host, &board, &rules))
+        .collect();
+    assert_eq!(dealt, [1, 2, 3]);
+}
+
+#[test]
+fn a_plan_that_asked_an_effect_is_made_at_every_call() {
+    // The wound it asks lands each time: a remembered plan would skip it.
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan, fx)\n  fx:wound(0, 2, 1)\nend })\n",
+    );
+    assert_eq!(problems, "");
+    let rules = Rules::default();
+    let board = wounded_board(&c, 0);
+    for _ in 0..2 {
+        let mut f = board.clone();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let report = resolve(&mut f, ctx, &mut host, &mut DefaultPolicy, &mut ()).expect("fights");
+        assert_eq!(report.hq_damage[0], 1, "the wound on its own HQ lands");
+    }
+}

@@ -4,6 +4,7 @@
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
 use crate::build::Build;
+use crate::shared::{Watch, Watched};
 use hexforge_core::effect::{Effect, InitiativeChange, ScriptedAttack};
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
@@ -620,9 +621,18 @@ fn standing_table(lua: &Lua, s: &hexforge_core::Standing) -> mlua::Result<Table>
     Ok(t)
 }
 
-/// Registers the methods of `ctx` and `plan`.
-pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
-    crate::shared::register::<Call>(lua, |reg| {
+/// The methods of `ctx` whose answers are fixed by what a remembered `plan_attacks` call is
+/// keyed by (`memo.rs`): the ability, its tile, the rules and the declared question's answer.
+/// Every other method of `ctx` reads the game and sets `watch`.
+const FIXED_READS: &[&str] = &["param", "rule", "option", "ask"];
+
+/// Registers the methods of `ctx` and `plan`; those of `ctx` that read the game set `watch`.
+pub(crate) fn register(lua: &Lua, watch: &Watch) -> mlua::Result<()> {
+    let watched = Watched {
+        watch,
+        except: FIXED_READS,
+    };
+    crate::shared::register::<Call>(lua, Some(watched), |reg| {
         reg.add_method(
             "param",
             |lua, call, (name, default): (String, Value)| match def(call)?
@@ -895,7 +905,7 @@ pub(crate) fn register(lua: &Lua) -> mlua::Result<()> {
             ))),
         });
     })?;
-    crate::shared::register::<Plan>(lua, |reg| {
+    crate::shared::register::<Plan>(lua, None, |reg| {
         fn at(plan: &Plan, i: usize) -> mlua::Result<&PlannedAttack> {
             i.checked_sub(1)
                 .and_then(|i| plan.0.attacks.get(i))
@@ -1868,9 +1878,10 @@ fn count(n: i64) -> mlua::Result<u8> {
 }
 
 /// Registers the methods of `fx` and `hits` (the resolved attack `a` has its own,
-/// [`attack_object`]).
-pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
-    crate::shared::register::<Fx>(lua, |reg| {
+/// [`attack_object`]); each sets `watch` when it runs.
+pub(crate) fn register_reactions(lua: &Lua, watch: &Watch) -> mlua::Result<()> {
+    let watched = || Watched { watch, except: &[] };
+    crate::shared::register::<Fx>(lua, Some(watched()), |reg| {
         reg.add_method_mut("wound", |_, fx, (q, r, n): (i64, i64, Option<i64>)| {
             let cell = fx.tile("wound", q, r)?;
             let wounds = count(n.unwrap_or(1))?;
@@ -2017,7 +2028,7 @@ pub(crate) fn register_reactions(lua: &Lua) -> mlua::Result<()> {
             Ok(())
         });
     })?;
-    crate::shared::register::<Hits>(lua, |reg| {
+    crate::shared::register::<Hits>(lua, Some(watched()), |reg| {
         fn at(h: &Hits, i: usize) -> mlua::Result<&LuaHit> {
             i.checked_sub(1).and_then(|i| h.0.get(i)).ok_or_else(|| {
                 mlua::Error::runtime(format!(

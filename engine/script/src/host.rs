@@ -3,13 +3,14 @@
 
 use crate::api::{self, AttackSlot, Call, Fx, Hits, LuaAttack, LuaHit, Plan};
 use crate::library::LIBRARY;
+use crate::memo::PlanMemo;
 use crate::registry::{Ability, Registry, RuleImpl, ability_function, rule_function};
 use crate::sandbox::{
     Budget, Failure, Limits, Runner, Sandbox, child_env, engine_chunk, error_text, new_sandbox,
     split_position,
 };
 use crate::scan::{Scan, Target};
-use crate::shared::Shared;
+use crate::shared::{Shared, Watch};
 use crate::snapshot::Snapshot;
 use hexforge_content::{Diagnostic, Diagnostics, LoadedMods, ModInfo};
 use hexforge_core::decision::{Choice, Decider, Decision, Question};
@@ -104,6 +105,8 @@ pub(crate) struct ModState {
     tile_key: mlua::String,
     /// The last target list read, kept for its buffers.
     scan: RefCell<Scan>,
+    /// Whether the current call read the game or asked an effect (`memo.rs`).
+    watch: Watch,
 }
 
 impl ModState {
@@ -183,6 +186,8 @@ pub struct ScriptHost {
     catalog: Arc<Catalog>,
     rules: Arc<Rules>,
     rng: Rc<RefCell<Rng>>,
+    /// The `plan_attacks` calls that depended on nothing but their plan, remembered.
+    plan_memo: RefCell<PlanMemo>,
 }
 
 impl fmt::Debug for ScriptHost {
@@ -413,6 +418,7 @@ impl ScriptHost {
             catalog: Arc::new(Catalog::new()),
             rules: Arc::new(Rules::default()),
             rng,
+            plan_memo: RefCell::default(),
         };
         host.bind(mods, states, catalog, &mut problems);
         // Binding ran `gives` and `instant`: a state kept from an earlier host, or built just now,
@@ -440,8 +446,9 @@ impl ScriptHost {
             )]
         };
         let sb = new_sandbox(limits, rng).map_err(whole)?;
-        api::register(&sb.lua).map_err(whole)?;
-        api::register_reactions(&sb.lua).map_err(whole)?;
+        let watch = Watch::default();
+        api::register(&sb.lua, &watch).map_err(whole)?;
+        api::register_reactions(&sb.lua, &watch).map_err(whole)?;
         let library = Rc::new(RefCell::new(Registry::default()));
         let lib_env = child_env(&sb.lua, &sb.base).map_err(whole)?;
         lib_env
@@ -573,6 +580,7 @@ impl ScriptHost {
             attack_now,
             tile_key,
             scan: RefCell::new(Scan::default()),
+            watch,
         })
     }
 
@@ -754,6 +762,7 @@ impl ScriptHost {
             }
         });
         self.bindings = bindings;
+        self.plan_memo.get_mut().clear();
         self.bind_rules(mods, &index_of, catalog, problems);
     }
 
@@ -798,7 +807,10 @@ impl ScriptHost {
         };
         if *self.rules != *ctx.rules {
             self.rules = Arc::new(ctx.rules.clone());
+            // What `ctx:rule` and `ctx:option` read is part of every remembered plan.
+            self.plan_memo.get_mut().clear();
         }
+        let binding = ctx.ability.binding as usize;
         let b = self.binding(ctx)?;
         let Some(f) = &b.ability.hooks[point] else {
             return Ok(());
@@ -818,15 +830,10 @@ impl ScriptHost {
         if let Some(f) = st.broken_failure() {
             return Err(error(f));
         }
-        st.dirty.set(true);
         // An error of the host's own work around the call (the call's results checked, say): at
         // the ability's definition.
         let fail = |e: mlua::Error| error(outside(&e));
         let lua = &st.lua;
-        if !matches!(args, Args::Attack(..)) {
-            // `a` holds no attack outside its hooks: a script that kept it gets that error.
-            st.attack_now.set(None).map_err(fail)?;
-        }
         // The question a `plan_attacks` ability declares is asked first; `ctx:ask` reads the
         // answer during the call (every call sets it: none outside such a call).
         let answer = match &mut args {
@@ -845,6 +852,23 @@ impl ScriptHost {
             }),
             _ => None,
         };
+        // A plan this ability made before from the same plan, in a call that depended on nothing
+        // else (`memo.rs`): the call would make it again.
+        let yes = answer.map(|(_, yes)| yes);
+        let memo = st.snapshot.is_empty();
+        if memo && let Args::Plan(plan, _, _) = &mut args {
+            if let Some(out) = self.plan_memo.borrow().find(binding, ctx.tile, yes, plan) {
+                // Into the plan's own list: no allocation.
+                plan.attacks.clone_from(&out.attacks);
+                plan.blast = out.blast;
+                return Ok(());
+            }
+        }
+        st.dirty.set(true);
+        if !matches!(args, Args::Attack(..)) {
+            // `a` holds no attack outside its hooks: a script that kept it gets that error.
+            st.attack_now.set(None).map_err(fail)?;
+        }
         {
             let mut call = st.call.get_mut().map_err(fail)?;
             call.begin(&self.catalog, &self.rules, ctx.field);
@@ -874,9 +898,20 @@ impl ScriptHost {
                         .get_mut()
                         .map(|mut p| std::mem::swap(&mut p.0, plan))
                 };
+                let input = memo.then(|| (plan.clone(), self.rng.borrow().clone()));
+                st.watch.clear();
                 swap(plan).map_err(fail)?;
                 let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
                 swap(plan).map_err(fail)?;
+                if let Some((input, rng)) = input
+                    && result.is_ok()
+                    && !st.watch.seen()
+                    && *self.rng.borrow() == rng
+                {
+                    self.plan_memo
+                        .borrow_mut()
+                        .keep(binding, ctx.tile, yes, input, plan);
+                }
                 result
             }
             Args::Initiative(out, _) => st

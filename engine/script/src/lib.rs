@@ -16,6 +16,7 @@ mod api;
 mod build;
 mod host;
 mod library;
+mod memo;
 mod registry;
 mod reloader;
 mod sandbox;

@@ -4,7 +4,7 @@
 //! checks a userdata's type through its metatable at each borrow).
 
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, UserDataMethods, UserDataRegistry};
-use std::cell::{Ref, RefCell, RefMut};
+use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::rc::Rc;
 
 /// The state of a host object, shared between its userdata and the host.
@@ -35,19 +35,62 @@ fn in_use() -> mlua::Error {
     )
 }
 
+/// Whether a script's call reached past what it was handed: one of the watched methods of a
+/// host object ran (a read of the game through `ctx`, an effect asked through `fx`). The host
+/// clears it before a call and reads it after (`memo.rs`).
+#[derive(Clone, Default)]
+pub(crate) struct Watch(Rc<Cell<bool>>);
+
+impl Watch {
+    /// Forgets what earlier calls did.
+    pub(crate) fn clear(&self) {
+        self.0.set(false);
+    }
+
+    /// Whether a watched method ran since [`Watch::clear`].
+    pub(crate) fn seen(&self) -> bool {
+        self.0.get()
+    }
+}
+
+/// Which methods of a host object a [`Watch`] notes: all but those named in `except`.
+pub(crate) struct Watched<'a> {
+    /// The flag the methods set.
+    pub(crate) watch: &'a Watch,
+    /// The methods that read only what a remembered call is keyed by (`memo.rs`).
+    pub(crate) except: &'static [&'static str],
+}
+
 /// Registers the methods of a shared host object: [`SharedMethods::add_method`] and
 /// [`SharedMethods::add_method_mut`] take the same functions as mlua's, of `&T` and `&mut T`.
+/// With `watched`, each method but the excepted ones sets the [`Watch`] when it runs.
 pub(crate) fn register<T: 'static>(
     lua: &Lua,
+    watched: Option<Watched<'_>>,
     f: impl FnOnce(&mut SharedMethods<'_, T>),
 ) -> mlua::Result<()> {
-    lua.register_userdata_type::<Shared<T>>(|reg| f(&mut SharedMethods(reg)))
+    lua.register_userdata_type::<Shared<T>>(|reg| {
+        f(&mut SharedMethods {
+            reg,
+            watch: watched.as_ref().map(|w| w.watch.clone()),
+            except: watched.as_ref().map_or(&[], |w| w.except),
+        })
+    })
 }
 
 /// The methods of a shared host object being registered.
-pub(crate) struct SharedMethods<'a, T>(&'a mut UserDataRegistry<Shared<T>>);
+pub(crate) struct SharedMethods<'a, T> {
+    reg: &'a mut UserDataRegistry<Shared<T>>,
+    watch: Option<Watch>,
+    except: &'static [&'static str],
+}
 
 impl<T: 'static> SharedMethods<'_, T> {
+    /// The flag a method named `name` sets when it runs, if any.
+    fn mark(&self, name: &str) -> Option<Watch> {
+        self.watch.clone().filter(|_| !self.except.contains(&name))
+    }
+
     /// A method reading the state.
     pub(crate) fn add_method<M, A, R>(&mut self, name: &str, method: M)
     where
@@ -55,7 +98,11 @@ impl<T: 'static> SharedMethods<'_, T> {
         A: FromLuaMulti,
         R: IntoLuaMulti,
     {
-        self.0.add_method(name, move |lua, s: &Shared<T>, a| {
+        let mark = self.mark(name);
+        self.reg.add_method(name, move |lua, s: &Shared<T>, a| {
+            if let Some(w) = &mark {
+                w.0.set(true);
+            }
             method(lua, &*s.get()?, a)
         });
     }
@@ -67,7 +114,11 @@ impl<T: 'static> SharedMethods<'_, T> {
         A: FromLuaMulti,
         R: IntoLuaMulti,
     {
-        self.0.add_method(name, move |lua, s: &Shared<T>, a| {
+        let mark = self.mark(name);
+        self.reg.add_method(name, move |lua, s: &Shared<T>, a| {
+            if let Some(w) = &mark {
+                w.0.set(true);
+            }
             method(lua, &mut *s.get_mut()?, a)
         });
     }
