@@ -541,7 +541,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"))
         };
         let off = Rules {
-            options: BTreeMap::new(),
+            options: Default::default(),
             ..table(&[])
         };
         assert_eq!(off, Rules::preset(Preset::V3));

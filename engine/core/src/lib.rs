@@ -38,6 +38,6 @@ pub use hooks::{AbilityHooks, NoAbilities};
 pub use link::{Link, LinkError, LinkLoss};
 pub use play::{Play, PlayChecker, PlayError, Refusal, Turn, check_play, resolve_play};
 pub use rng::Rng;
-pub use rules::{Preset, Rules};
+pub use rules::{Preset, RuleOptions, Rules};
 pub use shape::{BoardShape, Cell, MAX_CELLS};
 pub use tile::{Catalog, EdgeIcons, Effects, Initiative, Tile, TileKind, TileRef, Traits};

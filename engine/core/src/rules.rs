@@ -322,7 +322,46 @@ pub struct Rules {
     pub bad_draw_full_hand: bool,
     /// The values of the rule options mods declare ([`DeclaredOption`]) set for this match, by
     /// key; a declared key missing here has its preset's value ([`Rules::option`]).
-    pub options: BTreeMap<String, ParamValue>,
+    pub options: RuleOptions,
+}
+
+/// The values of mods' rule options in a [`Rules`]: a map from key to value (it derefs to a
+/// `BTreeMap`, and to a mutable one), shared between copies of the rules until one of them
+/// changes it, so comparing a copy with its original does not compare every key.
+#[derive(Clone, Debug, Default)]
+pub struct RuleOptions(std::sync::Arc<BTreeMap<String, ParamValue>>);
+
+impl PartialEq for RuleOptions {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+}
+
+impl std::ops::Deref for RuleOptions {
+    type Target = BTreeMap<String, ParamValue>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for RuleOptions {
+    /// The map, made this copy's own first if another copy shares it.
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        std::sync::Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<BTreeMap<String, ParamValue>> for RuleOptions {
+    fn from(map: BTreeMap<String, ParamValue>) -> Self {
+        RuleOptions(std::sync::Arc::new(map))
+    }
+}
+
+impl FromIterator<(String, ParamValue)> for RuleOptions {
+    fn from_iter<I: IntoIterator<Item = (String, ParamValue)>>(iter: I) -> Self {
+        RuleOptions::from(iter.into_iter().collect::<BTreeMap<_, _>>())
+    }
 }
 
 /// What values an engine key takes ([`KeyInfo`]), for the shells that show or change it.
@@ -482,7 +521,7 @@ impl Rules {
             tiles_per_turn: 0,
             extra_discards: ExtraDiscards::Free,
             bad_draw_full_hand: false,
-            options: BTreeMap::new(),
+            options: RuleOptions::default(),
         };
         match p {
             Preset::V3 => v3,
@@ -1170,6 +1209,24 @@ impl Setter<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_change_to_a_copys_options_leaves_the_original_as_it_was() {
+        let mut a = Rules::default();
+        a.options.insert("depth".into(), ParamValue::Int(2));
+        let mut b = a.clone();
+        assert_eq!(a, b);
+        b.options.insert("depth".into(), ParamValue::Int(3));
+        assert_ne!(a, b);
+        assert_eq!(a.options.get("depth"), Some(&ParamValue::Int(2)));
+        // Equal values built apart are equal.
+        b.options.insert("depth".into(), ParamValue::Int(2));
+        assert_eq!(a, b);
+        let built: RuleOptions = [("depth".to_string(), ParamValue::Int(2))]
+            .into_iter()
+            .collect();
+        assert_eq!(built, a.options);
+    }
 
     #[test]
     fn every_key_reads_back_what_was_set() {
