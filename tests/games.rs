@@ -165,6 +165,33 @@ fn assert_every_legal_action_listed(game: &Game, legal: &LegalActions) {
     }
 }
 
+thread_local! {
+    /// How many placements [`assert_placements_previewed_as_played`] saw previewed and refused.
+    static PREVIEWS: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Every listed placement whose board `Game::board_after_placing` gives leaves that board when
+/// played on a copy of the game: how many were previewed and how many refused.
+fn assert_placements_previewed_as_played(game: &Game, legal: &LegalActions) -> (usize, usize) {
+    let mut board = game.field().clone();
+    let (mut previewed, mut refused) = (0, 0);
+    for a in legal.iter().filter(|a| matches!(a, Action::Place { .. })) {
+        if !game.board_after_placing(&a, &mut board) {
+            refused += 1;
+            continue;
+        }
+        previewed += 1;
+        let mut played = game.clone();
+        with_scripts(|h| played.act(&a, h, &mut hexforge_core::DefaultPolicy, &mut ()))
+            .unwrap_or_else(|e| panic!("listed placement {a:?} refused: {e}"));
+        assert!(
+            played.field() == &board,
+            "{a:?}: the previewed board differs from the one played"
+        );
+    }
+    (previewed, refused)
+}
+
 /// Plays one random game to its end, checking the invariants after every action.
 fn random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64) {
     play_random_game(rules, armies, teams, seed, false);
@@ -225,6 +252,11 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
         }
         if sweep && step % 4 == 0 {
             assert_every_legal_action_listed(&game, &legal);
+            let (previewed, refused) = assert_placements_previewed_as_played(&game, &legal);
+            PREVIEWS.with(|p| {
+                let (a, b) = p.get();
+                p.set((a + previewed, b + refused));
+            });
         }
         let pick = with_scripts(|h| bots[seat.index()].act(&game, &legal, h));
         let action = legal.get(pick).expect("the pick is listed");
@@ -332,6 +364,21 @@ fn every_accepted_action_is_listed() {
         let armies: Vec<&str> = (0..4).map(|i| ARMIES[(i + k as usize) % 4]).collect();
         play_random_game(preset(k as usize), &armies, &[0, 1, 0, 1], 100 + k, true);
     }
+}
+
+/// A bot's shortcut past a copy of the game (`Game::board_after_placing`) gives the board the
+/// placement leaves when played, and is refused where something follows it (a full play area's
+/// battle): `every_accepted_action_is_listed` checks each, this that both happen.
+#[test]
+fn a_previewed_placement_leaves_the_board_the_played_one_leaves() {
+    PREVIEWS.with(|p| p.set((0, 0)));
+    for k in 0..8u64 {
+        let (a, b) = ((k % 4) as usize, ((k / 4) % 4) as usize);
+        play_random_game(preset(1), &[ARMIES[a], ARMIES[b]], &[0, 1], 500 + k, true);
+    }
+    let (previewed, refused) = PREVIEWS.with(|p| p.get());
+    assert!(previewed > 100, "{previewed} placements previewed");
+    assert!(refused > 0, "{refused} placements refused");
 }
 
 /// The acceptance bar of whole games: 10,000 seeded random duels over every pairing and preset

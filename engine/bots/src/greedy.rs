@@ -89,6 +89,10 @@ pub(crate) fn score_actions(
         let score = match a {
             Action::Discard { .. } | Action::Redraw => continue,
             Action::EndTurn => settled(game, me, hooks, key(i), &mut board),
+            // A placement that nothing follows: its board alone, with no copy of the game.
+            Action::Place { .. } if game.board_after_placing(&a, &mut board) => {
+                settle_board(game, me, hooks, key(i), &mut board)
+            }
             _ => {
                 g.clone_from(game);
                 let battles = g.battles();
@@ -145,6 +149,18 @@ pub(crate) fn settled(
         return terminal(r, g.field(), me);
     }
     board.clone_from(g.field());
+    settle_board(g, me, hooks, key, board)
+}
+
+/// How good `board` (a board of `g`'s game, not over) is for `me` once the battle it would fight
+/// now is fought on it: [`settled`] for a board already made.
+fn settle_board(
+    g: &Game,
+    me: hexforge_core::Seat,
+    hooks: &mut dyn AbilityHooks,
+    key: u64,
+    board: &mut hexforge_core::Battlefield,
+) -> i32 {
     hooks.reseed(key);
     // A battle whose hook fails leaves `board` as it was, which is then what is scored.
     let _ = battle::resolve(board, g.context(), hooks, &mut DefaultPolicy, &mut ());

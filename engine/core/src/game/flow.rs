@@ -226,6 +226,44 @@ impl Game {
         Ok(())
     }
 
+    /// The board `action` leaves, written into `board` (made over a copy of this game's board),
+    /// when it is a legal placement that nothing follows: no hook it may call, no game rule in
+    /// play, no linked unit it joins, no battle it starts (the play area stays open). Then the
+    /// board is exactly the one [`Game::act`] would leave, and a bot scoring many placements
+    /// needs no copy of the whole game for each. `false` otherwise (`board` then holds whatever
+    /// it held): act on a copy of the game instead.
+    pub fn board_after_placing(&self, action: &Action, board: &mut Battlefield) -> bool {
+        if self.has_scripted || !self.rule_points.is_empty() || self.stage != Stage::Play {
+            return false;
+        }
+        let Ok(checked) = self.check_action(action) else {
+            return false;
+        };
+        let &Checked::Place { tile, cell, facing } = &checked else {
+            return false;
+        };
+        let owner = self.state.turn.player();
+        let fills = self.field.shape().main_area() & !self.field.occupied() == cell.bit();
+        if fills
+            || self.may_call_hooks(&checked)
+            || !matches!(
+                self.field
+                    .assemble(&self.catalog, owner, tile, cell, facing),
+                Ok(None)
+            )
+        {
+            return false;
+        }
+        board.clone_from(&self.field);
+        board.apply(&Event::Placed {
+            cell,
+            tile,
+            owner,
+            facing,
+        });
+        true
+    }
+
     /// Checks and performs an action of the current player, then runs the game on until a player
     /// must act again (or the game is over). `hooks` take part in battles; `decider` answers the
     /// decisions of battles and plays for every player; every event goes to `sink`. A refused
