@@ -895,6 +895,10 @@ where
         let acting = self.acting_units(field, view, phase);
         self.hits.clear();
         self.resolutions.clear();
+        if acting == 0 {
+            // No attack, so no hit: nothing for Medics, guards, wounds or removals to do.
+            return Ok(0);
+        }
         let mut doomed = 0u64;
         for c in bits(acting) {
             let cell = field.shape().cell_from_index(c);
