@@ -1036,10 +1036,10 @@ fn fx_link_mistakes_are_errors_at_their_line_and_refused_units_name_the_rule() {
 
 #[test]
 fn a_method_reached_again_from_inside_itself_is_an_error_not_a_crash() {
-    // `fx:attack` reads its table's fields; this table's `__index` calls `fx` again while the
-    // first call is changing it.
+    // `plan:explode` reads its table's fields through their metamethods; this table's `__index`
+    // calls `plan` again while the first call is changing it.
     let (c, mut host, problems) = load(
-        "ability(\"probe\", { battle_ended = function(ctx, fx)\n  local sneaky = setmetatable({}, { __index = function() fx:wound(0, 0, 1) end })\n  fx:attack(sneaky)\nend })\n",
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local sneaky = setmetatable({}, { __index = function() plan:count() end })\n  plan:explode(sneaky)\nend })\n",
     );
     assert_eq!(problems, "");
     let err = fight(&c, &mut host).expect_err("refused");

@@ -3,7 +3,7 @@
 //! Both are long-lived userdata whose contents are swapped in for each call, so a call allocates
 //! nothing; writes are checked here, so a script can never make an invalid attack.
 
-use crate::build::Build;
+use crate::build::{Build, Scalar};
 use crate::shared::{Watch, Watched};
 use hexforge_core::effect::{Effect, InitiativeChange, ScriptedAttack};
 use hexforge_core::hooks::{AttackPlan, Blast, PlannedAttack};
@@ -190,7 +190,8 @@ fn no_player(f: &Battlefield, p: i64) -> mlua::Error {
 fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
     let mut b = Build::new(tiles.len(), 0);
     for (i, x) in tiles.iter().enumerate() {
-        b.item(i + 1, call.catalog.get(*x).full_id());
+        let def = call.catalog.get(*x);
+        b.item(i + 1, Scalar::Path(&def.army, &def.id));
     }
     b.finish(lua)
 }
@@ -224,7 +225,7 @@ fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
     for (i, t) in a.tiles.iter().enumerate() {
         let def = call.catalog.get(*t);
         b.open(0, 3)
-            .field(c"id", def.full_id())
+            .field(c"id", Scalar::Path(&def.army, &def.id))
             .field(c"kind", def.kind.name())
             .field(c"count", def.count)
             .close_item(i + 1);
@@ -415,7 +416,7 @@ fn tile_fields<'a>(b: &mut Build<'a>, call: &'a Call, f: &Battlefield, c: Cell, 
     let h = f.shape().hex(c);
     b.field(c"q", h.q())
         .field(c"r", h.r())
-        .field(c"id", def.full_id())
+        .field(c"id", Scalar::Path(&def.army, &def.id))
         .field(c"kind", def.kind.name())
         .field(c"owner", p.owner.index() + 1)
         .field(c"team", f.team(p.owner) + 1)
@@ -1167,21 +1168,16 @@ impl Fx {
     }
 
     /// The edge change `fx:edge{...}` asks for, as a marker of edges, every field checked.
-    fn edge(&self, t: &Table) -> mlua::Result<Mark> {
+    fn edge(&self, lua: &Lua, t: &Table) -> mlua::Result<Mark> {
+        use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:edge: {m}"));
-        for pair in t.pairs::<Value, Value>() {
-            let (k, _) = pair?;
-            let known = matches!(&k, Value::String(s)
-                if ["hex", "edge", "edges", "add", "remove", "lasts"]
-                    .contains(&s.to_str()?.as_ref()));
-            if !known {
-                return Err(bad(format!(
-                    "no field `{}`: use hex, edge or edges, add or remove, and lasts",
-                    k.to_string().unwrap_or_default()
-                )));
-            }
-        }
-        let hex: Option<Table> = t.get("hex")?;
+        let [hex, one, many, add, remove, lasts] = table_fields(
+            lua,
+            t,
+            "edge",
+            ["hex", "edge", "edges", "add", "remove", "lasts"],
+        )?;
+        let hex = Option::<Table>::from_lua(hex, lua)?;
         let cell = match hex {
             Some(h) => {
                 let (q, r): (Option<i64>, Option<i64>) = (h.get(1)?, h.get(2)?);
@@ -1194,8 +1190,8 @@ impl Fx {
                 .own
                 .ok_or_else(|| bad("called outside a hook".into()))?,
         };
-        let one: Option<i64> = t.get("edge")?;
-        let many: Option<Vec<i64>> = t.get("edges")?;
+        let one = Option::<i64>::from_lua(one, lua)?;
+        let many = Option::<Vec<i64>>::from_lua(many, lua)?;
         let list = match (one, many) {
             (Some(e), None) => vec![e],
             (None, Some(es)) if !es.is_empty() => es,
@@ -1215,8 +1211,8 @@ impl Fx {
             }
             mask |= 1 << e;
         }
-        let add: Option<String> = t.get("add")?;
-        let remove: Option<String> = t.get("remove")?;
+        let add = Option::<String>::from_lua(add, lua)?;
+        let remove = Option::<String>::from_lua(remove, lua)?;
         let name = match (add.as_deref(), remove.as_deref()) {
             (Some("armor"), None) => MarkerName::ADD_ARMOR,
             (Some("net"), None) => MarkerName::ADD_NET,
@@ -1234,7 +1230,7 @@ impl Fx {
                 ));
             }
         };
-        let lasts: Option<Value> = t.get("lasts")?;
+        let lasts = Option::<Value>::from_lua(lasts, lua)?;
         Ok(Mark {
             on: MarkOn::Tile(cell),
             name,
@@ -1244,21 +1240,16 @@ impl Fx {
     }
 
     /// The attack `fx:attack{...}` asks for, every field checked.
-    fn attack(&self, t: &Table) -> mlua::Result<ScriptedAttack> {
+    fn attack(&self, lua: &Lua, t: &Table) -> mlua::Result<ScriptedAttack> {
+        use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:attack: {m}"));
-        for pair in t.pairs::<Value, Value>() {
-            let (k, _) = pair?;
-            let known = matches!(&k, Value::String(s)
-                if ["kind", "strength", "from", "dir", "target", "radius"]
-                    .contains(&s.to_str()?.as_ref()));
-            if !known {
-                return Err(bad(format!(
-                    "no field `{}`: use kind, strength, from, dir, target and radius",
-                    k.to_string().unwrap_or_default()
-                )));
-            }
-        }
-        let kind: Option<String> = t.get("kind")?;
+        let [kind, strength, from, dir, target, radius] = table_fields(
+            lua,
+            t,
+            "attack",
+            ["kind", "strength", "from", "dir", "target", "radius"],
+        )?;
+        let kind = Option::<String>::from_lua(kind, lua)?;
         let kind = match kind.as_deref() {
             Some("melee") => AttackKind::Melee,
             Some("ranged") => AttackKind::Ranged,
@@ -1275,22 +1266,23 @@ impl Fx {
                 ));
             }
         };
-        let strength: Option<i64> = t.get("strength")?;
+        let strength = Option::<i64>::from_lua(strength, lua)?;
         let strength = strength.ok_or_else(|| bad("strength is missing: use 1 to 9".into()))?;
         let strength = u8::try_from(strength)
             .ok()
             .filter(|n| (1..=hexforge_core::effect::MAX_ATTACK_STRENGTH).contains(n))
             .ok_or_else(|| bad(format!("strength {strength}: use 1 to 9")))?;
-        let hex = |field: &str| -> mlua::Result<Option<Cell>> {
-            let v: Option<Table> = t.get(field)?;
-            let Some(v) = v else { return Ok(None) };
+        let hex = |field: &str, v: Value| -> mlua::Result<Option<Cell>> {
+            let Some(v) = Option::<Table>::from_lua(v, lua)? else {
+                return Ok(None);
+            };
             let (q, r): (Option<i64>, Option<i64>) = (v.get(1)?, v.get(2)?);
             let (Some(q), Some(r)) = (q, r) else {
                 return Err(bad(format!("{field} is a hex {{q, r}}")));
             };
             self.cell("attack", q, r).map(Some)
         };
-        let from = match hex("from")? {
+        let from = match hex("from", from)? {
             Some(c) => c,
             None => self.own.ok_or_else(|| {
                 bad("this hook's tile is on no hex (an instant): give `from`".into())
@@ -1306,9 +1298,9 @@ impl Fx {
                 shape.hex(from)
             )));
         }
-        let target = hex("target")?;
-        let dir: Option<i64> = t.get("dir")?;
-        let radius: Option<i64> = t.get("radius")?;
+        let target = hex("target", target)?;
+        let dir = Option::<i64>::from_lua(dir, lua)?;
+        let radius = Option::<i64>::from_lua(radius, lua)?;
         let mut a = ScriptedAttack {
             from,
             kind,
@@ -1366,6 +1358,7 @@ impl Fx {
         use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:place: {m}"));
         let [tile, q, r, facing, owner, ask_owner] = table_fields(
+            lua,
             t,
             "place",
             ["tile", "q", "r", "facing", "owner", "ask_owner"],
@@ -1434,7 +1427,7 @@ impl Fx {
         use mlua::FromLua;
         let bad = |m: String| mlua::Error::runtime(format!("fx:link: {m}"));
         let [hexes, kind, owner, loss, shared] =
-            table_fields(t, "link", ["hexes", "kind", "owner", "loss", "shared"])?;
+            table_fields(lua, t, "link", ["hexes", "kind", "owner", "loss", "shared"])?;
         let hexes: Table = Option::<Table>::from_lua(hexes, lua)?
             .ok_or_else(|| bad("`hexes` is required: a list of { q, r } pairs".to_string()))?;
         let mut segments = 0u64;
@@ -1504,34 +1497,32 @@ impl Fx {
 /// refused, the first unknown key in alphabetical order named, so the message never depends on
 /// the table's order.
 fn table_fields<const N: usize>(
+    lua: &Lua,
     t: &Table,
     what: &str,
     known: [&str; N],
 ) -> mlua::Result<[Value; N]> {
-    let mut values: [Value; N] = std::array::from_fn(|_| Value::Nil);
+    if let Some(values) = crate::scan::fields(lua, t, known)? {
+        return Ok(values);
+    }
     let mut unknown = Vec::new();
     for pair in t.clone().pairs::<Value, Value>() {
-        let (k, v) = pair?;
-        let slot = match &k {
-            Value::String(s) => known.iter().position(|w| w.as_bytes() == &*s.as_bytes()),
-            _ => None,
-        };
-        match slot {
-            Some(i) => values[i] = v,
-            None => unknown.push(match &k {
+        let (k, _) = pair?;
+        let listed =
+            matches!(&k, Value::String(s) if known.iter().any(|w| w.as_bytes() == &*s.as_bytes()));
+        if !listed {
+            unknown.push(match &k {
                 Value::String(s) => s.to_str()?.to_string(),
                 other => other.to_string()?,
-            }),
+            });
         }
     }
     unknown.sort();
-    match unknown.first() {
-        Some(key) => Err(mlua::Error::runtime(format!(
-            "fx:{what}: unknown key `{key}` (keys: {})",
-            known.join(", ")
-        ))),
-        None => Ok(values),
-    }
+    Err(mlua::Error::runtime(format!(
+        "fx:{what}: unknown key `{}` (keys: {})",
+        unknown.first().map_or("?", String::as_str),
+        known.join(", ")
+    )))
 }
 
 /// An initiative change as a script asks it, before its numbers are checked.
@@ -1888,8 +1879,8 @@ pub(crate) fn register_reactions(lua: &Lua, watch: &Watch) -> mlua::Result<()> {
             fx.asked.push(Effect::Wound { cell, wounds });
             Ok(())
         });
-        reg.add_method_mut("attack", |_, fx, t: Table| {
-            let a = fx.attack(&t)?;
+        reg.add_method_mut("attack", |lua, fx, t: Table| {
+            let a = fx.attack(lua, &t)?;
             fx.asked.push(Effect::Attack(a));
             Ok(())
         });
@@ -2016,8 +2007,8 @@ pub(crate) fn register_reactions(lua: &Lua, watch: &Watch) -> mlua::Result<()> {
                 fx.initiative("swap_initiative", q, r, Change::Swap(q2, r2))
             },
         );
-        reg.add_method_mut("edge", |_, fx, t: Table| {
-            let mark = fx.edge(&t)?;
+        reg.add_method_mut("edge", |lua, fx, t: Table| {
+            let mark = fx.edge(lua, &t)?;
             fx.asked.push(Effect::Mark(mark));
             Ok(())
         });

@@ -18,6 +18,9 @@ pub(crate) enum Scalar<'a> {
     Bool(bool),
     /// A string.
     Str(Cow<'a, str>),
+    /// The string `a/b` (a tile's full id from its army's and its own), made in Lua without a
+    /// Rust string for it.
+    Path(&'a str, &'a str),
 }
 
 impl From<i64> for Scalar<'_> {
@@ -90,7 +93,12 @@ pub(crate) struct Build<'a> {
 impl<'a> Build<'a> {
     /// A build whose outer table has room for `items` list entries and `fields` named ones.
     pub(crate) fn new(items: usize, fields: usize) -> Self {
-        let mut b = Build::default();
+        let mut b = Build {
+            // Room for the outer table's steps, the most a build of one flat table takes.
+            steps: Vec::with_capacity(items + fields + 1),
+            depth: 0,
+            deepest: 0,
+        };
         b.open(items, fields);
         b
     }
@@ -190,6 +198,22 @@ unsafe fn push(state: *mut ffi::lua_State, value: &Scalar<'_>) {
             Scalar::Str(s) => {
                 ffi::lua_pushlstring(state, s.as_ptr().cast(), s.len());
             }
+            Scalar::Path(a, b) => {
+                // Put together on the stack of this function (nothing to drop if Lua raises).
+                let mut buf = [0u8; 96];
+                let n = a.len() + 1 + b.len();
+                if n <= buf.len() {
+                    buf[..a.len()].copy_from_slice(a.as_bytes());
+                    buf[a.len()] = b'/';
+                    buf[a.len() + 1..n].copy_from_slice(b.as_bytes());
+                    ffi::lua_pushlstring(state, buf.as_ptr().cast(), n);
+                } else {
+                    ffi::lua_pushlstring(state, a.as_ptr().cast(), a.len());
+                    ffi::lua_pushlstring(state, c"/".as_ptr(), 1);
+                    ffi::lua_pushlstring(state, b.as_ptr().cast(), b.len());
+                    ffi::lua_concat(state, 3);
+                }
+            }
         }
     }
 }
@@ -216,8 +240,11 @@ mod tests {
     #[test]
     fn a_build_gives_nested_tables_with_every_field_and_item() {
         let lua = Lua::new();
+        let long = "a".repeat(90);
         let mut b = Build::new(0, 3);
         b.field(c"id", "army/tile")
+            .field(c"path", Scalar::Path("army", "tile"))
+            .field(c"long", Scalar::Path(&long, "tile"))
             .field(c"count", 3u8)
             .field(c"hq", true);
         b.open(2, 0)
@@ -227,10 +254,10 @@ mod tests {
         let t = b.finish(&lua).expect("builds");
         lua.globals().set("t", t).expect("sets");
         let seen: String = lua
-            .load(r#"return t.id .. " " .. t.count .. " " .. tostring(t.hq) .. " " .. #t.list .. " " .. t.list[1] .. t.list[2]"#)
+            .load(r#"return t.path .. " " .. #t.long .. " " .. t.id .. " " .. t.count .. " " .. tostring(t.hq) .. " " .. #t.list .. " " .. t.list[1] .. t.list[2]"#)
             .eval()
             .expect("reads");
-        assert_eq!(seen, "army/tile 3 true 2 4x");
+        assert_eq!(seen, "army/tile 95 army/tile 3 true 2 4x");
     }
 
     #[test]

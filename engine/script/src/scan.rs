@@ -6,8 +6,11 @@
 //! Only well-formed lists are read here; anything else (a float, a named field that is not a
 //! whole number, an entry of another type) stops the scan, and the caller reads the list again
 //! the slow way, which words the error.
+//!
+//! The named fields of a table handed to a method (`fx:edge{ hex = .., edge = .. }`) are read the
+//! same way, in one pass ([`fields`]).
 
-use mlua::{Lua, Table, ffi};
+use mlua::{Lua, MultiValue, Table, Value, ffi};
 
 /// One entry of a target list.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,6 +138,57 @@ unsafe fn int_at(state: *mut ffi::lua_State, n: ffi::lua_Integer) -> Option<i64>
     }
 }
 
+/// The values of the fields `known` of `t`, `nil` for those it lacks, read in one protected call
+/// (one pass of `next`, raw, as `pairs` reads): `None` when `t` holds a key not in `known`, which
+/// the caller then names (reading the table again the slow way, to word the message).
+pub(crate) fn fields<const N: usize>(
+    lua: &Lua,
+    t: &Table,
+    known: [&str; N],
+) -> mlua::Result<Option<[Value; N]>> {
+    let n = i32::try_from(N).unwrap_or(i32::MAX);
+    let mut unknown = false;
+    // SAFETY: the closure calls the Lua C API on the state it is given, whose stack holds the
+    // table (1), after growing the stack for the N values, the next key and the value it pushes;
+    // it walks the table with `lua_next`, which runs no metamethod and raises no error for a key
+    // it gave, and moves values with `lua_copy` and `lua_pop`: nothing in it raises a Lua error
+    // after the stack check, and it owns nothing with a destructor. It leaves the N values on the
+    // stack, which become the result.
+    #[allow(unsafe_code)]
+    let values: MultiValue = unsafe {
+        lua.exec_raw(t, |state| {
+            ffi::luaL_checkstack(state, n + 3, c"reading a table's fields".as_ptr());
+            for _ in 0..N {
+                ffi::lua_pushnil(state);
+            }
+            ffi::lua_pushnil(state);
+            while ffi::lua_next(state, 1) != 0 {
+                let slot = (ffi::lua_type(state, -2) == ffi::LUA_TSTRING)
+                    .then(|| {
+                        let key = bytes(state, -2);
+                        known.iter().position(|k| k.as_bytes() == key)
+                    })
+                    .flatten();
+                match slot {
+                    // Slot i is at stack index 2 + i.
+                    Some(i) => ffi::lua_copy(state, -1, 2 + i as i32),
+                    None => unknown = true,
+                }
+                ffi::lua_pop(state, 1);
+            }
+            ffi::lua_remove(state, 1);
+        })?
+    };
+    if unknown {
+        return Ok(None);
+    }
+    let mut out: [Value; N] = std::array::from_fn(|_| Value::Nil);
+    for (slot, v) in out.iter_mut().zip(values) {
+        *slot = v;
+    }
+    Ok(Some(out))
+}
+
 /// The bytes of the string at `idx`.
 ///
 /// # Safety
@@ -159,6 +213,33 @@ mod tests {
         let mut s = Scan::default();
         let plain = s.read(&lua, &list, &key).expect("reads");
         (plain, s)
+    }
+
+    #[test]
+    fn named_fields_are_read_in_one_pass_and_an_unknown_key_refuses_the_table() {
+        let lua = Lua::new();
+        let t: Table = lua
+            .load(r#"return { edge = 2, hex = { 1, -1 }, add = "armor" }"#)
+            .eval()
+            .expect("a table");
+        let [hex, edge, lasts, add] = fields(&lua, &t, ["hex", "edge", "lasts", "add"])
+            .expect("reads")
+            .expect("all known");
+        assert!(matches!(hex, Value::Table(_)));
+        assert_eq!(edge, Value::Integer(2));
+        assert_eq!(lasts, Value::Nil);
+        assert_eq!(
+            add.as_string().map(|s| s.to_string_lossy()),
+            Some("armor".into())
+        );
+        assert!(fields(&lua, &t, ["hex", "edge"]).expect("reads").is_none());
+        let listed: Table = lua.load("return { 5, edge = 1 }").eval().expect("a table");
+        assert!(fields(&lua, &listed, ["edge"]).expect("reads").is_none());
+        let empty = lua.create_table().expect("a table");
+        assert_eq!(
+            fields(&lua, &empty, ["edge"]).expect("reads"),
+            Some([Value::Nil])
+        );
     }
 
     #[test]
