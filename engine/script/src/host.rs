@@ -81,6 +81,10 @@ pub(crate) struct ModState {
     runner: Runner,
     /// What the scripts can change, as it was after loading (empty for most mods).
     snapshot: Snapshot,
+    /// Nothing the scripts do changes the state once loaded: no function of theirs assigns an
+    /// upvalue (`bytecode.rs`) and every table they reach is read-only. Putting the state back
+    /// is then nothing to do, and a call depends on no earlier one (`memo.rs`).
+    frozen: bool,
     /// Some script code ran since the state was last put back.
     dirty: Cell<bool>,
     /// Putting the state back failed (its memory limit, say): every hook call fails with this
@@ -136,7 +140,7 @@ impl ModState {
     /// ran since or the last attempt failed: the state is then exactly what a fresh load gives.
     fn reset(&self) {
         let ran = self.dirty.replace(false);
-        if !(ran || self.broken.borrow().is_some()) || self.snapshot.is_empty() {
+        if !(ran || self.broken.borrow().is_some()) || self.snapshot.is_empty() || self.frozen {
             return;
         }
         self.budget.reset();
@@ -242,7 +246,7 @@ fn run_chunk(
     (name, path): (&str, &Path),
     source: &str,
     code: Option<&std::sync::OnceLock<Vec<u8>>>,
-) -> Result<(), Diagnostic> {
+) -> Result<bool, Diagnostic> {
     sb.chunks.borrow_mut().push(name.to_string());
     let located = |at: Option<String>, message: String| Diagnostic {
         file: path.to_path_buf(),
@@ -268,6 +272,13 @@ fn run_chunk(
             format!("{message}: fix the Lua syntax of this line (docs/LUA_API.md)"),
         )
     })?;
+    // Whether a function of the chunk may give a local that outlives its call a new value
+    // (`bytecode.rs`); a chunk that cannot be read is taken to.
+    let assigns = match code.and_then(|c| c.get()) {
+        Some(dump) => crate::bytecode::assigns_upvalues(dump),
+        None => crate::bytecode::assigns_upvalues(&f.dump(true)),
+    }
+    .unwrap_or(true);
     sb.runner.call::<()>(&sb.lua, &f, ()).map_err(|f| {
         let near = global_named(&f.message)
             .map(|g| hexforge_core::names::did_you_mean(g, global_names(env).iter().map(String::as_str)))
@@ -279,7 +290,8 @@ fn run_chunk(
                 f.message
             ),
         )
-    })
+    })?;
+    Ok(assigns)
 }
 
 /// The global a Lua error names (`... (global 'abilty')`), if it names one.
@@ -458,9 +470,12 @@ impl ScriptHost {
             )
             .map_err(whole)?;
         let mut problems = Vec::new();
+        // Whether a function of a chunk run here may assign an upvalue (`bytecode.rs`).
+        let mut assigns = false;
         for ((name, source), code) in LIBRARY.iter().zip(&LIBRARY_CODE) {
-            if let Err(d) = run_chunk(&sb, &lib_env, (name, Path::new(name)), source, Some(code)) {
-                problems.push(d);
+            match run_chunk(&sb, &lib_env, (name, Path::new(name)), source, Some(code)) {
+                Ok(a) => assigns |= a,
+                Err(d) => problems.push(d),
             }
         }
         library.borrow().seal();
@@ -479,8 +494,9 @@ impl ScriptHost {
         .map_err(whole)?;
         for file in &m.scripts {
             let name = relative_name(&file.path, &m.dir);
-            if let Err(d) = run_chunk(&sb, &env, (&name, &file.path), &file.text, None) {
-                problems.push(d);
+            match run_chunk(&sb, &env, (&name, &file.path), &file.text, None) {
+                Ok(a) => assigns |= a,
+                Err(d) => problems.push(d),
             }
         }
         registry.borrow().seal();
@@ -532,6 +548,7 @@ impl ScriptHost {
                 }
             }]
         })?;
+        let frozen = !assigns && !snapshot.has_tables();
         let call = Call {
             catalog: Arc::new(Catalog::new()),
             rules: Arc::new(Rules::default()),
@@ -564,6 +581,7 @@ impl ScriptHost {
             budget: sb.budget,
             runner: sb.runner,
             snapshot,
+            frozen,
             dirty: Cell::new(false),
             broken: RefCell::new(None),
             registry,
@@ -855,7 +873,7 @@ impl ScriptHost {
         // A plan this ability made before from the same plan, in a call that depended on nothing
         // else (`memo.rs`): the call would make it again.
         let yes = answer.map(|(_, yes)| yes);
-        let memo = st.snapshot.is_empty();
+        let memo = st.frozen;
         if memo && let Args::Plan(plan, _, _) = &mut args {
             if let Some(out) = self.plan_memo.borrow().find(binding, ctx.tile, yes, plan) {
                 // Into the plan's own list: no allocation.
@@ -1789,7 +1807,8 @@ mod tests {
     }
 
     #[test]
-    fn the_shipped_mods_have_nothing_to_put_back_but_the_fan_armys_local_functions() {
+    fn the_shipped_mods_have_nothing_to_put_back_but_the_fan_armys_local_functions_and_most_never_change()
+     {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
         let loaded = crate::load(&[root], Limits::default());
         assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
@@ -1800,6 +1819,16 @@ mod tests {
             .map(|s| (s.id.as_str(), s.snapshot.is_empty()))
             .collect();
         assert!(kept.contains(&("base", true)), "{kept:?}");
+        let frozen: Vec<(&str, bool)> = host
+            .states
+            .iter()
+            .map(|s| (s.id.as_str(), s.frozen))
+            .collect();
+        // Monolith Arena's helpers are `local function`s that no function assigns again
+        // (`bytecode.rs`): its state, like the base mod's, never changes once loaded.
+        for id in ["base", "monolith_arena", "scored"] {
+            assert!(frozen.contains(&(id, true)), "{id}: {frozen:?}");
+        }
         // The Scrappers' scripts name helpers with `local function`: locals a hook could reassign.
         assert!(kept.contains(&("examples", false)), "{kept:?}");
     }

@@ -14,6 +14,7 @@
 
 mod api;
 mod build;
+mod bytecode;
 mod host;
 mod library;
 mod memo;

@@ -3,7 +3,8 @@
 //! same answer to its declared question, gets the plan the first call made without entering Lua.
 //!
 //! A call is remembered only when nothing else could have shaped its result: its mod keeps no
-//! state a script can change (its snapshot is empty, `snapshot.rs`), it read the game through no
+//! state a script can change (no function assigns an upvalue, `bytecode.rs`, and every table its
+//! scripts reach is read-only, `snapshot.rs`), it read the game through no
 //! method of `ctx` but those fixed by the key (`param`, `rule`, `option`, `ask`), it asked no
 //! effect, it drew no random number, and it succeeded. Such a call is a function of the key, so
 //! handing back its result is the call itself, bit for bit, in any process. The rules are part of

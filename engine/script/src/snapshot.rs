@@ -132,6 +132,11 @@ impl Snapshot {
         self.upvalues.is_empty() && self.tables.is_empty()
     }
 
+    /// Whether loading recorded a table that is not read-only (scripts may change what it holds).
+    pub(crate) fn has_tables(&self) -> bool {
+        !self.tables.is_empty()
+    }
+
     /// Puts every recorded upvalue and table back as it was after loading, in one protected
     /// call into Lua (the recorded values are packed into one table on the first call).
     pub(crate) fn restore(&self, lua: &Lua) -> mlua::Result<()> {

@@ -1,0 +1,171 @@
+//! Reading a compiled Lua 5.4 chunk (as `string.dump` writes it) for what the host needs to
+//! know of a script without running it: whether any function it defines assigns one of its
+//! upvalues (`OP_SETUPVAL`), the only way a local that outlives a call can be given a new value
+//! once the chunk has run.
+
+/// The opcode that assigns an upvalue (`UpValue[B] := R[A]`), in Lua 5.4's numbering.
+const OP_SETUPVAL: u32 = 10;
+
+/// Whether a function nested in the chunk `dump` assigns one of its upvalues; the chunk's own
+/// body (run once, as it loads) is not counted. `None` when `dump` is not a Lua 5.4 chunk of the
+/// layout this reader knows (64-bit integers and floats, 32-bit instructions): then nothing can
+/// be said, and the caller assumes it does.
+pub(crate) fn assigns_upvalues(dump: &[u8]) -> Option<bool> {
+    let mut r = Reader { bytes: dump, at: 0 };
+    if r.take(4)? != b"\x1bLua" || r.byte()? != 0x54 || r.byte()? != 0 {
+        return None;
+    }
+    if r.take(6)? != b"\x19\x93\r\n\x1a\n" || r.take(3)? != [4, 8, 8] {
+        return None;
+    }
+    // The check integer and the check float.
+    r.take(16)?;
+    // How many upvalues the main function has.
+    r.byte()?;
+    let mut found = false;
+    r.function(true, &mut found)?;
+    Some(found)
+}
+
+/// A position in a dump.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Option<&[u8]> {
+        let end = self.at.checked_add(n)?;
+        let s = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(s)
+    }
+
+    fn byte(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    /// A size or an integer as `lundump.c` writes them: seven bits a byte, most significant
+    /// first, the last byte's high bit set.
+    fn size(&mut self) -> Option<usize> {
+        let mut x: usize = 0;
+        loop {
+            let b = self.byte()?;
+            x = x.checked_mul(128)? | usize::from(b & 0x7f);
+            if b & 0x80 != 0 {
+                return Some(x);
+            }
+        }
+    }
+
+    /// A string: its size plus one (0 for none), then its bytes.
+    fn string(&mut self) -> Option<()> {
+        let n = self.size()?;
+        if n > 0 {
+            self.take(n - 1)?;
+        }
+        Some(())
+    }
+
+    /// One function and the functions nested in it; `top` for the chunk's own body.
+    fn function(&mut self, top: bool, found: &mut bool) -> Option<()> {
+        self.string()?; // source
+        self.size()?; // line defined
+        self.size()?; // last line defined
+        self.take(3)?; // parameters, vararg, stack size
+        let n = self.size()?;
+        let code = self.take(n.checked_mul(4)?)?;
+        if !top
+            && code.chunks_exact(4).any(|i| {
+                let word = u32::from_le_bytes([i[0], i[1], i[2], i[3]]);
+                word & 0x7f == OP_SETUPVAL
+            })
+        {
+            *found = true;
+        }
+        for _ in 0..self.size()? {
+            match self.byte()? {
+                // nil, false, true
+                0 | 1 | 17 => {}
+                // an integer, a float
+                3 | 19 => {
+                    self.take(8)?;
+                }
+                // a short or a long string
+                4 | 20 => self.string()?,
+                _ => return None,
+            }
+        }
+        let upvalues = self.size()?;
+        self.take(upvalues.checked_mul(3)?)?;
+        for _ in 0..self.size()? {
+            self.function(false, found)?;
+        }
+        // Debug information: line deltas, absolute lines, locals, upvalue names.
+        let n = self.size()?;
+        self.take(n)?;
+        for _ in 0..self.size()? {
+            self.size()?;
+            self.size()?;
+        }
+        for _ in 0..self.size()? {
+            self.string()?;
+            self.size()?;
+            self.size()?;
+        }
+        for _ in 0..self.size()? {
+            self.string()?;
+        }
+        Some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlua::Lua;
+
+    fn dump(source: &str, strip: bool) -> Vec<u8> {
+        let lua = Lua::new();
+        lua.load(source)
+            .into_function()
+            .expect("compiles")
+            .dump(strip)
+    }
+
+    #[test]
+    fn a_hook_that_assigns_a_file_local_is_found_and_one_that_reads_it_is_not() {
+        let reads =
+            "local n = 3\nlocal function f() return n + 1 end\nreturn function() return f() end\n";
+        let writes = "local n = 3\nreturn function() n = n + 1 return n end\n";
+        // A nested closure assigning a local of the call it was made in counts too (the reader
+        // cannot tell whose local it is).
+        let inner =
+            "return function() local k = 0; local function bump() k = k + 1 end; bump() end\n";
+        // The chunk's own body assigning its locals as it loads does not.
+        let body = "local n = 1\nn = n + 1\nreturn function() return n end\n";
+        for strip in [true, false] {
+            assert_eq!(assigns_upvalues(&dump(reads, strip)), Some(false));
+            assert_eq!(assigns_upvalues(&dump(writes, strip)), Some(true));
+            assert_eq!(assigns_upvalues(&dump(inner, strip)), Some(true));
+            assert_eq!(assigns_upvalues(&dump(body, strip)), Some(false));
+        }
+    }
+
+    #[test]
+    fn every_kind_of_constant_is_read_past() {
+        let src = "return function() local t = { 1, 2.5, 'short', string.rep('x', 3) .. ('y'):rep(60), true, false, nil, 2^63 } return #t end, function() local u = 0; return function() u = 1 end end\n";
+        assert_eq!(assigns_upvalues(&dump(src, false)), Some(true));
+        let long = format!("return function() return '{}' end\n", "z".repeat(300));
+        assert_eq!(assigns_upvalues(&dump(&long, false)), Some(false));
+    }
+
+    #[test]
+    fn what_is_not_a_dump_is_not_read() {
+        assert_eq!(assigns_upvalues(b""), None);
+        assert_eq!(assigns_upvalues(b"return 1"), None);
+        let mut cut = dump("return function() end\n", false);
+        cut.truncate(cut.len() / 2);
+        assert_eq!(assigns_upvalues(&cut), None);
+    }
+}
