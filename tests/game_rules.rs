@@ -958,7 +958,7 @@ fn a_rule_action_on_a_tile_is_listed_checked_and_written_in_replays_and_closes_t
                 };
                 assert_eq!(
                     game.check(&at(Hex::new(0, 1))),
-                    Err(ActionError::BlockedByRule {
+                    Err(ActionError::PlacingBlockedByRule {
                         hex: Hex::new(0, 1)
                     }),
                     "turn {seed_turn}"

@@ -177,6 +177,12 @@ pub enum ActionError {
         /// The hex.
         hex: Hex,
     },
+    /// A game rule in play closes this hex to placing now (`block_place`, `place_only`): no
+    /// tile may be placed on it from the hand, but units may still move there.
+    PlacingBlockedByRule {
+        /// The hex.
+        hex: Hex,
+    },
     /// R2.6 does not allow a redraw now; the reason is given.
     NoRedraw(&'static str),
     /// An ability hook failed during a battle the action started.
@@ -251,6 +257,10 @@ impl fmt::Display for ActionError {
             ActionError::BlockedByRule { hex } => write!(
                 f,
                 "a game rule in play blocks {hex} now (its `restrict` hook): no tile may be placed on it or moved to it"
+            ),
+            ActionError::PlacingBlockedByRule { hex } => write!(
+                f,
+                "a game rule in play closes {hex} to placing now (its `restrict` hook): place the tile on another hex; units may still move there"
             ),
             ActionError::Hook(e) => write!(f, "an ability script failed: {e}"),
         }
@@ -772,7 +782,7 @@ impl Game {
             && self.stage != Stage::PlaceHq
             && shape.cell(hex).is_some_and(|c| r.no_place & c.bit() != 0)
         {
-            return Err(ActionError::BlockedByRule { hex });
+            return Err(ActionError::PlacingBlockedByRule { hex });
         }
         let closed = |kind: Closed| r.closed.contains(kind);
         let (kind, to) = match *action {
