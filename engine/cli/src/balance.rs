@@ -178,7 +178,8 @@ const MIN_TILE_GAMES: u64 = 20;
 
 /// The tiles that most over- and under-perform: the win rate of their player when they were
 /// placed minus when they were not (each with its interval), with their HQ damage, kills and
-/// discards per game; five of each, among tiles with [`MIN_TILE_GAMES`] games both ways.
+/// discards per game; five of each at most (a tile whose rate does not move is in neither), among
+/// tiles with [`MIN_TILE_GAMES`] games both ways.
 fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
     let mut ranked: Vec<(&TileImpact, f64)> = r
         .tiles
@@ -209,12 +210,26 @@ fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
         out,
         "tiles whose player wins more when they are placed (win% placed minus not placed; per game: HQ damage, kills, discards):"
     )?;
-    for (t, d) in ranked.iter().take(5) {
+    // A tile is in one list at most: the more list holds only gains, the less list only losses.
+    let more: Vec<_> = ranked.iter().filter(|(_, d)| *d > 0.0).take(5).collect();
+    for (t, d) in &more {
         row(out, t, *d)?;
     }
+    if more.is_empty() {
+        writeln!(out, "  none")?;
+    }
     writeln!(out, "tiles whose player wins less when they are placed:")?;
-    for (t, d) in ranked.iter().rev().take(5) {
+    let less: Vec<_> = ranked
+        .iter()
+        .rev()
+        .filter(|(_, d)| *d < 0.0)
+        .take(5)
+        .collect();
+    for (t, d) in &less {
         row(out, t, *d)?;
+    }
+    if less.is_empty() {
+        writeln!(out, "  none")?;
     }
     Ok(())
 }
