@@ -226,10 +226,14 @@ pub fn check(out: &mut impl Write, loaded: &LoadedMods, dir: &Path) -> Result<Ex
                 1 => ", 1 game rule".to_string(),
                 n => format!(", {n} game rules"),
             },
+            // The test command names the folder, which works whatever `--mods` loaded it.
             match scenario_count(&m.dir) {
-                0 => String::new(),
-                1 => format!(", 1 scenario (`hexforge mods test {}`)", m.id),
-                n => format!(", {n} scenarios (`hexforge mods test {}`)", m.id),
+                0 => format!(
+                    ", no scenarios yet (write them in {}: docs/SCENARIO_FORMAT.md)",
+                    m.dir.join("scenarios").display()
+                ),
+                1 => format!(", 1 scenario (`hexforge mods test {}`)", m.dir.display()),
+                n => format!(", {n} scenarios (`hexforge mods test {}`)", m.dir.display()),
             },
             match warnings.len() {
                 0 => String::new(),
