@@ -475,7 +475,7 @@ enum ModsCommand {
 
 #[derive(clap::Args, Clone)]
 struct TableArgs {
-    /// The rules preset: classic, v3 or v2025.
+    /// The rules preset: classic, v3, v2025, or a preset a loaded mod defines (`rules/*.toml`, e.g. `monolith_arena`; an unknown name lists them all).
     #[arg(long, default_value = "v3")]
     rules: String,
     /// A rule option as KEY=VALUE (repeatable).

@@ -94,7 +94,15 @@ pub fn parse_preset(src: &SourceText) -> Result<RulePreset, Diagnostics> {
     for (key, value) in &def.options {
         let set = param(value.get_ref())
             .map_err(|e| e.to_string())
-            .and_then(|v| rules.set(key, &v).map_err(|e| e.to_string()));
+            .and_then(|v| {
+                rules.set(key, &v).map_err(|e| match e {
+                    // A mod's own option is not set here but in its declaration.
+                    hexforge_core::rules::OptionError::UnknownKey { .. } => format!(
+                        "{e}. A preset's `[options]` sets engine keys only: if `{key}` is an option a mod declares, give it its value for this preset in that mod's options.toml, `presets = {{ {id} = ... }}` in the option's entry (docs/RULESETS.md, \"Presets\")"
+                    ),
+                    other => other.to_string(),
+                })
+            });
         if let Err(message) = set {
             errors.push(src.error(value.span(), message));
         }
