@@ -489,7 +489,8 @@ pub fn play_matches<H: AbilityHooks>(
     }
     writeln!(
         out,
-        "{games} games; bots {} vs {}{}; rules {}; seed {seed}",
+        "{games} games{}; bots {} vs {}{}; rules {}; seed {seed}",
+        failed_note(failures.len()),
         bot(0),
         bot(1),
         if two_bots {
@@ -571,10 +572,36 @@ pub fn play_matches<H: AbilityHooks>(
         }
         writeln!(out, "{:<12} {:>6}", "draws", by_bot[2])?;
     }
-    for f in &failures {
-        writeln!(out, "error: {f:#}")?;
-    }
+    write_failures(out, &failures)?;
     Ok(failures.is_empty())
+}
+
+/// What the first line of a table says of the games that failed: nothing when none did.
+fn failed_note(failed: usize) -> String {
+    match failed {
+        0 => String::new(),
+        n => format!(" ({n} failed and left out of the table: the errors are below it)"),
+    }
+}
+
+/// The errors of the games that failed, each message once with how many games it stopped, in
+/// the order they first happened.
+fn write_failures(out: &mut impl Write, failures: &[anyhow::Error]) -> Result<()> {
+    let mut seen: Vec<(String, usize)> = Vec::new();
+    for f in failures {
+        let text = format!("{f:#}");
+        match seen.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, n)) => *n += 1,
+            None => seen.push((text, 1)),
+        }
+    }
+    for (text, n) in seen {
+        match n {
+            1 => writeln!(out, "error (1 game): {text}")?,
+            n => writeln!(out, "error ({n} games): {text}")?,
+        }
+    }
+    Ok(())
 }
 
 /// The table of a series of team games: each team's armies, wins and share, the draws, then the
@@ -608,7 +635,8 @@ fn team_table(
     let bots: Vec<&str> = (0..armies.len()).map(|k| bot_name(bot_names, k)).collect();
     writeln!(
         out,
-        "{games} games; bots {}; rules {}; seed {seed}",
+        "{games} games{}; bots {}; rules {}; seed {seed}",
+        failed_note(failures.len()),
         bots.join(", "),
         table.preset
     )?;
@@ -637,9 +665,7 @@ fn team_table(
         )?;
     }
     writeln!(out, "{:<40} {draws:>6}", "draws")?;
-    for f in &failures {
-        writeln!(out, "error: {f:#}")?;
-    }
+    write_failures(out, &failures)?;
     Ok(failures.is_empty())
 }
 

@@ -65,7 +65,7 @@ fn a_script_error_that_stops_a_match_is_shown_in_the_modders_words() {
         &folder,
     ]);
     assert!(!ok, "{out}");
-    assert!(out.contains("error: game 1 (seed "), "{out}");
+    assert!(out.contains("error (1 game): game 1 (seed "), "{out}");
     assert!(out.contains(expected), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
