@@ -1,7 +1,7 @@
 //! Army files (docs/ARMY_FORMAT.md): the raw `*Def` structures and their validation into
 //! engine [`Tile`]s. Validation reports every problem of a file at once.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml_every};
 use crate::edges::apply_feature;
 use crate::value::param;
 use hexforge_core::hex::{Dir, Edge, Hex};
@@ -177,7 +177,7 @@ pub fn load_army(path: &Path) -> Result<ArmyFile, Diagnostics> {
 
 /// Parses then validates an army file's text.
 pub fn parse_army(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
-    let def: ArmyFileDef = parse_toml(src)?;
+    let def: ArmyFileDef = parse_toml_every(src)?;
     validate_army(src, def)
 }
 
@@ -189,7 +189,7 @@ pub fn load_army_open(path: &Path) -> Result<ArmyFile, Diagnostics> {
 
 /// [`load_army_open`] for a file's text: parsed and validated, all but its size.
 pub fn parse_army_open(src: &SourceText) -> Result<ArmyFile, Diagnostics> {
-    let def: ArmyFileDef = parse_toml(src)?;
+    let def: ArmyFileDef = parse_toml_every(src)?;
     validate(src, def, false)
 }
 
@@ -686,6 +686,34 @@ mod tests {
         format!(
             "[army]\nid = \"fan\"\nname = \"Fan\"\nsize = {size}\n\n{HQ}[[tile]]\nid = \"lead\"\nname = \"Lead\"\nkind = \"soldier\"\ncount = 1\ninitiative = [2]\n\n[tile.linked]\n{linked}\n[[tile]]\nid = \"tail\"\nname = \"Tail\"\n{tail}"
         )
+    }
+
+    #[test]
+    fn every_value_of_the_wrong_type_is_reported_at_once() {
+        // Three values of the wrong type in two tiles: all three, each at its place. What the
+        // validation finds (the misspelt kind) follows once the file reads.
+        let text = army(&format!(
+            "{HQ}[[tile]]\nid = \"a\"\nname = \"A\"\nkind = \"soldier\"\ncount = \"two\"\ninitiative = [1]\n\n[[tile]]\nid = \"b\"\nname = \"B\"\nkind = \"soldir\"\ncount = \"two\"\ntoughness = \"1\"\ninitiative = [1]\n"
+        ));
+        let e = check(&text).expect_err("refused").to_string();
+        let lines: Vec<&str> = e.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "fan.toml:20:9: `count` must be a whole number, e.g. 3; found the text \"two\"",
+                "fan.toml:27:9: `count` must be a whole number, e.g. 3; found the text \"two\"",
+                "fan.toml:28:13: `toughness` must be a whole number, e.g. 3; found the text \"1\"",
+            ],
+            "{e}"
+        );
+        let typed = text
+            .replace("count = \"two\"", "count = 1")
+            .replace("toughness = \"1\"", "toughness = 1");
+        let e = check(&typed).expect_err("refused").to_string();
+        assert!(
+            e.starts_with("fan.toml:26:8: ") && e.contains("soldir"),
+            "{e}"
+        );
     }
 
     #[test]

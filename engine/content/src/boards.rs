@@ -4,7 +4,7 @@
 //! of a game (R9.7 King of the Hill, R9.5 maps). The engine's two printed boards, `standard`
 //! and `extended`, are built in.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml_every};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::names::did_you_mean;
 use hexforge_core::shape::MAX_CELLS;
@@ -227,7 +227,7 @@ pub fn load_board(path: &Path, mod_id: &str) -> Result<Board, Diagnostics> {
 /// Parses then checks a board file's text; every problem is reported at once, each at its
 /// `file:line:column` with what to do.
 pub fn parse_board(src: &SourceText, mod_id: &str) -> Result<Board, Diagnostics> {
-    let def: BoardDef = parse_toml(src)?;
+    let def: BoardDef = parse_toml_every(src)?;
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut err = |span: Range<usize>, message: String| errors.push(src.error(span, message));
 

@@ -208,6 +208,112 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(src: &SourceText) -> Result<T,
     toml::from_str(src.text()).map_err(|e| toml_error(src, &e))
 }
 
+/// [`parse_toml`], reporting every value of the wrong type at once rather than the first: after a
+/// type error the value is set aside (written over, in a copy of the text, with a value of the
+/// expected type, the lines and columns of everything else kept) and the text read again, until it
+/// reads or a problem remains that no stand-in value answers (a syntax error, a missing key).
+/// The errors come in file order; a file with none gives its value.
+pub fn parse_toml_every<T: serde::de::DeserializeOwned>(
+    src: &SourceText,
+) -> Result<T, Diagnostics> {
+    let first = match parse_toml::<T>(src) {
+        Ok(v) => return Ok(v),
+        Err(d) => d,
+    };
+    let mut found = vec![first];
+    let mut text = src.text().to_string();
+    // A file with more wrong values than this is told the first ones.
+    for _ in 0..MAX_TYPE_ERRORS {
+        let Err(e) = toml::from_str::<T>(&text) else {
+            break;
+        };
+        let (Some(span), Some(stand_in)) = (e.span(), stand_in(e.message())) else {
+            break;
+        };
+        if !stand_in_over(&mut text, span.clone(), stand_in) {
+            break;
+        }
+        match toml::from_str::<T>(&text) {
+            Ok(_) => break,
+            Err(next) => {
+                let d = toml_error(src, &next);
+                let Some(at) = next.span() else { break };
+                if at.start <= span.start || found.contains(&d) {
+                    break;
+                }
+                // A key missing now may be the one set aside: not a problem of the file.
+                if next.message().contains("missing field") {
+                    break;
+                }
+                found.push(d);
+            }
+        }
+    }
+    found.sort_by_key(|d| (d.line, d.column));
+    Err(Diagnostics(found))
+}
+
+/// The most type errors [`parse_toml_every`] reports from one file.
+const MAX_TYPE_ERRORS: usize = 32;
+
+/// A TOML value of the type a serde message expects (`expected u8`, `expected a boolean`, `expected
+/// one of `a`, `b``), standing in for a value of the wrong type; `None` when the message is not a
+/// type error.
+fn stand_in(message: &str) -> Option<String> {
+    let (_, expected) = message.rsplit_once("expected ")?;
+    let expected = expected.trim();
+    if let Some(first) = listed(expected).first() {
+        return Some(format!("\"{first}\""));
+    }
+    let is = |words: &[&str]| words.iter().any(|w| expected.contains(w));
+    Some(
+        if is(&[
+            "u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "usize", "integer",
+        ]) {
+            "0"
+        } else if is(&["f32", "f64", "float"]) {
+            "0.0"
+        } else if is(&["bool"]) {
+            "false"
+        } else if is(&["string", "str", "char"]) {
+            "\"\""
+        } else if is(&["sequence", "array", "tuple"]) {
+            "[]"
+        } else if is(&["map", "struct", "table"]) {
+            "{}"
+        } else {
+            return None;
+        }
+        .to_string(),
+    )
+}
+
+/// Writes `value` over the bytes `span` of `text`, the rest of them blanked with spaces and its
+/// line breaks kept, so that nothing after it moves; `false` when `value` does not fit on the
+/// span's first line.
+fn stand_in_over(text: &mut String, span: std::ops::Range<usize>, value: String) -> bool {
+    let Some(old) = text.get(span.clone()) else {
+        return false;
+    };
+    let room = old.split('\n').next().map_or(0, str::len);
+    if value.len() > room {
+        return false;
+    }
+    let mut new: Vec<u8> = old
+        .chars()
+        .flat_map(|c| {
+            let b = if c == '\n' { b'\n' } else { b' ' };
+            std::iter::repeat_n(b, c.len_utf8())
+        })
+        .collect();
+    new[..value.len()].copy_from_slice(value.as_bytes());
+    let Ok(new) = String::from_utf8(new) else {
+        return false;
+    };
+    text.replace_range(span, &new);
+    true
+}
+
 /// The largest file Hexforge reads: 4 MiB (a whole army, scenario or replay takes a few dozen
 /// kilobytes).
 pub const MAX_FILE_BYTES: usize = 4 << 20;
@@ -796,6 +902,29 @@ mod tests {
         let src = SourceText::new("a.toml", "count = \"1\n");
         let e = parse_toml::<Tile>(&src).expect_err("bad string");
         assert!(e.to_string().contains("unterminated string"), "{e}");
+    }
+
+    #[test]
+    fn values_of_the_wrong_type_are_all_reported_where_they_are_written() {
+        // A list over two lines where a number goes, a text with a wide letter, then a boolean:
+        // the stand-ins keep every later line and column where it was.
+        let text = "count = [1,\n  2]\nmobile = \"ünf\"\n";
+        let e = parse_toml_every::<Tile>(&SourceText::new("a.toml", text)).expect_err("refused");
+        let lines: Vec<String> = e.0.iter().map(ToString::to_string).collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].starts_with("a.toml:1:9: `count`"), "{lines:?}");
+        assert!(lines[1].starts_with("a.toml:3:10: `mobile`"), "{lines:?}");
+        // A syntax error stops there: no stand-in answers it.
+        let text = "count = \"x\"\nmobile = = 1\n";
+        let e = parse_toml_every::<Tile>(&SourceText::new("a.toml", text)).expect_err("refused");
+        assert_eq!(e.0.len(), 1, "{e}");
+        // A file with none reads.
+        let ok =
+            parse_toml_every::<Tile>(&SourceText::new("a.toml", "count = 2\n")).expect("reads");
+        assert_eq!(ok.count, 2);
+        let mut t = String::from("a = \"é\"\nb = 1");
+        assert!(stand_in_over(&mut t, 4..8, "0".into()));
+        assert_eq!(t, "a = 0   \nb = 1");
     }
 
     #[derive(serde::Deserialize, Debug)]

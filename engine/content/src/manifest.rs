@@ -1,7 +1,7 @@
 //! Mod manifests (`mod.toml`): the raw `ModManifestDef` from TOML, and its validation into a
 //! `Manifest` with semantic versions, the Hexforge versions it supports and its dependencies.
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml_every};
 use semver::{Version, VersionReq};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -151,7 +151,7 @@ pub fn load_manifest(dir: &Path) -> Result<Manifest, Diagnostics> {
 
 /// Parses then validates a manifest's text.
 pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
-    let def: ModManifestDef = parse_toml(src)?;
+    let def: ModManifestDef = parse_toml_every(src)?;
     let mut errors = Vec::new();
     let id = def.id.get_ref();
     if !crate::scaffold::valid_id(id) {

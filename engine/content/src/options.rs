@@ -3,7 +3,7 @@
 //! preset, for the mod's scripts to read with `ctx:option(key)`; each `[[implies]]` gives engine
 //! keys values when declared options have given values (a variant played by the engine's rules).
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml_every};
 use crate::value::param;
 use hexforge_core::Rules;
 use hexforge_core::names::did_you_mean;
@@ -118,7 +118,7 @@ pub fn parse_options(
     mod_id: &str,
     presets: &[&str],
 ) -> Result<OptionsFile, Diagnostics> {
-    let def: OptionsFileDef = parse_toml(src)?;
+    let def: OptionsFileDef = parse_toml_every(src)?;
     let mut errors = Vec::new();
     let mut out: Vec<OptionDecl> = Vec::new();
     // The keys the file declares, valid or not, for `[[implies]]` to name.
