@@ -1145,3 +1145,33 @@ fn a_plan_that_asked_an_effect_is_made_at_every_call() {
         assert_eq!(report.hq_damage[0], 1, "the wound on its own HQ lands");
     }
 }
+
+#[test]
+fn lua_mistakes_are_told_with_what_to_do() {
+    let cases = [
+        (
+            "local t = ctx:tile_at(0, -3)\n  return t.wounds",
+            "attempt to index a nil value (local 't'): that value is nil, so it has no fields: check it first",
+        ),
+        (
+            "ctx:tile_att(0, 0)",
+            "the object has no method of that name: docs/LUA_API.md lists",
+        ),
+        (
+            "helper(1)",
+            "there is no function of that name here: check its spelling",
+        ),
+        (
+            "local n = ctx:marker(0, 0, \"none\")\n  return n + 1",
+            "a value on this line is nil: give it a default (`x or 0`)",
+        ),
+    ];
+    for (body, expected) in cases {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {body}\nend }})\n"
+        ));
+        assert_eq!(problems, "");
+        let err = fight(&c, &mut host).expect_err(body);
+        assert!(err.contains(expected), "{body}\n{err}");
+    }
+}

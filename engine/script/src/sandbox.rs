@@ -364,9 +364,9 @@ fn describe(lua: &Lua, err: &Value, limits: &Limits, chunks: &RefCell<Vec<String
                     } else {
                         cut(rest)
                     };
-                    (Some(full_name(&at, chunks)), rest)
+                    (Some(full_name(&at, chunks)), with_hint(rest))
                 }
-                None => (here.clone(), cut_bytes(&bytes)),
+                None => (here.clone(), with_hint(cut_bytes(&bytes))),
             }
         }
         Value::Error(e) => positioned(cut(&error_text(e, limits))),
@@ -402,6 +402,29 @@ fn describe(lua: &Lua, err: &Value, limits: &Limits, chunks: &RefCell<Vec<String
         message,
         traceback,
     }
+}
+
+/// Lua's own message for a mistake in a script (`attempt to index a nil value (local 't')`),
+/// followed by what to do about it; any other message as it is.
+fn with_hint(message: String) -> String {
+    let hint = if message.starts_with("attempt to index a nil value") {
+        "that value is nil, so it has no fields: check it first (`if t then ... end`); a read of the board gives nil where there is nothing (`ctx:tile_at` on an empty hex, say)"
+    } else if message.starts_with("attempt to call a nil value (method") {
+        "the object has no method of that name: docs/LUA_API.md lists what `ctx`, `plan`, `fx`, `hits` and `a` offer"
+    } else if message.starts_with("attempt to call a nil value") {
+        "there is no function of that name here: check its spelling, and that it is defined above this line (docs/LUA_API.md lists what scripts may use)"
+    } else if message.starts_with("attempt to perform arithmetic on a nil value")
+        || message.starts_with("attempt to concatenate a nil value")
+        || (message.starts_with("attempt to compare") && message.contains("nil"))
+    {
+        "a value on this line is nil: give it a default (`x or 0`) or check it first"
+    } else {
+        return message;
+    };
+    if message.len() + hint.len() > MESSAGE_MAX {
+        return message;
+    }
+    format!("{message}: {hint}")
 }
 
 /// The chunk name behind a position Lua shortened (`...tail.lua:3`): chunk names longer than
