@@ -1158,8 +1158,8 @@ fn lua_mistakes_are_told_with_what_to_do() {
             "the object has no method of that name: docs/LUA_API.md lists",
         ),
         (
-            "helper(1)",
-            "there is no function of that name here: check its spelling",
+            "hex.neighbr(0, 0, 1)",
+            "(field 'neighbr'): there is no function of that name in that table: check its spelling",
         ),
         (
             "local n = ctx:marker(0, 0, \"none\")\n  return n + 1",

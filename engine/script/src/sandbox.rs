@@ -411,8 +411,8 @@ fn with_hint(message: String) -> String {
         "that value is nil, so it has no fields: check it first (`if t then ... end`); a read of the board gives nil where there is nothing (`ctx:tile_at` on an empty hex, say)"
     } else if message.starts_with("attempt to call a nil value (method") {
         "the object has no method of that name: docs/LUA_API.md lists what `ctx`, `plan`, `fx`, `hits` and `a` offer"
-    } else if message.starts_with("attempt to call a nil value") {
-        "there is no function of that name here: check its spelling, and that it is defined above this line (docs/LUA_API.md lists what scripts may use)"
+    } else if message.starts_with("attempt to call a nil value (field") {
+        "there is no function of that name in that table: check its spelling (docs/LUA_API.md lists what scripts may use)"
     } else if message.starts_with("attempt to perform arithmetic on a nil value")
         || message.starts_with("attempt to concatenate a nil value")
         || (message.starts_with("attempt to compare") && message.contains("nil"))
