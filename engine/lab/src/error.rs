@@ -28,7 +28,7 @@ pub enum LabError {
     )]
     BadShard(String),
     /// The engine refused to start a game (an army not loaded, a bad lineup of teams...).
-    #[error("{0}")]
+    #[error(transparent)]
     Start(#[from] hexforge_core::GameError),
     /// The series was cancelled before its end.
     #[error("cancelled before the end of the series")]
