@@ -57,7 +57,7 @@ enum Command {
         #[command(flatten)]
         table: TableArgs,
     },
-    /// Mods: list them, check one, or create a new one.
+    /// Mods: create, check and test one; list, explain, pack, install, remove; publish, search and update through a portal.
     Mods {
         #[command(subcommand)]
         action: ModsCommand,
@@ -229,7 +229,7 @@ enum Command {
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
     Matches {
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = games_count)]
         games: usize,
         /// The armies to pair (default: every loaded army); each pair of them plays, mirror
         /// matches only with --mirrors.
@@ -290,11 +290,22 @@ struct ReportArgs {
     html: Option<PathBuf>,
 }
 
+/// A number of games for `--games`: a whole number, 1 or more.
+fn games_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("a series plays 1 game or more".to_string()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!(
+            "`{s}` is not a number of games: give a whole number, e.g. 100"
+        )),
+    }
+}
+
 /// What `hexforge balance` plays.
 #[derive(clap::Args)]
 struct BalanceArgs {
     /// Games of the whole series (a shard plays its part of them).
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = games_count)]
     games: usize,
     /// The armies (default: every loaded army); every pairing of two of them plays.
     #[arg(long = "army", value_name = "ARMY")]
@@ -666,6 +677,8 @@ fn run() -> Result<ExitCode> {
         let merged = hexforge_lab::merge(&read)?;
         let mut stdout = std::io::stdout().lock();
         balance::print(&mut stdout, &merged)?;
+        // As a single run prints it: the shards' content (the same in all, or they were refused).
+        writeln!(stdout, "Content: {}", merged.content)?;
         write_balance(&merged, report)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -819,6 +832,13 @@ fn run() -> Result<ExitCode> {
         } => {
             report_problems(&loaded);
             let armies = armies_of(&loaded, &armies)?;
+            if bots.len() > armies.len() {
+                bail!(
+                    "--bot given {} times for {} players: give one bot per player at most (the last one given plays the remaining seats)",
+                    bots.len(),
+                    armies.len()
+                );
+            }
             let teams = matches::seat_teams(&armies, &teams)?;
             if let Some(t) = &teams {
                 // Refused once, before any game: the teams must make a game mode (R8).
@@ -1396,6 +1416,14 @@ fn scenarios(
                 writeln!(out, "       {line}")?;
             }
         }
+    }
+    if files.is_empty() {
+        let given: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        writeln!(
+            out,
+            "no scenario file (`*.toml`) in {}: give scenario files, or folders that hold some (docs/SCENARIO_FORMAT.md)",
+            given.join(", ")
+        )?;
     }
     writeln!(out, "{passed} passed, {failed} failed")?;
     Ok(if failed == 0 && !files.is_empty() {
