@@ -173,7 +173,7 @@ pub fn host(
         _ => Listen::Direct(
             TcpListener::bind((args.bind.as_str(), args.port)).with_context(|| {
                 format!(
-                    "cannot listen on {}:{} (choose another port with --port, or 0 for any free one)",
+                    "cannot listen on {}:{} (--bind must be an address of this machine, e.g. 127.0.0.1 or 0.0.0.0, and the port a free one: choose another with --port, or 0 for any free one)",
                     args.bind, args.port
                 )
             })?,
@@ -358,7 +358,7 @@ fn attempt(
 /// `hexforge serve`: a relay on `bind:port`, until the process is stopped.
 pub fn serve(bind: &str, port: u16) -> Result<ExitCode> {
     let listener = TcpListener::bind((bind, port)).with_context(|| {
-        format!("cannot listen on {bind}:{port} (choose another port with --port, or 0 for any free one)")
+        format!("cannot listen on {bind}:{port} (--bind must be an address of this machine, e.g. 127.0.0.1 or 0.0.0.0, and the port a free one: choose another with --port, or 0 for any free one)")
     })?;
     let at = listener.local_addr()?;
     say(&format!(

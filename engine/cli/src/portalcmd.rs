@@ -31,7 +31,7 @@ pub fn serve(
         None => None,
     };
     let listener = TcpListener::bind((bind, port)).with_context(|| {
-        format!("cannot listen on {bind}:{port} (choose another port with --port, or 0 for any free one)")
+        format!("cannot listen on {bind}:{port} (--bind must be an address of this machine, e.g. 127.0.0.1 or 0.0.0.0, and the port a free one: choose another with --port, or 0 for any free one)")
     })?;
     let at = listener.local_addr()?;
     let scheme = if tls.is_some() { "https" } else { "http" };
@@ -194,8 +194,19 @@ pub fn install(
 ) -> Result<ExitCode> {
     let (id, req) = named(spec)?;
     let portal = Portal::new(portal);
-    let steps = plan(&portal, &id, &req, &|d, r| has(loaded, d, r))
-        .map_err(|e| anyhow::anyhow!("{}: {e}", portal.address()))?;
+    let steps = plan(&portal, &id, &req, &|d, r| has(loaded, d, r)).map_err(|e| {
+        // A misspelt name: the closest one the portal has.
+        let near = match &e {
+            hexforge_portal::PortalError::NotFound(_) => portal
+                .search("")
+                .map(|all| {
+                    hexforge_core::names::did_you_mean(&id, all.iter().map(|m| m.id.as_str()))
+                })
+                .unwrap_or_default(),
+            _ => String::new(),
+        };
+        anyhow::anyhow!("{}: {e}{near}", portal.address())
+    })?;
     carry_out(out, input, &portal, &steps, into, yes)
 }
 
