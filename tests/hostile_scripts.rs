@@ -1175,3 +1175,80 @@ fn lua_mistakes_are_told_with_what_to_do() {
         assert!(err.contains(expected), "{body}\n{err}");
     }
 }
+
+/// A determinism break found by trying: a global's metatable handed its `__index` or `__len`
+/// function the writable table behind the read-only global, where a hook could keep a count from
+/// one battle to the next that no reseed put back (nor a remembered call saw).
+#[test]
+fn a_globals_metamethods_get_the_read_only_global_not_the_table_behind_it() {
+    for (global, reach) in [
+        (
+            "Store = setmetatable({}, { __index = function(t, k) if k == \"raw\" then return t end end })",
+            "Store.raw",
+        ),
+        (
+            "local mt = {}\nmt.__index = mt\nStore = setmetatable({}, mt)",
+            "Store.__index",
+        ),
+        (
+            "Store = setmetatable({}, { __len = function(t) t.n = (t.n or 0) + 1 return t.n end })",
+            "Store",
+        ),
+    ] {
+        let write = if reach == "Store" {
+            "local n = #Store".to_string()
+        } else {
+            format!("local raw = {reach}\n  raw.n = 1")
+        };
+        let (c, mut host, problems) = load(&format!(
+            "{global}\nability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {write}\nend }})\n"
+        ));
+        assert_eq!(problems, "", "{global}");
+        let err = fight(&c, &mut host).expect_err(global);
+        assert!(err.contains("cannot change `n`"), "{global}\n{err}");
+    }
+}
+
+/// Lua's own `table.sort` picks pivots from the clock after a bad split: elements its order calls
+/// equal came out in another order from one run to the next. The sandbox's sort is stable.
+#[test]
+fn table_sort_is_stable_and_the_same_in_every_run() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local t = {}\n  for i = 1, 600 do t[i] = { k = 5, id = i } end\n  t[1].k, t[300].k, t[600].k = 0, 1, 2\n  table.sort(t, function(a, b) return a.k < b.k end)\n  local want = { 1, 300, 600 }\n  for i = 2, 599 do if i ~= 300 then want[#want + 1] = i end end\n  local ok = #want == 600\n  for i = 1, 600 do ok = ok and t[i].id == want[i] end\n  local s = { 3, 1, 2 }\n  table.sort(s)\n  ok = ok and s[1] == 1 and s[3] == 3\n  if not ok then error(\"not stable\") end\nend })\n",
+    );
+    assert_eq!(problems, "");
+    for _ in 0..3 {
+        assert_eq!(fight(&c, &mut host), Ok(1));
+    }
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  table.sort({ 1, 2 }, 3)\nend })\n",
+    );
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("bad argument #2 to 'sort'"), "{err}");
+}
+
+/// Weak tables by the back door: `__mode` added to a metatable after `setmetatable`.
+#[test]
+fn no_metatable_takes_gc_or_mode_after_it_is_set() {
+    for add in [
+        "local mt = {}\n  local w = setmetatable({}, mt)\n  mt.__mode = \"v\"",
+        "local mt = {}\n  setmetatable({}, mt)\n  mt.__gc = function() end",
+        "local base = {}\n  local mt = setmetatable({}, base)\n  local w = setmetatable({}, mt)\n  mt.__mode = \"k\"",
+        "local t = {}\n  setmetatable(t, t)\n  t.__mode = \"k\"",
+    ] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {add}\nend }})\n"
+        ));
+        assert_eq!(problems, "", "{add}");
+        let err = fight(&c, &mut host).expect_err(add);
+        assert!(
+            err.contains("in a table used as a metatable"),
+            "{add}\n{err}"
+        );
+    }
+    // Any other key is set as Lua sets it, and the guard is no business of the script's.
+    let (c, mut host, _) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local mt = {}\n  local o = setmetatable({}, mt)\n  mt.__index = function() return 7 end\n  o.x = 1\n  if o.y ~= 7 or o.x ~= 1 or getmetatable(mt) ~= nil or getmetatable(o) ~= mt then error(\"changed\") end\nend })\n",
+    );
+    assert_eq!(fight(&c, &mut host), Ok(1));
+}

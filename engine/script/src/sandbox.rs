@@ -470,10 +470,10 @@ pub(crate) struct UpvalueAccess {
 /// Trusted setup code, run with the full standard library before any script: builds `base` from
 /// a list of allowed functions and replaces the unsafe or order-dependent ones.
 const SETUP: &str = r#"
-local tripped, random, install, as_message = ...
+local tripped, random, install, as_message, meta_of, set_meta = ...
 local getmetatable, setmetatable, rawget, next, type, error, tostring =
   getmetatable, setmetatable, rawget, next, type, error, tostring
-local raw_pcall, select, sort = pcall, select, table.sort
+local raw_pcall, select, sort, rawset = pcall, select, table.sort, rawset
 
 -- String methods must not reach string.dump, nor let scripts change the string metatable.
 string.dump = nil
@@ -505,21 +505,58 @@ tostring = safe_tostring
 -- Library work that runs in C is counted against the call's instruction budget, and the
 -- strings library functions build are capped (strings.rs): the pattern functions (every step
 -- counted), `string.rep`, `string.format` (no `%p`, no address for `%s`), `table.concat`, and
--- the functions whose work grows with their arguments (`string.sub`, `table.sort`, ...).
+-- the functions whose work grows with their arguments (`string.sub`, `table.insert`, ...; `table.sort` is replaced below).
 install(safe_tostring)
 
 local originals = setmetatable({}, { __mode = "k" })
+
+-- The proxy made for each table, so that a table reached twice (or from itself) gets one.
+local proxies = setmetatable({}, { __mode = "k" })
 
 local function freeze(t)
   if type(t) ~= "table" or originals[t] then
     return t
   end
+  local made = proxies[t]
+  if made then
+    return made
+  end
+  local proxy = {}
+  proxies[t] = proxy
   for k, v in next, t do
     if type(v) == "table" then
       t[k] = freeze(v)
     end
   end
-  local proxy = setmetatable({}, {
+  -- Lua hands an `__index` or `__len` function the table it was called on: through the proxy,
+  -- that would be the table behind it, writable where the proxy refuses. The table's metatable
+  -- is replaced by a copy whose such functions are handed the proxy instead, and whose `__index`
+  -- table is read-only too; the script's own functions stay in it (at 1 and 2, keys Lua never
+  -- reads in a metatable) so that what they hold is found like any other reachable function.
+  local mt = meta_of(t)
+  if type(mt) == "table" then
+    local guarded = {}
+    for k, v in next, mt do
+      guarded[k] = v
+    end
+    local index, len = rawget(mt, "__index"), rawget(mt, "__len")
+    if type(index) == "function" then
+      guarded[1] = index
+      guarded.__index = function(_, k)
+        return index(proxy, k)
+      end
+    elseif type(index) == "table" then
+      guarded.__index = freeze(index)
+    end
+    if type(len) == "function" then
+      guarded[2] = len
+      guarded.__len = function()
+        return len(proxy)
+      end
+    end
+    set_meta(t, guarded)
+  end
+  setmetatable(proxy, {
     __index = t,
     __newindex = function(_, k)
       error("cannot change `" .. tostring(k) .. "`: the library and a mod's globals are read-only; use a local", 2)
@@ -584,14 +621,45 @@ local function safe_pcall(f, ...)
 end
 
 -- Finalizers and weak tables act whenever the collector runs, and when it runs depends on all that
--- was allocated before (other battles, a bot's simulations): a metatable may not bring them.
--- (Lua marks an object for finalization only if its metatable has __gc when it is set.)
+-- was allocated before (other battles, a bot's simulations): a metatable may not bring them, at
+-- `setmetatable` (Lua marks an object for finalization only if its metatable has __gc when it is
+-- set) or later. A table used as a metatable gets a `__newindex` that refuses the two keys (if it
+-- has none: for the tables it is the metatable of, which may be metatables themselves), and a
+-- metatable of its own that does the same (or its metatable gets that `__newindex`), so neither
+-- key can be added to it afterwards either. For any other key they set the field as Lua would.
+local function no_collector_keys(m, k, v)
+  if k == "__gc" or k == "__mode" then
+    error("cannot set `" .. k .. "` in a table used as a metatable: finalizers and weak tables depend on when memory is collected, which differs from one process to another", 2)
+  end
+  rawset(m, k, v)
+end
+local watched = { __newindex = no_collector_keys }
 local raw_setmetatable = setmetatable
 local function safe_setmetatable(t, mt)
-  if type(mt) == "table" and (rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil) then
-    error("setmetatable: `__gc` and `__mode` are not allowed: finalizers and weak tables depend on when memory is collected, which differs from one process to another", 2)
+  if type(mt) == "table" then
+    if rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil then
+      error("setmetatable: `__gc` and `__mode` are not allowed: finalizers and weak tables depend on when memory is collected, which differs from one process to another", 2)
+    end
+    if rawget(mt, "__newindex") == nil and not originals[mt] then
+      rawset(mt, "__newindex", no_collector_keys)
+    end
+    local outer = meta_of(mt)
+    if outer == nil then
+      raw_setmetatable(mt, watched)
+    elseif type(outer) == "table" and outer ~= watched and rawget(outer, "__newindex") == nil
+      and not originals[outer] then
+      rawset(outer, "__newindex", no_collector_keys)
+    end
   end
   return raw_setmetatable(t, mt)
+end
+-- The guard a plain metatable gets is no business of the script's.
+local function safe_getmetatable(v)
+  local m = getmetatable(v)
+  if m == watched then
+    return nil
+  end
+  return m
 end
 
 local function copy(t, except)
@@ -604,13 +672,71 @@ local function copy(t, except)
   return c
 end
 
+-- `table.sort` that is the same in every run: Lua's own picks its pivots from the clock once a
+-- split goes badly, so elements its order calls equal could come out in another order from one
+-- run to the next. A merge sort, stable (equal elements keep their order), counted like any
+-- script code.
+local function stable_sort(t, lt)
+  if type(t) ~= "table" then
+    error("bad argument #1 to 'sort' (table expected, got " .. type(t) .. ")", 2)
+  end
+  if lt == nil then
+    lt = function(a, b) return a < b end
+  elseif type(lt) ~= "function" then
+    error("bad argument #2 to 'sort' (function expected, got " .. type(lt) .. ")", 2)
+  end
+  local n = #t
+  if n < 2 then
+    return
+  end
+  local a, b = {}, {}
+  for i = 1, n do
+    a[i] = t[i]
+  end
+  local width = 1
+  while width < n do
+    local i = 1
+    while i <= n do
+      local mid, hi = i + width, i + 2 * width
+      if mid > n + 1 then mid = n + 1 end
+      if hi > n + 1 then hi = n + 1 end
+      local l, r, k = i, mid, i
+      while l < mid and r < hi do
+        if lt(a[r], a[l]) then
+          b[k] = a[r]
+          r = r + 1
+        else
+          b[k] = a[l]
+          l = l + 1
+        end
+        k = k + 1
+      end
+      while l < mid do
+        b[k] = a[l]
+        l, k = l + 1, k + 1
+      end
+      while r < hi do
+        b[k] = a[r]
+        r, k = r + 1, k + 1
+      end
+      i = hi
+    end
+    a, b = b, a
+    width = width * 2
+  end
+  for i = 1, n do
+    t[i] = a[i]
+  end
+end
+table.sort = stable_sort
+
 local m = copy(math, { random = true, randomseed = true })
 m.random = random
 
 local base = {
   assert = assert, error = error, ipairs = ipairs, pairs = ordered_pairs, pcall = safe_pcall,
   select = select, tonumber = tonumber, tostring = tostring, type = type,
-  rawequal = rawequal, rawlen = rawlen, getmetatable = getmetatable, setmetatable = safe_setmetatable,
+  rawequal = rawequal, rawlen = rawlen, getmetatable = safe_getmetatable, setmetatable = safe_setmetatable,
   string = copy(string), table = copy(table), math = m, utf8 = copy(utf8),
   _VERSION = _VERSION,
 }
@@ -667,6 +793,9 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         getupvalue: lib.raw_get("getupvalue")?,
         upvalueid: lib.raw_get("upvalueid")?,
     };
+    // For the setup alone (`freeze` reads and replaces a table's metatable whatever it says).
+    let (meta_of, set_meta): (Function, Function) =
+        (lib.raw_get("getmetatable")?, lib.raw_get("setmetatable")?);
     globals.raw_set("debug", Value::Nil)?;
     let budget = Rc::new(Budget {
         limits,
@@ -727,7 +856,7 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     let xpcall: Function = lua.globals().raw_get("xpcall")?;
     let setup = engine_chunk(&lua, &SETUP_CODE, ("=sandbox", SETUP), None)?;
     let (base, freeze, original): (Table, Function, Function) =
-        setup.call((tripped, random, install, as_message))?;
+        setup.call((tripped, random, install, as_message, meta_of, set_meta))?;
     lua.set_app_data(Freezer(freeze.clone()));
     let b = budget.clone();
     lua.set_hook(

@@ -813,7 +813,7 @@ fn outcome(lua: &Lua, r: R<MultiValue>, name: &str) -> mlua::Result<MultiValue> 
 }
 
 /// Installs the bounded pattern functions, the capped builders (`string.rep`,
-/// `string.format`, `table.concat`) and the counted functions (`string.sub`, `table.sort`, ...)
+/// `string.format`, `table.concat`) and the counted functions (`string.sub`, `table.insert`, ...)
 /// into the state's libraries, before the sandbox copies them. `safe_tostring` is how `%s` shows a value without an address. Their
 /// errors are Lua errors naming the script's line.
 pub(crate) fn install(lua: &Lua, charge: Charge, safe_tostring: Function) -> mlua::Result<()> {
@@ -1122,11 +1122,6 @@ fn cost_unpack(a: &[Value]) -> u64 {
     }
 }
 
-fn cost_sort(a: &[Value]) -> u64 {
-    let n = table_len(a, 0).unwrap_or(0) as u64;
-    n * u64::from(64 - n.leading_zeros()) / 4
-}
-
 /// Counts the work of the standard functions whose cost grows with their arguments (strings by
 /// their bytes, tables by their length).
 fn install_counted(lua: &Lua, charge: &Charge) -> mlua::Result<()> {
@@ -1148,8 +1143,7 @@ fn install_counted(lua: &Lua, charge: &Charge) -> mlua::Result<()> {
     counted(lua, charge, &table, "insert", cost_shift)?;
     counted(lua, charge, &table, "remove", cost_shift)?;
     counted(lua, charge, &table, "move", cost_move)?;
-    counted(lua, charge, &table, "unpack", cost_unpack)?;
-    counted(lua, charge, &table, "sort", cost_sort)
+    counted(lua, charge, &table, "unpack", cost_unpack)
 }
 
 /// Whether a format string has a `%p` conversion (flags, width and precision allowed between).
