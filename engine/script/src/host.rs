@@ -87,6 +87,8 @@ pub(crate) struct ModState {
     frozen: bool,
     /// Some script code ran since the state was last put back.
     dirty: Cell<bool>,
+    /// The memory in use past which the next reseed point collects the garbage.
+    collect_at: Cell<usize>,
     /// Putting the state back failed (its memory limit, say): every hook call fails with this
     /// until a later reseed point puts it back.
     broken: RefCell<Option<String>>,
@@ -138,19 +140,37 @@ impl ModState {
 
     /// Puts back what the scripts changed since the last time (or since loading), if any code
     /// ran since or the last attempt failed: the state is then exactly what a fresh load gives.
+    /// Then, if code ran, collects the garbage when there is enough of it ([`ModState::collect`]).
     fn reset(&self) {
         let ran = self.dirty.replace(false);
-        if !(ran || self.broken.borrow().is_some()) || self.snapshot.is_empty() || self.frozen {
-            return;
+        if (ran || self.broken.borrow().is_some()) && !self.snapshot.is_empty() && !self.frozen {
+            self.budget.reset();
+            let failed = self.snapshot.restore(&self.lua).err().map(|e| {
+                format!(
+                    "cannot put the scripts' local variables back as they were after loading: {}; this mod's hooks fail until they can be (at the next battle or hook call outside battles)",
+                    error_text(&e, &Limits::default())
+                )
+            });
+            *self.broken.borrow_mut() = failed;
         }
-        self.budget.reset();
-        let failed = self.snapshot.restore(&self.lua).err().map(|e| {
-            format!(
-                "cannot put the scripts' local variables back as they were after loading: {}; this mod's hooks fail until they can be (at the next battle or hook call outside battles)",
-                error_text(&e, &Limits::default())
-            )
-        });
-        *self.broken.borrow_mut() = failed;
+        if ran {
+            self.collect();
+        }
+    }
+
+    /// Lua's collector runs only here, at a reseed point (it is stopped otherwise,
+    /// `new_sandbox`): when it runs depends on everything allocated before (other battles, a bot's
+    /// simulations), and a weak table would show it in the middle of a call. It runs once the
+    /// state holds twice what it held after the last collection, and at least a mebibyte more.
+    /// (A call that passes the memory limit still makes Lua collect at once, to make room.)
+    fn collect(&self) {
+        let used = self.lua.used_memory();
+        if used > self.collect_at.get() {
+            // No finalizer can run (`__gc` is refused), so a collection raises no script error.
+            let _ = self.lua.gc_collect();
+            let after = self.lua.used_memory();
+            self.collect_at.set((after * 2).max(after + (1 << 20)));
+        }
     }
 
     /// The failure every hook call reports while putting the state back fails, if it does.
@@ -549,6 +569,7 @@ impl ScriptHost {
             }]
         })?;
         let frozen = !assigns && !snapshot.has_tables();
+        let collect_at = sb.lua.used_memory().saturating_mul(2);
         let call = Call {
             catalog: Arc::new(Catalog::new()),
             rules: Arc::new(Rules::default()),
@@ -582,6 +603,7 @@ impl ScriptHost {
             runner: sb.runner,
             snapshot,
             frozen,
+            collect_at: Cell::new(collect_at),
             dirty: Cell::new(false),
             broken: RefCell::new(None),
             registry,

@@ -858,6 +858,9 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
     let (base, freeze, original): (Table, Function, Function) =
         setup.call((tripped, random, install, as_message, meta_of, set_meta))?;
     lua.set_app_data(Freezer(freeze.clone()));
+    // The collector runs only at reseed points (`ModState::collect`), or when an allocation would
+    // pass the memory limit: never at a moment that depends on what ran before in this process.
+    lua.gc_stop();
     let b = budget.clone();
     lua.set_hook(
         HookTriggers::new().every_nth_instruction(STEP),
