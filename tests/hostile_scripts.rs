@@ -1252,3 +1252,17 @@ fn no_metatable_takes_gc_or_mode_after_it_is_set() {
     );
     assert_eq!(fight(&c, &mut host), Ok(1));
 }
+
+/// The guards against `__mode` can be cleared (`setmetatable(mt, nil)` takes away the watch on
+/// a metatable); a weak table made that way still shows no collection within a call, since the
+/// collector runs only at reseed points.
+#[test]
+fn a_weak_table_made_past_the_guards_keeps_its_values_within_a_call() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local mt = {}\n  local w = setmetatable({}, mt)\n  setmetatable(mt, nil)\n  mt.__mode = \"v\"\n  w[1] = {}\n  for i = 1, 200000 do local junk = { i, i, i } end\n  if w[1] == nil then error(\"collected\") end\nend })\n",
+    );
+    assert_eq!(problems, "");
+    for _ in 0..3 {
+        assert_eq!(fight(&c, &mut host), Ok(1));
+    }
+}
