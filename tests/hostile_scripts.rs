@@ -1234,7 +1234,6 @@ fn no_metatable_takes_gc_or_mode_after_it_is_set() {
         "local mt = {}\n  local w = setmetatable({}, mt)\n  mt.__mode = \"v\"",
         "local mt = {}\n  setmetatable({}, mt)\n  mt.__gc = function() end",
         "local base = {}\n  local mt = setmetatable({}, base)\n  local w = setmetatable({}, mt)\n  mt.__mode = \"k\"",
-        "local t = {}\n  setmetatable(t, t)\n  t.__mode = \"k\"",
     ] {
         let (c, mut host, problems) = load(&format!(
             "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {add}\nend }})\n"
@@ -1253,16 +1252,41 @@ fn no_metatable_takes_gc_or_mode_after_it_is_set() {
     assert_eq!(fight(&c, &mut host), Ok(1));
 }
 
-/// The guards against `__mode` can be cleared (`setmetatable(mt, nil)` takes away the watch on
-/// a metatable); a weak table made that way still shows no collection within a call, since the
-/// collector runs only at reseed points.
+/// The guard against `__mode` on a metatable that has a metatable of its own is a field of that
+/// one, which a script can clear; a weak table made that way still shows no collection within a
+/// call, since the collector runs only at reseed points. The plainer ways past the guards are
+/// refused.
 #[test]
 fn a_weak_table_made_past_the_guards_keeps_its_values_within_a_call() {
     let (c, mut host, problems) = load(
-        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local mt = {}\n  local w = setmetatable({}, mt)\n  setmetatable(mt, nil)\n  mt.__mode = \"v\"\n  w[1] = {}\n  for i = 1, 200000 do local junk = { i, i, i } end\n  if w[1] == nil then error(\"collected\") end\nend })\n",
+        "ability(\"probe\", { plan_attacks = function(ctx, plan)\n  local mt = setmetatable({}, {})\n  local w = setmetatable({}, mt)\n  getmetatable(mt).__newindex = nil\n  mt.__mode = \"v\"\n  w[1] = {}\n  for i = 1, 200000 do local junk = { i, i, i } end\n  if w[1] == nil then error(\"collected\") end\nend })\n",
     );
     assert_eq!(problems, "");
     for _ in 0..3 {
         assert_eq!(fight(&c, &mut host), Ok(1));
+    }
+    for (way, refused) in [
+        (
+            "local mt = {}\n  setmetatable({}, mt)\n  setmetatable(mt, nil)",
+            "keeps the metatable the sandbox gave it",
+        ),
+        (
+            "local mt = {}\n  setmetatable({}, mt)\n  setmetatable(mt, {})",
+            "keeps the metatable the sandbox gave it",
+        ),
+        (
+            "local t = {}\n  setmetatable(t, t)",
+            "cannot be its own metatable",
+        ),
+        (
+            "setmetatable({}, math)",
+            "a read-only table (the library, a global) cannot be a metatable",
+        ),
+    ] {
+        let (c, mut host, _) = load(&format!(
+            "ability(\"probe\", {{ plan_attacks = function(ctx, plan)\n  {way}\nend }})\n"
+        ));
+        let err = fight(&c, &mut host).expect_err(way);
+        assert!(err.contains(refused), "{way}\n{err}");
     }
 }

@@ -473,7 +473,7 @@ const SETUP: &str = r#"
 local tripped, random, install, as_message, meta_of, set_meta = ...
 local getmetatable, setmetatable, rawget, next, type, error, tostring =
   getmetatable, setmetatable, rawget, next, type, error, tostring
-local raw_pcall, select, sort, rawset = pcall, select, table.sort, rawset
+local raw_pcall, select, sort, rawset, rawequal = pcall, select, table.sort, rawset, rawequal
 
 -- String methods must not reach string.dump, nor let scripts change the string metatable.
 string.dump = nil
@@ -605,8 +605,9 @@ local function ordered_pairs(t)
   end, t, nil
 end
 
--- pcall catches script errors, never the limits: once a limit is passed the error goes on up.
--- An error the host raised (a Rust error object) reaches the script as its message.
+-- pcall catches script errors, never the limits: once a limit is passed the error goes on up
+-- (`as_message` raises a memory error again). An error the host raised (a Rust error object)
+-- reaches the script as its message.
 local function safe_pcall(f, ...)
   local function pass(ok, ...)
     if not ok then
@@ -636,6 +637,15 @@ end
 local watched = { __newindex = no_collector_keys }
 local raw_setmetatable = setmetatable
 local function safe_setmetatable(t, mt)
+  if type(t) == "table" and meta_of(t) == watched then
+    error("setmetatable: this table is used as a metatable, and keeps the metatable the sandbox gave it (so that `__gc` and `__mode` cannot be added to it): give it its own metatable before using it as one", 2)
+  end
+  if rawequal(t, mt) then
+    error("setmetatable: a table cannot be its own metatable here: put the metamethods in a table of their own", 2)
+  end
+  if type(mt) == "table" and originals[mt] then
+    error("setmetatable: a read-only table (the library, a global) cannot be a metatable: Lua reads metamethods from the table itself; build a local table", 2)
+  end
   if type(mt) == "table" then
     if rawget(mt, "__gc") ~= nil or rawget(mt, "__mode") ~= nil then
       error("setmetatable: `__gc` and `__mode` are not allowed: finalizers and weak tables depend on when memory is collected, which differs from one process to another", 2)
@@ -837,6 +847,16 @@ pub(crate) fn new_sandbox(limits: Limits, rng: Rc<RefCell<Rng>>) -> mlua::Result
         crate::strings::install(lua, charge.clone(), safe_tostring)
     })?;
     let as_message = lua.create_function(move |lua, v: Value| {
+        // Running out of memory is a limit, which no `pcall` catches: where it happens depends on
+        // what earlier calls left for the collector, so a script must not go on from it.
+        let memory = match &v {
+            Value::Error(e) => matches!(**e, mlua::Error::MemoryError(_)),
+            Value::String(s) => s.as_bytes() == b"not enough memory",
+            _ => false,
+        };
+        if memory {
+            return Err(mlua::Error::MemoryError("not enough memory".to_string()));
+        }
         Ok(match v {
             Value::Error(e) => Value::String(lua.create_string(cut(&error_text(&e, &limits)))?),
             v => v,
