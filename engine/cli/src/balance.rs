@@ -64,9 +64,16 @@ fn rate(wins: u64, n: u64) -> String {
 /// The tables of `r`: each pairing, each army overall, the first seat, the bots.
 pub fn print(out: &mut impl Write, r: &Results) -> Result<()> {
     let played: u64 = r.pairings.iter().map(|p| p.games).sum();
+    // A part of a series says which part (merged shards that make the whole say nothing).
+    let part = if r.shards.len() < r.shards_of as usize {
+        let list: Vec<String> = r.shards.iter().map(ToString::to_string).collect();
+        format!(" (shard {} of {})", list.join(", "), r.shards_of)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "{played} games; bots {} vs {}; rules {}; seed {}; 95% intervals (Wilson)",
+        "{played} games{part}; bots {} vs {}; rules {}; seed {}; 95% intervals (Wilson)",
         r.bots[0], r.bots[1], r.rules, r.seed
     )?;
     writeln!(

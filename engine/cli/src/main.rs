@@ -1149,7 +1149,8 @@ fn default_mods() -> Result<PathBuf> {
     }
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mods");
     if built.join("base").join("mod.toml").is_file() {
-        return Ok(built);
+        // Named as a user would write it (`/.../mods`, not `/.../engine/cli/../../mods`).
+        return Ok(built.canonicalize().unwrap_or(built));
     }
     bail!("no mods folder found: run inside the Hexforge checkout or pass --mods DIR")
 }
