@@ -120,6 +120,17 @@ pub fn replay_to(
         }
         writeln!(out, "warning: the mods differ: {}", differences.join("; "))?;
     }
+    // Checked before anything is printed.
+    if let Some(t) = &to
+        && t.at > replay.steps.len()
+    {
+        bail!(
+            "{}: --at {} is past its {} steps",
+            file.display(),
+            t.at,
+            replay.steps.len()
+        );
+    }
     let mut game = hexforge_replay::start_replay(
         &replay,
         &loaded.mods,
@@ -140,16 +151,6 @@ pub fn replay_to(
         writeln!(out, "Setup: each player places their HQ")?;
     }
     let mut events: Vec<Event> = Vec::new();
-    if let Some(t) = &to
-        && t.at > replay.steps.len()
-    {
-        bail!(
-            "{}: --at {} is past its {} steps",
-            file.display(),
-            t.at,
-            replay.steps.len()
-        );
-    }
     let stop = to.as_ref().map_or(replay.steps.len(), |t| t.at);
     for (n, step) in replay.steps.iter().enumerate().take(stop) {
         events.clear();
