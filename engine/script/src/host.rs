@@ -835,6 +835,16 @@ impl ScriptHost {
             })
     }
 
+    /// Takes `rules` as the rules scripts read (`ctx:rule`, `ctx:option`) when they differ from
+    /// those of the last call, forgetting the plans remembered under the others (what those
+    /// reads gave is part of every remembered plan). Every call into a script comes through here.
+    fn follow_rules(&mut self, rules: &Rules) {
+        if *self.rules != *rules {
+            self.rules = Arc::new(rules.clone());
+            self.plan_memo.get_mut().clear();
+        }
+    }
+
     /// Calls the function of `point` for the ability in `ctx`, with `plan` moved in and out.
     fn call(
         &mut self,
@@ -845,11 +855,7 @@ impl ScriptHost {
         let Some(point) = HookPoints::ALL.iter().position(|(p, _)| *p == point) else {
             return Ok(());
         };
-        if *self.rules != *ctx.rules {
-            self.rules = Arc::new(ctx.rules.clone());
-            // What `ctx:rule` and `ctx:option` read is part of every remembered plan.
-            self.plan_memo.get_mut().clear();
-        }
+        self.follow_rules(ctx.rules);
         let binding = ctx.ability.binding as usize;
         let b = self.binding(ctx)?;
         let Some(f) = &b.ability.hooks[point] else {
@@ -938,19 +944,23 @@ impl ScriptHost {
                         .get_mut()
                         .map(|mut p| std::mem::swap(&mut p.0, plan))
                 };
-                let input = memo.then(|| (plan.clone(), self.rng.borrow().clone()));
+                // What the call is handed, noted to be kept with what it makes (no allocation).
+                let rng = memo.then(|| {
+                    self.plan_memo.borrow_mut().note(plan);
+                    self.rng.borrow().clone()
+                });
                 st.watch.clear();
                 swap(plan).map_err(fail)?;
                 let result = st.runner.call::<()>(lua, f, (&st.ctx, &st.plan, &st.fx));
                 swap(plan).map_err(fail)?;
-                if let Some((input, rng)) = input
+                if let Some(rng) = rng
                     && result.is_ok()
                     && !st.watch.seen()
                     && *self.rng.borrow() == rng
                 {
                     self.plan_memo
                         .borrow_mut()
-                        .keep(binding, ctx.tile, yes, input, plan);
+                        .keep_noted(binding, ctx.tile, yes, plan);
                 }
                 result
             }

@@ -36,6 +36,9 @@ struct Kept {
 #[derive(Default)]
 pub(crate) struct PlanMemo {
     by_binding: Vec<Kept>,
+    /// The plan the current call was handed ([`PlanMemo::note`]), kept in a buffer of its own so
+    /// that a call that cannot be remembered costs no allocation.
+    noted: AttackPlan,
 }
 
 impl PlanMemo {
@@ -58,6 +61,24 @@ impl PlanMemo {
             .iter()
             .find(|e| e.tile == tile && e.answer == answer && e.input == *input)
             .map(|e| &e.output)
+    }
+
+    /// Notes the plan a call is handed, for [`PlanMemo::keep_noted`] once it has returned.
+    pub(crate) fn note(&mut self, input: &AttackPlan) {
+        self.noted.attacks.clone_from(&input.attacks);
+        self.noted.blast = input.blast;
+    }
+
+    /// Remembers that a call of `binding` made `output` from the plan last noted.
+    pub(crate) fn keep_noted(
+        &mut self,
+        binding: usize,
+        tile: Option<TileRef>,
+        answer: Option<bool>,
+        output: &AttackPlan,
+    ) {
+        let input = self.noted.clone();
+        self.keep(binding, tile, answer, input, output);
     }
 
     /// Remembers that a call of `binding` made `output` from `input`.

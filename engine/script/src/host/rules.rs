@@ -10,7 +10,6 @@ use hexforge_core::tile::{GameRule, ParamValue, RuleAction};
 use hexforge_core::{Catalog, Hex, Seat};
 use mlua::{Lua, Table, Value};
 use std::path::Path;
-use std::sync::Arc;
 
 /// A Lua value of a rule's `when` as an option value, if it is one.
 fn param_of(v: &Value) -> Option<ParamValue> {
@@ -153,6 +152,7 @@ impl ScriptHost {
         ctx: &GameContext<'_>,
         mut call: RuleCall<'_>,
     ) -> Result<(), HookError> {
+        self.follow_rules(ctx.rules);
         let Some((state, rule)) = self.game_rules.get(ctx.rule) else {
             return Err(HookError {
                 message: format!(
@@ -211,9 +211,6 @@ impl ScriptHost {
         };
         if let Some(f) = st.broken_failure() {
             return Err(error(f));
-        }
-        if *self.rules != *ctx.rules {
-            self.rules = Arc::new(ctx.rules.clone());
         }
         st.dirty.set(true);
         let fail = |e: mlua::Error| error(outside(&e));
