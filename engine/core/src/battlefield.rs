@@ -469,7 +469,7 @@ impl Battlefield {
                 }
             }
             Event::Linked { .. } | Event::Unlinked { .. } => self.apply_link(event),
-            Event::HqDamaged { player, hp, .. } => {
+            Event::HqDamaged { player, hp, .. } | Event::HqHealed { player, hp, .. } => {
                 self.sides[player.index()].hq_hp = hp;
             }
             _ => {}

@@ -240,6 +240,16 @@ pub enum Event {
         /// The HQ's hit points afterwards, never below 0.
         hp: i32,
     },
+    /// A player's HQ tracker goes up: a script healed the HQ (`fx:heal` on its hex), never past
+    /// the hit points the game's mode starts it with.
+    HqHealed {
+        /// The player whose HQ is healed.
+        player: Seat,
+        /// Hit points given back.
+        amount: u16,
+        /// The HQ's hit points afterwards.
+        hp: i32,
+    },
     /// An initiative phase is over: its removals and HQ damage are done.
     PhaseEnded {
         /// The initiative value of the phase that ended.

@@ -333,6 +333,9 @@ impl Names {
             Event::HqDamaged { player, amount, hp } => {
                 format!("  HQ of {} loses {amount}: {hp} HP", self.player(player))
             }
+            Event::HqHealed { player, amount, hp } => {
+                format!("  HQ of {} heals {amount}: {hp} HP", self.player(player))
+            }
             Event::PhaseEnded { .. } => return None,
             Event::BattleEnded => "Battle over".to_string(),
             Event::TurnStarted { player, number } => {
@@ -614,7 +617,7 @@ impl GameLog {
 
     /// Follows one event without telling it (the names and HQ HP stay up to date).
     pub fn follow(&mut self, e: &Event) {
-        if let Event::HqDamaged { player, hp, .. } = *e
+        if let Event::HqDamaged { player, hp, .. } | Event::HqHealed { player, hp, .. } = *e
             && let Some(h) = self.hp.get_mut(player.index())
         {
             *h = hp;
@@ -625,7 +628,7 @@ impl GameLog {
     /// Follows one event and adds the lines it tells to `lines` (none, one, or two when a
     /// battle ends).
     pub fn tell(&mut self, e: &Event, lines: &mut Vec<String>) {
-        if let Event::HqDamaged { player, hp, .. } = *e
+        if let Event::HqDamaged { player, hp, .. } | Event::HqHealed { player, hp, .. } = *e
             && let Some(h) = self.hp.get_mut(player.index())
         {
             *h = hp;

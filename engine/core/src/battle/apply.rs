@@ -3,7 +3,7 @@
 //! own (`battle::resolve_effects`, the battle's moments).
 
 use super::{Context, remove_tiles, wound_netted};
-use crate::battlefield::Battlefield;
+use crate::battlefield::{Battlefield, Seat};
 use crate::effect::{Effect, check_effects};
 use crate::event::{Event, EventSink};
 use crate::marker::{Mark, MarkOn};
@@ -33,6 +33,11 @@ pub fn apply_effects<S: EventSink + ?Sized>(
             Effect::Wound { cell, wounds } => wound(field, ctx, netted, cell, wounds, sink),
             Effect::Heal { cell, wounds } => {
                 if let Some(p) = field.at(cell).copied()
+                    && wounds > 0
+                    && ctx.catalog.get(p.tile).is_hq()
+                {
+                    heal_hq(field, ctx, p.owner, wounds, sink);
+                } else if let Some(p) = field.at(cell).copied()
                     && p.wounds > 0
                     && wounds > 0
                 {
@@ -202,6 +207,37 @@ fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) 
 }
 
 /// Wounds on a unit, or HP off an HQ (an HQ at 0 leaves the board, R2.9.1).
+/// An HQ healed by `amount`: its hit points go up, never past those the game's mode starts it
+/// with (R4.7.1 counts HQ damage in hit points, not wound markers).
+fn heal_hq<S: EventSink + ?Sized>(
+    field: &mut Battlefield,
+    ctx: Context<'_>,
+    player: Seat,
+    amount: u8,
+    sink: &mut S,
+) {
+    let teams: Vec<u8> = field.players().map(|p| field.team(p)).collect();
+    let start = ctx
+        .rules
+        .starting_hq_hp(&teams)
+        .get(player.index())
+        .map_or(0, |hp| i32::from(*hp));
+    let hp = field.hq_hp(player);
+    if hp <= 0 || hp >= start {
+        return;
+    }
+    let given = i32::from(amount).min(start - hp);
+    emit(
+        field,
+        sink,
+        Event::HqHealed {
+            player,
+            amount: given as u16,
+            hp: hp + given,
+        },
+    );
+}
+
 fn wound<S: EventSink + ?Sized>(
     field: &mut Battlefield,
     ctx: Context<'_>,
@@ -331,6 +367,35 @@ mod tests {
         // The HQ at 3 HP takes 3 and leaves the board.
         assert_eq!(f.hq_hp(Seat::new(0)), 0);
         assert!(f.at(hq).is_none());
+    }
+
+    #[test]
+    fn healing_an_hq_gives_back_hit_points_up_to_its_start() {
+        let (c, mut f) = board();
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let (mine, theirs) = (cell(&f, 0, 2), cell(&f, 0, -2));
+        let heal = |cell, wounds| Effect::Heal { cell, wounds };
+        let mut events = Vec::new();
+        // At 3 HP of the 20 the rules start an HQ with: 2 given back. At 20: nothing.
+        apply_effects(&mut f, ctx, &[heal(mine, 2), heal(theirs, 4)], &mut events)
+            .expect("legal effects");
+        assert_eq!(
+            events,
+            vec![Event::HqHealed {
+                player: Seat::new(0),
+                amount: 2,
+                hp: 5
+            }]
+        );
+        assert_eq!(f.hq_hp(Seat::new(0)), 5);
+        assert_eq!(f.hq_hp(Seat::new(1)), 20);
+        // Never past the start: 5 + 99 stops at 20.
+        apply_effects(&mut f, ctx, &[heal(mine, 99)], &mut ()).expect("legal");
+        assert_eq!(f.hq_hp(Seat::new(0)), 20);
     }
 
     #[test]
