@@ -619,6 +619,98 @@ fn restrict_is_asked_only_under_the_stages_and_markers_of_restrict_when() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A rule that closes the Battle instants and nothing else (`close_instants`).
+const NO_BATTLE: &str = r#"rule("no_battle", {
+  restrict = function(ctx)
+    return { close_instants = { "battle" } }
+  end,
+})
+"#;
+
+#[test]
+fn close_instants_closes_the_battle_tile_and_no_other_instant() {
+    let dir = mod_with("no_battle", NO_BATTLE);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let battle = |tile| {
+        matches!(
+            catalog.get(tile).instant,
+            Some(hexforge_core::tile::InstantEffect::Battle)
+        )
+    };
+    let mut other_instants = 0;
+    for seed in 1..=6 {
+        let mut game = plain_game(seed, &catalog, &mut scripts);
+        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
+        let mut legal = LegalActions::new();
+        while game.turn_number() < 12 && game.current().is_some() {
+            let seat = game.current().expect("a player");
+            game.legal_actions(&mut legal);
+            for a in legal.iter() {
+                if let Action::Instant { tile, .. } = a {
+                    assert!(!battle(tile), "a Battle instant is listed: {a:?}");
+                    other_instants += 1;
+                }
+            }
+            // A held Battle tile is refused with the rule's words.
+            if let Some(tile) = game.hand(seat).iter().copied().find(|t| battle(*t)) {
+                let refused = game.check(&Action::Instant {
+                    tile,
+                    target: hexforge_core::game::Target::None,
+                });
+                assert!(
+                    matches!(
+                        refused,
+                        Err(ActionError::InstantClosedByRule { effect: "battle" })
+                    ),
+                    "{refused:?}"
+                );
+                let text = refused.expect_err("refused").to_string();
+                assert!(text.contains("closes `battle` instants"), "{text}");
+            }
+            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+            let action = legal.get(pick).expect("listed");
+            let mut players: Vec<&mut dyn Player> =
+                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+            game.act(
+                &action,
+                &mut scripts,
+                &mut Seats {
+                    players: &mut players,
+                },
+                &mut (),
+            )
+            .expect("legal");
+        }
+    }
+    assert!(other_instants > 0, "the other instants stay open");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn close_instants_naming_no_effect_stops_the_game_with_the_names_it_takes() {
+    let script = "rule(\"a\", {\n  restrict = function(ctx)\n    return { close_instants = { \"batle\" } }\n  end,\n})\n";
+    let dir = mod_with("close_instants_unknown", script);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let err = Game::start(
+        setup(1),
+        catalog.clone(),
+        Arc::new(Rules::default()),
+        &mut scripts,
+        &mut (),
+    )
+    .expect_err("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains("rules.lua:2")
+            && text.contains("`batle` is no instant effect (did you mean `battle`?)")
+            && text.contains("destroy_near_hq"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// The shipped scored deathmatch (mods/scored, R8.3): three players, each wound on an opposing
 /// HQ scores for the attacker, and the points decide the game.
 #[test]

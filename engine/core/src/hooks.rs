@@ -354,12 +354,15 @@ pub struct Restriction {
     pub blocked: u64,
     /// The cells no tile may be placed on from a hand (moves may still end there).
     pub no_place: u64,
+    /// The instants closed by what they do: bit `i` closes the instants whose effect is number
+    /// `i` of [`InstantEffect::NAMES`](crate::tile::InstantEffect::NAMES) (`battle`, `push`, ...).
+    pub instants: u8,
 }
 
 impl Restriction {
     /// Whether nothing is closed.
     pub const fn is_open(&self) -> bool {
-        self.closed.0 == 0 && self.blocked == 0 && self.no_place == 0
+        self.closed.0 == 0 && self.blocked == 0 && self.no_place == 0 && self.instants == 0
     }
 }
 

@@ -163,6 +163,38 @@ pub enum InstantEffect {
     Scripted,
 }
 
+impl InstantEffect {
+    /// Every effect's name in scripts, in the order of [`InstantEffect::number`].
+    pub const NAMES: [&'static str; 7] = [
+        "battle",
+        "move",
+        "push",
+        "wound",
+        "destroy_near_hq",
+        "area",
+        "scripted",
+    ];
+
+    /// The effect's place in [`InstantEffect::NAMES`] (its parameters left out).
+    pub const fn number(&self) -> u8 {
+        match self {
+            InstantEffect::Battle => 0,
+            InstantEffect::Move => 1,
+            InstantEffect::Push => 2,
+            InstantEffect::Wound { .. } => 3,
+            InstantEffect::DestroyNearHq => 4,
+            InstantEffect::Area { .. } => 5,
+            InstantEffect::Scripted => 6,
+        }
+    }
+
+    /// The effect's name in scripts: `battle`, `move`, `push`, `wound`, `destroy_near_hq`,
+    /// `area` or `scripted`.
+    pub const fn name(&self) -> &'static str {
+        Self::NAMES[self.number() as usize]
+    }
+}
+
 /// A scripted ability bound to a tile: a hook name and its parameters; once a hook
 /// implementation has bound it, the hook points it defines and the implementation's own index.
 #[derive(Clone, PartialEq, Debug)]

@@ -172,6 +172,12 @@ pub enum ActionError {
         /// The kind closed: `place`, `instant`, `move`, `discard` or `redraw`.
         what: &'static str,
     },
+    /// A game rule in play closes the instants with this effect now (`close` naming it).
+    InstantClosedByRule {
+        /// The effect's name: `battle`, `move`, `push`, `wound`, `destroy_near_hq`, `area` or
+        /// `scripted`.
+        effect: &'static str,
+    },
     /// A game rule in play blocks this hex now: no tile may be placed on it or moved to it.
     BlockedByRule {
         /// The hex.
@@ -253,6 +259,10 @@ impl fmt::Display for ActionError {
             ActionError::ClosedByRule { what } => write!(
                 f,
                 "a game rule in play closes `{what}` actions now (its `restrict` hook): take another action, or end the turn"
+            ),
+            ActionError::InstantClosedByRule { effect } => write!(
+                f,
+                "a game rule in play closes `{effect}` instants now (its `restrict` hook): play another tile, or end the turn"
             ),
             ActionError::BlockedByRule { hex } => write!(
                 f,
@@ -808,6 +818,15 @@ impl Game {
                 .find(|(k, _)| *k == kind)
                 .map_or("", |(_, n)| *n);
             return Err(ActionError::ClosedByRule { what });
+        }
+        if r.instants != 0
+            && let Action::Instant { tile, .. } = *action
+            && let Some(effect) = self.catalog.get(tile).instant
+            && r.instants & (1 << effect.number()) != 0
+        {
+            return Err(ActionError::InstantClosedByRule {
+                effect: effect.name(),
+            });
         }
         match to {
             Some(hex) if blocked(hex) => Err(ActionError::BlockedByRule { hex }),

@@ -211,6 +211,10 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         if restriction.no_place != 0 {
             h.u64(restriction.no_place);
         }
+        if restriction.instants != 0 {
+            h.u8(0x1e);
+            h.u8(restriction.instants);
+        }
         h.len(rule_targets.len());
         for (rule, action, targets) in rule_targets {
             h.u8(*rule);

@@ -472,6 +472,7 @@ impl Game {
             restriction.closed = restriction.closed.union(r.closed);
             restriction.blocked |= r.blocked & shape_cells;
             restriction.no_place |= r.no_place & shape_cells;
+            restriction.instants |= r.instants;
             Ok(())
         })?;
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();

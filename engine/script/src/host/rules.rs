@@ -6,7 +6,7 @@ use hexforge_content::{Diagnostic, ModInfo};
 use hexforge_core::battlefield::Battlefield;
 use hexforge_core::event::{DrawReason, GameResult};
 use hexforge_core::hooks::{Closed, GameContext, HookError, Restriction, RuleCall, RulePoints};
-use hexforge_core::tile::{GameRule, ParamValue, RuleAction};
+use hexforge_core::tile::{GameRule, InstantEffect, ParamValue, RuleAction};
 use hexforge_core::{Catalog, Hex, Seat};
 use mlua::{Lua, Table, Value};
 use std::path::Path;
@@ -499,7 +499,13 @@ fn read_restriction(
     v: &Value,
     out: &mut Restriction,
 ) -> Result<(), String> {
-    const KEYS: [&str; 4] = ["close", "block", "block_place", "place_only"];
+    const KEYS: [&str; 5] = [
+        "close",
+        "close_instants",
+        "block",
+        "block_place",
+        "place_only",
+    ];
     let t = match v {
         Value::Nil => return Ok(()),
         Value::Table(t) => t,
@@ -510,23 +516,28 @@ fn read_restriction(
             ));
         }
     };
-    let mut given: [Value; 4] = [Value::Nil, Value::Nil, Value::Nil, Value::Nil];
+    let mut given: [Value; 5] = [Value::Nil, Value::Nil, Value::Nil, Value::Nil, Value::Nil];
+    // Unknown keys are gathered and the first in alphabetical order named, so the message does
+    // not depend on the order Lua walks the table in.
+    let mut unknown: Vec<String> = Vec::new();
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair.map_err(|e| e.to_string())?;
         let found = match &k {
             Value::String(s) => KEYS.iter().position(|w| s.as_bytes() == w.as_bytes()),
             _ => None,
         };
-        let Some(i) = found else {
-            let key = k.to_string().unwrap_or_default();
-            return Err(format!(
-                "restrict: unknown key `{key}`{} (keys: close, block, block_place, place_only)",
-                hexforge_core::names::did_you_mean(&key, KEYS)
-            ));
-        };
-        given[i] = v;
+        match found {
+            Some(i) => given[i] = v,
+            None => unknown.push(k.to_string().unwrap_or_else(|_| words(&k))),
+        }
     }
-    let [close, rest @ ..] = given;
+    if let Some(key) = unknown.iter().min() {
+        return Err(format!(
+            "restrict: unknown key `{key}`{} (keys: close, close_instants, block, block_place, place_only)",
+            hexforge_core::names::did_you_mean(key, KEYS)
+        ));
+    }
+    let [close, close_instants, rest @ ..] = given;
     match close {
         Value::Nil => {}
         Value::Table(list) => {
@@ -540,12 +551,20 @@ fn read_restriction(
                 };
                 let Some((kind, _)) = found else {
                     let name = w.to_string().unwrap_or_default();
+                    let effect = InstantEffect::NAMES.contains(&name.as_str());
                     return Err(format!(
-                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
+                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard, redraw or hq{}",
                         hexforge_core::names::did_you_mean(
                             &name,
                             Closed::ALL.iter().map(|(_, n)| *n)
-                        )
+                        ),
+                        if effect {
+                            format!(
+                                " (to close only the `{name}` instants: close_instants = {{ \"{name}\" }})"
+                            )
+                        } else {
+                            String::new()
+                        }
                     ));
                 };
                 out.closed = out.closed.union(*kind);
@@ -558,7 +577,35 @@ fn read_restriction(
             ));
         }
     }
-    for (key, value) in KEYS[1..].iter().zip(rest) {
+    match close_instants {
+        Value::Nil => {}
+        Value::Table(list) => {
+            for i in 1..=list.raw_len() {
+                let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
+                let found = match &w {
+                    Value::String(s) => InstantEffect::NAMES
+                        .iter()
+                        .position(|n| s.as_bytes() == n.as_bytes()),
+                    _ => None,
+                };
+                let Some(n) = found else {
+                    let name = w.to_string().unwrap_or_else(|_| words(&w));
+                    return Err(format!(
+                        "restrict: close_instants: `{name}` is no instant effect{}: name battle, move, push, wound, destroy_near_hq, area or scripted",
+                        hexforge_core::names::did_you_mean(&name, InstantEffect::NAMES)
+                    ));
+                };
+                out.instants |= 1 << n;
+            }
+        }
+        other => {
+            return Err(format!(
+                "restrict: `close_instants` is a list of instant effects (\"battle\", ...), not {}",
+                words(&other)
+            ));
+        }
+    }
+    for (key, value) in KEYS[2..].iter().zip(rest) {
         match value {
             Value::Nil => {}
             v @ Value::Table(_) => {
