@@ -711,6 +711,73 @@ fn close_instants_naming_no_effect_stops_the_game_with_the_names_it_takes() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A rule that ends the game once six turns are over: player 1 wins.
+const SIX_TURNS: &str = r#"rule("six_turns", {
+  check = function(ctx, ended)
+    if ended == nil and ctx:stage() == "turn_over" and ctx:turn() >= 6 then
+      return { winner = 1 }
+    end
+  end,
+})
+"#;
+
+#[test]
+fn check_between_turns_ends_the_game_before_the_next_turn_draws() {
+    let dir = mod_with("six_turns", SIX_TURNS);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut ended_by_rule = 0;
+    for seed in 1..=4 {
+        let mut events: Vec<Event> = Vec::new();
+        let mut game = Game::start(
+            setup(seed),
+            catalog.clone(),
+            Arc::new(Rules::default()),
+            &mut scripts,
+            &mut events,
+        )
+        .expect("a game");
+        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
+        let mut legal = LegalActions::new();
+        while let Some(seat) = game.current() {
+            game.legal_actions(&mut legal);
+            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+            let action = legal.get(pick).expect("listed");
+            let mut players: Vec<&mut dyn Player> =
+                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+            game.act(
+                &action,
+                &mut scripts,
+                &mut Seats {
+                    players: &mut players,
+                },
+                &mut events,
+            )
+            .expect("legal");
+        }
+        // Unless a battle ended it first, the rule ended it after turn 6, and turn 7 never began.
+        if matches!(game.result(), Some(GameResult::Won { .. })) && game.turn_number() == 6 {
+            assert!(
+                !events
+                    .iter()
+                    .any(|e| matches!(e, Event::TurnStarted { number: 7, .. })),
+                "seed {seed}: turn 7 began"
+            );
+            assert!(matches!(events.last(), Some(Event::GameEnded { .. })));
+            ended_by_rule += 1;
+        } else {
+            assert!(game.turn_number() < 6, "seed {seed}: {:?}", game.result());
+        }
+        assert!(
+            game.turn_number() <= 6,
+            "seed {seed}: turn {}",
+            game.turn_number()
+        );
+    }
+    assert!(ended_by_rule > 0, "no game lasted six turns");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// The shipped scored deathmatch (mods/scored, R8.3): three players, each wound on an opposing
 /// HQ scores for the attacker, and the points decide the game.
 #[test]

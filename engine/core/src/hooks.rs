@@ -261,7 +261,8 @@ pub struct GameContext<'a> {
     /// Whether a last tile has been drawn (the final round runs, R2.8).
     pub last_tile_drawn: bool,
     /// Where the turn stands: `"hq"` (the HQs are being placed), `"discard"` (the player holds a
-    /// full hand and discards first, R2.5.2), `"play"` or `"over"`.
+    /// full hand and discards first, R2.5.2), `"play"`, `"over"`, or `"turn_over"` while `check`
+    /// is asked between two turns (the turn ended, the next not begun).
     pub stage: &'static str,
     /// Tiles placed and instants played this turn.
     pub played: u8,

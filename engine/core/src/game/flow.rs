@@ -995,7 +995,32 @@ impl Game {
     fn end_turn<O: Outside>(&mut self, outside: &mut O) {
         let player = self.state.turn.player();
         self.turn_over(player, outside);
-        self.after_turn(outside);
+        if !self.rules_end_between_turns(outside) {
+            self.after_turn(outside);
+        }
+    }
+
+    /// The rules' `check` sees the turn that ended before the next one begins: a rule that ends
+    /// the game after some turns ends it before anyone draws again. Whether the game ended (or a
+    /// hook failed).
+    fn rules_end_between_turns<O: Outside>(&mut self, outside: &mut O) -> bool {
+        if !self.rule_points.contains(RulePoints::CHECK)
+            || self.hook_failure.is_some()
+            || self.result().is_some()
+        {
+            return self.hook_failure.is_some() || self.result().is_some();
+        }
+        match self.ask_check_between_turns(outside.hooks()) {
+            Ok(Some(result)) => {
+                self.emit(Event::GameEnded { result }, outside.sink());
+                true
+            }
+            Ok(None) => false,
+            Err(e) => {
+                self.hook_failure.get_or_insert(e);
+                true
+            }
+        }
     }
 
     /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
@@ -1115,7 +1140,9 @@ impl Game {
         if !at_start {
             self.turn_over(player, outside);
         }
-        self.after_turn(outside);
+        if !self.rules_end_between_turns(outside) {
+            self.after_turn(outside);
+        }
     }
 
     /// One battle, then more while the board is full and `repeat_battle_while_full` says so,

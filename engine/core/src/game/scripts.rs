@@ -20,6 +20,10 @@ use crate::rules::Rules;
 use crate::shape::Cell;
 use crate::tile::Catalog;
 
+/// What `ctx:stage()` reads while the rules' `check` hooks are asked between two turns: the
+/// turn is over and the next has not begun (docs/RULESETS.md, `check`).
+pub const TURN_OVER: &str = "turn_over";
+
 /// The seed of the next hook call outside a battle, from the game's hook seed and the count
 /// of such calls `calls` (which it advances): the second output of a generator seeded with their
 /// count in the low half, so that these seeds and a battle's come from different streams.
@@ -106,6 +110,22 @@ impl Game {
         hooks: &mut H,
         calls: &mut u32,
         asked: impl Fn(usize) -> bool,
+        call: impl FnMut(&mut H, &GameContext<'_>) -> Result<(), HookError>,
+    ) -> Result<(), HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        self.call_rules_in(point, hooks, calls, asked, self.stage.word(), call)
+    }
+
+    /// [`Game::call_rules_asked`], the hooks reading `stage` as `ctx:stage()`.
+    fn call_rules_in<H>(
+        &self,
+        point: RulePoints,
+        hooks: &mut H,
+        calls: &mut u32,
+        asked: impl Fn(usize) -> bool,
+        stage: &'static str,
         mut call: impl FnMut(&mut H, &GameContext<'_>) -> Result<(), HookError>,
     ) -> Result<(), HookError>
     where
@@ -149,7 +169,7 @@ impl Game {
                 turn: self.turn_number,
                 battles: self.battles,
                 last_tile_drawn: self.last_drawn,
-                stage: self.stage.word(),
+                stage,
                 played: self.state.tiles_played,
                 placed: self.state.placed,
                 discarded: self.state.discarded,
@@ -445,6 +465,41 @@ impl Game {
         });
         self.hook_calls = calls;
         called.map(|()| verdict)
+    }
+
+    /// [`Game::ask_check`] between two turns (`ctx:stage()` reads [`TURN_OVER`]), with the game's own verdict unknown: asked where
+    /// no reseed point was before, it draws from a seed of its own and leaves the game's reseed
+    /// points as they were, so a game it does not end goes on as if it had not been asked.
+    pub(super) fn ask_check_between_turns<H>(
+        &mut self,
+        hooks: &mut H,
+    ) -> Result<Option<GameResult>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
+        let mut verdict = None;
+        let mut calls = self.hook_calls ^ 0x4000_0000;
+        let all = |_| true;
+        self.call_rules_in(
+            RulePoints::CHECK,
+            hooks,
+            &mut calls,
+            all,
+            TURN_OVER,
+            |h, ctx| {
+                if verdict.is_some() {
+                    return Ok(());
+                }
+                h.game_rule(
+                    ctx,
+                    RuleCall::Check {
+                        ended: None,
+                        verdict: &mut verdict,
+                    },
+                )
+            },
+        )?;
+        Ok(verdict)
     }
 
     /// Works out again what the rules close to the current player (`restrict`) and where their
