@@ -1,5 +1,7 @@
 //! Malformed content must be reported with file, line, column and what to do.
 
+mod common;
+
 use hexforge_content::{load_mod, load_mods};
 use std::path::Path;
 
@@ -35,4 +37,28 @@ fn a_broken_mod_does_not_stop_the_others_from_loading() {
             .iter()
             .any(|d| d.file.ends_with("broken.toml"))
     );
+}
+
+#[test]
+fn a_preset_that_fails_is_reported_once_not_again_as_unknown_in_options_toml() {
+    let dir = common::fresh_dir("failed-preset");
+    let copy = |from: &str, to: &str| {
+        let to = dir.join(to);
+        std::fs::create_dir_all(to.parent().expect("a folder")).expect("a folder");
+        std::fs::copy(common::root().join("mods/monolith_arena").join(from), to).expect("copy");
+    };
+    copy("mod.toml", "mod.toml");
+    copy("options.toml", "options.toml");
+    // The preset sets an option no loaded mod declares: its file is refused.
+    std::fs::create_dir_all(dir.join("rules")).expect("a folder");
+    std::fs::write(
+        dir.join("rules/monolith_arena.toml"),
+        "[preset]\nid = \"monolith_arena\"\nname = \"M\"\nbase = \"v3\"\n\n[options]\nmonolith_size = 7\n",
+    )
+    .expect("write");
+    let loaded = load_mods(&[common::root().join("mods/base"), dir.clone()]);
+    let text = loaded.problems.to_string();
+    assert!(text.contains("monolith_arena.toml"), "{text}");
+    assert!(!text.contains("unknown preset"), "{text}");
+    let _ = std::fs::remove_dir_all(dir);
 }

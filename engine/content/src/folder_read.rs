@@ -122,6 +122,9 @@ fn load_mod_files(
         }
     }
     let mut presets: Vec<RulePreset> = Vec::new();
+    // The ids of the preset files that failed, as far as they can be read: `options.toml` may
+    // name them without a second problem about a preset it cannot find.
+    let mut failed: Vec<String> = Vec::new();
     for f in toml_files(dir, "rules") {
         match load_preset(&f) {
             Ok(p) if presets.iter().any(|q| q.id == p.id) => problems.push(Diagnostic {
@@ -129,14 +132,18 @@ fn load_mod_files(
                 ..p.at
             }),
             Ok(p) => presets.push(p),
-            Err(d) => problems.extend(d.0),
+            Err(d) => {
+                problems.extend(d.0);
+                failed.extend(preset_id_of_failed(&f));
+            }
         }
     }
     let mut options = Vec::new();
     let mut implies = Vec::new();
     let options_file = dir.join(OPTIONS_FILE);
     if options_file.is_file() {
-        let ids: Vec<&str> = presets.iter().map(|p| p.id.as_str()).collect();
+        let mut ids: Vec<&str> = presets.iter().map(|p| p.id.as_str()).collect();
+        ids.extend(failed.iter().map(String::as_str));
         match load_options(&options_file, &manifest.id, &ids) {
             Ok(o) => (options, implies) = (o.options, o.implies),
             Err(d) => problems.extend(d.0),
@@ -314,4 +321,15 @@ mod tests {
         let e = check_army_text(&path, &broken, &base);
         assert!(e.army.is_none() && !e.problems.is_empty());
     }
+}
+
+/// The id a preset file that failed to load gives itself (`[preset] id`), when its text is TOML
+/// at all; else the file's name without `.toml`.
+fn preset_id_of_failed(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let from_text = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("preset")?.get("id")?.as_str().map(str::to_string));
+    from_text.or_else(|| Some(path.file_stem()?.to_str()?.to_string()))
 }
