@@ -711,6 +711,28 @@ fn close_instants_naming_no_effect_stops_the_game_with_the_names_it_takes() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn an_action_of_a_rule_not_in_play_is_refused_naming_the_option_that_turns_it_on() {
+    let (catalog, mut scripts) = load();
+    let game = plain_game(1, &catalog, &mut scripts);
+    let refused = game
+        .check(&Action::Rule {
+            rule: 0,
+            action: 0,
+            target: Some(Hex::new(0, 0)),
+            facing: None,
+            tile: None,
+        })
+        .expect_err("the rule is off");
+    let text = refused.to_string();
+    assert!(
+        text.contains(
+            "its rule `counting` is not in play in this game: it plays when counting=true (`--option counting=true`"
+        ),
+        "{text}"
+    );
+}
+
 /// A rule that ends the game once six turns are over: player 1 wins.
 const SIX_TURNS: &str = r#"rule("six_turns", {
   check = function(ctx, ended)

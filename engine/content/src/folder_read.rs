@@ -271,6 +271,17 @@ pub(crate) fn read_folder(dir: &Path) -> FolderRead {
     }
 }
 
+/// The id a preset file that failed to load gives itself (`[preset] id`), when its text is TOML
+/// at all; else the file's name without `.toml`.
+fn preset_id_of_failed(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let from_text = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("preset")?.get("id")?.as_str().map(str::to_string));
+    from_text.or_else(|| Some(path.file_stem()?.to_str()?.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,15 +332,4 @@ mod tests {
         let e = check_army_text(&path, &broken, &base);
         assert!(e.army.is_none() && !e.problems.is_empty());
     }
-}
-
-/// The id a preset file that failed to load gives itself (`[preset] id`), when its text is TOML
-/// at all; else the file's name without `.toml`.
-fn preset_id_of_failed(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let from_text = text
-        .parse::<toml::Table>()
-        .ok()
-        .and_then(|t| t.get("preset")?.get("id")?.as_str().map(str::to_string));
-    from_text.or_else(|| Some(path.file_stem()?.to_str()?.to_string()))
 }

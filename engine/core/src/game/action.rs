@@ -487,25 +487,25 @@ impl Game {
     }
 
     pub(super) fn check_action(&self, action: &Action) -> Result<Checked, ActionError> {
-        // A game with no rule in play tests one flag (a rule action is then refused below).
-        if !self.rule_points.is_empty() {
-            if let Action::Rule {
-                rule,
-                action,
-                target,
-                facing,
-                tile,
-            } = *action
-            {
-                return self.rule_action(
-                    usize::from(rule),
-                    usize::from(action),
-                    (target, facing, tile),
-                );
-            }
-            if !self.restriction.is_open() {
-                self.open_to(action)?;
-            }
+        // A rule's action, in play or not, is the rule's to check (one not in play is refused
+        // naming the option that turns it on).
+        if let Action::Rule {
+            rule,
+            action,
+            target,
+            facing,
+            tile,
+        } = *action
+        {
+            return self.rule_action(
+                usize::from(rule),
+                usize::from(action),
+                (target, facing, tile),
+            );
+        }
+        // A game with no rule in play tests one flag.
+        if !self.rule_points.is_empty() && !self.restriction.is_open() {
+            self.open_to(action)?;
         }
         let player = self.state.turn.player();
         let cat = &*self.catalog;
@@ -741,6 +741,23 @@ impl Game {
         else {
             return "no game rule offers it".into();
         };
+        if self.rules_in_play & (1 << rule) == 0 {
+            let r = &self.catalog.game_rules()[rule];
+            let needs: Vec<String> = r
+                .when
+                .iter()
+                .map(|(key, value)| match value {
+                    crate::tile::ParamValue::Str(s) => format!("{key}={s}"),
+                    other => format!("{key}={other}"),
+                })
+                .collect();
+            return format!(
+                "its rule `{}` is not in play in this game: it plays when {} (`--option {}`, or a preset that sets it)",
+                r.name,
+                needs.join(" and "),
+                needs.first().map_or("", String::as_str)
+            );
+        }
         let (why, key) = match self.kept_back(def) {
             Some(KeptBack::Stages(flags)) => {
                 let names: Vec<&str> = crate::tile::RuleAction::STAGES
