@@ -788,14 +788,22 @@ impl Game {
             ),
             None => return "it may not be taken now (its `targets` function lists nothing)".into(),
         };
-        if def.cites.is_empty() {
+        let said = if def.cites.is_empty() {
             format!("it may not be taken now: {why} (its `{key}`)")
         } else {
             format!(
                 "it may not be taken now: {why} (its `{key}`; {})",
                 def.cites
             )
+        };
+        if key != "stages" {
+            return said;
         }
+        let now = crate::tile::RuleAction::STAGES
+            .iter()
+            .find(|(f, _, _)| self.stage.rule_flag() & f != 0)
+            .map_or("over", |(_, _, name)| *name);
+        format!("{said}, and the turn is in {now} now")
     }
 
     /// Whether what the game rules' `restrict` hooks closed leaves `action` open.
