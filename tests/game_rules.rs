@@ -733,6 +733,35 @@ fn an_action_of_a_rule_not_in_play_is_refused_naming_the_option_that_turns_it_on
     );
 }
 
+#[test]
+fn a_value_a_hook_returns_that_the_engine_cannot_take_is_quoted_at_the_hooks_line() {
+    let script = "rule(\"a\", {\n  turn_started = function(ctx, fx, draw)\n    return \"three\"\n  end,\n})\n";
+    let dir = mod_with("draw_string", script);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = plain_game(1, &catalog, &mut scripts);
+    let mut legal = LegalActions::new();
+    let mut refused = None;
+    while refused.is_none() && game.current().is_some() {
+        game.legal_actions(&mut legal);
+        let action = legal.get(0).expect("an action");
+        if let Err(e) = game.act(
+            &action,
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut (),
+        ) {
+            refused = Some(e.to_string());
+        }
+    }
+    let text = refused.expect("turn_started is asked when the first turn begins");
+    assert!(
+        text.contains("rules.lua:2") && text.contains("or nothing, not \"three\""),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A rule that ends the game once six turns are over: player 1 wins.
 const SIX_TURNS: &str = r#"rule("six_turns", {
   check = function(ctx, ended)

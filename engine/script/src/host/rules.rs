@@ -350,9 +350,14 @@ impl ScriptHost {
 /// A value in words, for errors.
 fn words(v: &Value) -> String {
     match v {
-        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) | Value::String(_) => {
+        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) => {
             v.to_string().unwrap_or_else(|_| v.type_name().to_string())
         }
+        // A string in quotes, so that `not three` reads as the value it is: `not "three"`.
+        Value::String(s) => format!(
+            "\"{}\"",
+            s.to_string_lossy().chars().take(80).collect::<String>()
+        ),
         other => format!("a {}", other.type_name()),
     }
 }
