@@ -455,7 +455,9 @@ impl Battlefield {
                     }
                 }
             }
-            Event::Marked { .. } | Event::Unmarked { .. } => self.apply_mark(event),
+            Event::Marked { .. } | Event::MarkerCounted { .. } | Event::Unmarked { .. } => {
+                self.apply_mark(event)
+            }
             Event::Wounded { cell, total, .. } | Event::Healed { cell, total, .. } => {
                 if let Some(p) = self.cells[cell.index()].as_mut() {
                     p.wounds = total;
@@ -686,10 +688,12 @@ impl Battlefield {
     #[cold]
     fn apply_mark(&mut self, event: &Event) {
         match *event {
-            Event::Marked { mark } => match self.find_mark(mark.on, mark.name) {
-                Ok(i) => self.marks[i] = mark,
-                Err(i) => self.marks.insert(i, mark),
-            },
+            Event::Marked { mark } | Event::MarkerCounted { mark } => {
+                match self.find_mark(mark.on, mark.name) {
+                    Ok(i) => self.marks[i] = mark,
+                    Err(i) => self.marks.insert(i, mark),
+                }
+            }
             Event::Unmarked { on, name } => {
                 if let Ok(i) = self.find_mark(on, name) {
                     self.marks.remove(i);

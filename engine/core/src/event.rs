@@ -260,6 +260,11 @@ pub enum Event {
         /// The marker as it now is.
         mark: crate::marker::Mark,
     },
+    /// A marker that lasts some turns counts one down at the end of a turn (its value kept).
+    MarkerCounted {
+        /// The marker as it now is, one turn fewer.
+        mark: crate::marker::Mark,
+    },
     /// A marker came off: taken off by an ability, or its time ran out.
     Unmarked {
         /// What it was on.

@@ -252,6 +252,16 @@ impl Names {
                 },
                 mark.lasts.describe()
             ),
+            Event::MarkerCounted { mark } => format!(
+                "  `{}` on {}: {}",
+                mark.name,
+                self.mark_place(mark.on),
+                match mark.lasts {
+                    hexforge_core::marker::Lasts::Turns(1) => "1 turn left".to_string(),
+                    hexforge_core::marker::Lasts::Turns(n) => format!("{n} turns left"),
+                    other => other.describe(),
+                }
+            ),
             Event::Unmarked { on, name } => {
                 format!("  `{name}` comes off {}", self.mark_place(on))
             }
@@ -847,6 +857,37 @@ mod tests {
             Arc::new(hexforge_core::Rules::preset(hexforge_core::Preset::V3)),
         )
         .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_marker_counting_down_is_told_as_the_turns_left_not_as_a_new_marker() {
+        use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
+        let game = secret_game();
+        let rally = |lasts| Mark {
+            on: MarkOn::Player(Seat::new(0)),
+            name: MarkerName::new("rally").expect("a name"),
+            lasts,
+            value: 1,
+        };
+        let mut log = GameLog::new(&game, &["moloch", "moloch"]);
+        let mut lines = Vec::new();
+        for e in [
+            Event::Marked {
+                mark: rally(Lasts::Turns(2)),
+            },
+            Event::MarkerCounted {
+                mark: rally(Lasts::Turns(1)),
+            },
+        ] {
+            log.tell(&e, &mut lines);
+        }
+        assert_eq!(
+            lines,
+            [
+                "  moloch-1 is marked `rally` (1) for 2 turns",
+                "  `rally` on moloch-1: 1 turn left",
+            ]
+        );
     }
 
     #[test]

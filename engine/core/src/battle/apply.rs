@@ -189,7 +189,7 @@ pub fn expire_marks<S: EventSink + ?Sized>(
                 on: m.on,
                 name: m.name,
             },
-            Lasts::Turns(n) if turn_ended => Event::Marked {
+            Lasts::Turns(n) if turn_ended => Event::MarkerCounted {
                 mark: Mark {
                     lasts: Lasts::Turns(n - 1),
                     ..m
@@ -206,7 +206,6 @@ fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) 
     sink.push(e);
 }
 
-/// Wounds on a unit, or HP off an HQ (an HQ at 0 leaves the board, R2.9.1).
 /// An HQ healed by `amount`: its hit points go up, never past those the game's mode starts it
 /// with (R4.7.1 counts HQ damage in hit points, not wound markers).
 fn heal_hq<S: EventSink + ?Sized>(
@@ -238,6 +237,7 @@ fn heal_hq<S: EventSink + ?Sized>(
     );
 }
 
+/// Wounds on a unit, or HP off an HQ (an HQ at 0 leaves the board, R2.9.1).
 fn wound<S: EventSink + ?Sized>(
     field: &mut Battlefield,
     ctx: Context<'_>,
