@@ -814,7 +814,11 @@ fn check_between_turns_ends_the_game_before_the_next_turn_draws() {
                     .any(|e| matches!(e, Event::TurnStarted { number: 7, .. })),
                 "seed {seed}: turn 7 began"
             );
-            assert!(matches!(events.last(), Some(Event::GameEnded { .. })));
+            assert!(
+                matches!(events.last(), Some(Event::GameEnded { by_rule: Some(r), .. })
+                    if catalog.game_rules()[usize::from(*r)].name == "six_turns"),
+                "the event names the rule that decided"
+            );
             ended_by_rule += 1;
         } else {
             assert!(game.turn_number() < 6, "seed {seed}: {:?}", game.result());

@@ -372,6 +372,9 @@ pub enum Event {
     GameEnded {
         /// Who won, or why it is a draw.
         result: GameResult,
+        /// The game rule whose `check` gave the verdict (its number among the catalog's game
+        /// rules), when one did.
+        by_rule: Option<u8>,
     },
 }
 

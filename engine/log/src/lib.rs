@@ -23,6 +23,8 @@ pub struct Names {
     teams: Vec<u8>,
     /// Per game rule of the catalog, the names of its actions, for rule actions taken.
     rule_actions: Vec<Vec<String>>,
+    /// The catalog's game rules by name, for the rule that decides a game.
+    rules: Vec<String>,
 }
 
 impl Names {
@@ -57,6 +59,12 @@ impl Names {
                 .game_rules()
                 .iter()
                 .map(|r| r.actions.iter().map(|a| a.name.clone()).collect())
+                .collect(),
+            rules: ctx
+                .catalog
+                .game_rules()
+                .iter()
+                .map(|r| r.name.clone())
                 .collect(),
         }
     }
@@ -425,7 +433,15 @@ impl Names {
                 "{} would lose the tie: out of the race, their army stays on the board",
                 self.player(player)
             ),
-            Event::GameEnded { result } => format!("Game over: {}", self.result(result)),
+            Event::GameEnded { result, by_rule } => {
+                match by_rule.and_then(|r| self.rules.get(usize::from(r))) {
+                    Some(rule) => format!(
+                        "Game over (the rule `{rule}` decides): {}",
+                        self.result(result)
+                    ),
+                    None => format!("Game over: {}", self.result(result)),
+                }
+            }
         })
     }
 }

@@ -445,18 +445,19 @@ impl Game {
 
     /// Ends the game with `result`, or with the verdict the rules' `check` hooks give instead.
     fn end_game<O: Outside>(&mut self, result: GameResult, outside: &mut O) {
-        let result = if self.rule_points.contains(RulePoints::CHECK) {
+        let (result, by_rule) = if self.rule_points.contains(RulePoints::CHECK) {
             match self.ask_check(Some(result), outside.hooks()) {
-                Ok(verdict) => verdict.unwrap_or(result),
+                Ok(Some((verdict, rule))) => (verdict, Some(rule)),
+                Ok(None) => (result, None),
                 Err(e) => {
                     self.hook_failure.get_or_insert(e);
                     return;
                 }
             }
         } else {
-            result
+            (result, None)
         };
-        self.emit(Event::GameEnded { result }, outside.sink());
+        self.emit(Event::GameEnded { result, by_rule }, outside.sink());
     }
 
     /// While the game goes on, the rules' `check` hooks may end it.
@@ -469,7 +470,13 @@ impl Game {
             return;
         }
         match self.ask_check(None, outside.hooks()) {
-            Ok(Some(result)) => self.emit(Event::GameEnded { result }, outside.sink()),
+            Ok(Some((result, rule))) => self.emit(
+                Event::GameEnded {
+                    result,
+                    by_rule: Some(rule),
+                },
+                outside.sink(),
+            ),
             Ok(None) => {}
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
@@ -1011,8 +1018,14 @@ impl Game {
             return self.hook_failure.is_some() || self.result().is_some();
         }
         match self.ask_check_between_turns(outside.hooks()) {
-            Ok(Some(result)) => {
-                self.emit(Event::GameEnded { result }, outside.sink());
+            Ok(Some((result, rule))) => {
+                self.emit(
+                    Event::GameEnded {
+                        result,
+                        by_rule: Some(rule),
+                    },
+                    outside.sink(),
+                );
                 true
             }
             Ok(None) => false,
@@ -1074,8 +1087,14 @@ impl Game {
             // say): their verdict ends it, tie-break or not.
             let provisional = self.by_hit_points().unwrap_or(tied);
             match self.ask_check(Some(provisional), outside.hooks()) {
-                Ok(Some(result)) => {
-                    self.emit(Event::GameEnded { result }, outside.sink());
+                Ok(Some((result, rule))) => {
+                    self.emit(
+                        Event::GameEnded {
+                            result,
+                            by_rule: Some(rule),
+                        },
+                        outside.sink(),
+                    );
                     return;
                 }
                 Ok(None) => {}
@@ -1087,7 +1106,13 @@ impl Game {
         }
         // The rules' `check` has seen these results just above: they end the game as they are.
         if let Some(result) = self.by_hit_points() {
-            self.emit(Event::GameEnded { result }, outside.sink());
+            self.emit(
+                Event::GameEnded {
+                    result,
+                    by_rule: None,
+                },
+                outside.sink(),
+            );
         } else if self.three_player_tie() && !self.tie_break {
             // R8.2.5 (1): whoever would lose is out of the race, their army left on the board;
             // (2) the tied players play one more turn each, from the player after the one who
@@ -1108,7 +1133,13 @@ impl Game {
             self.emit(Event::TieBreak, outside.sink());
             self.next_turn(outside);
         } else {
-            self.emit(Event::GameEnded { result: tied }, outside.sink());
+            self.emit(
+                Event::GameEnded {
+                    result: tied,
+                    by_rule: None,
+                },
+                outside.sink(),
+            );
         }
     }
 

@@ -987,7 +987,7 @@ impl Game {
             Event::OutOfRace { player } => self.out |= 1 << player.index(),
             Event::BattleCalled { .. } => self.battles += 1,
             Event::RuleAction { .. } => self.state.acted = true,
-            Event::GameEnded { result } => self.stage = Stage::Over(result),
+            Event::GameEnded { result, .. } => self.stage = Stage::Over(result),
             _ => {}
         }
     }

@@ -445,16 +445,18 @@ impl Game {
         &mut self,
         ended: Option<GameResult>,
         hooks: &mut H,
-    ) -> Result<Option<GameResult>, HookError>
+    ) -> Result<Option<(GameResult, u8)>, HookError>
     where
         H: AbilityHooks + ?Sized,
     {
         let mut verdict = None;
+        let mut by = 0u8;
         let mut calls = self.hook_calls;
         let called = self.call_rules(RulePoints::CHECK, hooks, &mut calls, |h, ctx| {
             if verdict.is_some() {
                 return Ok(());
             }
+            by = ctx.rule as u8;
             h.game_rule(
                 ctx,
                 RuleCall::Check {
@@ -464,7 +466,7 @@ impl Game {
             )
         });
         self.hook_calls = calls;
-        called.map(|()| verdict)
+        called.map(|()| verdict.map(|v| (v, by)))
     }
 
     /// [`Game::ask_check`] between two turns (`ctx:stage()` reads [`TURN_OVER`]), with the game's own verdict unknown: asked where
@@ -473,11 +475,12 @@ impl Game {
     pub(super) fn ask_check_between_turns<H>(
         &mut self,
         hooks: &mut H,
-    ) -> Result<Option<GameResult>, HookError>
+    ) -> Result<Option<(GameResult, u8)>, HookError>
     where
         H: AbilityHooks + ?Sized,
     {
         let mut verdict = None;
+        let mut by = 0u8;
         let mut calls = self.hook_calls ^ 0x4000_0000;
         let all = |_| true;
         self.call_rules_in(
@@ -490,6 +493,7 @@ impl Game {
                 if verdict.is_some() {
                     return Ok(());
                 }
+                by = ctx.rule as u8;
                 h.game_rule(
                     ctx,
                     RuleCall::Check {
@@ -499,7 +503,7 @@ impl Game {
                 )
             },
         )?;
-        Ok(verdict)
+        Ok(verdict.map(|v| (v, by)))
     }
 
     /// Works out again what the rules close to the current player (`restrict`) and where their
