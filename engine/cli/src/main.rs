@@ -1467,6 +1467,18 @@ fn battle(
 }
 
 fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
+    // Columns as wide as the longest id and name of every loaded army.
+    let all = || loaded.mods.iter().flat_map(|m| &m.armies);
+    let id_wide = all()
+        .map(|a| a.id.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
+    let name_wide = all()
+        .map(|a| a.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(10);
     for m in &loaded.mods {
         writeln!(
             out,
@@ -1479,7 +1491,7 @@ fn armies(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
             let total: u32 = a.tiles.iter().map(|t| t.count as u32).sum();
             writeln!(
                 out,
-                "  {:<10} {:<10} {} tiles in {} kinds",
+                "  {:<id_wide$} {:<name_wide$} {} tiles in {} kinds",
                 a.id,
                 a.name,
                 total,

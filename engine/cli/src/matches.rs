@@ -500,9 +500,22 @@ pub fn play_matches<H: AbilityHooks>(
         },
         table.preset
     )?;
+    // The columns as wide as the longest pairing and army: long names keep the table straight.
+    let wide = pairings
+        .iter()
+        .map(|p| armies[p[0]].len() + armies[p[1]].len() + 4)
+        .chain(std::iter::once(24))
+        .max()
+        .unwrap_or(24);
+    let name_wide = armies
+        .iter()
+        .map(String::len)
+        .chain(std::iter::once(12))
+        .max()
+        .unwrap_or(12);
     writeln!(
         out,
-        "{:<24} {:>6} {:>7} {:>7} {:>6} {:>7}",
+        "{:<wide$} {:>6} {:>7} {:>7} {:>6} {:>7}",
         "pairing (first army A)", "games", "A wins", "B wins", "draws", "A win%"
     )?;
     for (p, t) in pairings.iter().zip(&tally) {
@@ -515,7 +528,7 @@ pub fn play_matches<H: AbilityHooks>(
         };
         writeln!(
             out,
-            "{:<24} {:>6} {:>7} {:>7} {:>6} {:>6.1}%",
+            "{:<wide$} {:>6} {:>7} {:>7} {:>6} {:>6.1}%",
             format!("{} vs {}", armies[*a], armies[*b]),
             n,
             t[0],
@@ -527,7 +540,7 @@ pub fn play_matches<H: AbilityHooks>(
     writeln!(out)?;
     writeln!(
         out,
-        "{:<12} {:>6} {:>6} {:>6} {:>7} {:>6}",
+        "{:<name_wide$} {:>6} {:>6} {:>6} {:>7} {:>6}",
         "army", "games", "wins", "draws", "losses", "win%"
     )?;
     for (i, army) in armies.iter().enumerate() {
@@ -554,7 +567,10 @@ pub fn play_matches<H: AbilityHooks>(
         } else {
             100.0 * w as f64 / n as f64
         };
-        writeln!(out, "{army:<12} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%")?;
+        writeln!(
+            out,
+            "{army:<name_wide$} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%"
+        )?;
     }
     if two_bots {
         let n: usize = by_bot.iter().sum();

@@ -97,6 +97,39 @@ fn match_log_shows_turns_draws_placements_battles_and_hq() {
 }
 
 #[test]
+fn matches_keeps_its_columns_straight_with_long_army_names() {
+    let (ok, out) = hexforge(&[
+        "matches",
+        "--army",
+        "thornwardens",
+        "--army",
+        "ashen_legion",
+        "--army",
+        "moloch",
+        "--games",
+        "6",
+    ]);
+    assert!(ok, "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    let header = lines
+        .iter()
+        .position(|l| l.starts_with("pairing (first army A)"))
+        .unwrap_or_else(|| panic!("no pairing table:\n{out}"));
+    // Every column is right-aligned after the first: a straight table has rows as long as its
+    // header.
+    for row in lines[header + 1..].iter().take_while(|l| !l.is_empty()) {
+        assert_eq!(row.len(), lines[header].len(), "{row:?}\n{out}");
+    }
+    let armies = lines
+        .iter()
+        .position(|l| l.starts_with("army "))
+        .unwrap_or_else(|| panic!("no army table:\n{out}"));
+    for row in lines[armies + 1..].iter().take(3) {
+        assert_eq!(row.len(), lines[armies].len(), "{row:?}\n{out}");
+    }
+}
+
+#[test]
 fn matches_prints_a_table_of_every_pairing() {
     let (ok, out) = hexforge(&["matches", "--games", "40", "--seed", "3"]);
     assert!(ok, "{out}");
