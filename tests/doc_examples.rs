@@ -86,3 +86,34 @@ fn every_example_that_names_a_file_is_in_that_file() {
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The Lua API's "One example per point" is one script: loaded as a mod's, every snippet of it
+/// compiles, defines its ability and reads no global that nothing defines.
+#[test]
+fn the_lua_apis_example_per_point_loads_as_a_mod_with_no_problem_and_no_warning() {
+    let root = common::root();
+    let text = std::fs::read_to_string(root.join("docs/LUA_API.md")).expect("docs/LUA_API.md");
+    let (_, after) = text
+        .split_once("### One example per point")
+        .expect("the section");
+    let block = code_blocks(after)
+        .into_iter()
+        .next()
+        .expect("the section's Lua block");
+    let script = block.2.join("\n");
+    let dir = common::mod_folder(
+        "lua-api-examples",
+        "id = \"doc_examples\"\nname = \"Doc examples\"\nversion = \"1.0.0\"\nhexforge = \"^0.2\"\n\n[provides]\nscripts = true\n",
+    );
+    std::fs::write(dir.join("scripts/examples.lua"), &script).expect("write");
+    let loaded = hexforge_script::load(
+        &[root.join("mods/base"), dir.clone()],
+        hexforge_script::Limits::default(),
+    );
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let warnings: Vec<String> = loaded.mods.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(warnings.is_empty(), "{warnings:#?}");
+    let abilities = script.matches("ability(\"").count();
+    assert!(abilities >= 10, "{abilities} abilities in the block");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -762,6 +762,23 @@ fn a_value_a_hook_returns_that_the_engine_cannot_take_is_quoted_at_the_hooks_lin
     let _ = std::fs::remove_dir_all(dir);
 }
 
+#[test]
+fn a_global_the_scripts_read_that_nothing_defines_is_a_warning_at_its_line() {
+    let script = "function helper(ctx) return ctx:turn() end\nlocal function count(ctx)\n  return helper(ctx) + lenght(ctx)\nend\nrule(\"a\", {\n  check = function(ctx)\n    if count(ctx) > 99 and math.max(1, 2) > 1 then return { winner = 1 } end\n  end,\n})\n";
+    let dir = mod_with("undefined_global", script);
+    let loaded = hexforge_script::load(&[base(), dir.clone()], Limits::default());
+    assert!(loaded.mods.problems.is_empty(), "{}", loaded.mods.problems);
+    let warnings: Vec<String> = loaded.mods.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert!(
+        warnings[0].contains("rules.lua:3:")
+            && warnings[0]
+                .contains("`lenght` is read as a global, but no script of the mod defines it"),
+        "{warnings:#?}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// A rule that ends the game once six turns are over: player 1 wins.
 const SIX_TURNS: &str = r#"rule("six_turns", {
   check = function(ctx, ended)

@@ -1,10 +1,30 @@
 //! Reading a compiled Lua 5.4 chunk (as `string.dump` writes it) for what the host needs to
 //! know of a script without running it: whether any function it defines assigns one of its
 //! upvalues (`OP_SETUPVAL`), the only way a local that outlives a call can be given a new value
-//! once the chunk has run.
+//! once the chunk has run; and which globals its functions read, at which lines
+//! (`OP_GETTABUP` on `_ENV`), for the warning about a global nothing defines.
 
 /// The opcode that assigns an upvalue (`UpValue[B] := R[A]`), in Lua 5.4's numbering.
 const OP_SETUPVAL: u32 = 10;
+
+/// The opcode that reads a field with a constant string key of a table an upvalue holds
+/// (`R[A] := UpValue[B][K[C]]`): a global read when the upvalue is `_ENV`.
+const OP_GETTABUP: u32 = 11;
+
+/// The mark of an instruction whose line is given whole, in the absolute line list.
+const ABSOLUTE_LINE: i8 = -0x80;
+
+/// Every global the functions of the chunk `dump` read, with the line of each read, in the
+/// chunk's order (the chunk's own body included). `None` when `dump` is not a chunk this reader
+/// knows, or was dumped without its debug information (the names of upvalues and the lines it
+/// needs).
+pub(crate) fn global_reads(dump: &[u8]) -> Option<Vec<(String, u32)>> {
+    let mut r = Reader { bytes: dump, at: 0 };
+    r.header()?;
+    let mut out = Vec::new();
+    r.reads(&mut out)?;
+    Some(out)
+}
 
 /// Whether a function nested in the chunk `dump` assigns one of its upvalues; the chunk's own
 /// body (run once, as it loads) is not counted. `None` when `dump` is not a Lua 5.4 chunk of the
@@ -12,16 +32,7 @@ const OP_SETUPVAL: u32 = 10;
 /// be said, and the caller assumes it does.
 pub(crate) fn assigns_upvalues(dump: &[u8]) -> Option<bool> {
     let mut r = Reader { bytes: dump, at: 0 };
-    if r.take(4)? != b"\x1bLua" || r.byte()? != 0x54 || r.byte()? != 0 {
-        return None;
-    }
-    if r.take(6)? != b"\x19\x93\r\n\x1a\n" || r.take(3)? != [4, 8, 8] {
-        return None;
-    }
-    // The check integer and the check float.
-    r.take(16)?;
-    // How many upvalues the main function has.
-    r.byte()?;
+    r.header()?;
     let mut found = false;
     r.function(true, &mut found)?;
     Some(found)
@@ -34,6 +45,112 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// The chunk's header, up to its main function: a Lua 5.4 chunk with 32-bit instructions and
+    /// 64-bit numbers, or `None`.
+    fn header(&mut self) -> Option<()> {
+        if self.take(4)? != b"\x1bLua" || self.byte()? != 0x54 || self.byte()? != 0 {
+            return None;
+        }
+        if self.take(6)? != b"\x19\x93\r\n\x1a\n" || self.take(3)? != [4, 8, 8] {
+            return None;
+        }
+        // The check integer and the check float.
+        self.take(16)?;
+        // How many upvalues the main function has.
+        self.byte()?;
+        Some(())
+    }
+
+    /// A string's bytes as text (`None` for the absent string).
+    fn text(&mut self) -> Option<Option<String>> {
+        let n = self.size()?;
+        if n == 0 {
+            return Some(None);
+        }
+        Some(Some(
+            String::from_utf8_lossy(self.take(n - 1)?).into_owned(),
+        ))
+    }
+
+    /// One function and those nested in it, adding the globals each reads to `out`.
+    fn reads(&mut self, out: &mut Vec<(String, u32)>) -> Option<()> {
+        self.string()?; // source
+        let defined = self.size()?;
+        self.size()?; // last line defined
+        self.take(3)?; // parameters, vararg, stack size
+        let n = self.size()?;
+        let code: Vec<u32> = self
+            .take(n.checked_mul(4)?)?
+            .chunks_exact(4)
+            .map(|i| u32::from_le_bytes([i[0], i[1], i[2], i[3]]))
+            .collect();
+        let mut constants: Vec<Option<String>> = Vec::new();
+        for _ in 0..self.size()? {
+            constants.push(match self.byte()? {
+                0 | 1 | 17 => None,
+                3 | 19 => {
+                    self.take(8)?;
+                    None
+                }
+                4 | 20 => self.text()?,
+                _ => return None,
+            });
+        }
+        let upvalues = self.size()?;
+        self.take(upvalues.checked_mul(3)?)?;
+        // The nested functions come before this one's debug information: their reads are put
+        // after this one's, which keeps each function's reads in order.
+        let mut nested = Vec::new();
+        for _ in 0..self.size()? {
+            self.reads(&mut nested)?;
+        }
+        let count = self.size()?;
+        let deltas: Vec<i8> = self
+            .take(count)?
+            .iter()
+            .map(|b| i8::from_le_bytes([*b]))
+            .collect();
+        let mut absolute = Vec::new();
+        for _ in 0..self.size()? {
+            absolute.push((self.size()?, self.size()?));
+        }
+        for _ in 0..self.size()? {
+            self.string()?;
+            self.size()?;
+            self.size()?;
+        }
+        let mut names = Vec::new();
+        for _ in 0..self.size()? {
+            names.push(self.text()?);
+        }
+        if names.len() != upvalues || deltas.len() != code.len() {
+            return None; // stripped: no names, no lines
+        }
+        // Each instruction's line, as `luaG_getfuncline` works it out.
+        let mut line = defined as i64;
+        let mut next = absolute.iter().peekable();
+        for (pc, word) in code.iter().enumerate() {
+            match next.peek() {
+                Some((at, whole)) if *at == pc => {
+                    line = *whole as i64;
+                    next.next();
+                }
+                _ if deltas[pc] != ABSOLUTE_LINE => line += i64::from(deltas[pc]),
+                _ => {}
+            }
+            if word & 0x7f != OP_GETTABUP {
+                continue;
+            }
+            let (b, c) = ((word >> 16) & 0xff, (word >> 24) & 0xff);
+            let env = names.get(b as usize).and_then(|n| n.as_deref()) == Some("_ENV");
+            if let (true, Some(Some(name))) = (env, constants.get(c as usize)) {
+                out.push((name.clone(), u32::try_from(line).unwrap_or(0)));
+            }
+        }
+        out.extend(nested);
+        Some(())
+    }
+
     fn take(&mut self, n: usize) -> Option<&[u8]> {
         let end = self.at.checked_add(n)?;
         let s = self.bytes.get(self.at..end)?;
@@ -158,6 +275,41 @@ mod tests {
         assert_eq!(assigns_upvalues(&dump(src, false)), Some(true));
         let long = format!("return function() return '{}' end\n", "z".repeat(300));
         assert_eq!(assigns_upvalues(&dump(&long, false)), Some(false));
+    }
+
+    #[test]
+    fn the_globals_a_chunk_reads_are_found_with_their_lines() {
+        let src = "local x = helper\nlocal function f(a)\n  local y = a\n  return lin(a),\n    on_ray(y)\nend\nreturn function() return math.max(1, 2) + #string.rep('a', 3) end\n";
+        let reads = global_reads(&dump(src, false)).expect("a dump with its debug information");
+        assert_eq!(
+            reads,
+            [
+                ("helper".to_string(), 1),
+                ("lin".to_string(), 4),
+                ("on_ray".to_string(), 5),
+                ("math".to_string(), 7),
+                ("string".to_string(), 7),
+            ]
+        );
+        // A long function reaches the lines given whole.
+        let long = format!(
+            "return function()\n  local v = 0\n{}  return far_away + v\nend\n",
+            "  v = v * 3 + 1\n".repeat(300)
+        );
+        assert_eq!(
+            global_reads(&dump(&long, false)),
+            Some(vec![("far_away".to_string(), 303)])
+        );
+        // A local or a field is no global.
+        assert_eq!(
+            global_reads(&dump(
+                "local t = {}\nreturn function() return t.x end\n",
+                false
+            )),
+            Some(vec![])
+        );
+        // Stripped, nothing can be said.
+        assert_eq!(global_reads(&dump(src, true)), None);
     }
 
     #[test]

@@ -76,6 +76,9 @@ impl std::error::Error for ScriptError {}
 /// What its scripts can change is put back as it was after loading at every reseed point.
 pub(crate) struct ModState {
     id: String,
+    /// What loading found that may be a mistake without stopping the mod: a global its scripts
+    /// read that nothing defines (`bytecode.rs`).
+    warnings: Vec<Diagnostic>,
     lua: Lua,
     budget: Rc<Budget>,
     runner: Runner,
@@ -266,7 +269,7 @@ fn run_chunk(
     (name, path): (&str, &Path),
     source: &str,
     code: Option<&std::sync::OnceLock<Vec<u8>>>,
-) -> Result<bool, Diagnostic> {
+) -> Result<(bool, Vec<(String, u32)>), Diagnostic> {
     sb.chunks.borrow_mut().push(name.to_string());
     let located = |at: Option<String>, message: String| Diagnostic {
         file: path.to_path_buf(),
@@ -294,11 +297,18 @@ fn run_chunk(
     })?;
     // Whether a function of the chunk may give a local that outlives its call a new value
     // (`bytecode.rs`); a chunk that cannot be read is taken to.
-    let assigns = match code.and_then(|c| c.get()) {
-        Some(dump) => crate::bytecode::assigns_upvalues(dump),
-        None => crate::bytecode::assigns_upvalues(&f.dump(true)),
-    }
-    .unwrap_or(true);
+    // A mod's own script is read for the globals it reads too (the library's need no look).
+    let (assigns, reads) = match code.and_then(|c| c.get()) {
+        Some(dump) => (crate::bytecode::assigns_upvalues(dump), Vec::new()),
+        None => {
+            let dump = f.dump(false);
+            (
+                crate::bytecode::assigns_upvalues(&dump),
+                crate::bytecode::global_reads(&dump).unwrap_or_default(),
+            )
+        }
+    };
+    let assigns = assigns.unwrap_or(true);
     sb.runner.call::<()>(&sb.lua, &f, ()).map_err(|f| {
         let near = global_named(&f.message)
             .map(|g| hexforge_core::names::did_you_mean(g, global_names(env).iter().map(String::as_str)))
@@ -311,7 +321,34 @@ fn run_chunk(
             ),
         )
     })?;
-    Ok(assigns)
+    Ok((assigns, reads))
+}
+
+/// A warning for each global the scripts read (`read`: per file, the names and lines) that no
+/// script defined and the sandbox does not have, once per file and name, at its first line: it
+/// is `nil` when that line runs, which is seldom what was meant.
+fn undefined_globals(env: &Table, read: &[(PathBuf, Vec<(String, u32)>)]) -> Vec<Diagnostic> {
+    let known = global_names(env);
+    let mut out = Vec::new();
+    for (file, reads) in read {
+        let mut told: Vec<&str> = Vec::new();
+        for (name, line) in reads {
+            if known.iter().any(|k| k == name) || told.contains(&name.as_str()) {
+                continue;
+            }
+            told.push(name);
+            out.push(Diagnostic {
+                file: file.clone(),
+                line: *line as usize,
+                column: 1,
+                message: format!(
+                    "`{name}` is read as a global, but no script of the mod defines it and the sandbox has none{}: it is nil when this line runs (define it, e.g. `local function {name}(...) ... end` above its use, or fix the name)",
+                    hexforge_core::names::did_you_mean(name, known.iter().map(String::as_str))
+                ),
+            });
+        }
+    }
+    out
 }
 
 /// The global a Lua error names (`... (global 'abilty')`), if it names one.
@@ -462,6 +499,12 @@ impl ScriptHost {
         (host, Diagnostics(problems))
     }
 
+    /// What loading the scripts found that may be a mistake (a global read that nothing
+    /// defines), mod by mod in load order.
+    pub(crate) fn script_warnings(&self) -> impl Iterator<Item = &Diagnostic> + '_ {
+        self.states.iter().flat_map(|s| &s.warnings)
+    }
+
     /// Builds the Lua state of the mod `m`: the library, then the mod's scripts. `math.random`
     /// draws from `rng`, which starts again from seed 0 here, so what a script draws while it
     /// loads never depends on the mods loaded before it.
@@ -494,7 +537,7 @@ impl ScriptHost {
         let mut assigns = false;
         for ((name, source), code) in LIBRARY.iter().zip(&LIBRARY_CODE) {
             match run_chunk(&sb, &lib_env, (name, Path::new(name)), source, Some(code)) {
-                Ok(a) => assigns |= a,
+                Ok((a, _)) => assigns |= a,
                 Err(d) => problems.push(d),
             }
         }
@@ -512,13 +555,18 @@ impl ScriptHost {
             rule_function(&sb.lua, registry.clone()).map_err(whole)?,
         )
         .map_err(whole)?;
+        let mut read = Vec::new();
         for file in &m.scripts {
             let name = relative_name(&file.path, &m.dir);
             match run_chunk(&sb, &env, (&name, &file.path), &file.text, None) {
-                Ok(a) => assigns |= a,
+                Ok((a, reads)) => {
+                    assigns |= a;
+                    read.push((file.path.clone(), reads));
+                }
                 Err(d) => problems.push(d),
             }
         }
+        let warnings = undefined_globals(&env, &read);
         registry.borrow().seal();
         let globals = seal(&sb.lua, &env, &lib_env, &sb.freeze).map_err(whole)?;
         if !problems.is_empty() {
@@ -598,6 +646,7 @@ impl ScriptHost {
         let tile_key = sb.lua.create_string("tile").map_err(whole)?;
         Ok(ModState {
             id: m.id.clone(),
+            warnings,
             lua: sb.lua,
             budget: sb.budget,
             runner: sb.runner,

@@ -121,6 +121,7 @@ impl Reloader {
                 all.extend(script_problems);
                 all.extend(last);
                 mods.problems.0 = all;
+                mods.warnings.extend(scripts.script_warnings().cloned());
                 // The states of mods that are gone are dropped.
                 self.states.retain(|id, _| used.contains(id));
                 return Reloaded {
