@@ -521,20 +521,15 @@ pub fn play_matches<H: AbilityHooks>(
     for (p, t) in pairings.iter().zip(&tally) {
         let (a, b) = (&p[0], &p[1]);
         let n: usize = t.iter().sum();
-        let pct = if n == 0 {
-            0.0
-        } else {
-            100.0 * t[0] as f64 / n as f64
-        };
         writeln!(
             out,
-            "{:<wide$} {:>6} {:>7} {:>7} {:>6} {:>6.1}%",
+            "{:<wide$} {:>6} {:>7} {:>7} {:>6} {:>7}",
             format!("{} vs {}", armies[*a], armies[*b]),
             n,
             t[0],
             t[1],
             t[2],
-            pct
+            share(t[0], n)
         )?;
     }
     writeln!(out)?;
@@ -562,14 +557,10 @@ pub fn play_matches<H: AbilityHooks>(
             l += losses;
             d += t[2];
         }
-        let pct = if n == 0 {
-            0.0
-        } else {
-            100.0 * w as f64 / n as f64
-        };
         writeln!(
             out,
-            "{army:<name_wide$} {n:>6} {w:>6} {d:>6} {l:>7} {pct:>5.1}%"
+            "{army:<name_wide$} {n:>6} {w:>6} {d:>6} {l:>7} {:>6}",
+            share(w, n)
         )?;
     }
     if two_bots {
@@ -603,21 +594,48 @@ fn failed_note(failed: usize) -> String {
 /// The errors of the games that failed, each message once with how many games it stopped, in
 /// the order they first happened.
 fn write_failures(out: &mut impl Write, failures: &[anyhow::Error]) -> Result<()> {
-    let mut seen: Vec<(String, usize)> = Vec::new();
+    // The same error in many games is one line: grouped by what went wrong, the game and seed
+    // of the first one kept to replay it.
+    let mut seen: Vec<(String, String, usize)> = Vec::new();
     for f in failures {
         let text = format!("{f:#}");
-        match seen.iter_mut().find(|(t, _)| *t == text) {
-            Some((_, n)) => *n += 1,
-            None => seen.push((text, 1)),
+        let (first, what) = split_game(&text);
+        match seen.iter_mut().find(|(_, w, _)| w == what) {
+            Some((_, _, n)) => *n += 1,
+            None => seen.push((first.to_string(), what.to_string(), 1)),
         }
     }
-    for (text, n) in seen {
-        match n {
-            1 => writeln!(out, "error (1 game): {text}")?,
-            n => writeln!(out, "error ({n} games): {text}")?,
+    for (first, what, n) in seen {
+        match (n, first.is_empty()) {
+            (1, true) => writeln!(out, "error (1 game): {what}")?,
+            (1, false) => writeln!(out, "error (1 game: {first}): {what}")?,
+            (n, true) => writeln!(out, "error ({n} games): {what}")?,
+            (n, false) => writeln!(out, "error ({n} games, the first {first}): {what}")?,
         }
     }
     Ok(())
+}
+
+/// `w` of `n` games as a share (`41.5%`), or `-` when no game counted (all failed, say).
+fn share(w: usize, n: usize) -> String {
+    if n == 0 {
+        "-".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * w as f64 / n as f64)
+    }
+}
+
+/// A failure's text parted into the game it names (`game 4 (seed 99)`) and what went wrong;
+/// the game is empty when the text names none.
+fn split_game(text: &str) -> (&str, &str) {
+    if let Some(rest) = text.strip_prefix("game ")
+        && let Some(end) = rest.find("): ")
+        && rest[..end].contains(" (seed ")
+    {
+        let cut = "game ".len() + end + 1;
+        return (&text[..cut], &text[cut + 2..]);
+    }
+    ("", text)
 }
 
 /// The table of a series of team games: each team's armies, wins and share, the draws, then the

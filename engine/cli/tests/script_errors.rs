@@ -50,8 +50,15 @@ fn a_script_error_that_stops_a_match_is_shown_in_the_modders_words() {
     let (ok, out) = hexforge(&["matches", "--mods", &mods, "--games", "2", "--seed", "1"]);
     assert!(!ok, "{out}");
     assert!(out.contains(expected), "{out}");
+    // The same error in both games is one line, naming the first game to replay it.
+    assert_eq!(out.matches(expected).count(), 1, "{out}");
+    assert!(
+        out.contains("error (2 games, the first game 0 (seed "),
+        "{out}"
+    );
+    assert!(out.contains("probe vs probe                0"), "{out}");
     assert!(!out.contains("listed as legal"), "{out}");
-    // Recorded, each failing game is named too.
+    // Recorded, the failing games are named too.
     let folder = dir.join("recorded").to_string_lossy().to_string();
     let (ok, out) = hexforge(&[
         "matches",
@@ -65,7 +72,10 @@ fn a_script_error_that_stops_a_match_is_shown_in_the_modders_words() {
         &folder,
     ]);
     assert!(!ok, "{out}");
-    assert!(out.contains("error (1 game): game 1 (seed "), "{out}");
+    assert!(
+        out.contains("error (2 games, the first game 0 (seed "),
+        "{out}"
+    );
     assert!(out.contains(expected), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
