@@ -432,9 +432,12 @@ fn key_at(text: &str, offset: usize) -> Option<String> {
     (!key.is_empty() && !key.contains(['[', '"', '#', '{'])).then(|| key.to_string())
 }
 
-/// The header of the table holding byte `offset` (`[army]`, `[[tile]]`), if it is not the top.
+/// The header of the table holding byte `offset` (`[army]`, `[[tile]]`), if it is not the top:
+/// the last header of the lines before the one `offset` is on (when `offset` is inside a header,
+/// `[tile.modul]` say, the table that header names a key of).
 fn table_at(text: &str, offset: usize) -> Option<&str> {
-    text.get(..offset)?
+    let line_start = text.get(..offset)?.rfind('\n').map_or(0, |i| i + 1);
+    text.get(..line_start)?
         .lines()
         .rev()
         .map(str::trim)
@@ -555,6 +558,24 @@ fn plain_words(text: &str, message: &str, offset: usize) -> String {
         if let (true, Some((lo, hi))) = (found.starts_with("integer "), range) {
             return format!(
                 "{what} is out of range: found {}; use a whole number from {lo} to {hi}",
+                found_words(found)
+            );
+        }
+        // One value where a list goes: the list of that value is what to write.
+        if expected.trim() == "a sequence"
+            && let Some(one) = found
+                .strip_prefix("string ")
+                .map(str::to_string)
+                .or_else(|| {
+                    found.strip_prefix("integer ").map(|n| {
+                        listed(n)
+                            .first()
+                            .map_or(n.trim().to_string(), |v| (*v).to_string())
+                    })
+                })
+        {
+            return format!(
+                "{what} must be a list in brackets; found {}: write [{one}]",
                 found_words(found)
             );
         }
@@ -937,6 +958,7 @@ mod tests {
         toughness: Option<i64>,
         deep: Option<toml::Value>,
         inner: Option<Inner>,
+        list: Option<Vec<String>>,
     }
 
     #[derive(serde::Deserialize, Debug)]
@@ -1028,6 +1050,18 @@ mod tests {
         let e = board_error("[inner]\nname = \"x\"\n");
         assert!(
             e.starts_with("b.toml:2:1: unknown key `name` in `[inner]`"),
+            "{e}"
+        );
+        // One value where a list goes: the list of it.
+        let e = board_error("list = \"a\"\n");
+        assert!(
+            e.contains("must be a list in brackets; found the text \"a\": write [\"a\"]"),
+            "{e}"
+        );
+        // A key named in a header (`[inner.nme]`) is a key of the table above it, named whole.
+        let e = board_error("[inner]\nid = \"x\"\n\n[inner.nme]\nx = 1\n");
+        assert!(
+            e.starts_with("b.toml:4:8: unknown key `nme` in `[inner]`"),
             "{e}"
         );
         let e = board_error("[inner]\n");
