@@ -227,18 +227,41 @@ pub fn parse_toml_every<T: serde::de::DeserializeOwned>(
         let Err(e) = toml::from_str::<T>(&text) else {
             break;
         };
-        let (Some(span), Some(stand_in)) = (e.span(), stand_in(e.message())) else {
-            break;
+        let Some(span) = e.span() else { break };
+        // An unknown key is set aside whole (its line, or its table); a value of the wrong
+        // type is written over with one of the right type.
+        let message = e.message();
+        let unknown = message.starts_with("unknown field");
+        // Only what serde says of a value read whole: a syntax error is no value to stand in for.
+        let wrong_value = [
+            "invalid type: ",
+            "invalid value: ",
+            "invalid length ",
+            "unknown variant ",
+        ]
+        .iter()
+        .any(|p| message.starts_with(p));
+        let set_aside = if unknown {
+            blank_entry(&mut text, span.start)
+        } else if wrong_value {
+            stand_in(message).is_some_and(|v| stand_in_over(&mut text, span.clone(), v))
+        } else {
+            false
         };
-        if !stand_in_over(&mut text, span.clone(), stand_in) {
+        if !set_aside {
             break;
         }
         match toml::from_str::<T>(&text) {
             Ok(_) => break,
             Err(next) => {
-                let d = toml_error(src, &next);
+                // Located in the text as it now reads: a stand-in longer than the value it
+                // replaced moves nothing but the rest of its own line.
+                let d = toml_error(&SourceText::new(src.path(), text.clone()), &next);
                 let Some(at) = next.span() else { break };
-                if at.start <= span.start || found.contains(&d) {
+                // An error on the stand-in itself is the stand-in's own, not the file's (errors
+                // elsewhere may come before it: the reader meets tables in its own order).
+                let on_stand_in = !unknown && (span.start..=span.end).contains(&at.start);
+                if on_stand_in || found.contains(&d) {
                     break;
                 }
                 // A key missing now may be the one set aside: not a problem of the file.
@@ -297,7 +320,18 @@ fn stand_in_over(text: &mut String, span: std::ops::Range<usize>, value: String)
     };
     let room = old.split('\n').next().map_or(0, str::len);
     if value.len() > room {
-        return false;
+        // Longer than the value (`[]` for `1`): written in whole when nothing but blanks or a
+        // comment follows on its line, so that no other value moves.
+        let rest = text[span.end..]
+            .split('\n')
+            .next()
+            .unwrap_or("")
+            .trim_start();
+        if old.contains('\n') || !(rest.is_empty() || rest.starts_with('#')) {
+            return false;
+        }
+        text.replace_range(span, &value);
+        return true;
     }
     let mut new: Vec<u8> = old
         .chars()
@@ -311,6 +345,49 @@ fn stand_in_over(text: &mut String, span: std::ops::Range<usize>, value: String)
         return false;
     };
     text.replace_range(span, &new);
+    true
+}
+
+/// Blanks out (with spaces, lines kept) the entry whose key starts at byte `at`: its
+/// `key = value` line, or, when the key is named in a table header (`[tile.modul]`), that
+/// header and the lines of its table up to the next header. `false` when `at` is on neither.
+fn blank_entry(text: &mut String, at: usize) -> bool {
+    let Some(before) = text.get(..at) else {
+        return false;
+    };
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = |from: usize| text[from..].find('\n').map_or(text.len(), |i| from + i);
+    let header = text[start..].trim_start().starts_with('[');
+    let mut end = line_end(start);
+    if header {
+        // The table's own lines, up to the next header.
+        while end < text.len() {
+            let next = end + 1;
+            if text[next..].trim_start().starts_with('[') {
+                break;
+            }
+            end = line_end(next);
+        }
+    } else {
+        // A `key = value` line whose value ends on it (a list or text running over more lines
+        // is not set aside: its other lines would read as errors of their own).
+        let Some((_, value)) = text[start..end].split_once('=') else {
+            return false;
+        };
+        let count = |c: char| value.matches(c).count();
+        if count('[') != count(']')
+            || count('{') != count('}')
+            || value.contains("\"\"\"")
+            || value.contains("\'\'\'")
+        {
+            return false;
+        }
+    }
+    let blank: String = text[start..end]
+        .chars()
+        .map(|c| if c == '\n' { '\n' } else { ' ' })
+        .collect();
+    text.replace_range(start..end, &blank);
     true
 }
 
@@ -1052,6 +1129,32 @@ mod tests {
             e.starts_with("b.toml:2:1: unknown key `name` in `[inner]`"),
             "{e}"
         );
+        // Every unknown key and wrong value is told, not only the first.
+        let every = |text: &str| {
+            parse_toml_every::<Board>(&SourceText::new("b.toml", text))
+                .expect_err("errors")
+                .to_string()
+        };
+        let e = every(
+            "toughnes = 1\nsmall = \"x\"\n\n[inner]\nid = \"a\"\nnme = 2\n\n[inner.deeper]\nx = 1\n",
+        );
+        assert!(e.contains("b.toml:1:1: unknown key `toughnes`"), "{e}");
+        assert!(e.contains("b.toml:2:9: `small` must be"), "{e}");
+        assert!(
+            e.contains("b.toml:6:1: unknown key `nme` in `[inner]`"),
+            "{e}"
+        );
+        assert!(
+            e.contains("b.toml:8:8: unknown key `deeper` in `[inner]`"),
+            "{e}"
+        );
+        // A whole number where a list goes hides nothing after it.
+        let e = every("list = 1\nsmall = \"x\"\n");
+        assert!(
+            e.contains("b.toml:1:8: `list` must be a list in brackets"),
+            "{e}"
+        );
+        assert!(e.contains("b.toml:2:9: `small` must be"), "{e}");
         // One value where a list goes: the list of it.
         let e = board_error("list = \"a\"\n");
         assert!(
