@@ -168,6 +168,10 @@ pub struct ArmyFile {
     pub tile_sites: Vec<Diagnostic>,
     /// Where the army's id is (the message is empty).
     pub at: Diagnostic,
+    /// What is wrong with the parts its `[tile.linked]` tables name, each at the part (a tile
+    /// not in the army, one that cannot be a part), for an army read open: a patch may still add
+    /// the part, so its mod reports these only for an army no patch of its own completes.
+    pub part_problems: Vec<Diagnostic>,
 }
 
 /// Reads and validates one army file.
@@ -256,9 +260,17 @@ fn validate(src: &SourceText, def: ArmyFileDef, check_size: bool) -> Result<Army
             tile_sites.push(src.error(raw.id.span(), ""));
         }
     }
-    if check_size {
-        check_parts(&mut v, &def.tile, &tiles);
-    }
+    let mut parts = Validator {
+        src,
+        errors: Vec::new(),
+    };
+    check_parts(&mut parts, &def.tile, &tiles);
+    let part_problems = if check_size {
+        v.errors.append(&mut parts.errors);
+        Vec::new()
+    } else {
+        parts.errors
+    };
     let army_span = header.id.span();
     let army_span_for_site = army_span.clone();
     if def.tile.is_empty() {
@@ -300,6 +312,7 @@ fn validate(src: &SourceText, def: ArmyFileDef, check_size: bool) -> Result<Army
         hook_sites,
         tile_sites,
         at: src.error(army_span_for_site, ""),
+        part_problems,
     })
 }
 

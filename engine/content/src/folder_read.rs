@@ -97,7 +97,12 @@ fn load_mod_files(
     for f in files {
         match load_army_open(&f) {
             Ok(a) => {
-                // An army the mod's own patches complete is measured once they have applied.
+                // An army the mod's own patches complete is measured (and its linked units'
+                // parts looked for) once they have applied.
+                if !built.contains(&a.id) && !a.part_problems.is_empty() {
+                    problems.extend(a.part_problems.iter().cloned());
+                    continue;
+                }
                 if !built.contains(&a.id)
                     && let Some(d) = a.size_problem()
                 {
