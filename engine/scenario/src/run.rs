@@ -150,6 +150,21 @@ impl<'a> Runner<'a> {
                     .field
                     .check_place(self.ctx.catalog, *by, *tile, *hex, *facing)
                     .map_err(|e| format!("place (line {line}): {e}"))?;
+                // A tile that leads a linked unit (`[tile.linked]`) brings its parts, as when a
+                // player places it from the hand.
+                let assembled = match event {
+                    Event::Placed { cell, .. } => self
+                        .field
+                        .assemble(self.ctx.catalog, *by, *tile, cell, *facing)
+                        .map_err(|e| {
+                            format!(
+                                "place (line {line}): `{}` cannot go down there: {}",
+                                self.ctx.catalog.get(*tile).full_id(),
+                                e.describe(self.ctx.catalog)
+                            )
+                        })?,
+                    _ => None,
+                };
                 self.field.apply(&event);
                 if let Event::Placed {
                     cell, tile, owner, ..
@@ -160,6 +175,21 @@ impl<'a> Runner<'a> {
                     t.tile = Some((tile, owner));
                     self.names.placed(&self.field, self.ctx, cell, label);
                     self.log.extend(self.names.describe(&event));
+                }
+                if let Some(a) = assembled {
+                    for (cell, part) in a.parts {
+                        let joined = Event::Joined {
+                            cell,
+                            tile: part,
+                            owner: *by,
+                            facing: *facing,
+                        };
+                        self.field.apply(&joined);
+                        self.names.follow(&joined);
+                        self.log.extend(self.names.describe(&joined));
+                    }
+                    self.field.apply(&a.link);
+                    self.log.extend(self.names.describe(&a.link));
                 }
                 // R4.11.1: a full play area starts a battle at once.
                 self.field.main_area_full()
