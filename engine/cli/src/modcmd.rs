@@ -66,6 +66,36 @@ pub fn list(out: &mut impl Write, loaded: &LoadedMods) -> Result<ExitCode> {
 
 /// `hexforge mods explain army/tile`: the tile's history, definition first, then every patch in
 /// load order, and the conflicts among them.
+/// A module's or an aura's effects as the army file writes them (`melee = 1`, `medic`), none
+/// for a tile that gives none.
+fn effect_words(fx: &hexforge_core::tile::Effects) -> Vec<String> {
+    let mut out = Vec::new();
+    for (key, v) in [
+        ("melee", fx.melee),
+        ("ranged", fx.ranged),
+        ("initiative", fx.initiative),
+        ("enemy_initiative", fx.enemy_initiative),
+    ] {
+        if v != 0 {
+            out.push(format!("{key} = {v}"));
+        }
+    }
+    if fx.extra_attack > 0 {
+        out.push(format!("extra_attack = {}", fx.extra_attack));
+    }
+    for (key, on) in [
+        ("medic", fx.medic),
+        ("hijack", fx.hijack),
+        ("convert_attack", fx.convert_attack),
+        ("mobility", fx.mobility),
+    ] {
+        if on {
+            out.push(key.to_string());
+        }
+    }
+    out
+}
+
 pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<ExitCode> {
     let steps: Vec<_> = loaded.history.of(tile).collect();
     if steps.is_empty() {
@@ -116,6 +146,37 @@ pub fn explain(out: &mut impl Write, loaded: &LoadedMods, tile: &str) -> Result<
         let edges = hexforge_content::edges::feature_strings(&t.edges);
         if !edges.is_empty() {
             writeln!(out, "  edges: {}", edges.join(", "))?;
+        }
+        for (table, fx) in [("module", &t.module), ("aura", &t.aura)] {
+            let said = effect_words(fx);
+            if !said.is_empty() {
+                writeln!(out, "  {table}: {}", said.join(", "))?;
+            }
+        }
+        if t.global.move_range > 0 {
+            writeln!(out, "  global: move_range = {}", t.global.move_range)?;
+        }
+        if let Some(e) = t.instant {
+            writeln!(out, "  instant: {}", e.name())?;
+        }
+        if let Some(l) = &t.linked {
+            let parts: Vec<String> = l
+                .parts
+                .iter()
+                .map(|p| {
+                    let steps: Vec<String> =
+                        p.steps.iter().map(|e| e.index().to_string()).collect();
+                    format!("{} at [{}]", p.tile, steps.join(", "))
+                })
+                .collect();
+            writeln!(
+                out,
+                "  linked: {} ({} lost, {}), parts {}",
+                l.kind,
+                l.loss.name(),
+                if l.shared { "shared" } else { "not shared" },
+                parts.join("; ")
+            )?;
         }
         for a in &t.abilities {
             let params: Vec<String> = a.params.iter().map(|(k, v)| format!("{k} = {v}")).collect();

@@ -327,6 +327,22 @@ fn mods_explain_shows_who_made_a_tile_and_its_edges_and_abilities_now() {
     ] {
         assert!(out.contains(expected), "`{expected}` not in:\n{out}");
     }
+    // What the army file's tables give: an aura, a module's effects, an instant, a linked unit.
+    for (tile, expected) in [
+        ("moloch/hq", "  aura: ranged = 1\n"),
+        ("moloch/medic", "  module: medic\n"),
+        ("moloch/battle", "  instant: battle\n"),
+        (
+            "scrappers/crawler",
+            "  linked: crawler (whole lost, shared), parts crawler_tail at [3]\n",
+        ),
+    ] {
+        let (ok, out) = hexforge(&["mods", "explain", tile], &user);
+        assert!(
+            ok && out.contains(expected),
+            "{tile}: `{expected}` not in:\n{out}"
+        );
+    }
     let (ok, out) = hexforge(&["mods", "explain", "moloch/juggernat"], &user);
     assert!(
         !ok && out.contains("(did you mean `moloch/juggernaut`?)"),
