@@ -1290,3 +1290,23 @@ fn a_weak_table_made_past_the_guards_keeps_its_values_within_a_call() {
         assert!(err.contains(refused), "{way}\n{err}");
     }
 }
+
+/// A to-be-closed local's `__close` handler could run with the script's limits off while an
+/// error unwinds (an endless loop there hung the host): a script declaring one is refused at
+/// load, at its line, before any of it runs, and the other mods load.
+#[test]
+fn a_to_be_closed_local_is_refused_at_load_so_no_close_handler_can_hang_the_host() {
+    let script = "ability(\"probe\", {\n  placed = function(ctx, fx)\n    local guard <close> = setmetatable({}, { __close = function() while true do end end })\n    while true do end\n  end,\n})\n";
+    let (_, _, problems) = load(script);
+    assert!(
+        problems.contains("probe.lua:3:1: a to-be-closed local (`<close>`)"),
+        "{problems}"
+    );
+    // At the top level too: refused before it runs, so loading cannot hang.
+    let top = "local g <close> = setmetatable({}, { __close = function() while true do end end })\nerror(\"unwinding\")\n";
+    let (_, _, problems) = load(top);
+    assert!(
+        problems.contains("probe.lua:1:1: a to-be-closed local"),
+        "{problems}"
+    );
+}

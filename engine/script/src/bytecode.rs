@@ -11,19 +11,36 @@ const OP_SETUPVAL: u32 = 10;
 /// (`R[A] := UpValue[B][K[C]]`): a global read when the upvalue is `_ENV`.
 const OP_GETTABUP: u32 = 11;
 
+/// The opcode that marks a local "to be closed" (`local x <close> = ...`).
+const OP_TBC: u32 = 55;
+
 /// The mark of an instruction whose line is given whole, in the absolute line list.
 const ABSOLUTE_LINE: i8 = -0x80;
 
-/// Every global the functions of the chunk `dump` read, with the line of each read, in the
-/// chunk's order (the chunk's own body included). `None` when `dump` is not a chunk this reader
-/// knows, or was dumped without its debug information (the names of upvalues and the lines it
-/// needs).
-pub(crate) fn global_reads(dump: &[u8]) -> Option<Vec<(String, u32)>> {
+/// What a chunk's functions do that the host looks at before it runs them, each with its line.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Facts {
+    /// Every global read (a name read off `_ENV`), in the chunk's order.
+    pub(crate) global_reads: Vec<(String, u32)>,
+    /// The lines of the `local x <close>` declarations.
+    pub(crate) to_be_closed: Vec<u32>,
+}
+
+/// What the functions of the chunk `dump` do ([`Facts`]), its own body included. `None` when
+/// `dump` is not a chunk this reader knows, or was dumped without its debug information (the
+/// names of upvalues and the lines it needs).
+pub(crate) fn facts(dump: &[u8]) -> Option<Facts> {
     let mut r = Reader { bytes: dump, at: 0 };
     r.header()?;
-    let mut out = Vec::new();
+    let mut out = Facts::default();
     r.reads(&mut out)?;
     Some(out)
+}
+
+/// The globals the chunk `dump` reads ([`Facts::global_reads`]).
+#[cfg(test)]
+fn global_reads(dump: &[u8]) -> Option<Vec<(String, u32)>> {
+    facts(dump).map(|f| f.global_reads)
 }
 
 /// Whether a function nested in the chunk `dump` assigns one of its upvalues; the chunk's own
@@ -72,8 +89,8 @@ impl Reader<'_> {
         ))
     }
 
-    /// One function and those nested in it, adding the globals each reads to `out`.
-    fn reads(&mut self, out: &mut Vec<(String, u32)>) -> Option<()> {
+    /// One function and those nested in it, adding what each does to `out`.
+    fn reads(&mut self, out: &mut Facts) -> Option<()> {
         self.string()?; // source
         let defined = self.size()?;
         self.size()?; // last line defined
@@ -100,7 +117,7 @@ impl Reader<'_> {
         self.take(upvalues.checked_mul(3)?)?;
         // The nested functions come before this one's debug information: their reads are put
         // after this one's, which keeps each function's reads in order.
-        let mut nested = Vec::new();
+        let mut nested = Facts::default();
         for _ in 0..self.size()? {
             self.reads(&mut nested)?;
         }
@@ -138,16 +155,22 @@ impl Reader<'_> {
                 _ if deltas[pc] != ABSOLUTE_LINE => line += i64::from(deltas[pc]),
                 _ => {}
             }
+            let at = u32::try_from(line).unwrap_or(0);
+            if word & 0x7f == OP_TBC {
+                out.to_be_closed.push(at);
+                continue;
+            }
             if word & 0x7f != OP_GETTABUP {
                 continue;
             }
             let (b, c) = ((word >> 16) & 0xff, (word >> 24) & 0xff);
             let env = names.get(b as usize).and_then(|n| n.as_deref()) == Some("_ENV");
             if let (true, Some(Some(name))) = (env, constants.get(c as usize)) {
-                out.push((name.clone(), u32::try_from(line).unwrap_or(0)));
+                out.global_reads.push((name.clone(), at));
             }
         }
-        out.extend(nested);
+        out.global_reads.extend(nested.global_reads);
+        out.to_be_closed.extend(nested.to_be_closed);
         Some(())
     }
 
@@ -310,6 +333,19 @@ mod tests {
         );
         // Stripped, nothing can be said.
         assert_eq!(global_reads(&dump(src, true)), None);
+    }
+
+    #[test]
+    fn a_to_be_closed_local_is_found_at_its_line() {
+        let src = "local a = 1\nreturn function()\n  local g <close> = nil\n  return a\nend\n";
+        let f = facts(&dump(src, false)).expect("read");
+        assert_eq!(f.to_be_closed, [3]);
+        assert_eq!(
+            facts(&dump("return 1\n", false))
+                .expect("read")
+                .to_be_closed,
+            Vec::<u32>::new()
+        );
     }
 
     #[test]

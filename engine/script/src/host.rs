@@ -297,18 +297,38 @@ fn run_chunk(
     })?;
     // Whether a function of the chunk may give a local that outlives its call a new value
     // (`bytecode.rs`); a chunk that cannot be read is taken to.
-    // A mod's own script is read for the globals it reads too (the library's need no look).
-    let (assigns, reads) = match code.and_then(|c| c.get()) {
-        Some(dump) => (crate::bytecode::assigns_upvalues(dump), Vec::new()),
+    // A mod's own script is read for what it does before it runs (the library's need no look):
+    // the globals it reads, and any `<close>` local, which is refused.
+    let (assigns, facts) = match code.and_then(|c| c.get()) {
+        Some(dump) => (crate::bytecode::assigns_upvalues(dump), None),
         None => {
             let dump = f.dump(false);
             (
                 crate::bytecode::assigns_upvalues(&dump),
-                crate::bytecode::global_reads(&dump).unwrap_or_default(),
+                crate::bytecode::facts(&dump),
             )
         }
     };
     let assigns = assigns.unwrap_or(true);
+    let facts = match (code, facts) {
+        (Some(_), _) => crate::bytecode::Facts::default(),
+        (None, Some(f)) => f,
+        (None, None) => {
+            return Err(located(
+                None,
+                "the compiled script could not be read for what it does before it runs (a Hexforge bug: please report it with this script)".to_string(),
+            ));
+        }
+    };
+    if let Some(line) = facts.to_be_closed.first() {
+        return Err(Diagnostic {
+            file: path.to_path_buf(),
+            line: *line as usize,
+            column: 1,
+            message: "a to-be-closed local (`<close>`): the sandbox does not run `__close` handlers, which could run past the script's limits while an error unwinds; close what you opened by hand instead".to_string(),
+        });
+    }
+    let reads = facts.global_reads;
     sb.runner.call::<()>(&sb.lua, &f, ()).map_err(|f| {
         let near = global_named(&f.message)
             .map(|g| hexforge_core::names::did_you_mean(g, global_names(env).iter().map(String::as_str)))
