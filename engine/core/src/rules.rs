@@ -612,9 +612,14 @@ impl Rules {
             min: 0,
             max: u16::MAX,
         };
+        // An HQ starts with one hit point at least: at 0 it would be destroyed before the game.
+        const HP: KeyKind = KeyKind::Number {
+            min: 1,
+            max: u16::MAX,
+        };
         let (kind, rule, doc) = match Rules::canonical_key(key) {
             "hq_hp" => (
-                ANY,
+                HP,
                 "R2.10",
                 "Starting HQ hit points in a duel or a free for all.",
             ),
@@ -715,7 +720,7 @@ impl Rules {
                 "How HQ hit points are tracked at the table; only presentation changes.",
             ),
             "team_hq_hp" => (
-                ANY,
+                HP,
                 "R8.5.1",
                 "Starting HQ hit points of each player in a game of two teams of two.",
             ),
@@ -830,7 +835,7 @@ impl Rules {
     pub fn set(&mut self, key: &str, value: &ParamValue) -> Result<(), OptionError> {
         let v = Setter { key, value };
         match Rules::canonical_key(key) {
-            "hq_hp" => self.hq_hp = v.number()?,
+            "hq_hp" => self.hq_hp = v.hit_points()?,
             "hq_can_damage_hq" => self.hq_can_damage_hq = v.flag()?,
             "first_player_rule" => {
                 self.first_player_rule = v.choice(FirstPlayer::VALUES, FirstPlayer::parse)?
@@ -876,8 +881,14 @@ impl Rules {
             }
             "initiative_markers" => self.initiative_markers = v.flag()?,
             "hq_tracker" => self.hq_tracker = v.choice(HqTracker::VALUES, HqTracker::parse)?,
-            "team_hq_hp" => self.team_hq_hp = v.number()?,
-            "one_vs_team_hq_hp" => self.one_vs_team_hq_hp = v.pair()?,
+            "team_hq_hp" => self.team_hq_hp = v.hit_points()?,
+            "one_vs_team_hq_hp" => {
+                let pair = v.pair()?;
+                if pair.contains(&0) {
+                    return Err(v.bad("two whole numbers from 1 to 65535 (an HQ starts with a hit point at least), e.g. [20, 13]"));
+                }
+                self.one_vs_team_hq_hp = pair;
+            }
             "one_vs_team_compare" => {
                 self.one_vs_team_compare =
                     v.choice(OneVsTeamCompare::VALUES, OneVsTeamCompare::parse)?
@@ -1143,6 +1154,17 @@ impl Setter<'_> {
                 u16::try_from(*i).map_err(|_| self.bad("a whole number from 0 to 65535"))
             }
             _ => Err(self.bad("a whole number")),
+        }
+    }
+
+    /// An HQ's starting hit points: a whole number from 1 (at 0 it would be destroyed before
+    /// the game) to 65535.
+    fn hit_points(&self) -> Result<u16, OptionError> {
+        match self.value {
+            ParamValue::Int(i) => u16::try_from(*i).ok().filter(|hp| *hp >= 1).ok_or_else(|| {
+                self.bad("a whole number from 1 to 65535 (an HQ starts with a hit point at least)")
+            }),
+            _ => Err(self.bad("a whole number from 1 to 65535")),
         }
     }
 

@@ -124,6 +124,9 @@ pub enum GameError {
     },
     /// The seats' teams make no mode of section 8.
     Teams(String),
+    /// The rules start an HQ with no hit points (`hq_hp`, `team_hq_hp` or `one_vs_team_hq_hp`
+    /// set to 0 in code): it would be destroyed before the game.
+    NoHitPoints,
     /// A rule option the game flow does not support yet.
     Unsupported {
         /// The option's key, to turn it off.
@@ -165,6 +168,9 @@ impl fmt::Display for GameError {
                 "army `{army}` has {hqs} HQ tiles; a playable army has exactly one (R1.1)"
             ),
             GameError::Teams(why) => f.write_str(why),
+            GameError::NoHitPoints => f.write_str(
+                "the rules start an HQ with 0 hit points (`hq_hp`, `team_hq_hp` or `one_vs_team_hq_hp`): give it 1 at least",
+            ),
             GameError::Unsupported { key } => write!(
                 f,
                 "the rule option `{key}` is not supported in whole games yet; turn it off to play"
@@ -497,6 +503,9 @@ impl Game {
         let mode = Mode::of(&teams)?;
         supported(&rules, &catalog)?;
         let hp = rules.starting_hq_hp(&teams);
+        if hp.contains(&0) {
+            return Err(GameError::NoHitPoints);
+        }
         let mut field = Battlefield::new(
             Setup {
                 shape: setup.shape,

@@ -1171,3 +1171,28 @@ fn a_copy_made_over_another_game_is_that_game_field_for_field() {
     board.clone_from(new_game(Rules::default(), 1).field());
     assert_eq!(&board, new_game(Rules::default(), 1).field());
 }
+
+#[test]
+fn an_hq_never_starts_with_no_hit_points() {
+    // The option refuses 0 (a game at 0 HP ended no turn and never finished).
+    let mut rules = Rules::default();
+    let err = rules
+        .set("hq_hp", &crate::tile::ParamValue::Int(0))
+        .expect_err("0 is refused");
+    assert!(err.to_string().contains("from 1 to 65535"), "{err}");
+    // Set in code, the game refuses it.
+    rules.hq_hp = 0;
+    let err = Game::new(
+        GameSetup {
+            shape: BoardShape::standard(),
+            seats: SeatSetup::each_alone(&["a", "b"]),
+            seed: 1,
+            marks: Vec::new(),
+        },
+        catalog(),
+        Arc::new(rules),
+    )
+    .err()
+    .expect("refused");
+    assert_eq!(err, GameError::NoHitPoints);
+}
