@@ -229,7 +229,10 @@ enum Command {
     /// Plays many games between bots (every pairing of the armies by default) on every core and
     /// prints a table of wins and draws.
     Matches {
-        #[arg(long, default_value_t = 100, value_parser = games_count)]
+        /// Games of the whole series (at most 10,000,000), shared among the pairings as evenly
+        /// as they go; with two bots, each pairing's games go round its four seatings (give
+        /// each pairing a multiple of 4 for an exact balance)
+        #[arg(long, default_value_t = 100, value_parser = match_games)]
         games: usize,
         /// The armies to pair (default: every loaded army); each pair of them plays, mirror
         /// matches only with --mirrors.
@@ -292,13 +295,40 @@ struct ReportArgs {
 
 /// A number of games for `--games`: a whole number, 1 or more.
 fn games_count(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
+    games_within(s, 1_000_000_000, "a balance series")
+}
+
+/// `--games` of `matches`, whose table holds every game's result until the end.
+fn match_games(s: &str) -> Result<usize, String> {
+    games_within(s, 10_000_000, "`matches`")
+}
+
+/// A number of games from 1 to `max`.
+fn games_within(s: &str, max: usize, what: &str) -> Result<usize, String> {
+    match s.parse::<u128>() {
         Ok(0) => Err("a series plays 1 game or more".to_string()),
-        Ok(n) => Ok(n),
+        Ok(n) if n <= max as u128 => Ok(n as usize),
+        Ok(_) => Err(format!(
+            "{what} plays at most {} games in one run: play a larger series in parts (`--seed`), or spread it with `hexforge balance --shard I/N`",
+            grouped(max)
+        )),
         Err(_) => Err(format!(
             "`{s}` is not a number of games: give a whole number, e.g. 100"
         )),
     }
+}
+
+/// `10000000` as `10,000,000`.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// What `hexforge balance` plays.
