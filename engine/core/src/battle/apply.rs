@@ -23,6 +23,7 @@ pub fn apply_effects<S: EventSink + ?Sized>(
     sink: &mut S,
 ) -> Result<(), HookError> {
     check_effects(field, effects)?;
+    no_hq_leaves_whole(field, ctx, effects)?;
     let netted = if ctx.rules.netted_keeps_armor_toughness {
         0
     } else {
@@ -204,6 +205,39 @@ pub fn expire_marks<S: EventSink + ?Sized>(
 fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) {
     field.apply(&e);
     sink.push(e);
+}
+
+/// No linked unit whose tiles leave together (`loss = "whole"`) holds an HQ: an HQ leaves the
+/// board at 0 hit points alone (R2.9.1), never because another tile of its unit was destroyed.
+/// (A unit losing a segment at a time, the Monolith's, may hold one.)
+fn no_hq_leaves_whole(
+    field: &Battlefield,
+    ctx: Context<'_>,
+    effects: &[Effect],
+) -> Result<(), HookError> {
+    for e in effects {
+        if let Effect::Link {
+            segments,
+            loss: crate::link::LinkLoss::Whole,
+            ..
+        } = *e
+            && let Some(c) = crate::shape::bits(segments)
+                .map(|i| field.shape().cell_from_index(i))
+                .find(|c| {
+                    field
+                        .at(*c)
+                        .is_some_and(|p| ctx.catalog.get(p.tile).is_hq())
+                })
+        {
+            return Err(HookError {
+                message: format!(
+                    "link: the HQ on {} would leave the board with its unit (`loss = \"whole\"`), but an HQ leaves only at 0 hit points (R2.9.1): link it with `loss = \"segment\"`, or leave it out",
+                    field.shape().hex(c)
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// An HQ healed by `amount`: its hit points go up, never past those the game's mode starts it
@@ -396,6 +430,58 @@ mod tests {
         // Never past the start: 5 + 99 stops at 20.
         apply_effects(&mut f, ctx, &[heal(mine, 99)], &mut ()).expect("legal");
         assert_eq!(f.hq_hp(Seat::new(0)), 20);
+    }
+
+    #[test]
+    fn no_hq_joins_a_unit_whose_tiles_leave_together() {
+        use crate::link::LinkLoss;
+        use crate::marker::MarkerName;
+        let (c, _) = board();
+        let at = |id: &str, owner: u8, q: i32, r: i32| TileSetup {
+            tile: c.find(id).expect("tile"),
+            owner: Seat::new(owner),
+            hex: Hex::new(q, r),
+            facing: Dir::N,
+            wounds: 0,
+        };
+        let mut f = Battlefield::new(
+            Setup {
+                shape: BoardShape::standard(),
+                players: vec![
+                    PlayerSetup { team: 0, hq_hp: 20 },
+                    PlayerSetup { team: 1, hq_hp: 20 },
+                ],
+                tiles: vec![
+                    at("a/unit", 0, 0, 1),
+                    at("a/hq", 1, 0, 2),
+                    at("a/hq", 0, 0, -2),
+                ],
+            },
+            &c,
+        )
+        .expect("board");
+        let rules = Rules::default();
+        let ctx = Context {
+            catalog: &c,
+            rules: &rules,
+        };
+        let segments = cell(&f, 0, 1).bit() | cell(&f, 0, 2).bit();
+        let link = |loss| Effect::Link {
+            kind: MarkerName::new("chain").expect("a name"),
+            owner: Seat::new(0),
+            segments,
+            loss,
+            shared: false,
+        };
+        let before = f.clone();
+        let err = apply_effects(&mut f, ctx, &[link(LinkLoss::Whole)], &mut ())
+            .expect_err("an HQ in a unit that leaves whole");
+        assert!(err.message.contains("the HQ on [0, 2]"), "{err}");
+        assert!(err.message.contains("R2.9.1"), "{err}");
+        assert_eq!(f, before);
+        // A unit that loses a segment at a time may hold one (the Monolith's banner).
+        apply_effects(&mut f, ctx, &[link(LinkLoss::Segment)], &mut ()).expect("allowed");
+        assert_eq!(f.links().len(), 1);
     }
 
     #[test]
