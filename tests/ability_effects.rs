@@ -135,3 +135,73 @@ fn gives_to_returning_an_effect_of_gives_is_refused_naming_the_function() {
         "{m}"
     );
 }
+
+/// Two units' `turn_started` hooks each move their unit onto the first free hex around it: when
+/// the second's hex was taken by the first's move, that move is moot and dropped (docs/LUA_API.md,
+/// "Effects that what happened since they were asked made moot"), not an error that stops the
+/// game.
+#[test]
+fn a_move_another_tiles_hook_made_moot_is_dropped_not_an_error() {
+    use hexforge_bots::RandomBot;
+    use hexforge_core::game::{LegalActions, Player, Seats};
+    use hexforge_core::{BoardShape, Game, GameSetup, SeatSetup};
+    use std::sync::Arc;
+    let dir = common::mod_folder(
+        "moot-moves",
+        "id = \"drift\"\nname = \"Drift\"\nversion = \"1.0.0\"\n",
+    );
+    std::fs::write(
+        dir.join("armies/drift.toml"),
+        "[army]\nid = \"drift\"\nname = \"Drift\"\nsize = 12\n\n[[tile]]\nid = \"hq\"\nname = \"HQ\"\nkind = \"hq\"\ncount = 1\ninitiative = [0]\nedges = [\"melee:1@0,1,2,3,4,5\"]\n\n[[tile]]\nid = \"drifter\"\nname = \"Drifter\"\nkind = \"soldier\"\ncount = 11\ninitiative = [1]\nedges = [\"melee:1@0\"]\n\n[[tile.ability]]\nhook = \"drift\"\n",
+    )
+    .expect("army");
+    std::fs::write(
+        dir.join("scripts/drift.lua"),
+        "ability(\"drift\", {\n  turn_started = function(ctx, fx)\n    local q, r = ctx:hex()\n    for d = 0, 5 do\n      local nq, nr = hex.neighbour(q, r, d)\n      if ctx:free(nq, nr) then\n        fx:move(q, r, nq, nr)\n        return\n      end\n    end\n  end,\n})\n",
+    )
+    .expect("script");
+    let loaded = common::load_clean(&[common::root().join("mods/base"), dir.clone()]);
+    let catalog = Arc::new(loaded.mods.catalog);
+    let mut scripts = loaded.scripts;
+    let mut moves = 0;
+    for seed in 1..=6 {
+        let mut events = Vec::new();
+        let mut game = Game::start(
+            GameSetup {
+                shape: BoardShape::standard(),
+                seats: SeatSetup::each_alone(&["drift", "moloch"]),
+                seed,
+                marks: Vec::new(),
+            },
+            catalog.clone(),
+            Arc::new(Rules::default()),
+            &mut scripts,
+            &mut events,
+        )
+        .expect("a game");
+        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
+        let mut legal = LegalActions::new();
+        while let Some(seat) = game.current() {
+            game.legal_actions(&mut legal);
+            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
+            let action = legal.get(pick).expect("listed");
+            let mut players: Vec<&mut dyn Player> =
+                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+            game.act(
+                &action,
+                &mut scripts,
+                &mut Seats {
+                    players: &mut players,
+                },
+                &mut events,
+            )
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        }
+        moves += events
+            .iter()
+            .filter(|e| matches!(e, hexforge_core::Event::Moved { .. }))
+            .count();
+    }
+    assert!(moves > 0, "the drifters moved");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -550,19 +550,35 @@ impl Game {
                     initiative_changes: &[],
                     gifts: &[],
                 };
-                let called = if point == HookPoints::PLACED {
-                    outside.hooks().placed(&ctx, &mut effects)
+                let asked = effects.len();
+                let (called, name) = if point == HookPoints::PLACED {
+                    (outside.hooks().placed(&ctx, &mut effects), "placed")
                 } else if point == HookPoints::TURN_STARTED {
-                    outside.hooks().turn_started(&ctx, &mut effects)
+                    (
+                        outside.hooks().turn_started(&ctx, &mut effects),
+                        "turn_started",
+                    )
                 } else {
-                    outside.hooks().turn_ended(&ctx, &mut effects)
+                    (outside.hooks().turn_ended(&ctx, &mut effects), "turn_ended")
                 };
+                // What one hook asks must make sense on the board as it is (a move onto a hex
+                // its own earlier effect fills is its mistake); what another hook asked before
+                // may make it moot, which drops it below.
+                let called = called.and_then(|()| {
+                    crate::effect::check_effects(&self.field, &effects[asked..]).map_err(|e| {
+                        HookError {
+                            message: format!("{name}, {}: {}", def.full_id(), e.message),
+                        }
+                    })
+                });
                 if let Err(e) = called {
                     self.hook_failure.get_or_insert(e);
                     return;
                 }
             }
         }
+        // Effects another tile's hook made moot since they were asked are dropped, as in battles.
+        crate::effect::drop_moot(&self.field, &mut effects);
         self.carry_out(&effects, outside);
     }
 
