@@ -385,10 +385,27 @@ fn check_mark_on(field: &Battlefield, occupied: u64, on: MarkOn) -> Result<(), H
 
 /// Drops the effects that what happened since they were asked made moot (checked when asked):
 /// a tile to wound or heal, or a unit to move, that has left the board, and a move onto a hex
-/// that has been taken, an attack whose tile has left. The others keep their order.
+/// that has been taken, an attack whose tile has left, a linked unit on a hex an earlier effect
+/// linked, a unit undone already. The others keep their order.
 pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
     let mut occupied = field.occupied();
+    // The hexes of linked units: those on the board, less those undone, plus those linked.
+    let mut linked = field.segments();
     effects.retain(|e| match *e {
+        Effect::Link { segments, .. } => {
+            let keep = linked & segments == 0;
+            if keep {
+                linked |= segments;
+            }
+            keep
+        }
+        Effect::Unlink { cell } => match field.link_at(cell) {
+            Some(l) if linked & cell.bit() != 0 => {
+                linked &= !l.segments;
+                true
+            }
+            _ => false,
+        },
         Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => occupied & cell.bit() != 0,
         Effect::Move { from, to } => {
             let keep = occupied & from.bit() != 0
@@ -404,9 +421,7 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
             MarkOn::Hex(_) | MarkOn::Player(_) => true,
         },
         Effect::Attack(a) => occupied & a.from.bit() != 0,
-        Effect::Link { .. }
-        | Effect::Unlink { .. }
-        | Effect::SetAside { .. }
+        Effect::SetAside { .. }
         | Effect::Discard { .. }
         | Effect::Battle
         | Effect::Grant { .. } => true,
@@ -429,4 +444,58 @@ pub fn drop_moot(field: &Battlefield, effects: &mut Vec<Effect>) {
                 }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battlefield::{PlayerSetup, Seat, Setup, TileSetup};
+    use crate::hex::{Dir, Hex};
+    use crate::link::LinkLoss;
+    use crate::shape::BoardShape;
+    use crate::tile::{Catalog, Initiative, Tile, TileKind};
+
+    #[test]
+    fn a_link_on_hexes_an_earlier_effect_linked_is_moot_and_an_undone_unit_undone_once() {
+        let mut c = Catalog::new();
+        let mut hq = Tile::new("a", "hq", TileKind::Hq);
+        hq.initiative = Initiative::new(&[0]).expect("initiative");
+        let unit = Tile::new("a", "unit", TileKind::Soldier);
+        c.add_army("a", "A", 4, vec![hq, unit]).expect("army");
+        let at = |id: &str, q: i32, r: i32| TileSetup {
+            tile: c.find(id).expect("tile"),
+            owner: Seat::new(0),
+            hex: Hex::new(q, r),
+            facing: Dir::N,
+            wounds: 0,
+        };
+        let field = Battlefield::new(
+            Setup {
+                shape: BoardShape::standard(),
+                players: vec![
+                    PlayerSetup { team: 0, hq_hp: 20 },
+                    PlayerSetup { team: 1, hq_hp: 20 },
+                ],
+                tiles: vec![at("a/unit", 0, 0), at("a/unit", 0, 1), at("a/unit", 1, 0)],
+            },
+            &c,
+        )
+        .expect("board");
+        let cell = |q, r| field.shape().cell(Hex::new(q, r)).expect("on the board");
+        let link = |a: Cell, b: Cell| Effect::Link {
+            kind: MarkerName::new("pair").expect("a name"),
+            owner: Seat::new(0),
+            segments: a.bit() | b.bit(),
+            loss: LinkLoss::Whole,
+            shared: false,
+        };
+        // Two hooks each link the centre to a neighbour: the second is moot.
+        let mut effects = vec![link(cell(0, 0), cell(0, 1)), link(cell(0, 0), cell(1, 0))];
+        drop_moot(&field, &mut effects);
+        assert_eq!(effects, vec![link(cell(0, 0), cell(0, 1))]);
+        // An unlink where no unit stands is moot too.
+        let mut effects = vec![Effect::Unlink { cell: cell(0, 0) }];
+        drop_moot(&field, &mut effects);
+        assert!(effects.is_empty());
+    }
 }
