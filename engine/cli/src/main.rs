@@ -5,6 +5,7 @@ mod balance;
 mod matches;
 mod modcmd;
 mod netcmd;
+mod plain;
 mod portalcmd;
 mod replaycmd;
 mod terminal;
@@ -15,7 +16,7 @@ use clap::{Parser, Subcommand};
 use hexforge_content::LoadedMods;
 use hexforge_scenario::{load_scenario_with_boards, run_scenario};
 use hexforge_script::ScriptHost;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -597,7 +598,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", plain::plain(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }
@@ -624,7 +625,7 @@ fn run() -> Result<ExitCode> {
         };
         std::fs::create_dir_all(&into)
             .with_context(|| format!("cannot create {}", into.display()))?;
-        let mut out = BufWriter::new(std::io::stdout().lock());
+        let mut out = crate::plain::stdout();
         let code = modcmd::new(&mut out, (name, needs), &into, &roots)?;
         out.flush()?;
         return Ok(code);
@@ -645,7 +646,7 @@ fn run() -> Result<ExitCode> {
                 bail!("no user mods folder (set HEXFORGE_USER_MODS or HOME), and no --into DIR")
             }
         };
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         let code = modcmd::install(&mut out, &mut std::io::stdin().lock(), file, &into, *yes)?;
         modcmd::warn_twice(&mut out, &roots, &into, file)?;
         out.flush()?;
@@ -670,7 +671,7 @@ fn run() -> Result<ExitCode> {
     }
     if let Command::Portal { action } = &cli.command {
         // The portal keeps archives: it loads no content.
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         return match action {
             PortalCommand::Serve {
                 data,
@@ -691,7 +692,7 @@ fn run() -> Result<ExitCode> {
         action: ModsCommand::Search { text, portal },
     } = &cli.command
     {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         return portalcmd::search(&mut out, portal, text);
     }
     if let Command::Balance {
@@ -705,7 +706,7 @@ fn run() -> Result<ExitCode> {
             .map(|f| Ok((f.display().to_string(), balance::read(f)?)))
             .collect::<Result<_>>()?;
         let merged = hexforge_lab::merge(&read)?;
-        let mut stdout = std::io::stdout().lock();
+        let mut stdout = crate::plain::Plain::new(std::io::stdout().lock());
         balance::print(&mut stdout, &merged)?;
         // As a single run prints it: the shards' content (the same in all, or they were refused).
         writeln!(stdout, "Content: {}", merged.content)?;
@@ -718,7 +719,7 @@ fn run() -> Result<ExitCode> {
     }
     if let Command::Rules { table } = &cli.command {
         // Rule options need the mods' data only: no script is loaded.
-        let mut out = BufWriter::new(std::io::stdout().lock());
+        let mut out = crate::plain::stdout();
         let code = rules(&mut out, &hexforge_content::load_mods(&roots), table)?;
         out.flush()?;
         return Ok(code);
@@ -729,7 +730,7 @@ fn run() -> Result<ExitCode> {
         && let [file] = files.as_slice()
         && let Some(store) = user_mods()
     {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         let extra = versions::for_replay(&mut out, file, &roots, &store, portal.as_deref())?;
         roots = extra.into_iter().chain(roots).collect();
     }
@@ -737,7 +738,7 @@ fn run() -> Result<ExitCode> {
         mods: loaded,
         mut scripts,
     } = hexforge_script::load(&roots, hexforge_script::Limits::default());
-    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut out = crate::plain::stdout();
     let code = match cli.command {
         Command::Scenario { paths, verbose } => {
             scenarios(&mut out, &loaded, &mut scripts, &paths, verbose)
@@ -1369,7 +1370,7 @@ fn user_mods() -> Option<PathBuf> {
 /// Every problem and warning of the loaded mods, on standard error: the command goes on.
 fn report_problems(loaded: &LoadedMods) {
     for p in loaded.problems.iter().chain(&loaded.warnings) {
-        eprintln!("warning: {p}");
+        eprintln!("warning: {}", plain::plain(&p.to_string()));
     }
 }
 

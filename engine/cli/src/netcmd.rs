@@ -303,7 +303,7 @@ fn attempt(
         let yes = f.yes;
         Fetching {
             confirm: Box::new(move |found: &[hexforge_net::Difference]| {
-                let mut out = std::io::stdout().lock();
+                let mut out = crate::plain::Plain::new(std::io::stdout().lock());
                 let _ = writeln!(out, "the host's mods differ from those loaded here:");
                 for d in found {
                     let _ = writeln!(out, "  {d}");
@@ -370,7 +370,7 @@ pub fn serve(bind: &str, port: u16) -> Result<ExitCode> {
 
 /// Prints a line of news (`net: ...`) at once.
 fn say(text: &str) {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::plain::Plain::new(std::io::stdout().lock());
     let _ = writeln!(out, "net: {text}");
     let _ = out.flush();
 }
@@ -381,7 +381,7 @@ fn finish(r: Result<hexforge_net::Outcome, NetError>) -> Result<ExitCode> {
     match r {
         Ok(_) => Ok(ExitCode::SUCCESS),
         Err(NetError::Desync(report)) => {
-            let mut out = std::io::stdout().lock();
+            let mut out = crate::plain::Plain::new(std::io::stdout().lock());
             writeln!(out, "{report}")?;
             out.flush()?;
             Ok(ExitCode::FAILURE)
@@ -437,9 +437,12 @@ impl Show {
 
     fn print(
         &mut self,
-        f: impl FnOnce(&mut std::io::StdoutLock<'_>, &mut Option<Printer>) -> Result<()>,
+        f: impl FnOnce(
+            &mut crate::plain::Plain<std::io::StdoutLock<'_>>,
+            &mut Option<Printer>,
+        ) -> Result<()>,
     ) {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         // A closed standard output stops nothing: the match goes on for the other sides.
         let _ = f(&mut out, &mut self.printer);
         let _ = out.flush();

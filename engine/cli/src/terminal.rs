@@ -22,7 +22,7 @@ pub struct Terminal {
 
 impl Player for Terminal {
     fn decide(&mut self, field: &Battlefield, decision: &Decision<'_>) -> usize {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         ask_option(
             &mut out,
             &mut std::io::stdin().lock(),
@@ -34,7 +34,7 @@ impl Player for Terminal {
     fn act(&mut self, game: &Game, legal: &LegalActions, _: &mut dyn AbilityHooks) -> usize {
         let catalog = game.catalog();
         let last = legal.len().saturating_sub(1);
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         if let Some(seat) = game.current() {
             let hand: Vec<String> = game
                 .hand(seat)
