@@ -223,6 +223,9 @@ fn validate(src: &SourceText, def: ArmyFileDef, check_size: bool) -> Result<Army
     };
     let header = def.army.into_inner();
     v.snake_case(&header.id, "army id");
+    if let Some(message) = crate::diagnostic::one_line_problem("the army's `name`", &header.name) {
+        v.at(&header.id, message);
+    }
     let size = match &header.size {
         Some(s) => v.range(s, 1, 999, "army size").unwrap_or(DEFAULT_ARMY_SIZE),
         None => DEFAULT_ARMY_SIZE,
@@ -420,6 +423,9 @@ impl Validator<'_> {
     fn tile(&mut self, army: &str, raw: &TileRawDef) -> Option<Tile> {
         let before = self.errors.len();
         self.snake_case(&raw.id, "tile id");
+        if let Some(message) = crate::diagnostic::one_line_problem("the tile's `name`", &raw.name) {
+            self.at(&raw.id, message);
+        }
         let kind = match raw.kind.get_ref().as_str() {
             "hq" => TileKind::Hq,
             "soldier" => TileKind::Soldier,

@@ -391,6 +391,20 @@ fn blank_entry(text: &mut String, at: usize) -> bool {
     true
 }
 
+/// What is wrong with `text`, a one-line text people read in lists, logs and tables (a name, a
+/// description): a line break, another control character, or a mark that turns the direction of
+/// the text around it (which would forge or hide what a terminal shows). `None` when it is fine.
+pub fn one_line_problem(what: &str, text: &str) -> Option<String> {
+    let bad = text.chars().find(|c| {
+        c.is_control()
+            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })?;
+    Some(format!(
+        "{what} holds the character {}: write it on one line, with no control characters or direction marks",
+        bad.escape_unicode()
+    ))
+}
+
 /// The largest file Hexforge reads: 4 MiB (a whole army, scenario or replay takes a few dozen
 /// kilobytes).
 pub const MAX_FILE_BYTES: usize = 4 << 20;
@@ -1107,6 +1121,20 @@ mod tests {
             e,
             "b.toml:1:7: `hex` must be a list of 2 values; found 1 values: write e.g. [1, 2]"
         );
+    }
+
+    #[test]
+    fn a_name_with_a_line_break_an_escape_or_a_direction_mark_is_refused() {
+        assert_eq!(one_line_problem("the army's `name`", "Moloch Élite"), None);
+        for bad in [
+            "a\nResult: won",
+            "\u{1b}[41mX",
+            "evil\u{202e}txt",
+            "tab\there",
+        ] {
+            let said = one_line_problem("the army's `name`", bad).expect("refused");
+            assert!(said.contains("write it on one line"), "{said}");
+        }
     }
 
     #[test]

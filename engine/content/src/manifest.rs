@@ -215,6 +215,17 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
             });
         }
     }
+    let texts = std::iter::once(("the mod's `name`", &def.name))
+        .chain(std::iter::once((
+            "the mod's `description`",
+            &def.description,
+        )))
+        .chain(def.authors.iter().map(|a| ("an entry of `authors`", a)));
+    for (what, text) in texts {
+        if let Some(message) = crate::diagnostic::one_line_problem(what, text) {
+            errors.push(src.error(def.id.span(), message));
+        }
+    }
     if !errors.is_empty() {
         errors.sort_by_key(|d| (d.line, d.column));
         return Err(Diagnostics(errors));
