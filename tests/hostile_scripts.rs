@@ -1310,3 +1310,29 @@ fn a_to_be_closed_local_is_refused_at_load_so_no_close_handler_can_hang_the_host
         "{problems}"
     );
 }
+
+/// A wrong argument to a host function is told in a modder's words: the object and method as
+/// the script calls them (`ctx:tile_at`, not a Rust type), the argument as the script counts
+/// them, what it must be and what it got; a method called with a dot is told to use a colon.
+#[test]
+fn a_wrong_argument_to_ctx_or_fx_is_told_in_the_scripts_words() {
+    for (body, expected) in [
+        (
+            "ctx:tile_at(nil, 0)",
+            "`ctx:tile_at`: argument 1: expected a whole number, got nil",
+        ),
+        (
+            "ctx.hex()",
+            "`ctx:hex` was called without its object (`ctx.hex(...)`): call a method with a colon, `ctx:hex(...)`",
+        ),
+    ] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{\n  plan_attacks = function(ctx, plan)\n    {body}\n  end,\n}})\n"
+        ));
+        assert_eq!(problems, "", "{body}");
+        let err = fight(&c, &mut host).expect_err(body);
+        assert!(err.contains(expected), "{body}: {err}");
+        assert!(!err.contains("Shared<"), "{body}: {err}");
+        assert!(err.contains("probe.lua:3"), "{body}: {err}");
+    }
+}

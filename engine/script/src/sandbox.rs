@@ -132,7 +132,90 @@ pub(crate) fn error_text(e: &mlua::Error, limits: &Limits) -> String {
         mlua::Error::RuntimeError(m) => {
             hide_addresses(m.split("\nstack traceback:").next().unwrap_or(m))
         }
-        other => other.to_string(),
+        mlua::Error::BadArgument {
+            to,
+            pos,
+            name,
+            cause,
+        } => bad_argument(to.as_deref(), *pos, name.as_deref(), cause, limits),
+        mlua::Error::FromLuaConversionError { from, to, message } => {
+            let what = match message.as_deref() {
+                Some(m) if m.contains("out of range") => format!(
+                    "{} in range (this number is too large, too small or not a number)",
+                    rust_type_words(to)
+                ),
+                _ => rust_type_words(to),
+            };
+            format!("expected {what}, got {}", lua_type_words(from))
+        }
+        other => hide_addresses(&other.to_string()),
+    }
+}
+
+/// A host function's name as scripts call it: `Shared<Call>.tile_at` is `ctx:tile_at`.
+fn script_name(to: &str) -> String {
+    for (rust, lua) in [
+        ("Shared<Call>.", "ctx:"),
+        ("Shared<Fx>.", "fx:"),
+        ("Shared<Plan>.", "plan:"),
+        ("Shared<Hits>.", "hits:"),
+    ] {
+        if let Some(method) = to.strip_prefix(rust) {
+            return format!("{lua}{method}");
+        }
+    }
+    to.to_string()
+}
+
+/// A bad argument to a host function, in a modder's words: which argument as the script counts
+/// them (a method's object is not one), and what it must be.
+fn bad_argument(
+    to: Option<&str>,
+    pos: usize,
+    name: Option<&str>,
+    cause: &mlua::Error,
+    limits: &Limits,
+) -> String {
+    let called = to.map_or_else(|| "a host function".to_string(), script_name);
+    let method = called.contains(':');
+    if name == Some("self") || (method && pos <= 1) {
+        let dot = called.replacen(':', ".", 1);
+        return format!(
+            "`{called}` was called without its object (`{dot}(...)`): call a method with a colon, `{called}(...)`"
+        );
+    }
+    let n = if method { pos.saturating_sub(1) } else { pos };
+    format!("`{called}`: argument {n}: {}", error_text(cause, limits))
+}
+
+/// A Rust type a host function takes, as a modder would name what to give.
+fn rust_type_words(to: &str) -> String {
+    match to {
+        "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "usize" | "isize" => {
+            "a whole number".to_string()
+        }
+        "f32" | "f64" => "a number".to_string(),
+        "String" | "str" | "&str" | "BString" | "LuaString" | "string" => "text".to_string(),
+        "bool" => "true or false".to_string(),
+        "Table" | "table" => "a table".to_string(),
+        "Function" | "function" => "a function".to_string(),
+        other if other.starts_with("Option<") => {
+            rust_type_words(other.trim_start_matches("Option<").trim_end_matches('>'))
+        }
+        other if other.starts_with("Vec<") => "a list".to_string(),
+        other => format!("a {other}"),
+    }
+}
+
+/// A Lua type's name as a value: `nil`, `a table`, `a number`.
+fn lua_type_words(from: &str) -> String {
+    match from {
+        "nil" => "nil".to_string(),
+        "missing argument" => "nothing (the argument is missing)".to_string(),
+        "integer" | "number" => "a number".to_string(),
+        "boolean" => "true or false".to_string(),
+        "string" => "text".to_string(),
+        other => format!("a {other}"),
     }
 }
 
