@@ -262,7 +262,17 @@ pub fn parse(text: &str, catalog: &Catalog) -> Result<Replay, ReplayError> {
                     None => return Err(err(n, format!("a `hash` outside an action: {DAMAGED}"))),
                 }
             }
-            "end" => complete = true,
+            "end" => {
+                // A finished recording hashes every action: one left without is a damaged file,
+                // not a game cut short.
+                if current.is_some() {
+                    return Err(err(
+                        n,
+                        format!("`end` after an action without its `hash`: {DAMAGED}"),
+                    ));
+                }
+                complete = true;
+            }
             _ => {
                 return Err(err(
                     n,
@@ -502,6 +512,11 @@ mod tests {
                 "a `hash` outside an action: the file is damaged here",
             ),
             ("pick x\n", 5, "write `pick N`"),
+            (
+                "action end_turn\nend\n",
+                6,
+                "`end` after an action without its `hash`: the file is damaged here",
+            ),
             ("end\nend\n", 6, "remove the lines after it"),
             ("board Big Board\n", 5, "`Big Board` is not a board id"),
         ] {

@@ -68,7 +68,10 @@ pub(super) fn tiles(
             Some(w) => u8::try_from(*w.get_ref()).unwrap_or_else(|_| {
                 r.err(
                     w.span(),
-                    format!("wounds {} must be 0 or more", w.get_ref()),
+                    format!(
+                        "wounds {} is out of range: give 0 to 255 (and fewer than the tile's hit points)",
+                        w.get_ref()
+                    ),
                 );
                 0
             }),
