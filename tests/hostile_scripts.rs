@@ -1336,3 +1336,17 @@ fn a_wrong_argument_to_ctx_or_fx_is_told_in_the_scripts_words() {
         assert!(err.contains("probe.lua:3"), "{body}: {err}");
     }
 }
+
+/// An error raised inside the sandbox's own Lua (its stable `table.sort`) is told at the
+/// script's line that called it, without the host's chunk and line.
+#[test]
+fn an_error_inside_a_library_function_is_told_at_the_scripts_line() {
+    let (c, mut host, problems) = load(
+        "ability(\"probe\", {\n  plan_attacks = function(ctx, plan)\n    table.sort({ 3, \"a\", 2 })\n  end,\n})\n",
+    );
+    assert_eq!(problems, "");
+    let err = fight(&c, &mut host).expect_err("refused");
+    assert!(err.contains("probe.lua:3"), "{err}");
+    assert!(err.contains("attempt to compare"), "{err}");
+    assert!(!err.contains("sandbox:"), "{err}");
+}

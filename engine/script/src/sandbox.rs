@@ -412,6 +412,23 @@ impl Runner {
     }
 }
 
+/// A message raised in one of the host's own chunks (`sandbox:223: attempt to compare ...`)
+/// without that chunk and line, which mean nothing to a modder; any other message as it is.
+fn without_host_position(message: &str) -> &str {
+    let mut parts = message.splitn(3, ':');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(chunk), Some(line), Some(rest))
+            if !chunk.is_empty()
+                && chunk.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                && !line.is_empty()
+                && line.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            rest.trim_start()
+        }
+        _ => message,
+    }
+}
+
 /// `file:line` at the start of a Lua error message (`scripts/x.lua:3: text`), and the text.
 pub(crate) fn split_position(message: &str) -> Option<(String, &str)> {
     let mut parts = message.splitn(3, ':');
@@ -428,7 +445,9 @@ fn describe(lua: &Lua, err: &Value, limits: &Limits, chunks: &RefCell<Vec<String
     let traceback = frames.iter().map(Frame::describe).collect();
     let positioned = |text: String| match split_position(&text) {
         Some((at, rest)) => (Some(full_name(&at, chunks)), rest.to_string()),
-        None => (here.clone(), text),
+        // Raised inside the host's own Lua (the sandbox's `table.sort`, say): the script's line
+        // that called it, and the message without the host's chunk and line.
+        None => (here.clone(), without_host_position(&text).to_string()),
     };
     let table = |what: &str| {
         format!(
@@ -449,7 +468,13 @@ fn describe(lua: &Lua, err: &Value, limits: &Limits, chunks: &RefCell<Vec<String
                     };
                     (Some(full_name(&at, chunks)), with_hint(rest))
                 }
-                None => (here.clone(), with_hint(cut_bytes(&bytes))),
+                None => {
+                    let text = cut_bytes(&bytes);
+                    (
+                        here.clone(),
+                        with_hint(without_host_position(&text).to_string()),
+                    )
+                }
             }
         }
         Value::Error(e) => positioned(cut(&error_text(e, limits))),
@@ -1013,6 +1038,16 @@ mod tests {
         assert_eq!(shown.matches('é').count(), 250);
         let bytes = vec![b'x'; 10_000];
         assert!(cut_bytes(&bytes).ends_with("x\u{2026} (9,500 more bytes)"));
+    }
+
+    #[test]
+    fn the_hosts_own_chunk_and_line_never_reach_a_message() {
+        assert_eq!(
+            without_host_position("sandbox:223: attempt to compare string with number"),
+            "attempt to compare string with number"
+        );
+        assert_eq!(without_host_position("boom: it broke"), "boom: it broke");
+        assert_eq!(without_host_position("x.lua:3: nope"), "x.lua:3: nope");
     }
 
     #[test]
