@@ -96,7 +96,11 @@ pub(crate) fn score_actions(
             _ => {
                 g.clone_from(game);
                 let battles = g.battles();
+                // A listed action fails only when a script fails: scored above all, it is the one
+                // played, so the game stops on the script's error at once rather than a bot
+                // steering round a broken ability for the rest of the game.
                 if g.act(&a, hooks, &mut DefaultPolicy, &mut ()).is_err() {
+                    out.push((i, i32::MAX));
                     continue;
                 }
                 match g.result() {

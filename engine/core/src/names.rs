@@ -32,7 +32,9 @@ pub fn distance(a: &str, b: &str) -> usize {
 
 /// The known name closest to `name`, when one is close enough to be a likely misspelling (at
 /// most one edit in three characters, at least one, and never a whole name changed); the first
-/// of equally close ones.
+/// of equally close ones. A name cut short (`clockwork/cog` for `clockwork/cog_soldier`: three
+/// characters at least, not ending with `/` or `_`) suggests the shortest known name it starts,
+/// before any misspelling.
 ///
 /// The distance is worked out only for names whose lengths are close enough for it to be small
 /// (it is at least the difference of the lengths), and never for a name longer than
@@ -42,6 +44,17 @@ pub fn closest<'a>(name: &str, known: impl IntoIterator<Item = &'a str>) -> Opti
     let len = name.chars().count();
     if len > LONGEST_SUGGESTED {
         return None;
+    }
+    let known: Vec<&'a str> = known.into_iter().collect();
+    let lower = name.to_lowercase();
+    if len >= 3 && !name.ends_with(['/', '_']) {
+        let cut_short = known
+            .iter()
+            .filter(|k| k.len() > name.len() && k.to_lowercase().starts_with(&lower))
+            .min_by_key(|k| k.len());
+        if let Some(k) = cut_short {
+            return Some(k);
+        }
     }
     known
         .into_iter()
@@ -96,6 +109,11 @@ mod tests {
             " (did you mean `toughness`?)"
         );
         assert_eq!(did_you_mean("zz", ["a", "count"]), "");
+        // A name cut short suggests the name it starts, not a closer-looking other one.
+        assert_eq!(
+            closest("clockwork/cog", ["clockwork/hq", "clockwork/cog_soldier"]),
+            Some("clockwork/cog_soldier")
+        );
     }
 
     #[test]
@@ -109,7 +127,9 @@ mod tests {
             closest(&long, ["w".repeat(LONGEST_SUGGESTED - 1).as_str()]).map(str::len),
             Some(255)
         );
-        // Names of far apart lengths are not compared: the distance could not be small enough.
-        assert_eq!(closest("tie", ["tie_breaker"]), None);
+        // Names of far apart lengths are not compared: the distance could not be small enough
+        // (a name cut short is a prefix, found without a distance).
+        assert_eq!(closest("tbk", ["tie_breaker"]), None);
+        assert_eq!(closest("tie", ["tie_breaker"]), Some("tie_breaker"));
     }
 }

@@ -769,8 +769,20 @@ impl ScriptHost {
                         .chain(st.library.borrow().abilities.keys())
                         .cloned()
                         .collect();
+                    // Defined by a mod this one does not depend on: say which, and what to do.
+                    let elsewhere = self
+                        .states
+                        .iter()
+                        .find(|s| s.registry.borrow().abilities.contains_key(&name))
+                        .map(|s| {
+                            format!(
+                                " (the mod `{}` defines one: abilities are looked up in the army's own mod, the mods that depend on it and the shared library, so copy it into this mod's scripts/)",
+                                s.id
+                            )
+                        })
+                        .unwrap_or_default();
                     problems.push(located(format!(
-                        "tile `{}`: no ability `{name}` is defined{}: define it in the mod's scripts/ with ability(\"{name}\", {{ ... }}), or use one of: {}",
+                        "tile `{}`: no ability `{name}` is defined{}{elsewhere}: define it in the mod's scripts/ with ability(\"{name}\", {{ ... }}), or use one of: {}",
                         tile.full_id(),
                         hexforge_core::names::did_you_mean(&name, known.iter().map(String::as_str)),
                         known.join(", ")

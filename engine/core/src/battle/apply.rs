@@ -209,7 +209,7 @@ fn emit<S: EventSink + ?Sized>(field: &mut Battlefield, sink: &mut S, e: Event) 
 
 /// No linked unit whose tiles leave together (`loss = "whole"`) holds an HQ: an HQ leaves the
 /// board at 0 hit points alone (R2.9.1), never because another tile of its unit was destroyed.
-/// (A unit losing a segment at a time, the Monolith's, may hold one.)
+/// (A unit losing a segment at a time may hold one: a variant's banner standing in it, say.)
 fn no_hq_leaves_whole(
     field: &Battlefield,
     ctx: Context<'_>,
@@ -479,7 +479,7 @@ mod tests {
         assert!(err.message.contains("the HQ on [0, 2]"), "{err}");
         assert!(err.message.contains("R2.9.1"), "{err}");
         assert_eq!(f, before);
-        // A unit that loses a segment at a time may hold one (the Monolith's banner).
+        // A unit that loses a segment at a time may hold one (a variant's banner).
         apply_effects(&mut f, ctx, &[link(LinkLoss::Segment)], &mut ()).expect("allowed");
         assert_eq!(f.links().len(), 1);
     }
