@@ -260,3 +260,16 @@ fn match_refuses_an_unknown_army_or_bot_with_the_choices() {
         "{out}"
     );
 }
+
+#[test]
+fn battle_of_a_scenario_whose_step_is_refused_prints_the_refusal() {
+    let (ok, out) = hexforge(&[
+        "battle",
+        "tests/scenarios/r10_monolith/02_deploy_refused_before_the_turns_discard.toml",
+    ]);
+    assert!(ok, "{out}");
+    assert!(
+        out.contains("Refused: rule monolith_arena/monolith deploy (line 45): the action `monolith/deploy` is refused"),
+        "{out}"
+    );
+}

@@ -84,8 +84,11 @@ pub(crate) fn winners(s: &Scenario, field: &Battlefield, team: u8, expected: &st
     }
 }
 
-/// Notes a refused step: a failure unless `expect.error` expects its message.
+/// Notes a refused step: the log's last line, and a failure unless `expect.error` expects its
+/// message.
 pub(crate) fn refused(report: &mut Report, s: &Scenario, message: &str) {
+    // The log ends with the refusal, whether the file expected it or not.
+    report.log.push(format!("Refused: {message}"));
     match &s.expect.error {
         Some(e) if loose(message).contains(&loose(e)) => {}
         Some(e) => report.failures.push(format!(
