@@ -391,11 +391,19 @@ pub fn parse_board(src: &SourceText, mod_id: &str) -> Result<Board, Diagnostics>
                     .map(|(h, _)| *h)
                     .filter(|h| i64::from(h.ring()) <= n)
                     .collect();
+                let widest = hexes.iter().map(|(h, _)| i64::from(h.ring())).max();
                 if m.is_empty() && !hexes.is_empty() {
                     err(
                         r.span(),
                         format!(
                             "no hex of the board is within main_radius {n}: use a larger radius"
+                        ),
+                    );
+                } else if let Some(w) = widest.filter(|w| n > *w) {
+                    err(
+                        r.span(),
+                        format!(
+                            "main_radius {n} reaches past the board, whose hexes go out to ring {w}: give {w} or less (or leave main_radius out: the main area is then the whole board)"
                         ),
                     );
                 }
@@ -616,6 +624,16 @@ mod tests {
     }
 
     const HEAD: &str = "id = \"b\"\nname = \"B\"\ndoc = \"A board.\"\n";
+
+    #[test]
+    fn a_main_radius_past_the_board_is_refused() {
+        let said = problems(&format!("{HEAD}radius = 2\nmain_radius = 5\n"));
+        assert!(
+            said.iter().any(|p| p
+                .contains("main_radius 5 reaches past the board, whose hexes go out to ring 2")),
+            "{said:?}"
+        );
+    }
 
     #[test]
     fn a_hexagon_with_holes_and_a_marked_centre() {
