@@ -1350,3 +1350,25 @@ fn an_error_inside_a_library_function_is_told_at_the_scripts_line() {
     assert!(err.contains("attempt to compare"), "{err}");
     assert!(!err.contains("sandbox:"), "{err}");
 }
+
+/// An `initiative` hook returning what is not a whole number (1.5, "3", 0/0) is the script's
+/// error, never a value cut down to fit.
+#[test]
+fn an_initiative_hook_returning_no_whole_number_is_refused() {
+    for (value, shown) in [("1.5", "not 1.5"), ("\"3\"", "not \"3\""), ("0/0", "not ")] {
+        let (c, mut host, problems) = load(&format!(
+            "ability(\"probe\", {{\n  initiative = function(ctx)\n    return {value}\n  end,\n}})\n"
+        ));
+        assert_eq!(problems, "", "{value}");
+        let err = fight(&c, &mut host).expect_err(value);
+        assert!(
+            err.contains("initiative returns a whole number from -9 to 9 (or nothing)")
+                && err.contains(shown),
+            "{value}: {err}"
+        );
+    }
+    // A float that is a whole number is one.
+    let (c, mut host, _) =
+        load("ability(\"probe\", {\n  initiative = function(ctx)\n    return 1.0\n  end,\n})\n");
+    fight(&c, &mut host).expect("1.0 is 1");
+}

@@ -1047,16 +1047,36 @@ impl ScriptHost {
             }
             Args::Initiative(out, _) => st
                 .runner
-                .call::<Option<i64>>(lua, f, (&st.ctx, &st.fx))
+                .call::<Value>(lua, f, (&st.ctx, &st.fx))
                 .and_then(|v| {
-                    let v = v.unwrap_or(0);
-                    **out = i8::try_from(v)
+                    // A whole number (a float that is one too); 1.5 or "3" is the script's error,
+                    // never a value cut down to fit.
+                    let n = match v {
+                        Value::Nil => Some(0),
+                        Value::Integer(i) => Some(i),
+                        Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e15 => Some(x as i64),
+                        _ => None,
+                    };
+                    let fail = |message: String| Failure {
+                        at: Some(function_at(&b.ability.defined_at, f)),
+                        message,
+                        traceback: Vec::new(),
+                    };
+                    let Some(n) = n else {
+                        return Err(fail(format!(
+                            "initiative returns a whole number from -9 to 9 (or nothing), not {}",
+                            match &v {
+                                Value::Number(x) => x.to_string(),
+                                Value::String(s) => format!("\"{}\"", s.to_string_lossy()),
+                                other => format!("a {}", other.type_name()),
+                            }
+                        )));
+                    };
+                    **out = i8::try_from(n)
                         .ok()
                         .filter(|v| (-9..=9).contains(v))
-                        .ok_or_else(|| Failure {
-                            at: None,
-                            message: format!("initiative: {v} is out of range: return -9 to 9"),
-                            traceback: Vec::new(),
+                        .ok_or_else(|| {
+                            fail(format!("initiative: {n} is out of range: return -9 to 9"))
                         })?;
                     Ok(())
                 }),
