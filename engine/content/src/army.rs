@@ -406,7 +406,8 @@ impl Validator<'_> {
     fn snake_case(&mut self, s: &Spanned<String>, what: &str) {
         let id = s.get_ref();
         if !crate::scaffold::valid_id(id) {
-            self.at(s, format!("{what} `{id}` must be snake_case: lowercase letters, digits and `_`, starting with a letter"));
+            let shown: String = id.chars().take(crate::scaffold::MAX_ID_LEN).collect();
+            self.at(s, format!("{what} `{shown}` must be snake_case: lowercase letters, digits and `_`, starting with a letter, at most {} characters", crate::scaffold::MAX_ID_LEN));
         }
     }
 

@@ -157,7 +157,11 @@ pub fn parse_manifest(src: &SourceText) -> Result<Manifest, Diagnostics> {
     if !crate::scaffold::valid_id(id) {
         errors.push(src.error(
             def.id.span(),
-            format!("mod id `{id}` is not snake_case: use lowercase letters, digits and _, starting with a letter"),
+            format!(
+                "mod id `{}` is not snake_case: use lowercase letters, digits and _, starting with a letter, at most {} characters",
+                id.chars().take(crate::scaffold::MAX_ID_LEN).collect::<String>(),
+                crate::scaffold::MAX_ID_LEN
+            ),
         ));
     }
     let version = match Version::parse(def.version.get_ref()) {

@@ -26,9 +26,14 @@ pub enum ScaffoldError {
     },
 }
 
-/// Whether `id` is a valid mod, army or tile id: snake_case, starting with a lowercase letter.
+/// The longest id a mod, army, tile, preset, board or option may have.
+pub const MAX_ID_LEN: usize = 64;
+
+/// Whether `id` is a valid mod, army or tile id: snake_case, starting with a lowercase letter, at
+/// most [`MAX_ID_LEN`] characters.
 pub fn valid_id(id: &str) -> bool {
-    id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+    id.len() <= MAX_ID_LEN
+        && id.chars().next().is_some_and(|c| c.is_ascii_lowercase())
         && id
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
@@ -447,5 +452,6 @@ mod tests {
     fn ids_are_snake_case() {
         assert!(valid_id("borgo_2"));
         assert!(!valid_id("2borgo") && !valid_id("Borgo") && !valid_id("") && !valid_id("a-b"));
+        assert!(valid_id(&"a".repeat(MAX_ID_LEN)) && !valid_id(&"a".repeat(MAX_ID_LEN + 1)));
     }
 }
