@@ -142,8 +142,6 @@ fn gives_to_returning_an_effect_of_gives_is_refused_naming_the_function() {
 /// game.
 #[test]
 fn a_move_another_tiles_hook_made_moot_is_dropped_not_an_error() {
-    use hexforge_bots::RandomBot;
-    use hexforge_core::game::{LegalActions, Player, Seats};
     use hexforge_core::{BoardShape, Game, GameSetup, SeatSetup};
     use std::sync::Arc;
     let dir = common::mod_folder(
@@ -179,24 +177,14 @@ fn a_move_another_tiles_hook_made_moot_is_dropped_not_an_error() {
             &mut events,
         )
         .expect("a game");
-        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
-        let mut legal = LegalActions::new();
-        while let Some(seat) = game.current() {
-            game.legal_actions(&mut legal);
-            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
-            let action = legal.get(pick).expect("listed");
-            let mut players: Vec<&mut dyn Player> =
-                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-            game.act(
-                &action,
-                &mut scripts,
-                &mut Seats {
-                    players: &mut players,
-                },
-                &mut events,
-            )
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        }
+        common::play_random(
+            &mut game,
+            &mut scripts,
+            seed,
+            &mut events,
+            |_| true,
+            |_, _| {},
+        );
         moves += events
             .iter()
             .filter(|e| matches!(e, hexforge_core::Event::Moved { .. }))

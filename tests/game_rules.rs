@@ -641,11 +641,8 @@ fn close_instants_closes_the_battle_tile_and_no_other_instant() {
     let mut other_instants = 0;
     for seed in 1..=6 {
         let mut game = plain_game(seed, &catalog, &mut scripts);
-        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
-        let mut legal = LegalActions::new();
-        while game.turn_number() < 12 && game.current().is_some() {
+        let look = |game: &Game, legal: &LegalActions| {
             let seat = game.current().expect("a player");
-            game.legal_actions(&mut legal);
             for a in legal.iter() {
                 if let Action::Instant { tile, .. } = a {
                     assert!(!battle(tile), "a Battle instant is listed: {a:?}");
@@ -668,20 +665,9 @@ fn close_instants_closes_the_battle_tile_and_no_other_instant() {
                 let text = refused.expect_err("refused").to_string();
                 assert!(text.contains("closes `battle` instants"), "{text}");
             }
-            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
-            let action = legal.get(pick).expect("listed");
-            let mut players: Vec<&mut dyn Player> =
-                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-            game.act(
-                &action,
-                &mut scripts,
-                &mut Seats {
-                    players: &mut players,
-                },
-                &mut (),
-            )
-            .expect("legal");
-        }
+        };
+        let going = |game: &Game| game.turn_number() < 12;
+        common::play_random(&mut game, &mut scripts, seed, &mut Vec::new(), going, look);
     }
     assert!(other_instants > 0, "the other instants stay open");
     let _ = std::fs::remove_dir_all(dir);
@@ -805,24 +791,14 @@ fn check_between_turns_ends_the_game_before_the_next_turn_draws() {
             &mut events,
         )
         .expect("a game");
-        let mut bots = [RandomBot::new(seed), RandomBot::new(seed + 1)];
-        let mut legal = LegalActions::new();
-        while let Some(seat) = game.current() {
-            game.legal_actions(&mut legal);
-            let pick = bots[seat.index()].act(&game, &legal, &mut scripts);
-            let action = legal.get(pick).expect("listed");
-            let mut players: Vec<&mut dyn Player> =
-                bots.iter_mut().map(|b| b as &mut dyn Player).collect();
-            game.act(
-                &action,
-                &mut scripts,
-                &mut Seats {
-                    players: &mut players,
-                },
-                &mut events,
-            )
-            .expect("legal");
-        }
+        common::play_random(
+            &mut game,
+            &mut scripts,
+            seed,
+            &mut events,
+            |_| true,
+            |_, _| {},
+        );
         // Unless a battle ended it first, the rule ended it after turn 6, and turn 7 never began.
         if matches!(game.result(), Some(GameResult::Won { .. })) && game.turn_number() == 6 {
             assert!(

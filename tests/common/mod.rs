@@ -150,3 +150,41 @@ pub fn record_checking(
     }
     steps
 }
+
+/// Plays `game` with a seeded random bot per seat while `going(game)` holds and the game goes
+/// on, the events of every action into `events`; `look(game, legal)` sees each list of legal
+/// actions before the bot picks from it. An action the engine refuses fails the test.
+pub fn play_random(
+    game: &mut Game,
+    scripts: &mut ScriptHost,
+    seed: u64,
+    events: &mut Vec<hexforge_core::Event>,
+    mut going: impl FnMut(&Game) -> bool,
+    mut look: impl FnMut(&Game, &LegalActions),
+) {
+    let mut bots = [
+        hexforge_bots::RandomBot::new(seed),
+        hexforge_bots::RandomBot::new(seed + 1),
+    ];
+    let mut legal = LegalActions::new();
+    while let Some(seat) = game.current() {
+        if !going(game) {
+            break;
+        }
+        game.legal_actions(&mut legal);
+        look(game, &legal);
+        let pick = bots[seat.index()].act(game, &legal, scripts);
+        let action = legal.get(pick).expect("listed");
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        game.act(
+            &action,
+            scripts,
+            &mut Seats {
+                players: &mut players,
+            },
+            events,
+        )
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
+}

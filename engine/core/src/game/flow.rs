@@ -469,17 +469,32 @@ impl Game {
         {
             return;
         }
-        match self.ask_check(None, outside.hooks()) {
-            Ok(Some((result, rule))) => self.emit(
-                Event::GameEnded {
-                    result,
-                    by_rule: Some(rule),
-                },
-                outside.sink(),
-            ),
-            Ok(None) => {}
+        let asked = self.ask_check(None, outside.hooks());
+        self.take_verdict(asked, outside);
+    }
+
+    /// What the rules' `check` hooks answered: a verdict ends the game (naming the rule), a
+    /// failure is left in `hook_failure`. Whether either happened.
+    fn take_verdict<O: Outside>(
+        &mut self,
+        asked: Result<Option<(GameResult, u8)>, HookError>,
+        outside: &mut O,
+    ) -> bool {
+        match asked {
+            Ok(Some((result, rule))) => {
+                self.emit(
+                    Event::GameEnded {
+                        result,
+                        by_rule: Some(rule),
+                    },
+                    outside.sink(),
+                );
+                true
+            }
+            Ok(None) => false,
             Err(e) => {
                 self.hook_failure.get_or_insert(e);
+                true
             }
         }
     }
@@ -1033,23 +1048,8 @@ impl Game {
         {
             return self.hook_failure.is_some() || self.result().is_some();
         }
-        match self.ask_check_between_turns(outside.hooks()) {
-            Ok(Some((result, rule))) => {
-                self.emit(
-                    Event::GameEnded {
-                        result,
-                        by_rule: Some(rule),
-                    },
-                    outside.sink(),
-                );
-                true
-            }
-            Ok(None) => false,
-            Err(e) => {
-                self.hook_failure.get_or_insert(e);
-                true
-            }
-        }
+        let asked = self.ask_check_between_turns(outside.hooks());
+        self.take_verdict(asked, outside)
     }
 
     /// After a turn: the Final Battle (or the tie-break battle) when nobody owes a last turn any
@@ -1102,22 +1102,9 @@ impl Game {
             // The rules judge the end of the game before HQ hit points do (a scored variant,
             // say): their verdict ends it, tie-break or not.
             let provisional = self.by_hit_points().unwrap_or(tied);
-            match self.ask_check(Some(provisional), outside.hooks()) {
-                Ok(Some((result, rule))) => {
-                    self.emit(
-                        Event::GameEnded {
-                            result,
-                            by_rule: Some(rule),
-                        },
-                        outside.sink(),
-                    );
-                    return;
-                }
-                Ok(None) => {}
-                Err(e) => {
-                    self.hook_failure.get_or_insert(e);
-                    return;
-                }
+            let asked = self.ask_check(Some(provisional), outside.hooks());
+            if self.take_verdict(asked, outside) {
+                return;
             }
         }
         // The rules' `check` has seen these results just above: they end the game as they are.

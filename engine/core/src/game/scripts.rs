@@ -439,8 +439,8 @@ impl Game {
     }
 
     /// Asks the `check` hooks: `ended` is the result the engine is ending the game with, if it
-    /// is; the first rule (in load order) that gives a verdict decides. `None` leaves the game as
-    /// the engine has it.
+    /// is; the first rule (in load order) that gives a verdict decides, and comes back with it.
+    /// `None` leaves the game as the engine has it.
     pub(super) fn ask_check<H>(
         &mut self,
         ended: Option<GameResult>,
@@ -449,29 +449,16 @@ impl Game {
     where
         H: AbilityHooks + ?Sized,
     {
-        let mut verdict = None;
-        let mut by = 0u8;
         let mut calls = self.hook_calls;
-        let called = self.call_rules(RulePoints::CHECK, hooks, &mut calls, |h, ctx| {
-            if verdict.is_some() {
-                return Ok(());
-            }
-            by = ctx.rule as u8;
-            h.game_rule(
-                ctx,
-                RuleCall::Check {
-                    ended,
-                    verdict: &mut verdict,
-                },
-            )
-        });
+        let verdict = self.check_with(ended, hooks, &mut calls, self.stage.word());
         self.hook_calls = calls;
-        called.map(|()| verdict.map(|v| (v, by)))
+        verdict
     }
 
-    /// [`Game::ask_check`] between two turns (`ctx:stage()` reads [`TURN_OVER`]), with the game's own verdict unknown: asked where
-    /// no reseed point was before, it draws from a seed of its own and leaves the game's reseed
-    /// points as they were, so a game it does not end goes on as if it had not been asked.
+    /// [`Game::ask_check`] between two turns (`ctx:stage()` reads [`TURN_OVER`]), with the
+    /// game's own verdict unknown: asked where no reseed point was before, it draws from a seed
+    /// of its own and leaves the game's reseed points as they were, so a game it does not end
+    /// goes on as if it had not been asked.
     pub(super) fn ask_check_between_turns<H>(
         &mut self,
         hooks: &mut H,
@@ -479,16 +466,30 @@ impl Game {
     where
         H: AbilityHooks + ?Sized,
     {
+        let mut calls = self.hook_calls ^ 0x4000_0000;
+        self.check_with(None, hooks, &mut calls, TURN_OVER)
+    }
+
+    /// The `check` hooks asked with `ended`, counting the calls in `calls`, the hooks reading
+    /// `stage`: the first verdict and the rule that gave it.
+    fn check_with<H>(
+        &self,
+        ended: Option<GameResult>,
+        hooks: &mut H,
+        calls: &mut u32,
+        stage: &'static str,
+    ) -> Result<Option<(GameResult, u8)>, HookError>
+    where
+        H: AbilityHooks + ?Sized,
+    {
         let mut verdict = None;
         let mut by = 0u8;
-        let mut calls = self.hook_calls ^ 0x4000_0000;
-        let all = |_| true;
         self.call_rules_in(
             RulePoints::CHECK,
             hooks,
-            &mut calls,
-            all,
-            TURN_OVER,
+            calls,
+            |_| true,
+            stage,
             |h, ctx| {
                 if verdict.is_some() {
                     return Ok(());
@@ -497,7 +498,7 @@ impl Game {
                 h.game_rule(
                     ctx,
                     RuleCall::Check {
-                        ended: None,
+                        ended,
                         verdict: &mut verdict,
                     },
                 )
