@@ -468,11 +468,12 @@ pub fn pack(
         .with_context(|| format!("cannot write {}", path.display()))?;
     writeln!(
         out,
-        "packed `{}` {} #{:016x} ({} files, {} bytes) into {}",
+        "packed `{}` {} #{:016x} ({} files, {} bytes; the archive {} bytes) into {}",
         archive.id,
         archive.version,
         archive.hash,
         archive.files.len(),
+        archive.size(),
         bytes.len(),
         path.display()
     )?;
