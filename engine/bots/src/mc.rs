@@ -41,8 +41,10 @@ impl MonteCarloBot {
             let mut g = game.clone();
             let mut rng = self.rng.fork();
             g.shuffle_unknown(&mut rng);
+            // A listed action fails only when a script fails: rated above all, it is played,
+            // and the game stops on the script's error rather than a bot steering round it.
             if g.act(action, hooks, &mut DefaultPolicy, &mut ()).is_err() {
-                return 0;
+                return u32::MAX / 4;
             }
             let mut bots: Vec<RandomBot> = (0..g.field().player_count())
                 .map(|_| RandomBot::from_rng(rng.fork()))

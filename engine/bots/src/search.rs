@@ -62,8 +62,10 @@ impl SearchBot {
             let mut g = game.clone();
             let mut rng = self.rng.fork();
             g.shuffle_unknown(&mut rng);
+            // A listed action fails only when a script fails: rated above all, it is played,
+            // and the game stops on the script's error rather than a bot steering round it.
             if g.act(action, hooks, &mut DefaultPolicy, &mut ()).is_err() {
-                return i64::MIN / 4;
+                return i64::MAX / 4;
             }
             let mut policy = GreedyBot::from_rng(rng.fork());
             for _ in 0..Self::HORIZON {
