@@ -47,6 +47,14 @@ fn a_script_error_that_stops_a_match_is_shown_in_the_modders_words() {
     assert!(!ok, "{out}");
     assert!(out.contains(expected), "{out}");
     assert!(!out.contains("listed as legal"), "{out}");
+    // The searching bots play the failing placement too, rather than steering round it.
+    for bot in ["greedy", "mc"] {
+        let (ok, out) = hexforge(&[
+            "match", "--mods", &mods, "--army", "probe", "--army", "probe", "--bot", bot, "--bot",
+            bot, "--quiet",
+        ]);
+        assert!(!ok && out.contains(expected), "{bot}: {out}");
+    }
     let (ok, out) = hexforge(&["matches", "--mods", &mods, "--games", "2", "--seed", "1"]);
     assert!(!ok, "{out}");
     assert!(out.contains(expected), "{out}");
