@@ -389,8 +389,23 @@ pub fn play_matches<H: AbilityHooks>(
     seed: u64,
     record: Option<&MakeRecorder<'_>>,
 ) -> Result<bool> {
+    // The bots are named right, and one or two of them (one per army of a pairing), before
+    // any game is played.
+    if let Some(b) = bot_names
+        .iter()
+        .find(|b| !hexforge_bots::NAMES.contains(&b.as_str()))
+    {
+        return Err(hexforge_lab::unknown_bot(b).into());
+    }
     let (armies, pairings) = series.lineups(&catalog)?;
     let teams = series.teams.as_deref();
+    let seats = teams.map_or(2, <[u8]>::len);
+    if bot_names.len() > seats {
+        bail!(
+            "--bot given {} times for {seats} seats: give one bot, or one per seat (the last one given plays the remaining seats)",
+            bot_names.len()
+        );
+    }
     let bot = |k: usize| bot_name(bot_names, k);
     let two_bots = bot(0) != bot(1);
     let rules = Arc::new(table.rules()?);

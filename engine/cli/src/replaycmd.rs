@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 /// What to do when a replay diverges.
-const CHANGED: &str = "the engine, the rules or the mods differ from those it was recorded with: replay it with them, or record the game again";
+const CHANGED: &str = "the file was changed since it was written, or the engine, the rules or the mods differ from those it was recorded with: replay it with them, or record the game again";
 
 /// How to replay.
 pub struct Options {

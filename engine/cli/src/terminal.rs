@@ -72,7 +72,7 @@ impl Player for Terminal {
                 }
                 Ok(_) => {}
             }
-            match choose(line.trim(), legal, catalog) {
+            match choose(line.trim(), legal, (game, catalog)) {
                 Ok(i) => return i,
                 Err(why) => {
                     let _ = writeln!(out, "{why}");
@@ -131,20 +131,45 @@ pub fn ask_option(
 }
 
 /// The listed action a person typed: its number, or its words as a replay writes them
-/// (`end_turn`, `place moloch/gunner 0 1 3`).
-pub fn choose(text: &str, legal: &LegalActions, catalog: &Catalog) -> Result<usize, String> {
+/// (`end_turn`, `place moloch/gunner 0 1 3`). An action written right that the game does not
+/// allow now is refused with the engine's reason (and its rule).
+pub fn choose(
+    text: &str,
+    legal: &LegalActions,
+    (game, catalog): (&Game, &Catalog),
+) -> Result<usize, String> {
     let last = legal.len().saturating_sub(1);
-    if let Ok(n) = text.parse::<usize>() {
-        return if n <= last {
-            Ok(n)
-        } else {
-            Err(format!("there is no action {n}: choose 0 to {last}"))
+    if text.is_empty() {
+        return Err(format!(
+            "type an action's number (0 to {last}) or its words, e.g. `end_turn`"
+        ));
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return match usize::try_from(n) {
+            Ok(n) if n <= last => Ok(n),
+            _ => Err(format!("there is no action {n}: choose 0 to {last}")),
         };
     }
-    let action = decode_action(text, catalog).map_err(|e| format!("`{text}`: {e}"))?;
+    let action = decode_action(text, catalog).map_err(|e| {
+        // The words are a replay's: its advice about loading a replay's mods is not the point
+        // here.
+        let e = e
+            .split(": load the mods the replay was recorded with")
+            .next()
+            .unwrap_or(&e)
+            .to_string();
+        if e.starts_with(&format!("`{text}`")) {
+            e
+        } else {
+            format!("`{text}`: {e}")
+        }
+    })?;
     legal
         .position(|a| a == action)
-        .ok_or_else(|| format!("`{text}` is not one of the actions listed: choose 0 to {last}"))
+        .ok_or_else(|| match game.check(&action) {
+            Err(why) => format!("`{text}` is not allowed now: {why}"),
+            Ok(()) => format!("`{text}` is not one of the actions listed: choose 0 to {last}"),
+        })
 }
 
 #[cfg(test)]
@@ -183,18 +208,28 @@ mod tests {
         let mut legal = LegalActions::new();
         game.legal_actions(&mut legal);
         assert!(legal.len() > 1);
-        assert_eq!(choose("1", &legal, &catalog), Ok(1));
+        let c = (&game, &*catalog);
+        assert_eq!(choose("1", &legal, c), Ok(1));
         let words = legal
             .get(1)
             .map(|a| encode_action(&a, &catalog))
             .unwrap_or_default();
-        assert_eq!(choose(&words, &legal, &catalog), Ok(1));
-        let e = choose("999999", &legal, &catalog).expect_err("out of range");
+        assert_eq!(choose(&words, &legal, c), Ok(1));
+        let e = choose("999999", &legal, c).expect_err("out of range");
         assert!(e.starts_with("there is no action 999999"), "{e}");
-        let e = choose("fly away", &legal, &catalog).expect_err("not an action");
-        assert!(e.starts_with("`fly away`: "), "{e}");
-        let e = choose("end_turn", &legal, &catalog).expect_err("not now");
-        assert!(e.contains("is not one of the actions listed"), "{e}");
+        let e = choose("-1", &legal, c).expect_err("out of range");
+        assert!(e.starts_with("there is no action -1"), "{e}");
+        let e = choose("", &legal, c).expect_err("nothing typed");
+        assert!(e.starts_with("type an action's number"), "{e}");
+        let e = choose("fly away", &legal, c).expect_err("not an action");
+        assert!(
+            e.starts_with("`fly away`: ") && !e.contains("`fly away`: `fly away`"),
+            "{e}"
+        );
+        // Written right but not allowed now: the engine's reason, with its rule.
+        let e = choose("end_turn", &legal, c).expect_err("not now");
+        assert!(e.starts_with("`end_turn` is not allowed now: "), "{e}");
+        assert!(e.contains("(R2.3)"), "{e}");
     }
 
     #[test]
