@@ -195,6 +195,11 @@ fn tiles(out: &mut impl Write, r: &Results) -> Result<()> {
         .map(|t| (t, t.impact()))
         .collect();
     if ranked.is_empty() {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "tiles: none ranked yet (a tile is ranked once it has {MIN_TILE_GAMES} games placed and {MIN_TILE_GAMES} not: play more games)"
+        )?;
         return Ok(());
     }
     ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.tile.cmp(&b.0.tile)));
