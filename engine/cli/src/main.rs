@@ -558,6 +558,8 @@ impl TableArgs {
 
 /// `hexforge rules`: every rule option of the table, one per line, with its value and source.
 fn rules(out: &mut impl Write, loaded: &LoadedMods, table: &TableArgs) -> Result<ExitCode> {
+    // The board is looked for first: an unknown one is refused before anything is printed.
+    let chosen = table.clone().table(loaded)?;
     let lines = hexforge_content::rule_lines(
         &table.rules,
         &table.options,
@@ -568,17 +570,21 @@ fn rules(out: &mut impl Write, loaded: &LoadedMods, table: &TableArgs) -> Result
     for line in lines {
         writeln!(out, "{line}")?;
     }
-    // The board, last: what `--board` chose, where it comes from and what it is.
-    let board = loaded.board(table.board_id())?;
+    // The board, last: the one played (what `--board` chose, or the extended board the rules
+    // ask for on the standard one, R8.7), where it comes from and what it is.
+    let rules = chosen.rules()?;
+    let board = chosen.board(&rules);
+    let source = if board.id != chosen.board.id {
+        "extended_board"
+    } else if table.board_id() == hexforge_content::boards::DEFAULT_BOARD {
+        "default"
+    } else {
+        "--board"
+    };
     writeln!(
         out,
-        "board = \"{}\"  # {}, {}: {}",
+        "board = \"{}\"  # {source}, {}: {}",
         board.id,
-        if table.board_id() == hexforge_content::boards::DEFAULT_BOARD {
-            "default"
-        } else {
-            "--board"
-        },
         board.origin(),
         board.doc
     )?;

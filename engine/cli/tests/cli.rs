@@ -273,3 +273,21 @@ fn battle_of_a_scenario_whose_step_is_refused_prints_the_refusal() {
         "{out}"
     );
 }
+
+#[test]
+fn rules_names_the_board_the_game_is_played_on() {
+    let (ok, out) = hexforge(&["rules", "--option", "extended_board=true"]);
+    assert!(ok, "{out}");
+    assert!(
+        out.lines()
+            .last()
+            .is_some_and(|l| l.starts_with("board = \"extended\"  # extended_board")),
+        "{out}"
+    );
+    // An unknown board is refused before anything is printed.
+    let (ok, out) = hexforge(&["rules", "--board", "nope"]);
+    assert!(
+        !ok && out.starts_with("error: unknown board `nope`"),
+        "{out}"
+    );
+}
