@@ -1502,3 +1502,61 @@ fn what_an_action_and_a_hook_declare_matches_what_their_lua_works_out() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A rule action that discards from another player's hand, taken in the compulsory discard
+/// (R2.5.2): it is not the turn's discard, which is still owed.
+const STEAL: &str = r#"rule("steal", {
+  actions = {
+    { name = "steal", stages = { "discard" },
+      targets = function(ctx)
+        local o = ctx:current() == 1 and 2 or 1
+        if #ctx:hand(o) > 0 then return { "none" } end
+        return {}
+      end,
+      play = function(ctx, t, fx)
+        local o = ctx:current() == 1 and 2 or 1
+        fx:discard(o, ctx:hand(o)[1])
+      end },
+  },
+})
+"#;
+
+#[test]
+fn a_discard_from_another_players_hand_is_not_the_turns_compulsory_discard() {
+    let dir = mod_with("steal", STEAL);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = plain_game(1, &catalog, &mut scripts);
+    // Played until a player in the compulsory discard is offered the steal.
+    common::play_random(
+        &mut game,
+        &mut scripts,
+        1,
+        &mut Vec::new(),
+        |g| {
+            let mut legal = LegalActions::new();
+            g.legal_actions(&mut legal);
+            !(g.stage() == Stage::Discard && legal.iter().any(|a| matches!(a, Action::Rule { .. })))
+        },
+        |_, _| {},
+    );
+    assert_eq!(game.stage(), Stage::Discard, "a steal was offered");
+    let me = game.current().expect("a player");
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    let steal = legal
+        .iter()
+        .find(|a| matches!(a, Action::Rule { .. }))
+        .expect("the steal");
+    game.act(
+        &steal,
+        &mut scripts,
+        &mut hexforge_core::DefaultPolicy,
+        &mut (),
+    )
+    .expect("taken");
+    // R2.5.2: the player still owes their own discard.
+    assert_eq!(game.current(), Some(me));
+    assert_eq!(game.stage(), Stage::Discard);
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -620,12 +620,13 @@ impl Game {
             self.hook_failure.get_or_insert(e);
             return;
         }
-        // Effects' events reach the piles, not the turn: a rule's discard is the turn's discard
-        // (R2.5.2), as the player's own would be.
-        if effects
-            .iter()
-            .any(|e| matches!(e, crate::effect::Effect::Discard { .. }))
-        {
+        // Effects' events reach the piles, not the turn: a rule's discard from the hand of the
+        // player whose turn it is is the turn's discard (R2.5.2), as the player's own would be;
+        // a discard from another player's hand is not.
+        let current = self.state.turn.player();
+        if effects.iter().any(
+            |e| matches!(e, crate::effect::Effect::Discard { player, .. } if *player == current),
+        ) {
             self.turn_discarded();
         }
         // The kept movers followed the effects' events; the views are worked out again.
