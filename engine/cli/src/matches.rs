@@ -129,6 +129,13 @@ impl Printer {
         }
     }
 
+    /// The printer for `reader`: what the log hides from them (another player's draws, secret
+    /// markers' values, secret actions' tiles) is printed hidden.
+    pub fn for_reader(mut self, reader: hexforge_log::Reader) -> Self {
+        self.log = self.log.for_reader(reader);
+        self
+    }
+
     pub fn names(&self) -> &[String] {
         self.log.players()
     }

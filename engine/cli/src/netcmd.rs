@@ -462,7 +462,24 @@ impl Watcher for Show {
 
     fn begin(&mut self, header: &Header, game: &Game, events: &[Event], here: Here) {
         let armies: Vec<&str> = header.armies.iter().map(String::as_str).collect();
-        let printer = Printer::new(game, &armies, self.quiet);
+        // Each side prints what its reader may see (docs/RULESETS.md, "Secrets"): a joiner its
+        // seat's, a spectator what is public; the host its one person's seat, what is public when
+        // several people share its screen, everything when only bots and remote players sit there.
+        let reader = match here {
+            Here::Seat(s) => hexforge_log::Reader::Player(hexforge_core::Seat::new(s as u8)),
+            Here::Watch => hexforge_log::Reader::Table,
+            Here::Host => {
+                let people: Vec<usize> = (0..armies.len())
+                    .filter(|i| self.labels.get(*i).is_some_and(|l| l == "you"))
+                    .collect();
+                match people.as_slice() {
+                    [] => hexforge_log::Reader::Everyone,
+                    [one] => hexforge_log::Reader::Player(hexforge_core::Seat::new(*one as u8)),
+                    _ => hexforge_log::Reader::Table,
+                }
+            }
+        };
+        let printer = Printer::new(game, &armies, self.quiet).for_reader(reader);
         self.seed = header.match_seed.unwrap_or(header.seed);
         let labels: Vec<String> = (0..armies.len())
             .map(|i| match here {
