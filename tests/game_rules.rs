@@ -1560,3 +1560,68 @@ fn a_discard_from_another_players_hand_is_not_the_turns_compulsory_discard() {
     assert_eq!(game.stage(), Stage::Discard);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// A rule under which nobody ever draws, and a rule action any turn may take again and again:
+/// the game still ends (the turn limit starts the final round; a turn takes at most so many rule
+/// actions), whatever the bots do.
+const NO_DRAW_AND_SPIN: &str = r#"rule("stall", {
+  turn_started = function(ctx, fx, draw)
+    if ctx:turn() > 3 then return 0 end
+  end,
+  actions = {
+    { name = "spin", stages = { "play" },
+      targets = function(ctx) return { "none" } end,
+      play = function(ctx, t, fx) end },
+  },
+})
+"#;
+
+#[test]
+fn a_game_whose_rules_stall_it_still_ends() {
+    use hexforge_core::game::{MAX_RULE_ACTIONS_PER_TURN, MAX_TURNS};
+    let dir = mod_with("stall", NO_DRAW_AND_SPIN);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = plain_game(1, &catalog, &mut scripts);
+    let mut events = Vec::new();
+    let mut bot = GreedyBot::new(1);
+    let mut other = GreedyBot::new(2);
+    let mut legal = LegalActions::new();
+    let (mut spins_this_turn, mut turn) = (0u32, 0u16);
+    while let Some(seat) = game.current() {
+        if game.turn_number() != turn {
+            (spins_this_turn, turn) = (0, game.turn_number());
+        }
+        game.legal_actions(&mut legal);
+        let pick = if seat.index() == 0 {
+            bot.act(&game, &legal, &mut scripts)
+        } else {
+            other.act(&game, &legal, &mut scripts)
+        };
+        let action = legal.get(pick).expect("listed");
+        if matches!(action, Action::Rule { .. }) {
+            spins_this_turn += 1;
+            assert!(spins_this_turn <= u32::from(MAX_RULE_ACTIONS_PER_TURN));
+        }
+        game.act(
+            &action,
+            &mut scripts,
+            &mut hexforge_core::DefaultPolicy,
+            &mut events,
+        )
+        .expect("legal");
+    }
+    assert!(game.result().is_some());
+    assert!(
+        game.turn_number() <= MAX_TURNS + 8,
+        "{}",
+        game.turn_number()
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::TurnLimit { turns } if *turns == MAX_TURNS)),
+        "the turn limit started the final round"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

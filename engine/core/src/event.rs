@@ -324,6 +324,13 @@ pub enum Event {
         /// The player whose pile is now empty.
         player: Seat,
     },
+    /// The game has played [`crate::game::MAX_TURNS`] turns: as when a last tile is drawn, no
+    /// Battle tile may be played any more, and the final round begins (a rule that keeps the
+    /// piles from running out would otherwise never let the game end).
+    TurnLimit {
+        /// The turns played.
+        turns: u16,
+    },
     /// The player's hand is all instants and they redraw it (R2.6); the discards follow.
     BadDraw {
         /// The player who redraws.

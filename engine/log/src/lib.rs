@@ -366,6 +366,9 @@ impl Names {
                 "  {} has drawn their last tile: no more Battle tiles; every player plays one last turn, then the Final Battle",
                 self.player(player)
             ),
+            Event::TurnLimit { turns } => format!(
+                "  {turns} turns played, the most a game plays: no more Battle tiles; every player plays one last turn, then the Final Battle"
+            ),
             Event::BadDraw { player } => format!(
                 "  {} holds only instants and redraws (bad draw)",
                 self.player(player)

@@ -759,6 +759,12 @@ impl Game {
             );
         }
         let (why, key) = match self.kept_back(def) {
+            Some(KeptBack::TurnFull) => {
+                return format!(
+                    "the turn has taken {} rule actions, the most a turn takes: end the turn",
+                    super::MAX_RULE_ACTIONS_PER_TURN
+                );
+            }
             Some(KeptBack::Stages(flags)) => {
                 let names: Vec<&str> = crate::tile::RuleAction::STAGES
                     .iter()

@@ -1072,6 +1072,14 @@ impl Game {
     }
 
     fn next_turn<O: Outside>(&mut self, outside: &mut O) {
+        if self.turn_number >= super::MAX_TURNS && self.owed.is_none() {
+            self.emit(
+                Event::TurnLimit {
+                    turns: self.turn_number,
+                },
+                outside.sink(),
+            );
+        }
         let n = self.order.len();
         for step in 1..=n {
             let i = (self.cursor + step) % n;

@@ -156,12 +156,19 @@ pub(super) fn state_hash(game: &Game) -> u64 {
         discarded,
         placed,
         tiles_closed,
+        rule_actions,
     } = state;
     h.u8(turn.player().index() as u8);
     h.u64(turn.mobility_used());
     h.u8(*tiles_played);
     h.bool(*acted);
     h.bool(*tiles_closed);
+    // Only a turn that has taken its most rule actions hashes them (its rules' actions are no
+    // longer offered); other games hash as before the count existed.
+    if *rule_actions >= super::MAX_RULE_ACTIONS_PER_TURN {
+        h.u8(0x5a);
+        h.u8(*rule_actions);
+    }
     // Only `extra_discards = counted` counts discards: other games hash as before it existed.
     if *discards_counted != 0 {
         h.u8(*discards_counted);

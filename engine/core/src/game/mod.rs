@@ -231,7 +231,19 @@ struct TurnState {
     /// A unit used Mobility after tiles were played: no more tiles this turn
     /// (`mobility_timing = before_or_after_placing`, Q13).
     tiles_closed: bool,
+    /// The game rules' actions taken this turn (at most [`MAX_RULE_ACTIONS_PER_TURN`]).
+    rule_actions: u8,
 }
+
+/// The most turns a game plays before its final round: a rule that keeps the draw piles from
+/// running out (no draws, tiles set aside) would otherwise never let the game reach its Final
+/// Battle (R2.8). Every game of the shipped armies ends well before.
+pub const MAX_TURNS: u16 = 500;
+
+/// The most game rules' actions one turn takes: a rule action offered again and again (turn a
+/// unit, say) would otherwise let a turn, and a bot that always takes it, go on for ever. Past
+/// it, the rules' actions are not offered until the next turn.
+pub const MAX_RULE_ACTIONS_PER_TURN: u8 = 50;
 
 /// A game of Hexforge. Fields are private: the state changes only through [`Game::act`].
 #[derive(Debug)]
@@ -979,7 +991,7 @@ impl Game {
                 self.stage = self.stage_for_hand(player);
             }
             Event::Drew { player, .. } => self.stage = self.stage_for_hand(player),
-            Event::LastTileDrawn { .. } => {
+            Event::LastTileDrawn { .. } | Event::TurnLimit { .. } => {
                 self.last_drawn = true;
                 self.owed = Some(self.active_mask());
             }
@@ -995,7 +1007,10 @@ impl Game {
             }
             Event::OutOfRace { player } => self.out |= 1 << player.index(),
             Event::BattleCalled { .. } => self.battles += 1,
-            Event::RuleAction { .. } => self.state.acted = true,
+            Event::RuleAction { .. } => {
+                self.state.acted = true;
+                self.state.rule_actions = self.state.rule_actions.saturating_add(1);
+            }
             Event::GameEnded { result, .. } => self.stage = Stage::Over(result),
             _ => {}
         }
@@ -1060,6 +1075,7 @@ impl TurnState {
             discarded: false,
             placed: 0,
             tiles_closed: false,
+            rule_actions: 0,
         }
     }
 }

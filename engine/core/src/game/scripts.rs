@@ -605,6 +605,9 @@ impl Game {
     /// it is carries) or its `marker` (one they lack); `None` when none does.
     pub(super) fn kept_back(&self, def: &crate::tile::RuleAction) -> Option<KeptBack> {
         use crate::tile::RuleAction;
+        if self.state.rule_actions >= super::MAX_RULE_ACTIONS_PER_TURN {
+            return Some(KeptBack::TurnFull);
+        }
         if def.stages != 0 && def.stages & self.stage.rule_flag() == 0 {
             return Some(KeptBack::Stages(def.stages));
         }
@@ -645,4 +648,6 @@ pub(super) enum KeptBack {
     AfterDiscard,
     /// Its `before_placing`: the player has placed a tile this turn.
     BeforePlacing,
+    /// The turn has taken [`super::MAX_RULE_ACTIONS_PER_TURN`] rule actions already.
+    TurnFull,
 }
