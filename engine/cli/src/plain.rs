@@ -7,7 +7,8 @@ use std::borrow::Cow;
 use std::io::{self, Write};
 
 /// Whether `c` is printed as an escape: a control character but a newline or a tab, a C1
-/// control, or a character that changes the direction of the text around it.
+/// control, a line or paragraph separator, or a character that changes the direction of the
+/// text around it.
 fn hidden(c: char) -> bool {
     match c {
         '\n' | '\t' => false,
@@ -15,7 +16,7 @@ fn hidden(c: char) -> bool {
         '\u{061c}'
         | '\u{200e}'
         | '\u{200f}'
-        | '\u{202a}'..='\u{202e}'
+        | '\u{2028}'..='\u{202e}'
         | '\u{2066}'..='\u{2069}' => true,
         _ => false,
     }

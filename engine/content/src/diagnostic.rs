@@ -397,7 +397,7 @@ fn blank_entry(text: &mut String, at: usize) -> bool {
 pub fn one_line_problem(what: &str, text: &str) -> Option<String> {
     let bad = text.chars().find(|c| {
         c.is_control()
-            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+            || matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
     })?;
     Some(format!(
         "{what} holds the character {}: write it on one line, with no control characters or direction marks",
@@ -1131,6 +1131,7 @@ mod tests {
             "\u{1b}[41mX",
             "evil\u{202e}txt",
             "tab\there",
+            "line\u{2028}separator",
         ] {
             let said = one_line_problem("the army's `name`", bad).expect("refused");
             assert!(said.contains("write it on one line"), "{said}");

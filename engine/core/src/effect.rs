@@ -231,8 +231,9 @@ fn refuse(what: &str) -> HookError {
 /// onto is free. The error names the first effect that is not.
 pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), HookError> {
     let mut occupied = field.occupied();
-    // The segments of the linked units asked for so far.
+    // The segments of the linked units asked for so far, and how many units.
     let mut claimed = 0u64;
+    let mut asked_links = 0isize;
     for e in effects {
         match *e {
             Effect::Wound { cell, .. } | Effect::Heal { cell, .. } => {
@@ -314,6 +315,13 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                         "link: a segment is already part of a linked unit asked for before it: a segment never goes on another unit's segment (R10.6.4)",
                     ));
                 }
+                asked_links += 1;
+                if field.links().len() as isize + asked_links > crate::link::MAX_LINKS as isize {
+                    return Err(refuse(&format!(
+                        "link: the board holds {} linked units at most, and this one would be one more",
+                        crate::link::MAX_LINKS
+                    )));
+                }
                 claimed |= segments;
             }
             Effect::Place { cell, .. } => {
@@ -353,6 +361,8 @@ pub fn check_effects(field: &Battlefield, effects: &[Effect]) -> Result<(), Hook
                         field.shape().hex(cell)
                     )));
                 }
+                // A unit undone leaves room for one asked after it.
+                asked_links -= 1;
             }
             Effect::Attack(a) => {
                 if occupied & a.from.bit() == 0 {

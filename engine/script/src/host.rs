@@ -1100,7 +1100,7 @@ impl ScriptHost {
                 st.runner.call::<Value>(lua, f, &st.ctx).and_then(|v| {
                     read_targets(st, ctx.field, None, &v, out).map_err(|message| Failure {
                         at: Some(at),
-                        message,
+                        message: crate::sandbox::cut(&message),
                         traceback: Vec::new(),
                     })
                 })

@@ -232,9 +232,10 @@ impl ScriptHost {
             .map_err(fail)?
             .start_rule(ctx.field, &self.catalog);
         let lua = &st.lua;
+        // What the host says of a value a hook returned may quote it: cut as Lua's messages are.
         let located = |message: String| Failure {
             at: Some(function_at(&rule.defined_at, &f)),
-            message,
+            message: crate::sandbox::cut(&message),
             traceback: Vec::new(),
         };
         let result = match &mut call {
