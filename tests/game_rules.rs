@@ -1625,3 +1625,23 @@ fn a_game_whose_rules_stall_it_still_ends() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_check_naming_its_winner_with_a_whole_float_is_taken() {
+    let script = "rule(\"a\", {\n  check = function(ctx, ended)\n    return { winner = 4 / 2 }\n  end,\n})\n";
+    let dir = mod_with("float_winner", script);
+    let loaded = common::load_clean(&[base(), dir.clone()]);
+    let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
+    let mut game = plain_game(1, &catalog, &mut scripts);
+    let mut legal = LegalActions::new();
+    game.legal_actions(&mut legal);
+    game.act(
+        &legal.get(0).expect("an action"),
+        &mut scripts,
+        &mut hexforge_core::DefaultPolicy,
+        &mut (),
+    )
+    .expect("the check decides");
+    assert_eq!(game.result(), Some(GameResult::Won { team: 1 }));
+    let _ = std::fs::remove_dir_all(dir);
+}

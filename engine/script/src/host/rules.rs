@@ -454,7 +454,12 @@ fn read_verdict(field: &Battlefield, v: &Value) -> Result<Option<GameResult>, St
     };
     let n = field.player_count();
     let player = |v: Value| -> Result<Seat, String> {
-        match v {
+        // A float that is a whole number (`2.0`, from arithmetic) is that number.
+        let whole = match v {
+            Value::Number(x) if x.fract() == 0.0 && x.abs() < 1e9 => Value::Integer(x as i64),
+            other => other,
+        };
+        match whole {
             Value::Integer(p) if (1..=n as i64).contains(&p) => Ok(Seat::new(p as u8 - 1)),
             other => Err(format!(
                 "a winner is a player number from 1 to {n}, not {}",
