@@ -8,6 +8,9 @@ use crate::diagnostic::{Diagnostic, Diagnostics, SourceText, parse_toml_every};
 use hexforge_core::marker::{Lasts, Mark, MarkOn, MarkerName};
 use hexforge_core::names::did_you_mean;
 use hexforge_core::shape::MAX_CELLS;
+
+/// The fewest hexes a board may have: one for each HQ of a four-player game.
+pub const MIN_HEXES: usize = 4;
 use hexforge_core::{BoardShape, Hex, Rules};
 use serde::Deserialize;
 use std::fmt;
@@ -361,11 +364,21 @@ pub fn parse_board(src: &SourceText, mod_id: &str) -> Result<Board, Diagnostics>
                 hexes.len()
             ),
         );
-    } else if !hexes.is_empty() && def.blocked.is_some() && hexes.len() < 2 {
+    } else if !hexes.is_empty() && hexes.len() < MIN_HEXES {
+        // Every player's HQ goes on a hex of its own (R2.3): a smaller board stops a game of
+        // four before it starts.
         err(
             shape_span.clone(),
-            "the board keeps fewer than 2 hexes once its blocked hexes are cut out: block fewer"
-                .into(),
+            format!(
+                "the board has {} hex{}{}; a game needs one for each player's HQ and room to play: give it {MIN_HEXES} at least (radius 1 holds 7)",
+                hexes.len(),
+                if hexes.len() == 1 { "" } else { "es" },
+                if def.blocked.is_some() {
+                    " once its blocked hexes are cut out"
+                } else {
+                    ""
+                }
+            ),
         );
     }
 
@@ -626,6 +639,16 @@ mod tests {
     const HEAD: &str = "id = \"b\"\nname = \"B\"\ndoc = \"A board.\"\n";
 
     #[test]
+    fn a_board_too_small_for_four_hqs_is_refused() {
+        let said = problems(&format!("{HEAD}hexes = [[0, 0]]\n"));
+        assert!(
+            said.iter()
+                .any(|p| p.contains("the board has 1 hex; a game needs one for each player's HQ")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
     fn a_main_radius_past_the_board_is_refused() {
         let said = problems(&format!("{HEAD}radius = 2\nmain_radius = 5\n"));
         assert!(
@@ -676,6 +699,7 @@ mod tests {
         );
         let expected = [
             "boards/b.toml:1:6: board id `Bad Id`: use a snake_case name",
+            "boards/b.toml:4:9: the board has 3 hexes once its blocked hexes are cut out; a game needs one for each player's HQ and room to play: give it 4 at least",
             "boards/b.toml:4:26: the board's hexes are not connected: hex [3, 0] cannot be reached from [0, 0] by steps across the board: join them or remove the cut-off hexes",
             "boards/b.toml:4:34: board hex [0, 1] is listed twice: remove one",
             "boards/b.toml:5:12: blocked hex [5, 5] is not one of the board's hexes",
