@@ -1,6 +1,7 @@
 //! A person at the terminal as a player (`hexforge host --seat N=me`, `hexforge join`): the
-//! legal actions listed by number, one chosen on standard input by its number or its words; a
-//! decision put to the seat, its options listed and one chosen by its number.
+//! legal actions listed by number, one chosen on standard input by its number or its words
+//! (`help`, `board` and `list` answered in between); a decision put to the seat, its options
+//! listed and one chosen by its number.
 
 use hexforge_core::decision::Decision;
 use hexforge_core::game::{LegalActions, Player};
@@ -72,14 +73,88 @@ impl Player for Terminal {
                 }
                 Ok(_) => {}
             }
+            match line.trim() {
+                "help" | "?" => {
+                    let _ = writeln!(out, "{HELP}");
+                    continue;
+                }
+                "board" => {
+                    for l in board_lines(game) {
+                        let _ = writeln!(out, "{l}");
+                    }
+                    continue;
+                }
+                "list" => {
+                    for (i, a) in legal.iter().enumerate() {
+                        let _ = writeln!(out, "  {i:>4}  {}", encode_action(&a, catalog));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             match choose(line.trim(), legal, (game, catalog)) {
                 Ok(i) => return i,
                 Err(why) => {
-                    let _ = writeln!(out, "{why}");
+                    let _ = writeln!(out, "{why} (`help` tells what to type)");
                 }
             }
         }
     }
+}
+
+/// What `help` prints at the prompt.
+pub const HELP: &str = "Type an action's number, or its words as the list writes them:
+  place ARMY/TILE Q R FACING        a tile from your hand onto hex (Q, R)
+  instant ARMY/TILE TARGET          an instant (its targets as listed: none, unit Q R, hex Q R, ...)
+  move Q R Q R FACING               Mobility: a unit from one hex to another
+  discard ARMY/TILE | redraw | end_turn
+Facings: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW (the edge the tile's front points to).
+Hexes are axial (Q, R): [0, 0] is the centre, [0, -1] north of it, [1, -1] north-east.
+Also: `board` lists the tiles on the board and the HQs' hit points, `list` the actions again.";
+
+/// The board in lines: each player's HQ hit points, then every tile on it (hex, owner, tile,
+/// facing, wounds) in reading order.
+fn board_lines(game: &Game) -> Vec<String> {
+    let field = game.field();
+    let catalog = game.catalog();
+    let mut lines = Vec::new();
+    let hp: Vec<String> = field
+        .players()
+        .map(|p| {
+            format!(
+                "player {} ({}) {} HP",
+                p.index() + 1,
+                game.army(p),
+                field.hq_hp(p)
+            )
+        })
+        .collect();
+    lines.push(format!("HQs: {}", hp.join(", ")));
+    let facing = ["N", "NE", "SE", "S", "SW", "NW"];
+    for (c, p) in field.tiles() {
+        let h = field.shape().hex(c);
+        lines.push(format!(
+            "  [{}, {}]  player {}  {}  facing {}{}",
+            h.q(),
+            h.r(),
+            p.owner.index() + 1,
+            catalog.get(p.tile).full_id(),
+            facing[usize::from(p.facing.index()) % 6],
+            if p.wounds > 0 {
+                format!(
+                    "  {} wound{}",
+                    p.wounds,
+                    if p.wounds == 1 { "" } else { "s" }
+                )
+            } else {
+                String::new()
+            }
+        ));
+    }
+    if lines.len() == 1 {
+        lines.push("  (no tile on the board yet)".to_string());
+    }
+    lines
 }
 
 /// Lists the options of `decision` on `out` and reads the number of one from `input`, asking

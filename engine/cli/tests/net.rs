@@ -917,3 +917,22 @@ fn a_decision_put_to_a_seat_played_on_the_other_side_is_answered_by_its_player()
         "no decision answered across the network in 12 games: the host asked {host_asked}, the joiner asked {joiner_asked}"
     );
 }
+
+#[test]
+fn a_person_at_the_terminal_gets_help_the_board_and_the_list_again() {
+    let h = host("random", "9", &[]);
+    let at = h.address();
+    let mut person = Proc::start("person", &["join", &at, "--seat", "2"]);
+    person.wait_for(|l| l.starts_with("Choose an action: "));
+    person.type_line("help");
+    person.wait_for(|l| l.starts_with("Type an action's number, or its words"));
+    person.wait_for(|l| l.starts_with("Facings: 0 N, 1 NE"));
+    person.type_line("board");
+    person.wait_for(|l| l.starts_with("HQs: player 1 (moloch) 20 HP, player 2 (borgo) 20 HP"));
+    person.type_line("list");
+    person.wait_for(|l| l.trim_start().starts_with("0  "));
+    person.type_line("fly away");
+    person.wait_for(|l| l.contains("(`help` tells what to type)"));
+    person.kill();
+    drop(h);
+}
