@@ -149,9 +149,7 @@ pub fn host(
         .iter()
         .zip(&bot_seeds)
         .map(|(s, seed)| match s {
-            Seat::Me => Play::Local(Box::new(Terminal {
-                catalog: Arc::new(loaded.catalog.clone()),
-            })),
+            Seat::Me => Play::Local(Box::new(Terminal::new(Arc::new(loaded.catalog.clone())))),
             Seat::Bot(b) => Play::Local(bot(b, *seed)),
             Seat::Remote => Play::Remote,
         })
@@ -337,9 +335,7 @@ fn attempt(
                 let seeds = hexforge_bots::match_seeds(seed, header.armies.len()).1;
                 bot(b, seeds.get(seat).copied().unwrap_or(0))
             }
-            None => Box::new(Terminal {
-                catalog: catalog.clone(),
-            }),
+            None => Box::new(Terminal::new(catalog.clone())),
         }),
         replay: replay_file(args.replay.as_deref())?,
         corrupt_after: args.corrupt_after,

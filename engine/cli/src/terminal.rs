@@ -19,6 +19,18 @@ pub const DECIDE_PROMPT: &str = "Choose an option: its number";
 pub struct Terminal {
     /// The tiles, to name the options of a decision.
     pub catalog: std::sync::Arc<Catalog>,
+    /// Standard input has closed: the last action listed is played from then on, said once.
+    pub input_closed: bool,
+}
+
+impl Terminal {
+    /// A person at this terminal choosing among the tiles of `catalog`.
+    pub fn new(catalog: std::sync::Arc<Catalog>) -> Self {
+        Terminal {
+            catalog,
+            input_closed: false,
+        }
+    }
 }
 
 impl Player for Terminal {
@@ -35,6 +47,9 @@ impl Player for Terminal {
     fn act(&mut self, game: &Game, legal: &LegalActions, _: &mut dyn AbilityHooks) -> usize {
         let catalog = game.catalog();
         let last = legal.len().saturating_sub(1);
+        if self.input_closed {
+            return last;
+        }
         let mut out = crate::plain::Plain::new(std::io::stdout().lock());
         if let Some(seat) = game.current() {
             let hand: Vec<String> = game
@@ -67,8 +82,9 @@ impl Player for Terminal {
                 Ok(0) | Err(_) => {
                     let _ = writeln!(
                         out,
-                        "standard input is closed: playing the last action listed"
+                        "standard input is closed: the last action listed is played from now on"
                     );
+                    self.input_closed = true;
                     return last;
                 }
                 Ok(_) => {}
