@@ -57,6 +57,13 @@ pub fn parse_scenario_with_boards(
     catalog: &Catalog,
     boards: &[&Board],
 ) -> Result<Scenario, Diagnostics> {
+    // A replay given where a scenario goes reads as bad TOML: say what it is instead.
+    if src.text().starts_with("hexforge-replay") {
+        return Err(Diagnostics(vec![src.error(
+            0..0,
+            "this is a replay file, not a scenario: play it with `hexforge replay FILE`, or make a scenario of it with `hexforge replay FILE --to-scenario OUT.toml`",
+        )]));
+    }
     let def: ScenarioDef = parse_toml(src)?;
     let mut r = Reader::new(src);
     let game_mode = def.game.is_some();
@@ -185,6 +192,18 @@ removed = ["ghost"]
         for (s, e) in shown.iter().zip(expected) {
             assert!(s.starts_with(e), "\n got: {s}\nwant: {e}...");
         }
+    }
+
+    #[test]
+    fn a_replay_given_as_a_scenario_is_named_as_one() {
+        let src = SourceText::new("game.txt", "hexforge-replay 2\nengine 0.2.0\n");
+        let e = parse_scenario(&src, &catalog())
+            .expect_err("a replay")
+            .to_string();
+        assert!(
+            e.starts_with("game.txt:1:1: this is a replay file, not a scenario"),
+            "{e}"
+        );
     }
 
     #[test]
