@@ -27,8 +27,9 @@ use std::process::ExitCode;
     about = "Design, test and play hex-tile battle games"
 )]
 struct Cli {
-    /// A mod folder, or a folder of mods, to load (repeatable). Default: the `mods/` folder of
-    /// this checkout.
+    /// A mod folder, or a folder of mods, to load (repeatable). Default: the `mods/` folder of the
+    /// Hexforge checkout the current folder is in, else of the one this binary was built from,
+    /// and the user mods folder.
     #[arg(long = "mods", global = true, value_name = "DIR")]
     mods: Vec<PathBuf>,
     #[command(subcommand)]

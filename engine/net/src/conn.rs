@@ -49,8 +49,15 @@ pub struct Conn {
 impl Conn {
     /// Connects to `address` (`HOST:PORT`).
     pub fn connect(address: &str) -> Result<Conn, NetError> {
-        let stream = TcpStream::connect(address)
-            .map_err(|e| NetError::io(format!("cannot connect to {address}"), e))?;
+        let stream = TcpStream::connect(address).map_err(|e| {
+            // An address without a port (or not an address at all) says how one is written.
+            let hint = if e.kind() == std::io::ErrorKind::InvalidInput {
+                " (write the host's address as HOST:PORT, e.g. 192.168.1.20:4717, as `hexforge host` prints it)"
+            } else {
+                ""
+            };
+            NetError::io(format!("cannot connect to {address}{hint}"), e)
+        })?;
         Conn::new(stream).map_err(|e| NetError::io(format!("cannot talk to {address}"), e))
     }
 

@@ -147,7 +147,7 @@ pub fn differences(header: &Header, mods: &[ModInfo]) -> Vec<Difference> {
 /// The differences as one report, one per line after a first line saying what to do.
 pub fn refusal(differences: &[Difference]) -> String {
     let mut text = String::from(
-        "this side's content differs from the host's, so the match would not play the same here (load the host's mods with --mods DIR, in the same versions):",
+        "this side's content differs from the host's, so the match would not play the same here (load the host's mods with --mods DIR, in the same versions, or fetch them with `join --fetch-mods`):",
     );
     for d in differences {
         text.push_str("\n  ");
