@@ -144,7 +144,7 @@ fn four_shards_merged_equal_one_run() {
     assert!(ok, "{out}");
     let (ok, e) = common::run(&["balance", "merge", path(&shards[0]), path(&other)], None);
     assert!(
-        !ok && e.contains("are not shards of one series: their seed differ; nothing was merged"),
+        !ok && e.contains("are not shards of one series: their seeds differ; nothing was merged"),
         "{e}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -59,8 +59,16 @@ pub enum LabError {
         file: String,
     },
     /// Shards missing from a merge.
-    #[error("shards {} are missing; nothing was merged", .0.join(", "))]
+    #[error("{} missing; nothing was merged", missing_shards(.0))]
     ShardsMissing(Vec<String>),
+}
+
+/// `shard 3/3 is` or `shards 2/4, 4/4 are`: the missing shards, for [`LabError::ShardsMissing`].
+fn missing_shards(list: &[String]) -> String {
+    match list {
+        [one] => format!("shard {one} is"),
+        many => format!("shards {} are", many.join(", ")),
+    }
 }
 
 /// The error for a bot name that is not one of `hexforge_bots::NAMES`, with the closest one.

@@ -180,13 +180,13 @@ pub fn merge(files: &[(String, Results)]) -> Result<Results, LabError> {
             ("armies", r.armies != first.armies),
             ("bots", r.bots != first.bots),
             ("rules", r.rules != first.rules),
-            ("seed", r.seed != first.seed),
-            ("games", r.games != first.games),
+            ("seeds", r.seed != first.seed),
+            ("numbers of games", r.games != first.games),
             (
                 "content (mods, versions, hashes)",
                 r.content != first.content,
             ),
-            ("shard count", r.shards_of != first.shards_of),
+            ("shard counts", r.shards_of != first.shards_of),
         ];
         if let Some(&(what, _)) = differs.iter().find(|(_, d)| *d) {
             return Err(LabError::NotOneSeries {
@@ -276,6 +276,6 @@ mod tests {
         let mut other = shard(2, 1);
         other.seed = 9;
         let e = merge(&[("1".into(), shard(1, 1)), ("2".into(), other)]).expect_err("differs");
-        assert!(e.to_string().contains("their seed differ"), "{e}");
+        assert!(e.to_string().contains("their seeds differ"), "{e}");
     }
 }
