@@ -72,8 +72,26 @@ impl From<mlua::Error> for Failure {
     }
 }
 
-/// `text` cut to [`MESSAGE_MAX`] bytes (at a character boundary), with the length of the rest.
+/// `text` cut to [`MESSAGE_MAX`] bytes (at a character boundary), with the length of the rest;
+/// a line break in it starts an indented line, so that no line of a script's message passes for
+/// a line of the host's output (`Result: ...`).
 pub(crate) fn cut(text: &str) -> String {
+    indented(cut_plain(text))
+}
+
+/// Every line after the first of `text` indented, and no carriage return left to move back to
+/// the start of a line.
+fn indented(text: String) -> String {
+    if !text.contains(['\n', '\r']) {
+        return text;
+    }
+    text.replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\n', "\n    ")
+}
+
+/// [`cut`] without the indenting.
+fn cut_plain(text: &str) -> String {
     if text.len() <= MESSAGE_MAX {
         return text.to_string();
     }
@@ -90,6 +108,11 @@ pub(crate) fn cut(text: &str) -> String {
 
 /// Like [`cut`], for the bytes of a Lua string (which may be huge and need not be UTF-8).
 fn cut_bytes(bytes: &[u8]) -> String {
+    indented(cut_bytes_plain(bytes))
+}
+
+/// [`cut_bytes`] without the indenting.
+fn cut_bytes_plain(bytes: &[u8]) -> String {
     if bytes.len() <= MESSAGE_MAX {
         return String::from_utf8_lossy(bytes).into_owned();
     }
@@ -1028,6 +1051,16 @@ pub(crate) fn child_env(lua: &Lua, parent: &Table) -> mlua::Result<Table> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_break_in_a_message_starts_an_indented_line() {
+        assert_eq!(
+            cut("boom\r\nResult: hx won; 1 turns"),
+            "boom\n    Result: hx won; 1 turns"
+        );
+        assert_eq!(cut_bytes(b"a\rb"), "a\n    b");
+        assert_eq!(cut("one line"), "one line");
+    }
 
     #[test]
     fn messages_are_cut_at_a_character_boundary_with_the_rest_counted() {
