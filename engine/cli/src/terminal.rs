@@ -349,7 +349,7 @@ mod tests {
         assert_eq!(pick, 1);
         let text = String::from_utf8(out).expect("text");
         assert!(
-            text.contains("where does the pushed unit go (R5.3.3)?"),
+            text.contains("an enemy pushes this unit: where does it go? (R5.3.3"),
             "{text}"
         );
         assert!(text.contains("   1  To [1, 0]"), "{text}");

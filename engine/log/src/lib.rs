@@ -730,7 +730,9 @@ pub fn question_text(q: hexforge_core::Question) -> &'static str {
         Question::Absorb => "which attack does the Medic absorb (R4.8.3)?",
         Question::Save => "which wounded unit does the Medic save (R4.8.4)?",
         Question::Medic => "which Medic absorbs (R4.8.5)?",
-        Question::PushTo => "where does the pushed unit go (R5.3.3)?",
+        Question::PushTo => {
+            "an enemy pushes this unit: where does it go? (R5.3.3: the owner of the pushed unit chooses)"
+        }
         Question::Facing => "which way does your tile face as it comes down (R10.6.10)?",
     }
 }
