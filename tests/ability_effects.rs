@@ -142,7 +142,6 @@ fn gives_to_returning_an_effect_of_gives_is_refused_naming_the_function() {
 /// game.
 #[test]
 fn a_move_another_tiles_hook_made_moot_is_dropped_not_an_error() {
-    use hexforge_core::{BoardShape, Game, GameSetup, SeatSetup};
     use std::sync::Arc;
     let dir = common::mod_folder(
         "moot-moves",
@@ -163,28 +162,7 @@ fn a_move_another_tiles_hook_made_moot_is_dropped_not_an_error() {
     let mut scripts = loaded.scripts;
     let mut moves = 0;
     for seed in 1..=6 {
-        let mut events = Vec::new();
-        let mut game = Game::start(
-            GameSetup {
-                shape: BoardShape::standard(),
-                seats: SeatSetup::each_alone(&["drift", "moloch"]),
-                seed,
-                marks: Vec::new(),
-            },
-            catalog.clone(),
-            Arc::new(Rules::default()),
-            &mut scripts,
-            &mut events,
-        )
-        .expect("a game");
-        common::play_random(
-            &mut game,
-            &mut scripts,
-            seed,
-            &mut events,
-            |_| true,
-            |_, _| {},
-        );
+        let (_, events) = common::random_game(&catalog, &mut scripts, &["drift", "moloch"], seed);
         moves += events
             .iter()
             .filter(|e| matches!(e, hexforge_core::Event::Moved { .. }))

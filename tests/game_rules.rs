@@ -782,23 +782,8 @@ fn check_between_turns_ends_the_game_before_the_next_turn_draws() {
     let (catalog, mut scripts) = (Arc::new(loaded.mods.catalog), loaded.scripts);
     let mut ended_by_rule = 0;
     for seed in 1..=4 {
-        let mut events: Vec<Event> = Vec::new();
-        let mut game = Game::start(
-            setup(seed),
-            catalog.clone(),
-            Arc::new(Rules::default()),
-            &mut scripts,
-            &mut events,
-        )
-        .expect("a game");
-        common::play_random(
-            &mut game,
-            &mut scripts,
-            seed,
-            &mut events,
-            |_| true,
-            |_, _| {},
-        );
+        let (game, events) =
+            common::random_game(&catalog, &mut scripts, &["moloch", "outpost"], seed);
         // Unless a battle ended it first, the rule ended it after turn 6, and turn 7 never began.
         if matches!(game.result(), Some(GameResult::Won { .. })) && game.turn_number() == 6 {
             assert!(

@@ -188,3 +188,29 @@ pub fn play_random(
         .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
+
+/// A game of `armies`, each alone, on the standard board under the default rules, started with
+/// `scripts` and played to its end by seeded random bots: the game and all its events.
+pub fn random_game(
+    catalog: &std::sync::Arc<Catalog>,
+    scripts: &mut ScriptHost,
+    armies: &[&str],
+    seed: u64,
+) -> (Game, Vec<hexforge_core::Event>) {
+    let mut events = Vec::new();
+    let mut game = Game::start(
+        hexforge_core::GameSetup {
+            shape: BoardShape::standard(),
+            seats: hexforge_core::SeatSetup::each_alone(armies),
+            seed,
+            marks: Vec::new(),
+        },
+        catalog.clone(),
+        std::sync::Arc::new(hexforge_core::Rules::default()),
+        scripts,
+        &mut events,
+    )
+    .expect("a game");
+    play_random(&mut game, scripts, seed, &mut events, |_| true, |_, _| {});
+    (game, events)
+}
