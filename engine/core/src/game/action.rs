@@ -531,17 +531,7 @@ impl Game {
                 _ => Err(ActionError::DiscardFirst),
             },
             Stage::Play => match *action {
-                Action::Rule {
-                    rule,
-                    action,
-                    target,
-                    facing,
-                    tile,
-                } => self.rule_action(
-                    usize::from(rule),
-                    usize::from(action),
-                    (target, facing, tile),
-                ),
+                Action::Rule { .. } => unreachable!("a rule's action is checked before the stage"),
                 Action::Redraw => self.redraw(),
                 Action::Discard { tile } => {
                     self.held(tile)?;

@@ -1043,11 +1043,11 @@ impl Game {
     /// the game after some turns ends it before anyone draws again. Whether the game ended (or a
     /// hook failed).
     fn rules_end_between_turns<O: Outside>(&mut self, outside: &mut O) -> bool {
-        if !self.rule_points.contains(RulePoints::CHECK)
-            || self.hook_failure.is_some()
-            || self.result().is_some()
-        {
-            return self.hook_failure.is_some() || self.result().is_some();
+        if self.hook_failure.is_some() || self.result().is_some() {
+            return true;
+        }
+        if !self.rule_points.contains(RulePoints::CHECK) {
+            return false;
         }
         let asked = self.ask_check_between_turns(outside.hooks());
         self.take_verdict(asked, outside)
