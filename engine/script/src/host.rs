@@ -299,8 +299,12 @@ fn run_chunk(
     // (`bytecode.rs`); a chunk that cannot be read is taken to.
     // A mod's own script is read for what it does before it runs (the library's need no look):
     // the globals it reads, and any `<close>` local, which is refused.
-    let (assigns, facts) = match code.and_then(|c| c.get()) {
-        Some(dump) => (crate::bytecode::assigns_upvalues(dump), None),
+    let (assigns, facts) = match code {
+        Some(code) => (
+            code.get()
+                .and_then(|dump| crate::bytecode::assigns_upvalues(dump)),
+            Some(crate::bytecode::Facts::default()),
+        ),
         None => {
             let dump = f.dump(false);
             (
@@ -310,15 +314,11 @@ fn run_chunk(
         }
     };
     let assigns = assigns.unwrap_or(true);
-    let facts = match (code, facts) {
-        (Some(_), _) => crate::bytecode::Facts::default(),
-        (None, Some(f)) => f,
-        (None, None) => {
-            return Err(located(
-                None,
-                "the compiled script could not be read for what it does before it runs (a Hexforge bug: please report it with this script)".to_string(),
-            ));
-        }
+    let Some(facts) = facts else {
+        return Err(located(
+            None,
+            "the compiled script could not be read for what it does before it runs (a Hexforge bug: please report it with this script)".to_string(),
+        ));
     };
     if let Some(line) = facts.to_be_closed.first() {
         return Err(Diagnostic {
