@@ -6,7 +6,7 @@
 use hexforge_core::decision::Decision;
 use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::{AbilityHooks, Battlefield, Catalog, Game};
-use hexforge_replay::{decode_action, encode_action};
+use hexforge_replay::{decode_typed_action, encode_action};
 use std::io::{BufRead, Write};
 
 /// The line that asks for a choice; scripts driving a seat wait for it.
@@ -146,7 +146,6 @@ fn board_lines(game: &Game) -> Vec<String> {
         })
         .collect();
     lines.push(format!("HQs: {}", hp.join(", ")));
-    let facing = ["N", "NE", "SE", "S", "SW", "NW"];
     for (c, p) in field.tiles() {
         let h = field.shape().hex(c);
         lines.push(format!(
@@ -155,7 +154,7 @@ fn board_lines(game: &Game) -> Vec<String> {
             h.r(),
             p.owner.index() + 1,
             catalog.get(p.tile).full_id(),
-            facing[usize::from(p.facing.index()) % 6],
+            p.facing.name(),
             if p.wounds > 0 {
                 format!(
                     "  {} wound{}",
@@ -241,14 +240,7 @@ pub fn choose(
             _ => Err(format!("there is no action {n}: choose 0 to {last}")),
         };
     }
-    let action = decode_action(text, catalog).map_err(|e| {
-        // The words are a replay's: its advice about loading a replay's mods is not the point
-        // here.
-        let e = e
-            .split(": load the mods the replay was recorded with")
-            .next()
-            .unwrap_or(&e)
-            .to_string();
+    let action = decode_typed_action(text, catalog).map_err(|e| {
         if e.starts_with(&format!("`{text}`")) {
             e
         } else {

@@ -85,15 +85,30 @@ const ACTIONS: &[&str] = &[
 /// How each action is written, for errors about one.
 const SHAPES: &str = "write `place ARMY/TILE Q R FACING`, `instant ARMY/TILE none|unit Q R|hex Q R|push Q R Q R|move Q R Q R FACING`, `move Q R Q R FACING`, `discard ARMY/TILE`, `redraw`, `end_turn` or `rule MOD/RULE ACTION none|Q R|Q R FACING|tile ARMY/TILE`";
 
-/// Reads an action written by [`encode_action`].
+/// What a replay's reader is told when it names a tile no loaded army has.
+const LOAD_THE_REPLAYS_MODS: &str = ": load the mods the replay was recorded with (--mods DIR)";
+
+/// Reads an action written by [`encode_action`] in a replay: a tile no loaded army has is
+/// refused with the advice to load the replay's mods.
 pub fn decode_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
+    decode(text, catalog, LOAD_THE_REPLAYS_MODS)
+}
+
+/// Reads an action typed at a prompt in the words of [`encode_action`]: as [`decode_action`],
+/// without the advice about a replay's mods.
+pub fn decode_typed_action(text: &str, catalog: &Catalog) -> Result<Action, String> {
+    decode(text, catalog, "")
+}
+
+/// Reads an action's words; `missing_tile` ends the error about a tile no loaded army has.
+fn decode(text: &str, catalog: &Catalog, missing_tile: &str) -> Result<Action, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let tile = |w: Option<&&str>| -> Result<TileRef, String> {
         let name = w.ok_or("a tile is missing")?;
         catalog.find(name).ok_or_else(|| {
             let ids = catalog.full_ids();
             format!(
-                "no tile `{name}` is loaded{}: load the mods the replay was recorded with (--mods DIR)",
+                "no tile `{name}` is loaded{}{missing_tile}",
                 hexforge_core::names::did_you_mean(name, ids.iter().map(String::as_str))
             )
         })

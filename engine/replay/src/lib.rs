@@ -15,7 +15,7 @@ mod record;
 pub mod setup;
 mod timeline;
 
-pub use action::{decode_action, encode_action};
+pub use action::{decode_action, decode_typed_action, encode_action};
 pub use format::{FORMAT, Header, Lines, Replay, Step};
 pub use play::{Noting, PhaseHashes, Picks, Replayed, act_noted, apply, replay_step};
 pub use read::{ReplayError, parse};
