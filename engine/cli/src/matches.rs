@@ -309,6 +309,21 @@ struct Outcome {
     result: GameResult,
 }
 
+/// A game that stopped on an error: which game and seed, when it got as far as having them.
+struct Failed {
+    /// The game's number and seed (`game 4 (seed 99)`); `None` when it failed before (a
+    /// recorder that could not be made, say).
+    game: Option<(usize, u64)>,
+    /// What went wrong.
+    error: anyhow::Error,
+}
+
+impl From<anyhow::Error> for Failed {
+    fn from(error: anyhow::Error) -> Self {
+        Failed { game: None, error }
+    }
+}
+
 /// A series' armies and its lineups: each the indices of its armies in seat order (two for a
 /// pairing, every army for a lineup of teams).
 type Lineups = (Vec<String>, Vec<Vec<usize>>);
@@ -420,7 +435,7 @@ pub fn play_matches<H: AbilityHooks>(
     let catalog = Arc::new(catalog);
     let done = AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal();
-    let results: Vec<Result<Outcome>> = (0..games)
+    let results: Vec<Result<Outcome, Failed>> = (0..games)
         .into_par_iter()
         .map_init(&scripts, |scripts, k| {
             let Seating {
@@ -446,23 +461,24 @@ pub fn play_matches<H: AbilityHooks>(
                 seed: game_seed(seed, k),
             };
             let (mut game, mut bots) =
-                hexforge_lab::start(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())?;
+                hexforge_lab::start(&lineup, (&catalog, &rules, board), scripts, &mut Vec::new())
+                    .map_err(anyhow::Error::from)?;
             let mut players: Vec<&mut dyn Player> = bots
                 .iter_mut()
                 .map(|b| b.as_mut() as &mut dyn Player)
                 .collect();
-            let refused = |e: hexforge_core::ActionError| {
-                anyhow::anyhow!("game {k} (seed {}): {}", lineup.seed, stopped(&e))
+            let failed = |error| Failed {
+                game: Some((k, lineup.seed)),
+                error,
             };
             let result = match record {
                 Some(make) => {
                     let game_seed = hexforge_bots::match_seeds(lineup.seed, lineup.armies.len()).0;
                     let recorder = make(k, &lineup.armies, game_seed, lineup.seed)?;
-                    play_recorded(&mut game, &mut players, scripts, recorder)
-                        .map_err(|e| anyhow::anyhow!("game {k} (seed {}): {e:#}", lineup.seed))?
+                    play_recorded(&mut game, &mut players, scripts, recorder).map_err(failed)?
                 }
                 None => hexforge_core::game::play_out(&mut game, &mut players, scripts, &mut ())
-                    .map_err(refused)?,
+                    .map_err(|e| failed(anyhow::anyhow!("{}", stopped(&e))))?,
             };
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if progress && (n % (games / 100).max(1) == 0 || n == games) {
@@ -615,16 +631,20 @@ fn failed_note(failed: usize) -> String {
 
 /// The errors of the games that failed, each message once with how many games it stopped, in
 /// the order they first happened.
-fn write_failures(out: &mut impl Write, failures: &[anyhow::Error]) -> Result<()> {
+fn write_failures(out: &mut impl Write, failures: &[Failed]) -> Result<()> {
     // The same error in many games is one line: grouped by what went wrong, the game and seed
     // of the first one kept to replay it.
     let mut seen: Vec<(String, String, usize)> = Vec::new();
     for f in failures {
-        let text = format!("{f:#}");
-        let (first, what) = split_game(&text);
-        match seen.iter_mut().find(|(_, w, _)| w == what) {
+        let what = format!("{:#}", f.error);
+        match seen.iter_mut().find(|(_, w, _)| *w == what) {
             Some((_, _, n)) => *n += 1,
-            None => seen.push((first.to_string(), what.to_string(), 1)),
+            None => {
+                let first = f
+                    .game
+                    .map_or_else(String::new, |(k, seed)| format!("game {k} (seed {seed})"));
+                seen.push((first, what, 1));
+            }
         }
     }
     for (first, what, n) in seen {
@@ -647,24 +667,11 @@ fn share(w: usize, n: usize) -> String {
     }
 }
 
-/// A failure's text parted into the game it names (`game 4 (seed 99)`) and what went wrong;
-/// the game is empty when the text names none.
-fn split_game(text: &str) -> (&str, &str) {
-    if let Some(rest) = text.strip_prefix("game ")
-        && let Some(end) = rest.find("): ")
-        && rest[..end].contains(" (seed ")
-    {
-        let cut = "game ".len() + end + 1;
-        return (&text[..cut], &text[cut + 2..]);
-    }
-    ("", text)
-}
-
 /// The table of a series of team games: each team's armies, wins and share, the draws, then the
 /// games that failed; `false` when any did.
 fn team_table(
     out: &mut impl Write,
-    results: Vec<Result<Outcome>>,
+    results: Vec<Result<Outcome, Failed>>,
     armies: &[String],
     teams: &[u8],
     (bot_names, games, seed, table): (&[String], usize, u64, &Table),
