@@ -547,6 +547,72 @@ fn bad_rules_are_refused_at_load_with_file_line_and_what_to_do() {
             "rules.lua:1",
             "rule `a`, action `go`: `after_discard` is true or false, not 1",
         ),
+        (
+            "declared_targets_unknown_key",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { spot = { from = { \"hq\" }, size = 3 } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, action `go`: unknown key `spot` in `targets` (did you mean `spots`?)",
+        ),
+        (
+            "declared_targets_both",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { spots = { from = { \"hq\" }, size = 3 }, pile = { \"soldier\" } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "`targets` declares both `spots` and `pile`",
+        ),
+        (
+            "declared_spots_size",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { spots = { from = { \"hq\" }, size = 9 } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "`targets.spots.size` is the number of hexes of the whole unit, 2 to 7, not 9",
+        ),
+        (
+            "declared_spots_from",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { spots = { from = { \"banner\" }, size = 3 } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "`targets.spots.from` lists \"hq\" or { marked = \"name\" }",
+        ),
+        (
+            "declared_spots_too_many",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { spots = { from = { \"hq\", { marked = \"m\" } }, size = 2 } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "`targets.spots.from` lists 2 hexes for a unit of 2",
+        ),
+        (
+            "declared_pile_kind",
+            "rule(\"a\", { actions = { { name = \"go\", targets = { pile = { \"champion\" } }, play = function() end } } })\n",
+            "rules.lua:1",
+            "`targets.pile`: `champion` is no kind of tile: hq, soldier, module or instant",
+        ),
+        (
+            "at_least_not_a_number",
+            "rule(\"a\", { actions = { { name = \"go\", at_least = { charges = \"two\" }, targets = function() end, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, action `go`: `at_least` is a table of player markers and whole numbers",
+        ),
+        (
+            "restriction_offered_unknown",
+            "rule(\"a\", { restrict = { { offered = \"hid\", close = { \"hq\" } } }, actions = { { name = \"hide\", targets = function() end, play = function() end } } })\n",
+            "rules.lua:1",
+            "rule `a`, restriction 1: `offered` names `hid`, which is none of the rule's actions (did you mean `hide`?)",
+        ),
+        (
+            "restriction_closes_nothing",
+            "rule(\"a\", { restrict = { { marker = \"busy\" } } })\n",
+            "rules.lua:1",
+            "rule `a`, restriction 1: it closes nothing: give `close` or `place_only`",
+        ),
+        (
+            "restriction_unknown_kind",
+            "rule(\"a\", { restrict = { { marker = \"busy\", close = { \"palce\" } } } })\n",
+            "rules.lua:1",
+            "`close`: `palce` is no kind of action (did you mean `place`?)",
+        ),
+        (
+            "restriction_unknown_key",
+            "rule(\"a\", { restrict = { { markers = \"busy\", close = { \"place\" } } } })\n",
+            "rules.lua:1",
+            "rule `a`, restriction 1: unknown key `markers` (did you mean `marker`?)",
+        ),
     ];
     for (name, script, at, message) in cases {
         let dir = mod_with(name, script);

@@ -299,50 +299,7 @@ pub struct HqLoss {
     pub by: [u16; crate::battlefield::MAX_PLAYERS],
 }
 
-/// The kinds of action a rule's `restrict` hook may close, as flags.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct Closed(u8);
-
-impl Closed {
-    /// Nothing is closed.
-    pub const NONE: Closed = Closed(0);
-    /// Placing tiles from the hand (HQs during setup are [`Closed::HQ`]).
-    pub const PLACE: Closed = Closed(1);
-    /// Playing instants (the Battle tile included).
-    pub const INSTANT: Closed = Closed(1 << 1);
-    /// Mobility moves.
-    pub const MOVE: Closed = Closed(1 << 2);
-    /// Discarding beyond the compulsory discard of a full hand (which is never closed).
-    pub const DISCARD: Closed = Closed(1 << 3);
-    /// The bad-draw redraw (R2.6).
-    pub const REDRAW: Closed = Closed(1 << 4);
-    /// Placing the HQ during setup (R2.3): the player has the rule's actions to take first.
-    pub const HQ: Closed = Closed(1 << 5);
-    /// Every kind with its name in scripts.
-    pub const ALL: [(Closed, &'static str); 6] = [
-        (Closed::PLACE, "place"),
-        (Closed::INSTANT, "instant"),
-        (Closed::MOVE, "move"),
-        (Closed::DISCARD, "discard"),
-        (Closed::REDRAW, "redraw"),
-        (Closed::HQ, "hq"),
-    ];
-
-    /// The flags as a number (bit 0 `place`, then the order of [`Closed::ALL`]).
-    pub const fn bits(self) -> u8 {
-        self.0
-    }
-
-    /// Whether every kind of `other` is closed.
-    pub const fn contains(self, other: Closed) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Both sets of kinds.
-    pub const fn union(self, other: Closed) -> Closed {
-        Closed(self.0 | other.0)
-    }
-}
+pub use crate::declared::Closed;
 
 /// What the `restrict` hooks of the rules in play close to the current player until the next
 /// action: kinds of action, and hexes where no tile may be placed or moved to. Ending the turn
@@ -363,7 +320,7 @@ pub struct Restriction {
 impl Restriction {
     /// Whether nothing is closed.
     pub const fn is_open(&self) -> bool {
-        self.closed.0 == 0 && self.blocked == 0 && self.no_place == 0 && self.instants == 0
+        self.closed.bits() == 0 && self.blocked == 0 && self.no_place == 0 && self.instants == 0
     }
 }
 

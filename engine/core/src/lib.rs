@@ -6,6 +6,7 @@
 pub mod battle;
 pub mod battlefield;
 pub mod decision;
+pub mod declared;
 pub mod effect;
 pub mod event;
 pub mod fnv;

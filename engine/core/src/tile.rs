@@ -685,6 +685,9 @@ pub struct GameRule {
     /// Player markers whose values only the player they are on may see (`secret`): a view of the
     /// game for anyone else shows such a marker without its value.
     pub secret: Vec<MarkerName>,
+    /// Its `restrict` declared as a list (docs/RULESETS.md, "Declared targets and
+    /// restrictions"): worked out by the engine after every action, with no call into a script.
+    pub restrictions: Vec<crate::declared::DeclaredRestriction>,
 }
 
 /// When a game rule's hook is asked (`restrict_when = { stages = ..., markers = ... }`, and the
@@ -741,6 +744,12 @@ pub struct RuleAction {
     /// The tile it is taken on is shown only to the player who takes it (`secret = true`): a
     /// view of the game for anyone else says "a tile".
     pub secret: bool,
+    /// Counters on the player whose turn it is that it waits for (`at_least`, `below`): it is
+    /// not offered, and its `targets` not asked, while one does not hold.
+    pub counts: crate::declared::Counts,
+    /// Its targets declared as data (`targets = { spots = ... }` or `{ pile = ... }`), which
+    /// the engine lists itself; `None` when a script function lists them.
+    pub declared: Option<crate::declared::Declared>,
 }
 
 impl RuleAction {

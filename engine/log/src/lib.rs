@@ -863,9 +863,12 @@ mod tests {
                 turn: 0,
                 cites: String::new(),
                 secret: true,
+                counts: Default::default(),
+                declared: None,
             }],
             asked_when: Vec::new(),
             secret: vec![MarkerName::new("vault").expect("a name")],
+            restrictions: Vec::new(),
         }]);
         Game::new(
             GameSetup {

@@ -607,10 +607,11 @@ impl ScriptHost {
                             .chain(a.hooks.iter().flatten())
                     })
                     .chain(r.borrow().rules.iter().flat_map(|rule| {
-                        rule.hooks
-                            .iter()
-                            .flatten()
-                            .chain(rule.actions.iter().flat_map(|a| [&a.targets, &a.play]))
+                        rule.hooks.iter().flatten().chain(
+                            rule.actions
+                                .iter()
+                                .flat_map(|a| a.targets.iter().chain([&a.play])),
+                        )
                     }))
                     .cloned()
                     .collect::<Vec<_>>()

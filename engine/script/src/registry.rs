@@ -32,8 +32,13 @@ pub(crate) struct Ability {
 pub(crate) struct RuleActionImpl {
     pub(crate) name: String,
     pub(crate) doc: String,
-    /// Where it may be taken now: a list of hexes, `"none"`, or nothing.
-    pub(crate) targets: Function,
+    /// Where it may be taken now: a list of hexes, `"none"`, or nothing; `None` when its
+    /// targets are declared as data (`declared`).
+    pub(crate) targets: Option<Function>,
+    /// Its targets declared as data (`targets = { spots = ... }`), listed by the engine.
+    pub(crate) declared: Option<hexforge_core::declared::Declared>,
+    /// `at_least` and `below`: counters on the acting player it waits for.
+    pub(crate) counts: hexforge_core::declared::Counts,
     /// What taking it does: effects.
     pub(crate) play: Function,
     /// The player also picks a facing with each hex (`facing = true`).
@@ -67,6 +72,8 @@ pub(crate) struct RuleImpl {
     pub(crate) asked_when: Vec<(RulePoints, hexforge_core::tile::AskWhen)>,
     /// `secret`: the player markers only their player sees the values of.
     pub(crate) secret: Vec<hexforge_core::marker::MarkerName>,
+    /// `restrict` declared as a list of restrictions rather than a function.
+    pub(crate) restrictions: Vec<hexforge_core::declared::DeclaredRestriction>,
     /// `file:line` of the `rule(...)` call.
     pub(crate) defined_at: String,
 }
@@ -322,8 +329,11 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         actions: Vec::new(),
         asked_when: Vec::new(),
         secret: Vec::new(),
+        restrictions: Vec::new(),
         defined_at: caller_position(lua),
     };
+    // `restrict` declared as a list names actions by name (`offered`): read once the actions are.
+    let mut declared_restrict: Option<Table> = None;
     for pair in def.pairs::<Value, Value>() {
         let (k, v) = pair?;
         let Value::String(key) = &k else {
@@ -344,6 +354,13 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
                 // Sorted, so that the order a script lists them in does not show.
                 rule.secret.sort_by_key(|m| m.to_string());
                 rule.secret.dedup();
+                continue;
+            }
+            "restrict" if matches!(v, Value::Table(_)) => {
+                let Value::Table(t) = v else { continue };
+                declared_restrict = Some(t);
+                // Worked out by the engine after every action, like the rule's actions.
+                rule.points = rule.points.union(RulePoints::ACTIONS);
                 continue;
             }
             "actions" => {
@@ -376,12 +393,20 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
         };
         let Value::Function(f) = v else {
             return Err(mlua::Error::runtime(format!(
-                "rule `{name}`: `{key}` must be a function, not {}",
+                "rule `{name}`: `{key}` must be a function{}, not {}",
+                if key == "restrict" {
+                    " or a list of declared restrictions"
+                } else {
+                    ""
+                },
                 words(&v)
             )));
         };
         rule.points = rule.points.union(RulePoints::ALL[i].0);
         rule.hooks[i] = Some(f);
+    }
+    if let Some(list) = declared_restrict {
+        rule.restrictions = read_restrictions(name, &list, &rule.actions)?;
     }
     // Sorted by point, so that the order `pairs` visits the keys in does not show.
     rule.asked_when
@@ -575,10 +600,17 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 ))),
             }
         };
-        let targets = function(
-            "targets",
-            "every action says who may take it and where, with targets(ctx) returning a list of hexes, {\"none\"}, or {} when it may not be taken now",
-        )?;
+        let site = format!("rule `{rule}`, action `{name}`");
+        let (targets, declared) = match t.raw_get::<Value>("targets")? {
+            Value::Table(d) => (None, Some(read_declared_targets(&site, &d)?)),
+            _ => (
+                Some(function(
+                    "targets",
+                    "every action says who may take it and where, with targets(ctx) returning a list of hexes, {\"none\"}, or {} when it may not be taken now, or declares them (targets = { spots = ... } or { pile = ... })",
+                )?),
+                None,
+            ),
+        };
         let play = function(
             "play",
             "every action says what it does, with play(ctx, target, fx) asking for effects",
@@ -611,7 +643,6 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 )));
             }
         };
-        let site = format!("rule `{rule}`, action `{name}`");
         let lacks = match t.raw_get::<Value>("lacks")? {
             Value::Nil => Vec::new(),
             v => read_marker_list(&site, "lacks", v)?,
@@ -630,6 +661,7 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
         let turn = flag("after_discard", RuleAction::AFTER_DISCARD)?
             | flag("before_placing", RuleAction::BEFORE_PLACING)?;
         let secret = flag("secret", 1)? == 1;
+        let counts = read_counts(&site, &t)?;
         let cites = match t.raw_get::<Value>("cites")? {
             Value::Nil => String::new(),
             Value::String(s) => s.to_str()?.to_string(),
@@ -655,6 +687,8 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
                 "before_placing",
                 "cites",
                 "secret",
+                "at_least",
+                "below",
             ];
             let key = k.to_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
@@ -669,6 +703,8 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             name,
             doc,
             targets,
+            declared,
+            counts,
             play,
             facing,
             stages,
@@ -686,4 +722,313 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
         )));
     }
     Ok(actions)
+}
+
+/// `at_least = { name = n, ... }` and `below = { name = n, ... }` of `t` (an action or a
+/// declared restriction), sorted by marker name so that the order Lua walks them in does not
+/// show.
+fn read_counts(site: &str, t: &Table) -> mlua::Result<hexforge_core::declared::Counts> {
+    let mut counts = hexforge_core::declared::Counts::default();
+    for (key, out) in [
+        ("at_least", &mut counts.at_least),
+        ("below", &mut counts.below),
+    ] {
+        let shape = format!(
+            "`{key}` is a table of player markers and whole numbers, e.g. {{ charges = 2 }}"
+        );
+        match t.raw_get::<Value>(key)? {
+            Value::Nil => {}
+            Value::Table(list) => {
+                for pair in list.pairs::<Value, Value>() {
+                    let (k, v) = pair?;
+                    let (Value::String(k), Value::Integer(n)) = (&k, &v) else {
+                        return Err(mlua::Error::runtime(format!("{site}: {shape}")));
+                    };
+                    let name = hexforge_core::marker::MarkerName::new(&k.to_str()?)
+                        .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))?;
+                    let n = i16::try_from(*n)
+                        .ok()
+                        .filter(|n| (-999..=999).contains(n))
+                        .ok_or_else(|| {
+                            mlua::Error::runtime(format!(
+                                "{site}: `{key}` gives `{name}` {n}: a marker's value is -999 to 999"
+                            ))
+                        })?;
+                    out.push((name, n));
+                }
+                out.sort_by_key(|(m, _)| m.to_string());
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: {shape}, not {}",
+                    words(&other)
+                )));
+            }
+        }
+    }
+    Ok(counts)
+}
+
+/// An action's `targets` declared as data: `{ spots = { from = { "hq", { marked = "name" } },
+/// size = 3 }, why = "..." }` or `{ pile = { "soldier", "module" }, why = "..." }`.
+fn read_declared_targets(site: &str, t: &Table) -> mlua::Result<hexforge_core::declared::Declared> {
+    use hexforge_core::declared::{Declared, DeclaredTargets, SpotFrom};
+    let shape = "declared `targets` are { spots = { from = { \"hq\", { marked = \"name\" } }, size = 3 } } or { pile = { \"soldier\", \"module\" } }, with an optional why = \"...\"";
+    let mut why = String::new();
+    let mut targets = None;
+    let mut keys: Vec<String> = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        let (k, _) = pair?;
+        keys.push(k.to_string().unwrap_or_else(|_| words(&k)));
+    }
+    keys.sort();
+    for key in &keys {
+        match key.as_str() {
+            "why" => match t.raw_get::<Value>("why")? {
+                Value::String(s) => why = s.to_str()?.to_string(),
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `targets.why` is the reason given when it lists nothing, a string, not {}",
+                        words(&other)
+                    )));
+                }
+            },
+            "spots" | "pile" if targets.is_some() => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `targets` declares both `spots` and `pile`: one of them ({shape})"
+                )));
+            }
+            "spots" => {
+                let Value::Table(sp) = t.raw_get::<Value>("spots")? else {
+                    return Err(mlua::Error::runtime(format!("{site}: {shape}")));
+                };
+                let max = hexforge_core::link::MAX_SEGMENTS;
+                let size = match sp.raw_get::<Value>("size")? {
+                    Value::Integer(n) if (2..=i64::from(max)).contains(&n) => n as u8,
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "{site}: `targets.spots.size` is the number of hexes of the whole unit, 2 to {max}, not {}",
+                            words(&other)
+                        )));
+                    }
+                };
+                let Value::Table(list) = sp.raw_get::<Value>("from")? else {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `targets.spots.from` lists the hexes the unit holds already: \"hq\" or {{ marked = \"name\" }}"
+                    )));
+                };
+                let mut from = Vec::new();
+                for v in list.sequence_values::<Value>() {
+                    match v? {
+                        Value::String(s) if s.as_bytes() == b"hq".as_slice() => {
+                            from.push(SpotFrom::Hq)
+                        }
+                        Value::Table(m) => match m.raw_get::<Value>("marked")? {
+                            Value::String(n) => from.push(SpotFrom::Marked(
+                                hexforge_core::marker::MarkerName::new(&n.to_str()?).map_err(
+                                    |e| {
+                                        mlua::Error::runtime(format!(
+                                            "{site}: `targets.spots.from`: {e}"
+                                        ))
+                                    },
+                                )?,
+                            )),
+                            other => {
+                                return Err(mlua::Error::runtime(format!(
+                                    "{site}: `targets.spots.from`: a marked hex is {{ marked = \"name\" }}, with a hex marker's name, not {}",
+                                    words(&other)
+                                )));
+                            }
+                        },
+                        other => {
+                            return Err(mlua::Error::runtime(format!(
+                                "{site}: `targets.spots.from` lists \"hq\" or {{ marked = \"name\" }}, not {}",
+                                words(&other)
+                            )));
+                        }
+                    }
+                }
+                if from.is_empty() || from.len() >= usize::from(size) {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `targets.spots.from` lists {} hexes for a unit of {size}: one at least, and fewer than `size`",
+                        from.len()
+                    )));
+                }
+                targets = Some(DeclaredTargets::Spots { from, size });
+            }
+            "pile" => {
+                let Value::Table(list) = t.raw_get::<Value>("pile")? else {
+                    return Err(mlua::Error::runtime(format!("{site}: {shape}")));
+                };
+                const KINDS: [&str; 4] = ["hq", "soldier", "module", "instant"];
+                let mut kinds = 0u8;
+                for v in list.sequence_values::<Value>() {
+                    let w = v?.to_string().unwrap_or_default();
+                    let Some(i) = KINDS.iter().position(|k| *k == w) else {
+                        return Err(mlua::Error::runtime(format!(
+                            "{site}: `targets.pile`: `{w}` is no kind of tile{}: hq, soldier, module or instant",
+                            hexforge_core::names::did_you_mean(&w, KINDS)
+                        )));
+                    };
+                    kinds |= 1 << i;
+                }
+                if kinds == 0 {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `targets.pile` names no kind of tile: list one at least"
+                    )));
+                }
+                targets = Some(DeclaredTargets::Pile { kinds });
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: unknown key `{other}` in `targets`{}: {shape}",
+                    hexforge_core::names::did_you_mean(other, ["spots", "pile", "why"])
+                )));
+            }
+        }
+    }
+    let Some(targets) = targets else {
+        return Err(mlua::Error::runtime(format!("{site}: {shape}")));
+    };
+    Ok(Declared { targets, why })
+}
+
+/// `restrict = { { marker = "...", close = { ... } }, ... }`: a rule's restrictions declared as
+/// data; `offered` names one of `actions`.
+fn read_restrictions(
+    rule: &str,
+    list: &Table,
+    actions: &[RuleActionImpl],
+) -> mlua::Result<Vec<hexforge_core::declared::DeclaredRestriction>> {
+    use hexforge_core::declared::{Closed, DeclaredRestriction};
+    const KEYS: [&str; 8] = [
+        "stages",
+        "marker",
+        "lacks",
+        "at_least",
+        "below",
+        "offered",
+        "close",
+        "place_only",
+    ];
+    let mut out = Vec::new();
+    for (i, v) in list.sequence_values::<Value>().enumerate() {
+        let site = format!("rule `{rule}`, restriction {}", i + 1);
+        let Value::Table(t) = v? else {
+            return Err(mlua::Error::runtime(format!(
+                "rule `{rule}`: a declared `restrict` is a list of restrictions, each {{ marker = \"...\", close = {{ \"place\", ... }} }}"
+            )));
+        };
+        for pair in t.pairs::<Value, Value>() {
+            let (k, _) = pair?;
+            let key = k.to_string().unwrap_or_default();
+            if !KEYS.contains(&key.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: unknown key `{key}`{} (keys: {})",
+                    hexforge_core::names::did_you_mean(&key, KEYS),
+                    KEYS.join(", ")
+                )));
+            }
+        }
+        let mut r = DeclaredRestriction {
+            stages: read_stages(&site, t.raw_get::<Value>("stages")?)?,
+            counts: read_counts(&site, &t)?,
+            ..DeclaredRestriction::default()
+        };
+        match t.raw_get::<Value>("marker")? {
+            Value::Nil => {}
+            Value::String(s) => {
+                r.marker = Some(
+                    hexforge_core::marker::MarkerName::new(&s.to_str()?)
+                        .map_err(|e| mlua::Error::runtime(format!("{site}: `marker`: {e}")))?,
+                )
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `marker` is the name of a player marker, not {}",
+                    words(&other)
+                )));
+            }
+        }
+        if let v @ Value::Table(_) = t.raw_get::<Value>("lacks")? {
+            r.lacks = read_marker_list(&site, "lacks", v)?;
+        }
+        match t.raw_get::<Value>("offered")? {
+            Value::Nil => {}
+            Value::String(s) => {
+                let n = s.to_str()?.to_string();
+                let Some(a) = actions.iter().position(|a| a.name == n) else {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `offered` names `{n}`, which is none of the rule's actions{}",
+                        hexforge_core::names::did_you_mean(
+                            &n,
+                            actions.iter().map(|a| a.name.as_str())
+                        )
+                    )));
+                };
+                r.offered = Some(a as u8);
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `offered` is the name of one of the rule's actions, not {}",
+                    words(&other)
+                )));
+            }
+        }
+        match t.raw_get::<Value>("close")? {
+            Value::Nil => {}
+            Value::Table(words_list) => {
+                for w in words_list.sequence_values::<Value>() {
+                    let w = w?.to_string().unwrap_or_default();
+                    let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == w) else {
+                        return Err(mlua::Error::runtime(format!(
+                            "{site}: `close`: `{w}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
+                            hexforge_core::names::did_you_mean(
+                                &w,
+                                Closed::ALL.iter().map(|(_, n)| *n)
+                            )
+                        )));
+                    };
+                    r.close = r.close.union(*kind);
+                }
+            }
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `close` is a list of kinds of action, not {}",
+                    words(&other)
+                )));
+            }
+        }
+        match t.raw_get::<Value>("place_only")? {
+            Value::Nil => {}
+            Value::Table(p) => match p.raw_get::<Value>("empty_segments")? {
+                Value::String(k) => {
+                    r.place_only_segments = Some(
+                        hexforge_core::marker::MarkerName::new(&k.to_str()?).map_err(|e| {
+                            mlua::Error::runtime(format!("{site}: `place_only`: {e}"))
+                        })?,
+                    )
+                }
+                other => {
+                    return Err(mlua::Error::runtime(format!(
+                        "{site}: `place_only` is {{ empty_segments = \"kind\" }}, the kind of the player's linked units whose empty segments stay open, not {}",
+                        words(&other)
+                    )));
+                }
+            },
+            other => {
+                return Err(mlua::Error::runtime(format!(
+                    "{site}: `place_only` is {{ empty_segments = \"kind\" }}, not {}",
+                    words(&other)
+                )));
+            }
+        }
+        if r.close == Closed::NONE && r.place_only_segments.is_none() {
+            return Err(mlua::Error::runtime(format!(
+                "{site}: it closes nothing: give `close` or `place_only`"
+            )));
+        }
+        out.push(r);
+    }
+    Ok(out)
 }

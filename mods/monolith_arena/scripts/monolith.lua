@@ -99,30 +99,6 @@ local function put_down(ctx, fx, p, k, q, r, facing)
   end
 end
 
--- Why player `p` may not deploy now (R10.6.1, R10.6.4), or nil, with the hexes for the first
--- lower segment.
-local function why_not_deploy(ctx, p)
-  if pm(ctx, p, "mono_hid") < 2 then
-    return "the Monolith is set up before the game (R10.6.1)"
-  end
-  -- In play, after the discard, before any placement and while folded: the action declares it
-  -- (`stages`, `after_discard`, `before_placing`, `lacks`), so the engine asks only then.
-  local bq, br = ctx:hq(p)
-  if not bq then
-    return "the banner is not on the board (R10.6.1)"
-  end
-  if ctx:link(bq, br) then
-    return "the banner stands in a segment of another unit, which it cannot carry off (R10.6.4)"
-  end
-  -- The hexes with a free hex for the second lower segment that leaves the three in one piece
-  -- (R10.6.3, R10.6.4: a single free hex is not enough): the engine's `ctx:link_spots`.
-  local list = ctx:link_spots({ { bq, br } }, 3)
-  if #list == 0 then
-    return "its two lower segments need two free hexes in one piece with the banner, and there are not (R10.6.4)"
-  end
-  return nil, list
-end
-
 -- Notes `value` in player `p`'s marker `name`; no marker for 0.
 local function keep(fx, p, name, value)
   if value ~= 0 then
@@ -170,42 +146,10 @@ local function fold(ctx, fx, p, l)
   end
 end
 
--- The distinct board tiles (champions and runes) of player `p`'s army still in their draw pile
--- before the game, as tile targets: what they may hide (R10.6.1). With `any`, only whether there
--- is one: `true` at the first found, with no list built.
-local function hideable(ctx, p, any)
-  local hidden = ctx:reserve(p)
-  local list = {}
-  for _, e in ipairs(ctx:army_tiles(ctx:army(p))) do
-    if (e.kind == "soldier" or e.kind == "module") and e.count > 0 then
-      local taken = 0
-      for _, id in ipairs(hidden) do
-        if id == e.id then
-          taken = taken + 1
-        end
-      end
-      if taken < e.count then
-        if any then
-          return true
-        end
-        list[#list + 1] = { tile = e.id }
-      end
-    end
-  end
-  if any then
-    return false
-  end
-  return list
-end
-
 rule("monolith", {
   when = "monolith",
   doc = "R10.6: each banner is a Monolith with two hidden tiles, deployed after a discard and folded after every Battle.",
 
-  -- Before their banner, each player hides two tiles; while half deployed, nothing else is done.
-  -- What restrict closes only ever holds while the banners are placed, or with a half-deployed
-  -- or deployed-this-turn Monolith: the engine asks it only then.
-  restrict_when = { stages = { "hq" }, markers = { "mono_half", "mono_turn" } },
   -- Only a deployed Monolith folds, and only a half-deployed one is taken back at a turn's end.
   battle_ended_when = { anyone = { "mono_up" } },
   turn_ended_when = { markers = { "mono_half" } },
@@ -213,30 +157,17 @@ rule("monolith", {
   -- these markers without their values (docs/RULESETS.md, "Secrets").
   secret = { "mono_s1", "mono_s2", "mono_w1", "mono_w2", "mono_p1", "mono_p2", "mono_f1", "mono_f2" },
 
-  restrict = function(ctx)
-    local p = ctx:current()
-    if ctx:stage() == "hq" and pm(ctx, p, "mono_hid") < 2 and hideable(ctx, p, true) then
-      return { close = { "hq" } }
-    end
-    if ctx:player_marker(p, "mono_half") then
-      return { close = { "place", "instant", "move", "discard", "redraw" } }
-    end
-    if ctx:player_marker(p, "mono_turn") then
-      -- R10.6.3: no tile placed this turn, but a champion or rune into an empty segment; tiles
-      -- on the board still move.
-      local l = deployed(ctx, p)
-      local open = {}
-      if l then
-        for _, s in ipairs(l.segments) do
-          if s.empty then
-            open[#open + 1] = { s.q, s.r }
-          end
-        end
-      end
-      return { place_only = open }
-    end
-    return nil
-  end,
+  -- What the Monolith closes, declared (docs/RULESETS.md, "Declared targets and restrictions"):
+  -- the engine works it out after every action with no call into this script.
+  restrict = {
+    -- R10.6.1: before their banner, each player hides two tiles (while they have one to hide).
+    { stages = { "hq" }, below = { mono_hid = 2 }, offered = "hide", close = { "hq" } },
+    -- Half deployed: nothing else is done until the second lower segment is down.
+    { marker = "mono_half", close = { "place", "instant", "move", "discard", "redraw" } },
+    -- R10.6.3: the turn it deploys, no tile is placed but a champion or rune into an empty
+    -- segment of the Monolith; tiles on the board still move.
+    { marker = "mono_turn", place_only = { empty_segments = KIND } },
+  },
 
   battle_ended = function(ctx, fx)
     for p = 1, ctx:players() do
@@ -267,15 +198,11 @@ rule("monolith", {
       name = "hide",
       doc = "Before placing your banner: hide a champion or rune of your army in your Monolith (R10.6.1); twice.",
       stages = { "hq" },
+      below = { mono_hid = 2 },
       -- Which tile is hidden is shown only to its player.
       secret = true,
-      targets = function(ctx)
-        local p = ctx:current()
-        if ctx:stage() ~= "hq" or pm(ctx, p, "mono_hid") >= 2 then
-          return {}
-        end
-        return hideable(ctx, p)
-      end,
+      -- The champions and runes of which a copy is still in the player's draw pile (R10.6.1).
+      targets = { pile = { "soldier", "module" } },
       play = function(ctx, target, fx)
         local p = ctx:current()
         local k = pm(ctx, p, "mono_hid") + 1
@@ -294,11 +221,15 @@ rule("monolith", {
       after_discard = true,
       before_placing = true,
       lacks = { "mono_half", "mono_up" },
+      at_least = { mono_hid = 2 },
       cites = "R10.6.3",
-      targets = function(ctx)
-        local why, list = why_not_deploy(ctx, ctx:current())
-        return why or list
-      end,
+      -- The free hexes with a free hex for the second lower segment that leaves the three in one
+      -- piece with the banner (R10.6.3, R10.6.4: a single free hex is not enough). A banner that
+      -- stands in a segment of another unit cannot carry it off: nothing is listed.
+      targets = {
+        spots = { from = { "hq" }, size = 3 },
+        why = "its two lower segments need two free hexes in one piece with the banner, and there are not (R10.6.4)",
+      },
       play = function(ctx, target, fx)
         local p = ctx:current()
         put_down(ctx, fx, p, 1, target.q, target.r, target.facing)
@@ -311,19 +242,9 @@ rule("monolith", {
       doc = "Put the Monolith's second lower segment here: the three segments stand in one piece, deployed at the same moment (R10.6.3, R10.6.11).",
       facing = true,
       marker = "mono_half",
-      targets = function(ctx)
-        local p = ctx:current()
-        if not ctx:player_marker(p, "mono_half") then
-          return {}
-        end
-        local bq, br = ctx:hq(p)
-        local xq, xr = half_hex(ctx, p)
-        if not (bq and xq) then
-          return {}
-        end
-        -- The free hexes that make the banner, the first segment and it one piece (R10.6.5).
-        return ctx:link_spots({ { bq, br }, { xq, xr } }, 3)
-      end,
+      cites = "R10.6.5",
+      -- The free hexes that make the banner, the first segment and it one piece (R10.6.5).
+      targets = { spots = { from = { "hq", { marked = "mono_half" } }, size = 3 } },
       play = function(ctx, target, fx)
         local p = ctx:current()
         local bq, br = ctx:hq(p)

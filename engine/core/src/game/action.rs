@@ -622,12 +622,18 @@ impl Game {
         if let Stage::Over(_) = self.stage {
             return Err(ActionError::GameOver);
         }
-        let asks_facing = self
+        let def = self
             .catalog
             .game_rules()
             .get(rule)
-            .and_then(|r| r.actions.get(action))
-            .is_some_and(|a| a.facing);
+            .and_then(|r| r.actions.get(action));
+        let asks_facing = def.is_some_and(|a| a.facing);
+        // What lists its targets, in the refusals: its script function or its declaration.
+        let lists = if def.is_some_and(|a| a.declared.is_some()) {
+            "its declared `targets` lists"
+        } else {
+            "its `targets` function lists"
+        };
         let name = || {
             self.catalog
                 .game_rules()
@@ -679,7 +685,7 @@ impl Game {
                 _ => Err(ActionError::RuleAction {
                     action: name(),
                     why: format!(
-                        "`{}` is not among the tiles its `targets` function lists",
+                        "`{}` is not among the tiles {lists}",
                         self.catalog.get(tile).full_id()
                     ),
                 }),
@@ -696,9 +702,9 @@ impl Game {
             None => Err(ActionError::RuleAction {
                 action: name(),
                 why: if listed.cells == 0 && listed.tiles != 0 {
-                    "it needs a tile: one of the tiles its `targets` function lists".into()
+                    format!("it needs a tile: one of the tiles {lists}")
                 } else {
-                    "it needs a target: one of the hexes its `targets` function lists".into()
+                    format!("it needs a target: one of the hexes {lists}")
                 },
             }),
             Some(hex) => match shape.cell(hex) {
@@ -711,7 +717,7 @@ impl Game {
                 }),
                 _ => Err(ActionError::RuleAction {
                     action: name(),
-                    why: format!("{hex} is not among the targets its `targets` function lists"),
+                    why: format!("{hex} is not among the targets {lists}"),
                 }),
             },
         }
@@ -781,6 +787,14 @@ impl Game {
             Some(KeptBack::Marker(m)) => (
                 format!("it is offered only to a player who carries the marker `{m}`"),
                 "marker",
+            ),
+            Some(KeptBack::Count(m, n, true)) => (
+                format!("it is offered only while the player's marker `{m}` is at least {n}"),
+                "at_least",
+            ),
+            Some(KeptBack::Count(m, n, false)) => (
+                format!("it is offered only while the player's marker `{m}` is below {n}"),
+                "below",
             ),
             None => return "it may not be taken now (its `targets` function lists nothing)".into(),
         };

@@ -538,8 +538,13 @@ impl Game {
         let mut found: Vec<(u8, u8, InstantTargets)> = Vec::new();
         let mut refusals: Vec<(u8, u8, String)> = Vec::new();
         let mut why = String::new();
-        // A rule none of whose actions may be offered now is not called at all.
-        let some_action = |i: usize| rules[i].actions.iter().any(|a| self.kept_back(a).is_none());
+        // A rule none of whose scripted actions may be offered now is not called at all.
+        let some_action = |i: usize| {
+            rules[i]
+                .actions
+                .iter()
+                .any(|a| a.declared.is_none() && self.kept_back(a).is_none())
+        };
         self.call_rules_asked(
             RulePoints::ACTIONS,
             hooks,
@@ -547,8 +552,9 @@ impl Game {
             some_action,
             |h, ctx| {
                 for (action, def) in rules[ctx.rule].actions.iter().enumerate() {
-                    // An action that cannot be offered now is not asked (`stages`, `marker`).
-                    if self.kept_back(def).is_some() {
+                    // An action that cannot be offered now is not asked (`stages`, `marker`),
+                    // nor one whose targets are declared (listed below).
+                    if def.declared.is_some() || self.kept_back(def).is_some() {
                         continue;
                     }
                     let mut targets = InstantTargets::default();
@@ -571,6 +577,26 @@ impl Game {
                 Ok(())
             },
         )?;
+        for i in self.rules_in_play() {
+            for (action, def) in rules[i].actions.iter().enumerate() {
+                let Some(d) = &def.declared else { continue };
+                if self.kept_back(def).is_some() {
+                    continue;
+                }
+                let why = match self.declared_targets(&d.targets) {
+                    Ok(t) if !t.is_empty() => {
+                        found.push((i as u8, action as u8, t));
+                        continue;
+                    }
+                    Ok(_) if !d.why.is_empty() => d.why.clone(),
+                    Ok(_) => d.targets.none_listed().to_string(),
+                    Err(why) if def.cites.is_empty() => why,
+                    Err(why) => format!("{why} ({})", def.cites),
+                };
+                refusals.push((i as u8, action as u8, why));
+            }
+        }
+        self.declared_restrictions(&found, &mut restriction);
         self.restriction = restriction;
         self.rule_targets = found;
         self.rule_refusals = refusals;
@@ -622,8 +648,128 @@ impl Game {
         if let Some(m) = def.lacks.iter().find(|m| carries(**m)) {
             return Some(KeptBack::Lacks(*m));
         }
-        let m = def.marker?;
-        (!carries(m)).then_some(KeptBack::Marker(m))
+        if let Some(m) = def.marker
+            && !carries(m)
+        {
+            return Some(KeptBack::Marker(m));
+        }
+        self.failing_count(&def.counts)
+            .map(|(m, n, least)| KeptBack::Count(m, n, least))
+    }
+
+    /// The first of `counts` that does not hold for the player whose turn it is (see
+    /// [`crate::declared::Counts::failing`]).
+    fn failing_count(
+        &self,
+        counts: &crate::declared::Counts,
+    ) -> Option<(crate::marker::MarkerName, i16, bool)> {
+        if counts.is_empty() {
+            return None;
+        }
+        let on = crate::marker::MarkOn::Player(self.state.turn.player());
+        counts.failing(|m| self.field.mark(on, m).map_or(0, |k| k.value))
+    }
+
+    /// The targets of a rule action declared as data, for the player whose turn it is (perhaps
+    /// none), or why they cannot be worked out now (a hex they grow from is missing).
+    fn declared_targets(
+        &self,
+        d: &crate::declared::DeclaredTargets,
+    ) -> Result<InstantTargets, String> {
+        use crate::declared::{DeclaredTargets, SpotFrom};
+        let p = self.state.turn.player();
+        let mut out = InstantTargets::default();
+        match d {
+            DeclaredTargets::Spots { from, size } => {
+                let shape = self.field.shape();
+                let mut anchors = 0u64;
+                for f in from {
+                    let cell = match f {
+                        SpotFrom::Hq => self
+                            .field
+                            .hq_cell(p, &self.catalog)
+                            .ok_or("the player's HQ is not on the board")?,
+                        SpotFrom::Marked(name) => self
+                            .field
+                            .marks()
+                            .iter()
+                            .find_map(|m| match m.on {
+                                crate::marker::MarkOn::Hex(c)
+                                    if m.name == *name && m.value == p.index() as i16 + 1 =>
+                                {
+                                    Some(c)
+                                }
+                                _ => None,
+                            })
+                            .ok_or_else(|| {
+                                format!("no hex carries the player's marker `{name}`")
+                            })?,
+                    };
+                    anchors |= cell.bit();
+                }
+                let segments = self.field.segments();
+                if anchors & segments != 0 {
+                    return Err(
+                        "a hex it grows from is already a segment of a linked unit".to_string()
+                    );
+                }
+                let free = shape.all() & !self.field.occupied() & !segments;
+                out.cells = crate::link::spots(shape, anchors, free, u32::from(*size));
+            }
+            DeclaredTargets::Pile { kinds } => {
+                let deck = &self.piles[p.index()].deck;
+                if let Some(army) = self.catalog.army(&self.armies[p.index()]) {
+                    for (i, t) in army.tiles.iter().take(64).enumerate() {
+                        let kind = 1u8 << self.catalog.get(*t).kind as u8;
+                        if kind & kinds != 0 && deck.contains(t) {
+                            out.tiles |= 1u64 << i;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// What the rules' declared restrictions close now, given the rule actions offered
+    /// (`found`): added to `restriction`.
+    fn declared_restrictions(
+        &self,
+        found: &[(u8, u8, InstantTargets)],
+        restriction: &mut Restriction,
+    ) {
+        let rules = self.catalog.game_rules();
+        let p = self.state.turn.player();
+        let on = crate::marker::MarkOn::Player(p);
+        let carries = |m: crate::marker::MarkerName| self.field.mark(on, m).is_some();
+        let shape_cells = self.field.shape().all();
+        for i in self.rules_in_play() {
+            for r in &rules[i].restrictions {
+                if (r.stages != 0 && r.stages & self.stage.rule_flag() == 0)
+                    || r.marker.is_some_and(|m| !carries(m))
+                    || r.lacks.iter().any(|m| carries(*m))
+                    || self.failing_count(&r.counts).is_some()
+                    || r.offered.is_some_and(|a| {
+                        !found
+                            .iter()
+                            .any(|(fr, fa, _)| usize::from(*fr) == i && *fa == a)
+                    })
+                {
+                    continue;
+                }
+                restriction.closed = restriction.closed.union(r.close);
+                if let Some(kind) = r.place_only_segments {
+                    let open = self
+                        .field
+                        .links()
+                        .iter()
+                        .filter(|l| l.owner == p && l.kind == kind)
+                        .fold(0u64, |m, l| m | l.segments)
+                        & !self.field.occupied();
+                    restriction.no_place |= !open & shape_cells;
+                }
+            }
+        }
     }
 
     /// Why the rule action `action` of rule `rule` may not be taken now, when its `targets`
@@ -650,4 +796,7 @@ pub(super) enum KeptBack {
     BeforePlacing,
     /// The turn has taken [`super::MAX_RULE_ACTIONS_PER_TURN`] rule actions already.
     TurnFull,
+    /// One of its `at_least` (true) or `below` (false) counts, with the value declared, does
+    /// not hold.
+    Count(crate::marker::MarkerName, i16, bool),
 }

@@ -114,10 +114,13 @@ impl ScriptHost {
                             turn: a.turn,
                             cites: a.cites.clone(),
                             secret: a.secret,
+                            counts: a.counts.clone(),
+                            declared: a.declared.clone(),
                         })
                         .collect(),
                     asked_when: rule.asked_when.clone(),
                     secret: rule.secret.clone(),
+                    restrictions: rule.restrictions.clone(),
                 });
                 bound.push((state, rule.clone()));
             }
@@ -170,7 +173,7 @@ impl ScriptHost {
             RuleCall::Restrict(_) => (RulePoints::RESTRICT, None, None),
             RuleCall::Targets { action, .. } => (
                 RulePoints::ACTIONS,
-                rule.actions.get(*action).map(|a| a.targets.clone()),
+                rule.actions.get(*action).and_then(|a| a.targets.clone()),
                 Some(*action),
             ),
             RuleCall::Play { action, .. } => (
