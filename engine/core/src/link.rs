@@ -148,49 +148,56 @@ pub fn connected(shape: &BoardShape, mask: u64) -> bool {
 /// its third at `spots(shape, first | second, free, 3)`. Empty when `size` is not more than the
 /// anchors already are, or more than [`MAX_SEGMENTS`].
 pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
-    let free = free & !anchors & shape.all();
-    if size > MAX_SEGMENTS || anchors.count_ones() >= size || too_far(shape, anchors, size) {
+    if size > MAX_SEGMENTS || anchors.count_ones() >= size {
         return 0;
     }
+    // Every cell of a piece of `size` cells is within `size - 1` steps of each of its cells:
+    // only cells that near every anchor can be part of one.
+    let reach = size - 1;
+    let near = bits(anchors).fold(shape.all(), |m, i| m & ball(shape, 1u64 << i, reach));
+    if anchors & !near != 0 {
+        return 0;
+    }
+    let free = free & !anchors & near;
     let mut out = 0u64;
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = Vec::new();
     for i in bits(free) {
         let x = 1u64 << i;
-        if too_far(shape, anchors | x, size) {
+        // A cell of a piece found for an earlier cell is a spot already: that piece holds it.
+        if out & x != 0 {
             continue;
         }
         seen.clear();
-        if grows(shape, anchors | x, free & !x, size, &mut seen) {
-            out |= x;
+        let avail = free & !x & ball(shape, x, reach);
+        if let Some(piece) = grows(shape, anchors | x, avail, size, &mut seen) {
+            out |= piece & free;
         }
     }
     out
 }
 
-/// Whether two cells of `set` are too far apart for any piece of `size` cells to hold both (a
-/// piece holding two cells `d` steps apart has `d + 1` cells at least).
-fn too_far(shape: &BoardShape, set: u64, size: u32) -> bool {
-    shape.hexes_in(set).enumerate().any(|(i, a)| {
-        shape
-            .hexes_in(set)
-            .skip(i + 1)
-            .any(|b| a.distance(b) >= size)
-    })
+/// The cells at most `r` steps from a cell of `mask` on `shape`.
+fn ball(shape: &BoardShape, mask: u64, r: u32) -> u64 {
+    let mut m = mask;
+    for _ in 0..r {
+        let mut grown = m;
+        for i in bits(m) {
+            grown |= adjacent(shape, shape.cell_from_index(i));
+        }
+        if grown == m {
+            break;
+        }
+        m = grown;
+    }
+    m
 }
 
-/// Whether `set` grows into `size` cells in one piece by adding cells of `avail`, each next to
-/// what is there already (any piece of `size` cells holding `set` can be reached so, one
-/// neighbour at a time); `seen` holds the sets already tried. A set whose cells are already too
-/// far apart is given up at once, which keeps the search small.
-fn grows(
-    shape: &BoardShape,
-    set: u64,
-    avail: u64,
-    size: u32,
-    seen: &mut std::collections::HashSet<u64>,
-) -> bool {
+/// A piece of `size` cells in one piece that holds `set` and adds only cells of `avail`, each
+/// next to what is there already (any piece of `size` cells holding `set` can be reached so, one
+/// neighbour at a time), or `None`; `seen` holds the sets already tried.
+fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64>) -> Option<u64> {
     if set.count_ones() == size {
-        return connected(shape, set);
+        return connected(shape, set).then_some(set);
     }
     let mut next = 0u64;
     for i in bits(set) {
@@ -199,14 +206,15 @@ fn grows(
     for i in bits(next & avail) {
         let y = 1u64 << i;
         let grown = set | y;
-        if seen.insert(grown)
-            && !too_far(shape, grown, size)
-            && grows(shape, grown, avail & !y, size, seen)
-        {
-            return true;
+        if seen.contains(&grown) {
+            continue;
+        }
+        seen.push(grown);
+        if let Some(piece) = grows(shape, grown, avail & !y, size, seen) {
+            return Some(piece);
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]
@@ -230,6 +238,66 @@ mod tests {
         assert!(connected(&s, mask(&s, &[(0, -1), (0, 0), (0, 1)])));
         assert!(!connected(&s, mask(&s, &[(0, -1), (0, 1)])));
         assert!(!connected(&s, mask(&s, &[(0, 0), (0, 1), (2, -2)])));
+    }
+
+    /// Every piece of `size` connected cells of `shape` holding `anchors` and otherwise only
+    /// cells of `free`, by trying every set: the definition `spots` must agree with.
+    fn spots_by_every_set(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
+        let free = free & !anchors & shape.all();
+        let cells: Vec<u64> = bits(free).map(|i| 1u64 << i).collect();
+        let need = size.saturating_sub(anchors.count_ones()) as usize;
+        if size > MAX_SEGMENTS || need == 0 {
+            return 0;
+        }
+        let mut out = 0u64;
+        // Sets of `need` free cells, by index vectors.
+        let mut idx: Vec<usize> = (0..need).collect();
+        if need > cells.len() {
+            return 0;
+        }
+        loop {
+            let set = idx.iter().fold(anchors, |m, i| m | cells[*i]);
+            if connected(shape, set) {
+                out |= set & free;
+            }
+            // The next combination.
+            let mut k = need;
+            while k > 0 && idx[k - 1] == cells.len() - need + k - 1 {
+                k -= 1;
+            }
+            if k == 0 {
+                return out;
+            }
+            idx[k - 1] += 1;
+            for j in k..need {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+
+    #[test]
+    fn spots_agree_with_trying_every_set_of_cells() {
+        let s = BoardShape::standard();
+        let mut rng = crate::rng::Rng::seeded(7);
+        let mut some = 0;
+        for _ in 0..300 {
+            // A random board: about half the hexes free, one to three anchors, units of 2 to 5.
+            let free = s.all() & (0..19).fold(0u64, |m, i| m | u64::from(rng.below(2) == 0) << i);
+            let mut anchors = 0u64;
+            for _ in 0..1 + rng.below(3) {
+                anchors |= 1u64 << rng.below(19);
+            }
+            let size = 2 + rng.below(4) as u32;
+            let want = spots_by_every_set(&s, anchors, free, size);
+            assert_eq!(
+                spots(&s, anchors, free, size),
+                want,
+                "anchors {anchors:#x}, free {free:#x}, size {size}"
+            );
+            some += usize::from(want != 0);
+        }
+        // The boards drawn are not all hopeless: most have room for some unit.
+        assert!(some > 100, "{some} of 300 boards had a spot");
     }
 
     #[test]

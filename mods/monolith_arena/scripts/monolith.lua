@@ -171,7 +171,9 @@ rule("monolith", {
 
   battle_ended = function(ctx, fx)
     for p = 1, ctx:players() do
-      local l = deployed(ctx, p)
+      -- Only a player whose Monolith stands (`mono_up`) has one to fold: the others' linked
+      -- units are not read at all.
+      local l = ctx:player_marker(p, "mono_up") and deployed(ctx, p)
       if l then
         fold(ctx, fx, p, l)
       end
