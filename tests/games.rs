@@ -441,3 +441,19 @@ fn a_seed_fixes_the_whole_game() {
     assert_eq!(play(5), play(5));
     assert_ne!(play(5), play(6));
 }
+
+/// The greedy bot scores a placement once for all the facings its tile cannot tell apart: a tile
+/// with no scripted ability and no linked parts whose icons repeat after a turn of some sixths.
+#[test]
+fn the_facings_a_tile_cannot_tell_apart_are_those_its_icons_repeat_after() {
+    let c = catalog();
+    let period = |id: &str| hexforge_bots::turns_alike(c.get(common::tile(&c, id)));
+    // Links at edges 0, 2 and 4: the same after a third of a turn.
+    assert_eq!(period("moloch/brain"), 2);
+    // Melee on every edge, no ability.
+    assert_eq!(period("moloch/hq"), 1);
+    assert_eq!(period("moloch/juggernaut"), 6);
+    // A scripted ability may read the tile's facing: never taken as alike.
+    assert_eq!(period("moloch/gauss_cannon"), 6);
+    assert_eq!(period("hegemony/transport"), 6);
+}

@@ -2,12 +2,13 @@
 //! game; the position after it is scored by [`crate::evaluate`] after a simulated battle (or after
 //! the real one, if the action started a battle). The best action is played; ties go to acting
 //! rather than ending the turn, then to the seeded generator. Mandatory discards drop the tile of
-//! least [`crate::tile_value`]; optional discards are never made.
+//! least [`crate::tile_value`]; optional discards are never made. A placement of a tile whose
+//! facings fight alike ([`turns_alike`]) is scored once for all of them.
 
 use crate::eval::{evaluate, terminal, tile_value};
 use hexforge_core::battle;
 use hexforge_core::game::{LegalActions, Player, Stage};
-use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, Rng};
+use hexforge_core::{AbilityHooks, Action, DefaultPolicy, Game, Hex, Rng, Tile, TileRef};
 
 /// A one-ply player: every action tried on a copy, the best-scored one played.
 #[derive(Clone, Debug)]
@@ -85,7 +86,27 @@ pub(crate) fn score_actions(
     // their room, so trying an action allocates nothing once they have grown.
     let mut g = game.clone();
     let mut board = game.field().clone();
+    // The placements scored so far of tiles that look the same turned some way (`turns_alike`):
+    // the tile, the hex, the facing modulo that turn, and the score.
+    let mut alike: Vec<(TileRef, Hex, u8, i32)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
+        // A tile that looks the same after a turn of `period` sixths, placed on a hex, fights the
+        // same battle facing `f` as facing `f + period`: scored once for both.
+        let turned = match a {
+            Action::Place { tile, hex, facing } => {
+                let period = turns_alike(game.catalog().get(tile));
+                (period < 6).then_some((tile, hex, facing.index() % period))
+            }
+            _ => None,
+        };
+        if let Some((tile, hex, f)) = turned
+            && let Some(&(.., score)) = alike
+                .iter()
+                .find(|(t, h, g, _)| *t == tile && *h == hex && *g == f)
+        {
+            out.push((i, score));
+            continue;
+        }
         let score = match a {
             Action::Discard { .. } | Action::Redraw => continue,
             Action::EndTurn => settled(game, me, hooks, key(i), &mut board),
@@ -110,9 +131,27 @@ pub(crate) fn score_actions(
                 }
             }
         };
+        if let Some((tile, hex, f)) = turned {
+            alike.push((tile, hex, f, score));
+        }
         out.push((i, score));
     }
     out
+}
+
+/// The smallest turn, in sixths (1, 2, 3, or 6 for none short of a whole turn), after which
+/// `def` shows the same icons against every edge. Only a tile with no scripted ability and no
+/// linked parts counts (a script may read its facing, a linked part goes by it): for any other
+/// the answer is 6. Everything the engine does with a placed tile in a battle goes by the icons
+/// its facing turns, so two facings a period apart fight the same battle.
+pub fn turns_alike(def: &Tile) -> u8 {
+    if !def.abilities.is_empty() || def.linked.is_some() {
+        return 6;
+    }
+    [1u8, 2, 3]
+        .into_iter()
+        .find(|&r| (0..6).all(|e| def.edges[e] == def.edges[(e + usize::from(r)) % 6]))
+        .unwrap_or(6)
 }
 
 /// The greedy bot's `k` best-scored actions, best first (ties in the list's order, so the
@@ -173,7 +212,9 @@ fn settle_board(
 
 /// The best scored action: highest score, then anything but ending the turn, then a seeded pick.
 pub(crate) fn best(scored: &[(usize, i32)], legal: &LegalActions, rng: &mut Rng) -> usize {
-    let key = |(i, s): &(usize, i32)| (*s, legal.get(*i) != Some(Action::EndTurn));
+    // Where ending the turn is listed, found once rather than asked of every scored action.
+    let end = legal.position(|a| a == Action::EndTurn);
+    let key = |(i, s): &(usize, i32)| (*s, Some(*i) != end);
     let Some(top) = scored.iter().map(key).max() else {
         return legal.len().saturating_sub(1);
     };

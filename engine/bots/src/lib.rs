@@ -12,7 +12,7 @@ mod random;
 mod search;
 
 pub use eval::{evaluate, tile_value};
-pub use greedy::GreedyBot;
+pub use greedy::{GreedyBot, turns_alike};
 pub use mc::MonteCarloBot;
 pub use random::RandomBot;
 pub use search::SearchBot;
