@@ -10,9 +10,7 @@ use hexforge_bots::RandomBot;
 use hexforge_content::ModInfo;
 use hexforge_core::game::{LegalActions, Player};
 use hexforge_core::rules::Preset;
-use hexforge_core::{
-    Action, BoardShape, Catalog, Dir, Event, Game, GameSetup, Hex, Rules, SeatSetup, Stage, Target,
-};
+use hexforge_core::{Action, BoardShape, Catalog, Event, Game, GameSetup, Rules, SeatSetup, Stage};
 use hexforge_script::{Limits, ScriptHost};
 use proptest::prelude::*;
 use std::cell::RefCell;
@@ -98,71 +96,6 @@ fn check_invariants(game: &Game, army_sizes: &[usize], last_hp: &mut [i32]) {
         game.result().is_some(),
         "a game without a current player is over"
     );
-}
-
-/// Every action the engine accepts in this state is listed (the list is complete, not just
-/// legal): every candidate over the board's hexes, facings, the hand and every instant target
-/// is checked. HQs are listed facing north only, since their facing does not matter (R2.3).
-fn assert_every_legal_action_listed(game: &Game, legal: &LegalActions) {
-    let legal = legal.to_vec();
-    let shape = game.field().shape();
-    let hexes: Vec<Hex> = shape.cells().map(|c| shape.hex(c)).collect();
-    let Some(seat) = game.current() else { return };
-    let mut hand = game.hand(seat).to_vec();
-    if game.stage() == Stage::PlaceHq {
-        hand = game.catalog().hq_of(game.army(seat)).into_iter().collect();
-    }
-    let facings: &[Dir] = if game.stage() == Stage::PlaceHq {
-        &[Dir::N]
-    } else {
-        &Dir::ALL
-    };
-    let mut candidates = vec![Action::Redraw, Action::EndTurn];
-    let mut targets = vec![Target::None];
-    for &a in &hexes {
-        targets.push(Target::Unit(a));
-        targets.push(Target::Hex(a));
-        for &b in &hexes {
-            if a.distance(b) == 1 {
-                targets.push(Target::Push {
-                    pusher: a,
-                    target: b,
-                });
-            }
-            for &facing in &Dir::ALL {
-                targets.push(Target::Move {
-                    unit: a,
-                    to: b,
-                    facing,
-                });
-                candidates.push(Action::Move {
-                    unit: a,
-                    to: b,
-                    facing,
-                });
-            }
-        }
-    }
-    for &tile in &hand {
-        candidates.push(Action::Discard { tile });
-        for &hex in &hexes {
-            for &facing in facings {
-                candidates.push(Action::Place { tile, hex, facing });
-            }
-        }
-        if game.catalog().get(tile).instant.is_some() {
-            candidates.extend(
-                targets
-                    .iter()
-                    .map(|&target| Action::Instant { tile, target }),
-            );
-        }
-    }
-    for a in candidates {
-        if game.check(&a).is_ok() {
-            assert!(legal.contains(&a), "accepted but not listed: {a:?}");
-        }
-    }
 }
 
 thread_local! {
@@ -251,7 +184,7 @@ fn play_random_game(rules: Rules, armies: &[&str], teams: &[u8], seed: u64, swee
             assert_eq!(game.check(&a), Ok(()), "listed but refused: {a:?}");
         }
         if sweep && step % 4 == 0 {
-            assert_every_legal_action_listed(&game, &legal);
+            common::assert_every_legal_action_listed(&game, &legal);
             let (previewed, refused) = assert_placements_previewed_as_played(&game, &legal);
             PREVIEWS.with(|p| {
                 let (a, b) = p.get();

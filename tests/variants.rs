@@ -844,3 +844,73 @@ fn the_monolith_arena_armies_play_each_other_and_the_base_armies_and_replay_bit_
         verify(&text);
     }
 }
+
+/// A random player that checks, at every decision where a game rule closes something, that the
+/// legal list is exactly what the engine accepts: every listed action passes `Game::check`, and
+/// every action the engine accepts is listed. Counts the decisions it checked.
+struct RestrictionChecker {
+    bot: RandomBot,
+    checked: usize,
+    /// Of those, the decisions during play (a Monolith deploying or deployed).
+    in_play: usize,
+}
+
+impl Player for RestrictionChecker {
+    fn act(
+        &mut self,
+        game: &Game,
+        legal: &LegalActions,
+        hooks: &mut dyn hexforge_core::AbilityHooks,
+    ) -> usize {
+        if !game.restriction().is_open() {
+            for a in legal.iter() {
+                assert!(game.check(&a).is_ok(), "listed but refused: {a:?}");
+            }
+            common::assert_every_legal_action_listed(game, legal);
+            self.checked += 1;
+            self.in_play += usize::from(game.stage() == Stage::Play);
+        }
+        self.bot.act(game, legal, hooks)
+    }
+
+    fn decide(
+        &mut self,
+        field: &hexforge_core::Battlefield,
+        decision: &hexforge_core::decision::Decision<'_>,
+    ) -> usize {
+        self.bot.decide(field, decision)
+    }
+}
+
+/// The legal list under a rule's restriction (the Monolith's: the HQs wait for the hidden tiles,
+/// a half-deployed Monolith closes everything else, a deployed one leaves only its empty
+/// segments to place on) is narrowed run by run; it must hold exactly the actions the engine
+/// accepts, action by action.
+#[test]
+fn a_restricted_legal_list_holds_exactly_the_actions_the_engine_accepts() {
+    let (loaded, mut scripts) = load();
+    let set = ["monolith=true", "poison=true"];
+    let (mut checked, mut in_play) = (0, 0);
+    for seed in 0..12u64 {
+        let armies = [("moloch", 1), ("outpost", 2)];
+        let mut game = start_seats(&loaded, &mut scripts, &set, &armies, seed)
+            .unwrap_or_else(|e| panic!("{seed}: {e}"));
+        let mut bots: Vec<RestrictionChecker> = (0..2)
+            .map(|i| RestrictionChecker {
+                bot: RandomBot::new(seed * 10 + i),
+                checked: 0,
+                in_play: 0,
+            })
+            .collect();
+        let mut players: Vec<&mut dyn Player> =
+            bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+        hexforge_core::game::play_out(&mut game, &mut players, &mut scripts, &mut ())
+            .unwrap_or_else(|e| panic!("{seed}: {e}"));
+        checked += bots.iter().map(|b| b.checked).sum::<usize>();
+        in_play += bots.iter().map(|b| b.in_play).sum::<usize>();
+    }
+    // Each game hides tiles under a restriction at least: the check is not vacuous.
+    assert!(checked >= 24, "{checked} restricted decisions checked");
+    // And some while a Monolith deploys or has just deployed, in play.
+    assert!(in_play > 0, "no restricted decision in play");
+}

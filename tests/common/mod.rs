@@ -214,3 +214,69 @@ pub fn random_game(
     play_random(&mut game, scripts, seed, &mut events, |_| true, |_, _| {});
     (game, events)
 }
+
+/// Every action the engine accepts in this state is listed (the list is complete, not just
+/// legal): every candidate over the board's hexes, facings, the hand and every instant target
+/// is checked. HQs are listed facing north only, since their facing does not matter (R2.3).
+pub fn assert_every_legal_action_listed(game: &Game, legal: &LegalActions) {
+    use hexforge_core::{Action, Stage, Target};
+    let legal = legal.to_vec();
+    let shape = game.field().shape();
+    let hexes: Vec<Hex> = shape.cells().map(|c| shape.hex(c)).collect();
+    let Some(seat) = game.current() else { return };
+    let mut hand = game.hand(seat).to_vec();
+    if game.stage() == Stage::PlaceHq {
+        hand = game.catalog().hq_of(game.army(seat)).into_iter().collect();
+    }
+    let facings: &[Dir] = if game.stage() == Stage::PlaceHq {
+        &[Dir::N]
+    } else {
+        &Dir::ALL
+    };
+    let mut candidates = vec![Action::Redraw, Action::EndTurn];
+    let mut targets = vec![Target::None];
+    for &a in &hexes {
+        targets.push(Target::Unit(a));
+        targets.push(Target::Hex(a));
+        for &b in &hexes {
+            if a.distance(b) == 1 {
+                targets.push(Target::Push {
+                    pusher: a,
+                    target: b,
+                });
+            }
+            for &facing in &Dir::ALL {
+                targets.push(Target::Move {
+                    unit: a,
+                    to: b,
+                    facing,
+                });
+                candidates.push(Action::Move {
+                    unit: a,
+                    to: b,
+                    facing,
+                });
+            }
+        }
+    }
+    for &tile in &hand {
+        candidates.push(Action::Discard { tile });
+        for &hex in &hexes {
+            for &facing in facings {
+                candidates.push(Action::Place { tile, hex, facing });
+            }
+        }
+        if game.catalog().get(tile).instant.is_some() {
+            candidates.extend(
+                targets
+                    .iter()
+                    .map(|&target| Action::Instant { tile, target }),
+            );
+        }
+    }
+    for a in candidates {
+        if game.check(&a).is_ok() {
+            assert!(legal.contains(&a), "accepted but not listed: {a:?}");
+        }
+    }
+}

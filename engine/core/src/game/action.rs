@@ -1,6 +1,7 @@
 //! Player actions: what a player may do in a game, the check that refuses an illegal one with the
 //! rule it breaks, and the list of every legal action of a state.
 
+use super::legal::Whole;
 use super::{Game, LegalActions, Stage, is_instant};
 use crate::battlefield::{Battlefield, MAX_PLAYERS, Seat, SetupError};
 use crate::event::Event;
@@ -1205,12 +1206,35 @@ impl Game {
     fn legal_by_rules(&self, out: &mut LegalActions) {
         let shape = self.field.shape();
         if !self.restriction.is_open() {
-            // Rare (a rule closes something now): the list is written out and filtered.
-            let open: Vec<Action> = out.iter().filter(|a| self.open_to(a).is_ok()).collect();
-            out.clear(shape);
-            for a in open {
-                out.push(a);
-            }
+            // A rule closes something now: runs are narrowed as a whole, exactly as `open_to`
+            // would judge each of their actions, and the other actions judged one by one.
+            let r = self.restriction;
+            let hq = self.stage == Stage::PlaceHq;
+            out.retain(
+                |run| match run {
+                    Whole::Place { cells, .. } => {
+                        let kind = if hq { Closed::HQ } else { Closed::PLACE };
+                        let no_place = if hq { 0 } else { r.no_place };
+                        (!r.closed.contains(kind)).then_some(cells & !no_place & !r.blocked)
+                    }
+                    Whole::Move { tile, unit, to } => {
+                        let closed = match tile {
+                            None => r.closed.contains(Closed::MOVE),
+                            Some(tile) => {
+                                r.closed.contains(Closed::INSTANT)
+                                    || self
+                                        .catalog
+                                        .get(tile)
+                                        .instant
+                                        .is_some_and(|e| r.instants & (1 << e.number()) != 0)
+                            }
+                        };
+                        // Turning in place goes nowhere: only a move's destination is blocked.
+                        (!closed).then_some(to & !(r.blocked & !unit.bit()))
+                    }
+                },
+                |a| self.open_to(a).is_ok(),
+            );
         }
         if !matches!(self.stage, Stage::Over(_)) {
             for (rule, action, targets) in self.rule_actions() {

@@ -49,6 +49,26 @@ enum Run {
     },
 }
 
+/// A run of the list as [`LegalActions::retain`] shows it, to be narrowed as a whole.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Whole {
+    /// A tile placed on each cell of `cells`, every facing.
+    Place {
+        /// The cells it goes on.
+        cells: u64,
+    },
+    /// The unit on `unit` turning in place, then moving to each cell of `to`: Mobility (`tile`
+    /// is `None`) or the Move instant `tile`.
+    Move {
+        /// The Move instant, or `None` for Mobility.
+        tile: Option<TileRef>,
+        /// Where the unit stands.
+        unit: Cell,
+        /// Where it may move.
+        to: u64,
+    },
+}
+
 /// Placements per empty hex and moves per reached hex: one per facing.
 const FACINGS: usize = Dir::ALL.len();
 
@@ -212,6 +232,62 @@ impl LegalActions {
             facing,
             to,
         });
+    }
+
+    /// Keeps only the actions a game rule's restriction leaves open, in order: each run narrowed
+    /// as a whole by `narrow` (the cells of a placement run, or the destinations of a move run,
+    /// left open; `None` when the whole run is closed; turning in place, part of every move run,
+    /// stays with the run), each action listed on its own kept when `open` says so. Done in
+    /// place: the list keeps its allocations.
+    pub(super) fn retain(
+        &mut self,
+        mut narrow: impl FnMut(Whole) -> Option<u64>,
+        mut open: impl FnMut(&Action) -> bool,
+    ) {
+        let (mut runs, mut listed) = (0, 0);
+        self.len = 0;
+        for r in 0..self.runs.len() {
+            let s = self.runs[r];
+            let run = match s.run {
+                Run::Listed { from } => {
+                    let start = listed;
+                    for k in from as usize..from as usize + s.len as usize {
+                        let a = self.listed[k];
+                        if open(&a) {
+                            self.listed[listed] = a;
+                            listed += 1;
+                        }
+                    }
+                    (listed > start).then_some(Run::Listed { from: start as u32 })
+                }
+                Run::Place { tile, cells } => {
+                    narrow(Whole::Place { cells }).map(|cells| Run::Place { tile, cells })
+                }
+                Run::Move {
+                    tile,
+                    unit,
+                    facing,
+                    to,
+                } => narrow(Whole::Move { tile, unit, to }).map(|to| Run::Move {
+                    tile,
+                    unit,
+                    facing,
+                    to,
+                }),
+            };
+            let Some(run) = run else { continue };
+            let n = match run {
+                Run::Listed { from } => listed - from as usize,
+                other => other.len(),
+            };
+            if n > 0 {
+                self.runs[runs] = Stretch { run, len: n as u32 };
+                runs += 1;
+                self.len += n;
+            }
+        }
+        self.runs.truncate(runs);
+        self.listed.truncate(listed);
     }
 
     fn push_run(&mut self, run: Run) {
