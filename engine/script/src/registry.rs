@@ -425,6 +425,17 @@ fn read_rule(lua: &Lua, name: &str, def: &Table) -> mlua::Result<RuleImpl> {
     Ok(rule)
 }
 
+/// The marker name `s` given for `key` of `site`, checked (`MarkerName::new`); the error names
+/// both.
+fn marker_arg(
+    site: &str,
+    key: &str,
+    s: &mlua::String,
+) -> mlua::Result<hexforge_core::marker::MarkerName> {
+    hexforge_core::marker::MarkerName::new(&s.to_str()?)
+        .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))
+}
+
 /// A list of marker names: `{ "name", ... }`, for `key` of `site`.
 fn read_marker_list(
     site: &str,
@@ -444,10 +455,7 @@ fn read_marker_list(
                 "{site}: `{key}` lists marker names (strings)"
             )));
         };
-        names.push(
-            hexforge_core::marker::MarkerName::new(&m.to_str()?)
-                .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))?,
-        );
+        names.push(marker_arg(site, key, &m)?);
     }
     Ok(names)
 }
@@ -744,8 +752,7 @@ fn read_counts(site: &str, t: &Table) -> mlua::Result<hexforge_core::declared::C
                     let (Value::String(k), Value::Integer(n)) = (&k, &v) else {
                         return Err(mlua::Error::runtime(format!("{site}: {shape}")));
                     };
-                    let name = hexforge_core::marker::MarkerName::new(&k.to_str()?)
-                        .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))?;
+                    let name = marker_arg(site, key, k)?;
                     let n = i16::try_from(*n)
                         .ok()
                         .filter(|n| (-999..=999).contains(n))
@@ -824,15 +831,11 @@ fn read_declared_targets(site: &str, t: &Table) -> mlua::Result<hexforge_core::d
                             from.push(SpotFrom::Hq)
                         }
                         Value::Table(m) => match m.raw_get::<Value>("marked")? {
-                            Value::String(n) => from.push(SpotFrom::Marked(
-                                hexforge_core::marker::MarkerName::new(&n.to_str()?).map_err(
-                                    |e| {
-                                        mlua::Error::runtime(format!(
-                                            "{site}: `targets.spots.from`: {e}"
-                                        ))
-                                    },
-                                )?,
-                            )),
+                            Value::String(n) => from.push(SpotFrom::Marked(marker_arg(
+                                site,
+                                "targets.spots.from",
+                                &n,
+                            )?)),
                             other => {
                                 return Err(mlua::Error::runtime(format!(
                                     "{site}: `targets.spots.from`: a marked hex is {{ marked = \"name\" }}, with a hex marker's name, not {}",
@@ -937,12 +940,7 @@ fn read_restrictions(
         };
         match t.raw_get::<Value>("marker")? {
             Value::Nil => {}
-            Value::String(s) => {
-                r.marker = Some(
-                    hexforge_core::marker::MarkerName::new(&s.to_str()?)
-                        .map_err(|e| mlua::Error::runtime(format!("{site}: `marker`: {e}")))?,
-                )
-            }
+            Value::String(s) => r.marker = Some(marker_arg(&site, "marker", &s)?),
             other => {
                 return Err(mlua::Error::runtime(format!(
                     "{site}: `marker` is the name of a player marker, not {}",
@@ -1003,11 +1001,7 @@ fn read_restrictions(
             Value::Nil => {}
             Value::Table(p) => match p.raw_get::<Value>("empty_segments")? {
                 Value::String(k) => {
-                    r.place_only_segments = Some(
-                        hexforge_core::marker::MarkerName::new(&k.to_str()?).map_err(|e| {
-                            mlua::Error::runtime(format!("{site}: `place_only`: {e}"))
-                        })?,
-                    )
+                    r.place_only_segments = Some(marker_arg(&site, "place_only", &k)?)
                 }
                 other => {
                     return Err(mlua::Error::runtime(format!(
