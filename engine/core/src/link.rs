@@ -160,7 +160,7 @@ pub fn spots(shape: &BoardShape, anchors: u64, free: u64, size: u32) -> u64 {
     }
     let free = free & !anchors & near;
     let mut out = 0u64;
-    let mut seen = Vec::new();
+    let mut seen = Seen::default();
     for i in bits(free) {
         let x = 1u64 << i;
         // A cell of a piece found for an earlier cell is a spot already: that piece holds it.
@@ -192,10 +192,34 @@ fn ball(shape: &BoardShape, mask: u64, r: u32) -> u64 {
     m
 }
 
+/// The cell masks a search has tried: a hash set whose hash is one multiplication (a mask's
+/// bits are spread already), so a search of many shapes tries each once at a constant cost.
+type Seen = std::collections::HashSet<u64, std::hash::BuildHasherDefault<MaskHasher>>;
+
+/// The hasher of [`Seen`]: the mask times a large odd constant.
+#[derive(Default)]
+struct MaskHasher(u64);
+
+impl std::hash::Hasher for MaskHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// A piece of `size` cells in one piece that holds `set` and adds only cells of `avail`, each
 /// next to what is there already (any piece of `size` cells holding `set` can be reached so, one
 /// neighbour at a time), or `None`; `seen` holds the sets already tried.
-fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64>) -> Option<u64> {
+fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Seen) -> Option<u64> {
     if set.count_ones() == size {
         return connected(shape, set).then_some(set);
     }
@@ -206,10 +230,9 @@ fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Vec<u64
     for i in bits(next & avail) {
         let y = 1u64 << i;
         let grown = set | y;
-        if seen.contains(&grown) {
+        if !seen.insert(grown) {
             continue;
         }
-        seen.push(grown);
         if let Some(piece) = grows(shape, grown, avail & !y, size, seen) {
             return Some(piece);
         }
@@ -349,6 +372,16 @@ mod tests {
         assert_eq!(spots(&e, far, e.all(), 6), 0);
         let line = spots(&e, far, e.all(), 7);
         assert!(line != 0, "the hexes between them");
+        // Two hexes six steps apart on one axis have one line of seven between them: cut in the
+        // middle, no piece of seven holds both, which the search must find out having tried
+        // every shape near them, each once.
+        let axis = mask(&e, &[(0, -3), (0, 3)]);
+        let middle = mask(&e, &[(0, 0)]);
+        assert_eq!(
+            spots(&e, axis, e.all(), 7),
+            mask(&e, &[(0, -2), (0, -1), (0, 0), (0, 1), (0, 2)])
+        );
+        assert_eq!(spots(&e, axis, e.all() & !middle, 7), 0);
         let corners = [a.bit()];
         let one = spots(&e, corners[0], e.all(), MAX_SEGMENTS);
         let corner = e.hexes_in(corners[0]).next().expect("a corner");
