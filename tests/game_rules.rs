@@ -68,7 +68,7 @@ fn score(game: &Game, p: u8) -> Option<i16> {
 #[test]
 fn a_rule_whose_options_are_off_is_not_in_play_and_costs_nothing() {
     let (catalog, _) = load();
-    assert_eq!(catalog.game_rules().len(), 3);
+    assert_eq!(catalog.game_rules().len(), 4);
     let game = Game::new(setup(1), catalog.clone(), Arc::new(Rules::default())).expect("a game");
     assert!(game.rule_points().is_empty());
     assert_eq!(game.rules_in_play().count(), 0);
@@ -1695,4 +1695,122 @@ fn a_check_naming_its_winner_with_a_whole_float_is_taken() {
     .expect("the check decides");
     assert_eq!(game.result(), Some(GameResult::Won { team: 1 }));
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Standing stones (`tests/fixtures/rule_test/scripts/stones.lua`), the worked example of
+/// declared targets and restrictions in docs/RULESETS.md: the HQ waits for a soldier buried from
+/// the draw pile (`pile` targets, a restriction `offered` by `bury`), a standing stone goes on a
+/// free hex beside the HQ (`spots` targets), and no instant is played the turn it goes up. The
+/// engine lists and closes all of it; only `setup` and the plays are Lua.
+#[test]
+fn a_rule_whose_targets_and_restrictions_are_declared_is_offered_and_closes_as_declared() {
+    let (catalog, mut scripts) = load();
+    let rules = rules(&catalog, &[("stones", ParamValue::Bool(true))]);
+    let rule = catalog
+        .game_rules()
+        .iter()
+        .position(|r| r.name == "stones")
+        .expect("the stones rule") as u8;
+    let mut game =
+        Game::start(setup(3), catalog.clone(), rules, &mut scripts, &mut ()).expect("a game");
+    let mut legal = LegalActions::new();
+    let act = |game: &mut Game, scripts: &mut ScriptHost, action: &Action| {
+        game.act(action, scripts, &mut hexforge_core::DefaultPolicy, &mut ())
+            .unwrap_or_else(|e| panic!("{action:?}: {e}"))
+    };
+    // Setup: each player's HQ waits until they have buried a soldier; the soldiers listed are
+    // the distinct soldiers of their draw pile.
+    for _ in 0..2 {
+        let seat = game.current().expect("a player");
+        game.legal_actions(&mut legal);
+        let listed: Vec<Action> = legal.iter().collect();
+        assert!(
+            listed.iter().all(|a| matches!(
+                a,
+                Action::Rule {
+                    action: 0,
+                    tile: Some(_),
+                    ..
+                }
+            )),
+            "only `bury` while the HQ waits: {listed:?}"
+        );
+        let army = catalog.army(game.army(seat)).expect("the army");
+        let soldiers = army
+            .tiles
+            .iter()
+            .filter(|t| catalog.get(**t).kind == hexforge_core::TileKind::Soldier)
+            .count();
+        assert_eq!(
+            listed.len(),
+            soldiers,
+            "one target per soldier, not per copy"
+        );
+        act(&mut game, &mut scripts, &listed[0]);
+        assert_eq!(
+            game.reserve(seat).len(),
+            1,
+            "the soldier went to the reserve"
+        );
+        game.legal_actions(&mut legal);
+        assert!(
+            legal.iter().all(|a| matches!(a, Action::Place { .. })),
+            "buried: the HQ goes down now, and no second burial"
+        );
+        let place = legal.get(0).expect("an HQ spot");
+        act(&mut game, &mut scripts, &place);
+    }
+    // Play on: the first turn in play whose player may raise a standing stone, it is offered on
+    // exactly the free hexes beside their HQ.
+    let raise = loop {
+        game.legal_actions(&mut legal);
+        let offered: Vec<Action> = legal
+            .iter()
+            .filter(|a| matches!(a, Action::Rule { rule: r, action: 1, .. } if *r == rule))
+            .collect();
+        if !offered.is_empty() {
+            break offered;
+        }
+        // Anything but a rule action: discard when asked, else end the turn.
+        let next = legal
+            .iter()
+            .find(|a| matches!(a, Action::Discard { .. } | Action::EndTurn))
+            .expect("a discard or the end of the turn");
+        act(&mut game, &mut scripts, &next);
+    };
+    let seat = game.current().expect("a player");
+    let shape = game.field().shape();
+    let hq = game.field().hq_cell(seat, &catalog).expect("the HQ");
+    let free = shape.neighbours_toward(hq, 0x3f) & !game.field().occupied();
+    let hexes: Vec<Hex> = raise
+        .iter()
+        .filter_map(|a| match a {
+            Action::Rule { target, .. } => *target,
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        hexes,
+        shape.hexes_in(free).collect::<Vec<_>>(),
+        "the free hexes beside the HQ"
+    );
+    act(&mut game, &mut scripts, &raise[0]);
+    // Raised: no instant this turn, and no second stone, refused with the key that keeps it back.
+    assert!(game.restriction().closed.contains(Closed::INSTANT));
+    game.legal_actions(&mut legal);
+    assert!(!legal.iter().any(|a| matches!(a, Action::Instant { .. })));
+    let again = Action::Rule {
+        rule,
+        action: 1,
+        target: hexes.get(1).copied(),
+        facing: None,
+        tile: None,
+    };
+    let refused = game.check(&again).expect_err("refused").to_string();
+    assert!(
+        refused.contains(
+            "it is not offered to a player who carries the marker `stone` (its `lacks`; stones)"
+        ),
+        "{refused}"
+    );
 }
