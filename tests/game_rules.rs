@@ -1814,3 +1814,27 @@ fn a_rule_whose_targets_and_restrictions_are_declared_is_offered_and_closes_as_d
         "{refused}"
     );
 }
+
+/// A rule that closes the HQ's placement and offers nothing in its place leaves the player no
+/// action at all: the game stops with what the rules close and what to do, not as if it were
+/// over.
+#[test]
+fn a_rule_that_leaves_no_action_open_stops_the_game_saying_what_it_closes() {
+    let dir = mod_with(
+        "nothing_open",
+        "rule(\"stuck\", {\n  restrict = {\n    { stages = { \"hq\" }, close = { \"hq\" } },\n  },\n})\n",
+    );
+    let (_, mut scripts, mut game) = started(&dir);
+    let mut bots = [RandomBot::new(1), RandomBot::new(2)];
+    let mut players: Vec<&mut dyn Player> = bots.iter_mut().map(|b| b as &mut dyn Player).collect();
+    let err = hexforge_core::game::play_out(&mut game, &mut players, &mut scripts, &mut ())
+        .expect_err("nothing is open");
+    assert!(matches!(err, ActionError::NothingOpen { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(
+        text.contains("the game rules in play close `hq` now and offer no action of their own")
+            && text.contains("`offered`"),
+        "{text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

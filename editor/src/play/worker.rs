@@ -427,8 +427,12 @@ fn play(
     recorder
         .finish()
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    if let Some(r) = game.result() {
-        let _ = link.tell.send(Update::Over(r));
+    match game.result() {
+        Some(r) => {
+            let _ = link.tell.send(Update::Over(r));
+        }
+        // The game goes on with nothing listed: the rules left the player no action.
+        None => return Err(game.nothing_open().to_string()),
     }
     Ok(())
 }

@@ -230,7 +230,7 @@ pub fn play_match(
             .act(&game, &legal, &mut *scripts)
             .min(legal.len().saturating_sub(1));
         let Some(action) = legal.get(pick) else {
-            bail!("no legal action for {seat}: the engine listed none");
+            bail!("no legal action for {seat}: {}", game.nothing_open());
         };
         events.clear();
         let mut players: Vec<&mut dyn Player> = bots

@@ -70,6 +70,8 @@ pub fn start(
 pub fn stopped(e: &ActionError) -> String {
     match e {
         ActionError::Hook(h) => format!("a script error stopped the match: {h}"),
+        // The mod's rules left the player nothing to do: theirs to fix.
+        ActionError::NothingOpen { .. } => format!("the game rules stopped the match: {e}"),
         other => format!("the engine refused an action it listed as legal: {other}"),
     }
 }

@@ -63,6 +63,9 @@ impl fmt::Display for NetError {
             NetError::Engine(ActionError::Hook(h)) => {
                 write!(f, "a script error stopped the match: {h}")
             }
+            NetError::Engine(e @ ActionError::NothingOpen { .. }) => {
+                write!(f, "the game rules stopped the match: {e}")
+            }
             NetError::Engine(e) => {
                 write!(f, "the engine refused an action it listed as legal: {e}")
             }

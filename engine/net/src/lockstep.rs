@@ -116,10 +116,7 @@ pub fn play_turn(
 ) -> Result<Step, NetError> {
     game.legal_actions(legal);
     let Some(last) = legal.len().checked_sub(1) else {
-        return Err(NetError::Protocol(format!(
-            "the engine lists no action for seat {}",
-            seat + 1
-        )));
+        return Err(NetError::Engine(game.nothing_open()));
     };
     let mut refs: Vec<&mut dyn Player> = players
         .iter_mut()

@@ -96,6 +96,9 @@ pub enum RecordError {
 impl fmt::Display for RecordError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            RecordError::Refused(e @ hexforge_core::ActionError::NothingOpen { .. }) => {
+                write!(f, "the game rules stopped the match: {e}")
+            }
             RecordError::Refused(e) => {
                 write!(f, "the engine refused an action it listed as legal: {e}")
             }

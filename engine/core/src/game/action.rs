@@ -100,6 +100,13 @@ pub enum Target {
 pub enum ActionError {
     /// The game has a result; nothing more is played.
     GameOver,
+    /// The game goes on but the player whose turn it is has no action at all: the game rules in
+    /// play close every kind of action open to them now and offer none of their own (a
+    /// restriction that closes the HQ's placement without an action of its rule to take).
+    NothingOpen {
+        /// The kinds of action the rules close, by their names in scripts (`hq`, `place`...).
+        closed: String,
+    },
     /// Setup: only the HQ may be placed (R2.3).
     PlaceHqFirst,
     /// A full hand after drawing: one tile must be discarded first (R2.5.2).
@@ -200,6 +207,10 @@ impl fmt::Display for ActionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ActionError::GameOver => f.write_str("the game is over"),
+            ActionError::NothingOpen { closed } => write!(
+                f,
+                "no action is open to the player whose turn it is: the game rules in play close {closed} now and offer no action of their own; a restriction that closes the HQ's placement must leave an action of its rule to take (`offered`, docs/RULESETS.md, \"Declared targets and restrictions\")"
+            ),
             ActionError::PlaceHqFirst => {
                 f.write_str("every player places their HQ before anything else (R2.3)")
             }
@@ -596,6 +607,25 @@ impl Game {
                         })?;
                     Ok(Checked::Play(None, play))
                 }
+            },
+        }
+    }
+
+    /// The error of a game that goes on with no legal action listed: what the rules close now.
+    pub fn nothing_open(&self) -> ActionError {
+        if self.result().is_some() {
+            return ActionError::GameOver;
+        }
+        let closed: Vec<String> = Closed::ALL
+            .iter()
+            .filter(|(k, _)| self.restriction.closed.contains(*k))
+            .map(|(_, n)| format!("`{n}`"))
+            .collect();
+        ActionError::NothingOpen {
+            closed: if closed.is_empty() {
+                "the hexes a tile could go on".to_string()
+            } else {
+                closed.join(", ")
             },
         }
     }

@@ -54,7 +54,7 @@ where
     while let Some(action) = next_action(game, players, hooks, &mut legal) {
         game.act(&action, hooks, &mut Seats { players }, sink)?;
     }
-    game.result().ok_or(ActionError::GameOver)
+    game.result().ok_or_else(|| game.nothing_open())
 }
 
 /// The action the current player of `game` picks among the legal ones (listed into `legal`); a
