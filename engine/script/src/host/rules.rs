@@ -2,12 +2,13 @@
 //! `when` checked against the declared options), and calling their hooks for the engine.
 
 use super::{Failure, ScriptError, ScriptHost, function_at, outside, read_targets};
+use crate::build::{Build, Scalar};
 use hexforge_content::{Diagnostic, ModInfo};
 use hexforge_core::battlefield::Battlefield;
 use hexforge_core::event::{DrawReason, GameResult};
 use hexforge_core::hooks::{Closed, GameContext, HookError, Restriction, RuleCall, RulePoints};
 use hexforge_core::tile::{GameRule, InstantEffect, ParamValue, RuleAction};
-use hexforge_core::{Catalog, Hex, Seat};
+use hexforge_core::{Catalog, Seat};
 use mlua::{Lua, Table, Value};
 use std::path::Path;
 
@@ -308,20 +309,22 @@ impl ScriptHost {
                 tile,
                 ..
             } => {
+                // The target's table made in one call into Lua.
                 let t = match (target, tile) {
                     (Some(c), _) => {
                         let h = ctx.field.shape().hex(*c);
-                        let t = hex_table(lua, h).map_err(fail)?;
+                        let mut b = Build::new(0, 3);
+                        b.field(c"q", h.q()).field(c"r", h.r());
                         if let Some(f) = facing {
-                            t.raw_set("facing", f.index()).map_err(fail)?;
+                            b.field(c"facing", f.index());
                         }
-                        Value::Table(t)
+                        Value::Table(b.finish(lua).map_err(fail)?)
                     }
                     (None, Some(tile)) => {
-                        let t = lua.create_table().map_err(fail)?;
-                        t.raw_set("tile", ctx.catalog.get(*tile).full_id())
-                            .map_err(fail)?;
-                        Value::Table(t)
+                        let def = ctx.catalog.get(*tile);
+                        let mut b = Build::new(0, 1);
+                        b.field(c"tile", Scalar::Path(&def.army, &def.id));
+                        Value::Table(b.finish(lua).map_err(fail)?)
                     }
                     (None, None) => Value::Nil,
                 };
@@ -366,25 +369,21 @@ fn words(v: &Value) -> String {
     }
 }
 
-fn hex_table(lua: &Lua, h: Hex) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("q", h.q())?;
-    t.raw_set("r", h.r())?;
-    Ok(t)
-}
-
-/// What a `destroyed` hook reads of the tile: `{ q, r, id, kind, owner }`.
+/// What a `destroyed` hook reads of the tile: `{ q, r, id, kind, owner }`, made in one call.
 fn lost_table(
     lua: &Lua,
     ctx: &GameContext<'_>,
     lost: &hexforge_core::hooks::Lost,
 ) -> mlua::Result<Table> {
-    let t = hex_table(lua, ctx.field.shape().hex(lost.cell))?;
+    let h = ctx.field.shape().hex(lost.cell);
     let def = ctx.catalog.get(lost.tile);
-    t.raw_set("id", def.full_id())?;
-    t.raw_set("kind", def.kind.name())?;
-    t.raw_set("owner", lost.owner.index() + 1)?;
-    Ok(t)
+    let mut b = Build::new(0, 5);
+    b.field(c"q", h.q())
+        .field(c"r", h.r())
+        .field(c"id", Scalar::Path(&def.army, &def.id))
+        .field(c"kind", def.kind.name())
+        .field(c"owner", lost.owner.index() + 1);
+    b.finish(lua)
 }
 
 /// What an `hq_damaged` hook reads: `{ player, amount, hp, by = { wounds per player } }`.
@@ -393,16 +392,17 @@ fn hq_table(
     ctx: &GameContext<'_>,
     hq: &hexforge_core::hooks::HqLoss,
 ) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.raw_set("player", hq.player.index() + 1)?;
-    t.raw_set("amount", hq.amount)?;
-    t.raw_set("hp", hq.hp)?;
-    let by = lua.create_table()?;
-    for p in 0..ctx.field.player_count() {
-        by.raw_set(p + 1, hq.by[p])?;
+    let n = ctx.field.player_count();
+    let mut b = Build::new(0, 4);
+    b.field(c"player", hq.player.index() + 1)
+        .field(c"amount", hq.amount)
+        .field(c"hp", hq.hp)
+        .open(n, 0);
+    for p in 0..n {
+        b.item(p + 1, hq.by[p]);
     }
-    t.raw_set("by", by)?;
-    Ok(t)
+    b.close_field(c"by");
+    b.finish(lua)
 }
 
 /// The players of `team`, numbered from 1, in seat order.
