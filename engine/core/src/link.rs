@@ -227,9 +227,18 @@ fn grows(shape: &BoardShape, set: u64, avail: u64, size: u32, seen: &mut Seen) -
     for i in bits(set) {
         next |= adjacent(shape, shape.cell_from_index(i));
     }
+    // One cell short: each way to add it is a whole shape, checked at once and not remembered
+    // (for the common unit of three grown from one cell, the set is never filled at all).
+    let last = set.count_ones() + 1 == size;
     for i in bits(next & avail) {
         let y = 1u64 << i;
         let grown = set | y;
+        if last {
+            if connected(shape, grown) {
+                return Some(grown);
+            }
+            continue;
+        }
         if !seen.insert(grown) {
             continue;
         }
