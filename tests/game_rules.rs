@@ -1041,7 +1041,8 @@ fn pile_effects_are_checked_against_the_piles_and_refused_with_what_went_wrong()
 }
 
 /// A rule whose `restrict` tries to change the list `ctx:army_tiles` hands out, then checks that
-/// the change was refused and that the next call hands out the same, unchanged list.
+/// the change was refused and that the next call hands out the same, unchanged list; and that
+/// `ctx:army_index` finds each entry's place in it.
 const ARMY_LIST: &str = r#"rule("army_list", {
   restrict = function(ctx)
     local list = ctx:army_tiles(ctx:army(ctx:current()))
@@ -1057,6 +1058,14 @@ const ARMY_LIST: &str = r#"rule("army_list", {
       ids = ids + (e.id:find("/", 1, true) and 1 or 0)
     end
     assert(ids == #again, "an entry without its id")
+    -- `ctx:army_index` finds an entry's place in the list again, without walking it.
+    for n = 1, #again do
+      assert(ctx:army_index(again[n].id) == n, "the place of " .. again[n].id)
+    end
+    local army = ctx:army(ctx:current())
+    assert(ctx:army_index(army .. "/no_such_tile") == nil, "a tile the army lacks")
+    local bad, why = pcall(function() return ctx:army_index("no_army/x") end)
+    assert(not bad and why:find("no army `no_army` is loaded", 1, true), tostring(why))
   end,
 })
 "#;

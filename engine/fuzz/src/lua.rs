@@ -17,6 +17,7 @@ const RECEIVERS: [&str; 4] = ["ctx", "fx", "x", "hex"];
 const METHODS: [&[&str]; 4] = [
     &[
         "army",
+        "army_index",
         "army_tiles",
         "ask",
         "battles",

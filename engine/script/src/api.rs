@@ -198,6 +198,33 @@ fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
 
 /// `ctx:army_tiles(army)`: every tile of a loaded army in its file's order, as `{ id, kind,
 /// count }` (`count`: the copies in its draw pile, 0 for a tile only a rule hands out).
+/// `ctx:army_index(id)`: where the tile `army/tile` stands in its army's list
+/// (`ctx:army_tiles`), from 1, or `nil` when its army has no such tile; an id that names no
+/// loaded army is an error naming it.
+fn army_index(call: &Call, id: &str) -> mlua::Result<Option<usize>> {
+    let Some((army, tile)) = id.split_once('/') else {
+        return Err(mlua::Error::runtime(format!(
+            "ctx:army_index: `{id}` is no tile id: write `army/tile`, as ctx:army_tiles lists them"
+        )));
+    };
+    let Some(a) = call.catalog.army(army) else {
+        let known: Vec<&str> = call
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect();
+        return Err(mlua::Error::runtime(format!(
+            "ctx:army_index: no army `{army}` is loaded{}",
+            hexforge_core::names::did_you_mean(army, known.iter().copied())
+        )));
+    };
+    Ok(a.tiles
+        .iter()
+        .position(|t| call.catalog.get(*t).id == tile)
+        .map(|i| i + 1))
+}
+
 fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
     let Some(a) = call.catalog.army(army) else {
         let known: Vec<&str> = call
@@ -727,6 +754,9 @@ pub(crate) fn register(lua: &Lua, watch: &Watch) -> mlua::Result<()> {
         });
         reg.add_method("army_tiles", |lua, call, army: String| {
             army_tiles(lua, call, &army)
+        });
+        reg.add_method("army_index", |_, call, id: mlua::String| {
+            army_index(call, &id.to_str()?)
         });
         reg.add_method("tile", |_, call, ()| Ok(def(call)?.full_id()));
         reg.add_method("hex", |_, call, ()| {

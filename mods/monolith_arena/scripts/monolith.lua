@@ -66,14 +66,14 @@ local function slot_tile(ctx, value)
   return entry and entry.id, owner
 end
 
--- The marker value naming tile `id` of player `owner`'s army.
+-- The marker value naming tile `id` of player `owner`'s army: its place in the army's list
+-- (`ctx:army_index`), with no walk through the list.
 local function slot_value(ctx, owner, id)
-  for n, e in ipairs(ctx:army_tiles(ctx:army(owner))) do
-    if e.id == id then
-      return owner * 100 + n
-    end
+  local n = ctx:army_index(id)
+  if not n then
+    error("the tile " .. id .. " is not in the army of player " .. owner)
   end
-  error("the tile " .. id .. " is not in the army of player " .. owner)
+  return owner * 100 + n
 end
 
 -- Puts lower segment `k` of player `p`'s folded Monolith on (q, r): its tile, if it holds one,
