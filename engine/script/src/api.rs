@@ -196,8 +196,27 @@ fn tile_ids(lua: &Lua, call: &Call, tiles: &[TileRef]) -> mlua::Result<Table> {
     b.finish(lua)
 }
 
-/// `ctx:army_tiles(army)`: every tile of a loaded army in its file's order, as `{ id, kind,
-/// count }` (`count`: the copies in its draw pile, 0 for a tile only a rule hands out).
+/// The loaded army `army`, or the error `ctx:WHAT` gives for an id naming none (with the closest
+/// loaded army's id).
+fn loaded_army<'c>(
+    call: &'c Call,
+    what: &str,
+    army: &str,
+) -> mlua::Result<&'c hexforge_core::tile::Army> {
+    call.catalog.army(army).ok_or_else(|| {
+        let known: Vec<&str> = call
+            .catalog
+            .armies()
+            .iter()
+            .map(|a| a.id.as_str())
+            .collect();
+        mlua::Error::runtime(format!(
+            "ctx:{what}: no army `{army}` is loaded{}: name an army by its id, as ctx:army(p) gives it",
+            hexforge_core::names::did_you_mean(army, known.iter().copied())
+        ))
+    })
+}
+
 /// `ctx:army_index(id)`: where the tile `army/tile` stands in its army's list
 /// (`ctx:army_tiles`), from 1, or `nil` when its army has no such tile; an id that names no
 /// loaded army is an error naming it.
@@ -207,37 +226,17 @@ fn army_index(call: &Call, id: &str) -> mlua::Result<Option<usize>> {
             "ctx:army_index: `{id}` is no tile id: write `army/tile`, as ctx:army_tiles lists them"
         )));
     };
-    let Some(a) = call.catalog.army(army) else {
-        let known: Vec<&str> = call
-            .catalog
-            .armies()
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect();
-        return Err(mlua::Error::runtime(format!(
-            "ctx:army_index: no army `{army}` is loaded{}",
-            hexforge_core::names::did_you_mean(army, known.iter().copied())
-        )));
-    };
+    let a = loaded_army(call, "army_index", army)?;
     Ok(a.tiles
         .iter()
         .position(|t| call.catalog.get(*t).id == tile)
         .map(|i| i + 1))
 }
 
+/// `ctx:army_tiles(army)`: every tile of a loaded army in its file's order, as `{ id, kind,
+/// count }` (`count`: the copies in its draw pile, 0 for a tile only a rule hands out).
 fn army_tiles(lua: &Lua, call: &Call, army: &str) -> mlua::Result<Table> {
-    let Some(a) = call.catalog.army(army) else {
-        let known: Vec<&str> = call
-            .catalog
-            .armies()
-            .iter()
-            .map(|a| a.id.as_str())
-            .collect();
-        return Err(mlua::Error::runtime(format!(
-            "ctx:army_tiles: no army `{army}` is loaded{}: name an army by its id, as ctx:army(p) gives it",
-            hexforge_core::names::did_you_mean(army, known.iter().copied())
-        )));
-    };
+    let a = loaded_army(call, "army_tiles", army)?;
     let mut cache = call.army_lists.borrow_mut();
     if !std::ptr::eq(cache.catalog.as_ptr(), Arc::as_ptr(&call.catalog)) {
         *cache = ArmyLists {
