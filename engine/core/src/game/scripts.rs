@@ -630,30 +630,44 @@ impl Game {
     /// (what the player has done this turn), its `lacks` (a player marker the player whose turn
     /// it is carries) or its `marker` (one they lack); `None` when none does.
     pub(super) fn kept_back(&self, def: &crate::tile::RuleAction) -> Option<KeptBack> {
-        use crate::tile::RuleAction;
         if self.state.rule_actions >= super::MAX_RULE_ACTIONS_PER_TURN {
             return Some(KeptBack::TurnFull);
         }
-        if def.stages != 0 && def.stages & self.stage.rule_flag() == 0 {
-            return Some(KeptBack::Stages(def.stages));
+        self.unmet(def.stages, def.turn, def.marker, &def.lacks, &def.counts)
+    }
+
+    /// The first of the conditions an action or a declared restriction gives that does not
+    /// hold now, in this order: its `stages`, its `turn` flags (`after_discard`,
+    /// `before_placing`), its `lacks`, its `marker`, its counts; `None` when all hold.
+    fn unmet(
+        &self,
+        stages: u8,
+        turn: u8,
+        marker: Option<crate::marker::MarkerName>,
+        lacks: &[crate::marker::MarkerName],
+        counts: &crate::declared::Counts,
+    ) -> Option<KeptBack> {
+        use crate::tile::RuleAction;
+        if stages != 0 && stages & self.stage.rule_flag() == 0 {
+            return Some(KeptBack::Stages(stages));
         }
-        if def.turn & RuleAction::AFTER_DISCARD != 0 && !self.state.discarded {
+        if turn & RuleAction::AFTER_DISCARD != 0 && !self.state.discarded {
             return Some(KeptBack::AfterDiscard);
         }
-        if def.turn & RuleAction::BEFORE_PLACING != 0 && self.state.placed > 0 {
+        if turn & RuleAction::BEFORE_PLACING != 0 && self.state.placed > 0 {
             return Some(KeptBack::BeforePlacing);
         }
         let on = crate::marker::MarkOn::Player(self.state.turn.player());
         let carries = |m: crate::marker::MarkerName| self.field.mark(on, m).is_some();
-        if let Some(m) = def.lacks.iter().find(|m| carries(**m)) {
+        if let Some(m) = lacks.iter().find(|m| carries(**m)) {
             return Some(KeptBack::Lacks(*m));
         }
-        if let Some(m) = def.marker
+        if let Some(m) = marker
             && !carries(m)
         {
             return Some(KeptBack::Marker(m));
         }
-        self.failing_count(&def.counts)
+        self.failing_count(counts)
             .map(|(m, n, least)| KeptBack::Count(m, n, least))
     }
 
@@ -740,15 +754,12 @@ impl Game {
     ) {
         let rules = self.catalog.game_rules();
         let p = self.state.turn.player();
-        let on = crate::marker::MarkOn::Player(p);
-        let carries = |m: crate::marker::MarkerName| self.field.mark(on, m).is_some();
         let shape_cells = self.field.shape().all();
         for i in self.rules_in_play() {
             for r in &rules[i].restrictions {
-                if (r.stages != 0 && r.stages & self.stage.rule_flag() == 0)
-                    || r.marker.is_some_and(|m| !carries(m))
-                    || r.lacks.iter().any(|m| carries(*m))
-                    || self.failing_count(&r.counts).is_some()
+                if self
+                    .unmet(r.stages, 0, r.marker, &r.lacks, &r.counts)
+                    .is_some()
                     || r.offered.is_some_and(|a| {
                         !found
                             .iter()
