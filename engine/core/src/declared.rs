@@ -35,6 +35,21 @@ impl Closed {
         (Closed::HQ, "hq"),
     ];
 
+    /// The kind of action named `word` in scripts, or why it is none: the message names the
+    /// closest kind and lists them all.
+    pub fn named(word: &str) -> Result<Closed, String> {
+        Closed::ALL
+            .iter()
+            .find(|(_, n)| *n == word)
+            .map(|(k, _)| *k)
+            .ok_or_else(|| {
+                format!(
+                    "`{word}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
+                    crate::names::did_you_mean(word, Closed::ALL.iter().map(|(_, n)| *n))
+                )
+            })
+    }
+
     /// The flags as a number (bit 0 `place`, then the order of [`Closed::ALL`]).
     pub const fn bits(self) -> u8 {
         self.0

@@ -436,6 +436,26 @@ fn marker_arg(
         .map_err(|e| mlua::Error::runtime(format!("{site}: `{key}`: {e}")))
 }
 
+/// `marker = "name"` of `t` (an action or a declared restriction), if it gives one.
+fn read_marker(site: &str, t: &Table) -> mlua::Result<Option<hexforge_core::marker::MarkerName>> {
+    match t.raw_get::<Value>("marker")? {
+        Value::Nil => Ok(None),
+        Value::String(s) => marker_arg(site, "marker", &s).map(Some),
+        other => Err(mlua::Error::runtime(format!(
+            "{site}: `marker` is the name of a player marker, not {}",
+            words(&other)
+        ))),
+    }
+}
+
+/// `lacks = { "name", ... }` of `t` (an action or a declared restriction); none when left out.
+fn read_lacks(site: &str, t: &Table) -> mlua::Result<Vec<hexforge_core::marker::MarkerName>> {
+    match t.raw_get::<Value>("lacks")? {
+        Value::Nil => Ok(Vec::new()),
+        v => read_marker_list(site, "lacks", v),
+    }
+}
+
 /// A list of marker names: `{ "name", ... }`, for `key` of `site`.
 fn read_marker_list(
     site: &str,
@@ -637,24 +657,8 @@ fn read_actions(rule: &str, v: &Value) -> mlua::Result<Vec<RuleActionImpl>> {
             &format!("rule `{rule}`, action `{name}`"),
             t.raw_get::<Value>("stages")?,
         )?;
-        let marker = match t.raw_get::<Value>("marker")? {
-            Value::Nil => None,
-            Value::String(s) => Some(
-                hexforge_core::marker::MarkerName::new(&s.to_str()?).map_err(|e| {
-                    mlua::Error::runtime(format!("rule `{rule}`, action `{name}`: `marker`: {e}"))
-                })?,
-            ),
-            other => {
-                return Err(mlua::Error::runtime(format!(
-                    "rule `{rule}`, action `{name}`: `marker` is the name of a player marker, not {}",
-                    words(&other)
-                )));
-            }
-        };
-        let lacks = match t.raw_get::<Value>("lacks")? {
-            Value::Nil => Vec::new(),
-            v => read_marker_list(&site, "lacks", v)?,
-        };
+        let marker = read_marker(&site, &t)?;
+        let lacks = read_lacks(&site, &t)?;
         let flag = |key: &str, bit: u8| -> mlua::Result<u8> {
             match t.raw_get::<Value>(key)? {
                 Value::Nil | Value::Boolean(false) => Ok(0),
@@ -938,19 +942,8 @@ fn read_restrictions(
             counts: read_counts(&site, &t)?,
             ..DeclaredRestriction::default()
         };
-        match t.raw_get::<Value>("marker")? {
-            Value::Nil => {}
-            Value::String(s) => r.marker = Some(marker_arg(&site, "marker", &s)?),
-            other => {
-                return Err(mlua::Error::runtime(format!(
-                    "{site}: `marker` is the name of a player marker, not {}",
-                    words(&other)
-                )));
-            }
-        }
-        if let v @ Value::Table(_) = t.raw_get::<Value>("lacks")? {
-            r.lacks = read_marker_list(&site, "lacks", v)?;
-        }
+        r.marker = read_marker(&site, &t)?;
+        r.lacks = read_lacks(&site, &t)?;
         match t.raw_get::<Value>("offered")? {
             Value::Nil => {}
             Value::String(s) => {
@@ -978,16 +971,9 @@ fn read_restrictions(
             Value::Table(words_list) => {
                 for w in words_list.sequence_values::<Value>() {
                     let w = w?.to_string().unwrap_or_default();
-                    let Some((kind, _)) = Closed::ALL.iter().find(|(_, n)| *n == w) else {
-                        return Err(mlua::Error::runtime(format!(
-                            "{site}: `close`: `{w}` is no kind of action{}: close place, instant, move, discard, redraw or hq",
-                            hexforge_core::names::did_you_mean(
-                                &w,
-                                Closed::ALL.iter().map(|(_, n)| *n)
-                            )
-                        )));
-                    };
-                    r.close = r.close.union(*kind);
+                    let kind = Closed::named(&w)
+                        .map_err(|why| mlua::Error::runtime(format!("{site}: `close`: {why}")))?;
+                    r.close = r.close.union(kind);
                 }
             }
             other => {

@@ -557,21 +557,11 @@ fn read_restriction(
         Value::Table(list) => {
             for i in 1..=list.raw_len() {
                 let w = list.raw_get::<Value>(i).map_err(|e| e.to_string())?;
-                let found = match &w {
-                    Value::String(s) => Closed::ALL
-                        .iter()
-                        .find(|(_, n)| s.as_bytes() == n.as_bytes()),
-                    _ => None,
-                };
-                let Some((kind, _)) = found else {
-                    let name = w.to_string().unwrap_or_default();
+                let name = w.to_string().unwrap_or_default();
+                let kind = Closed::named(&name).map_err(|why| {
                     let effect = InstantEffect::NAMES.contains(&name.as_str());
-                    return Err(format!(
-                        "restrict: `{name}` is no kind of action{}: close place, instant, move, discard, redraw or hq{}",
-                        hexforge_core::names::did_you_mean(
-                            &name,
-                            Closed::ALL.iter().map(|(_, n)| *n)
-                        ),
+                    format!(
+                        "restrict: {why}{}",
                         if effect {
                             format!(
                                 " (to close only the `{name}` instants: close_instants = {{ \"{name}\" }})"
@@ -579,9 +569,9 @@ fn read_restriction(
                         } else {
                             String::new()
                         }
-                    ));
-                };
-                out.closed = out.closed.union(*kind);
+                    )
+                })?;
+                out.closed = out.closed.union(kind);
             }
         }
         other => {
