@@ -89,12 +89,21 @@ pub(crate) fn score_actions(
     // The placements scored so far of tiles that look the same turned some way (`turns_alike`):
     // the tile, the hex, the facing modulo that turn, and the score.
     let mut alike: Vec<(TileRef, Hex, u8, i32)> = Vec::new();
+    // Each tile's period, worked out once a decision (a hand holds a few tiles).
+    let mut periods: Vec<(TileRef, u8)> = Vec::new();
     for (i, a) in legal.iter().enumerate() {
         // A tile that looks the same after a turn of `period` sixths, placed on a hex, fights the
         // same battle facing `f` as facing `f + period`: scored once for both.
         let turned = match a {
             Action::Place { tile, hex, facing } => {
-                let period = turns_alike(game.catalog().get(tile));
+                let period = match periods.iter().find(|(t, _)| *t == tile) {
+                    Some(&(_, p)) => p,
+                    None => {
+                        let p = turns_alike(game.catalog().get(tile));
+                        periods.push((tile, p));
+                        p
+                    }
+                };
                 (period < 6).then_some((tile, hex, facing.index() % period))
             }
             _ => None,
